@@ -1,0 +1,71 @@
+/**
+ * Runs one parsed command: builds its context (reporter, lazy settings and
+ * gateway client), calls its handler, renders the result or the error, and
+ * returns the exit code. Loaded only when a command actually runs.
+ */
+import type { Command } from 'commander';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { ExitCode } from '../errors/exit-code.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+import { Reporter } from '../output/reporter.js';
+import { resolveSettings, type Settings } from '../settings/resolve-settings.js';
+import { commandPath, type CommandContext, type HandlerModule, type HandlerModuleName } from './command-context.js';
+import { canPrompt, wantsColor, type Io } from './io.js';
+
+const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = {
+  config: () => import('../commands/config.js'),
+  'not-implemented': () => import('../commands/not-implemented.js'),
+};
+
+export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {
+  const options = command.optsWithGlobals<Record<string, unknown>>();
+  const name = commandPath(command);
+  const color = options.color as boolean | undefined;
+  const reporter = new Reporter(io.stdout, io.stderr, {
+    json: options.json === true,
+    quiet: options.quiet === true,
+    verbose: options.verbose === true,
+    colorStdout: wantsColor(io.stdout, io.env, color),
+    colorStderr: wantsColor(io.stderr, io.env, color),
+  });
+
+  let settings: Promise<Settings> | undefined;
+  let gateway: GatewayClient | undefined;
+  const context: CommandContext = {
+    name,
+    args: command.processedArgs,
+    options,
+    io,
+    reporter,
+    canPrompt: canPrompt(io, options.input === false),
+    settings: () => (settings ??= resolveSettings({ flags: options, env: io.env })),
+    gateway: async () => {
+      if (!gateway) {
+        const { createGatewayClient } = await import('./create-gateway-client.js');
+        gateway = createGatewayClient(await context.settings(), reporter);
+      }
+      return gateway;
+    },
+  };
+
+  try {
+    const loaded = await handlerModules[module]();
+    const handler = typeof loaded.handlers === 'function' ? loaded.handlers(name) : loaded.handlers[name];
+    if (!handler) throw new DpgwError('failure', `\`${name}\` is not implemented yet`, { hint: 'see README "Status" for what works today' });
+    const output = await handler(context);
+    reporter.result(output);
+    return output.exitCode ?? ExitCode.Ok;
+  } catch (error) {
+    const known = error instanceof DpgwError ? error : unexpected(error);
+    reporter.error(known);
+    if (!(error instanceof DpgwError) && error instanceof Error && error.stack) reporter.trace(error.stack);
+    return known.exitCode;
+  } finally {
+    gateway?.close();
+  }
+}
+
+function unexpected(error: unknown): DpgwError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new DpgwError('failure', `unexpected error: ${message}`, { hint: 'run again with --verbose and report it with the trace', cause: error });
+}

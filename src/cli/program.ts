@@ -1,0 +1,162 @@
+/**
+ * The command tree: names, descriptions, arguments, options and examples. Only
+ * commander is loaded here; each handler module is imported when its command
+ * runs, so `dpgw --help` and `dpgw --version` stay as fast as node itself.
+ */
+import { Command, Option } from 'commander';
+import { SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
+import type { HandlerModuleName } from './command-context.js';
+
+/** Runs a parsed command; supplied by run-cli.ts so this module stays light. */
+export type Dispatch = (module: HandlerModuleName, command: Command) => Promise<void>;
+
+interface Example {
+  command: string;
+  example: string;
+}
+
+export function buildProgram(version: string, dispatch: Dispatch): Command {
+  const examples: Example[] = [];
+  const program = new Command('dpgw')
+    .description('Provision analytics tables on a data platform gateway: sign in, enable a data set, push its schema, create its real-time table.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .optionsGroup('Output:')
+    .option('--json', 'write the result as one JSON document on stdout')
+    .option('-q, --quiet', 'print only results and errors')
+    .option('--verbose', 'trace HTTP requests on stderr (secrets masked)')
+    .option('--no-color', 'no colour, even on a terminal')
+    .option('--no-input', 'never prompt; fail with the flag to pass instead')
+    .optionsGroup('Settings (flag > environment > profile > default; see `dpgw config`):')
+    .option('--profile <name>', 'settings profile of config.yaml (env DPGW_PROFILE)');
+  for (const definition of SETTING_DEFINITIONS) {
+    if (!definition.flag) continue;
+    program.addOption(new Option(definition.flag, `${definition.description}${definition.env ? ` (env ${definition.env})` : ''}`));
+  }
+
+  const action = (module: HandlerModuleName) =>
+    async function (this: Command) {
+      await dispatch(module, this);
+    };
+  const add = (parent: Command, name: string, description: string, example: string): Command => {
+    const command = parent.command(name).description(description).helpOption('-h, --help', 'show help');
+    command.addHelpText('after', `\nExample:\n  $ ${example}\n`);
+    examples.push({ command: `${parent === program ? '' : parent.name() + ' '}${name.split(' ')[0]}`, example });
+    return command;
+  };
+  const group = (name: string, description: string): Command => {
+    const command = program.command(name).description(description).helpOption('-h, --help', 'show help').helpCommand(false);
+    // Without a subcommand, or with an unknown one, say so in one line (commander would print the whole help).
+    command.argument('[subcommand]').action(function (this: Command) {
+      requireSubcommand(this);
+    });
+    return command;
+  };
+  const notImplemented: HandlerModuleName = 'not-implemented';
+
+  add(program, 'login', 'sign in to the identity provider with the password grant and cache the token', 'dpgw login --username admin --password-stdin < password.txt')
+    .option('--password-stdin', 'read the password from standard input')
+    .action(action(notImplemented));
+  add(program, 'logout', 'forget the cached token of the current profile', 'dpgw logout').action(action(notImplemented));
+
+  const auth = group('auth', 'inspect the signed-in session');
+  add(auth, 'status', 'show user, realm, groups and expiry; exit 4 when not signed in', 'dpgw auth status').action(action(notImplemented));
+  add(auth, 'token', 'print the access token for scripts, refreshing it if needed', 'curl -H "Authorization: Bearer $(dpgw auth token)" …').action(action(notImplemented));
+
+  add(program, 'enable', 'create (or reuse) an enablement, enable a data set in it and wait for its topic', 'dpgw enable --datasource mock-data-library --dataset track --group track-readers')
+    .requiredOption('--datasource <name|id>', 'data source offering the data set')
+    .requiredOption('--dataset <name>', 'data set to enable')
+    .option('--group <group...>', 'group(s) that may read the data set')
+    .option('--enablement <name>', 'enablement name (reused when it exists)')
+    .option('--wait-timeout <seconds>', 'how long to wait for the topic', '120')
+    .option('--dry-run', 'print the requests and send nothing')
+    .action(action(notImplemented));
+
+  const schema = group('schema', 'analytics schemas');
+  add(schema, 'push <file>', 'validate a schema file (YAML or JSON) and store it in the analytics store', 'dpgw schema push examples/track/schema.yaml')
+    .option('--dry-run', 'print the request and send nothing')
+    .action(action(notImplemented));
+  add(schema, 'validate <file>', 'check a schema file without sending it', 'dpgw schema validate examples/track/schema.yaml').action(action(notImplemented));
+
+  const table = group('table', 'real-time tables');
+  const tableOptions = (command: Command): Command =>
+    command
+      .requiredOption('--dataset <name>', 'catalog data set whose topic feeds the table')
+      .requiredOption('--schema <file|name>', 'schema file, or the name of a pushed schema')
+      .option('--name <table>', 'table name (default: the schema name)')
+      .option('--template <file>', 'table template (default: templates/realtime-table.yaml)')
+      .option('--topic <name>', "topic name, overriding the data set's label")
+      .option('--broker-list <host:port>', 'stream bootstrap address')
+      .option('--registry-url <url>', 'schema registry address')
+      .option('--stream-user <name>', 'internal stream user')
+      .option('--stream-password <ref>', 'secret reference of the stream password (env:, file:, exec:)')
+      .option('--retention-days <days>', 'segment retention in days');
+  tableOptions(add(table, 'create', 'fill the table template from the data set and create the real-time table', 'dpgw table create --dataset track --schema examples/track/schema.yaml'))
+    .option('--dry-run', 'print the request and send nothing')
+    .action(action(notImplemented));
+  tableOptions(add(table, 'render', 'print the filled table definition (password masked)', 'dpgw table render --dataset track --schema examples/track/schema.yaml')).action(
+    action(notImplemented),
+  );
+
+  const storage = group('storage', 'catalog storages');
+  add(storage, 'touch', 'create store permissions by reading the default storage (platforms older than 1.15.165)', 'dpgw storage touch --dataset track')
+    .requiredOption('--dataset <name>', 'catalog data set')
+    .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
+    .option('--force', 'make the call even when the platform does not need it')
+    .option('--dry-run', 'print the request and send nothing')
+    .action(action(notImplemented));
+
+  add(program, 'health [component]', 'show platform health; exit 6 when not UP', 'dpgw health mq')
+    .option('--watch <seconds>', 'refresh every few seconds on a terminal')
+    .action(action(notImplemented));
+
+  add(program, 'provision <manifest>', 'run the whole workflow for every data set of a manifest, in order, safe to re-run', 'dpgw provision examples/track/provision.yaml')
+    .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
+    .option('--dry-run', 'same as --plan')
+    .option('--concurrency <n>', 'data sets provisioned at once', '4')
+    .option('--fail-fast', 'stop at the first failing data set')
+    .option('--fail-on-exists', 'treat an existing table as a failure')
+    .option('--detailed-exitcode', 'exit 0 when nothing changed, 2 when changes were made')
+    .action(action(notImplemented));
+
+  add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 for trying dpgw', 'dpgw sandbox --port 8080')
+    .option('--port <port>', 'gateway port')
+    .option('--auth-port <port>', 'identity provider port')
+    .option('--platform-version <version>', 'platform version to emulate')
+    .option('--users <file>', 'users file with passwords')
+    .option('--log <file>', 'write the request log here')
+    .action(action(notImplemented));
+
+  const config = group('config', 'show and edit settings and profiles');
+  const configHandlers: HandlerModuleName = 'config';
+  add(config, 'show', 'show the effective settings and where each came from (secrets masked)', 'dpgw config show --profile dev').action(action(configHandlers));
+  add(config, 'set <key> <value>', 'set a key in a profile (the current one unless --profile)', 'dpgw config set gateway https://gateway.example --profile dev').action(action(configHandlers));
+  add(config, 'unset <key>', 'remove a key from a profile', 'dpgw config unset platformVersion').action(action(configHandlers));
+  add(config, 'use <profile>', 'make a profile the current one', 'dpgw config use dev').action(action(configHandlers));
+  add(config, 'profiles', 'list the profiles', 'dpgw config profiles').action(action(configHandlers));
+  add(config, 'path', 'print the config file path', 'dpgw config path').action(action(configHandlers));
+  // Plain `dpgw config` shows the settings; `dpgw config bogus` is still an unknown subcommand.
+  const showConfig = action(configHandlers);
+  config.action(async function (this: Command) {
+    if (this.args.length > 0) requireSubcommand(this);
+    await showConfig.call(this);
+  });
+
+  const width = Math.max(...examples.map((e) => e.command.length));
+  program.addHelpText(
+    'after',
+    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy.\nDocs: README.md and docs/ in the dpgw package.\n`,
+  );
+  return program;
+}
+
+function requireSubcommand(group: Command): never {
+  const names = group.commands.map((c) => c.name());
+  const given = group.args[0];
+  const path = `dpgw ${group.name()}`;
+  if (given === undefined) group.error(`${path} needs a subcommand: ${names.join(', ')}`, { code: 'dpgw.missingSubcommand', exitCode: 2 });
+  const near = names.find((n) => n.startsWith(given.slice(0, 2)));
+  group.error(`unknown command '${given}' for '${path}'${near ? ` (Did you mean ${near}?)` : ''}; its subcommands: ${names.join(', ')}`, { code: 'dpgw.unknownSubcommand', exitCode: 2 });
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs dpgw for an argv and an io; returns the exit code. The binary and the
+ * in-process tests both go through here, so tests see what a user sees.
+ *
+ * This module and program.ts are all that `dpgw --help` and `dpgw --version`
+ * load: running a command imports dispatch.ts, and it imports the rest.
+ */
+import { CommanderError, type Command } from 'commander';
+import { commandPath } from './command-context.js';
+import type { Io } from './io.js';
+import { buildProgram } from './program.js';
+import { VERSION } from './version.js';
+
+const EXIT_USAGE = 2;
+
+export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(VERSION, async (module, command) => {
+    const { dispatch } = await import('./dispatch.js');
+    exitCode = await dispatch(module, command, io);
+  });
+  const helpWidth = io.stdout.isTTY && io.stdout.columns ? Math.min(io.stdout.columns, 120) : 100;
+  const configure = (command: Command): void => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => helpWidth,
+      getErrHelpWidth: () => helpWidth,
+      outputError: (text, write) => write(`dpgw: ${oneLine(text)} — see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\`\n`),
+    });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+
+  if (argv.length === 0) {
+    io.stdout.write(program.helpInformation());
+    return 0;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+    // Everything else commander throws is a usage error: unknown option or command,
+    // missing argument, a group named without a subcommand (its help went to stderr).
+    return EXIT_USAGE;
+  }
+}
+
+function oneLine(text: string): string {
+  return text
+    .replace(/^error:\s*/i, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+}

@@ -1,0 +1,123 @@
+/** `dpgw config`: the effective settings with their sources, and profile edits. */
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { MASK } from '../secrets/redaction.js';
+import { join } from 'node:path';
+import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../settings/config-file.js';
+import { describeSource } from '../settings/resolve-settings.js';
+import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
+import { closestMatch } from '../text/closest-match.js';
+
+const show: Handler = async (context) => {
+  const settings = await context.settings();
+  const rows = SETTING_DEFINITIONS.map((definition) => {
+    const resolved = settings.values[definition.key];
+    // A value from the environment for clientSecret is the secret itself; a reference (env:, file:, exec:) is not secret.
+    const secret = definition.display === 'secret' || (definition.envIsSecret === true && resolved.source.kind === 'env');
+    const value = resolved.value === undefined ? null : secret ? MASK : resolved.value;
+    return { key: definition.key, value, source: describeSource(resolved.source) };
+  });
+  const data = {
+    configFile: settings.config.path,
+    configFileExists: settings.config.exists,
+    profile: settings.profile,
+    profileSource: describeSource(settings.profileSource),
+    settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, source: row.source }])),
+  };
+  return {
+    data,
+    human: (style) => {
+      const width = Math.max(...rows.map((row) => row.key.length));
+      const valueWidth = Math.min(48, Math.max(...rows.map((row) => String(row.value ?? '-').length)));
+      const lines = [
+        `${style.bold('profile')} ${settings.profile} ${style.dim(`(${describeSource(settings.profileSource)})`)}`,
+        `${style.bold('config')}  ${settings.config.path}${settings.config.exists ? '' : style.dim(' (not created yet)')}`,
+        '',
+        ...rows.map((row) => `${row.key.padEnd(width)}  ${String(row.value ?? style.dim('-')).padEnd(valueWidth)}  ${style.dim(row.source)}`),
+      ];
+      return lines.join('\n');
+    },
+  };
+};
+
+function checkKey(key: string): void {
+  if (PROFILE_KEYS.includes(key)) return;
+  const suggestion = closestMatch(key, PROFILE_KEYS);
+  throw new DpgwError('usage', `unknown setting "${key}"`, { where: 'config key', hint: suggestion ? `did you mean "${suggestion}"?` : `known settings: ${PROFILE_KEYS.join(', ')}` });
+}
+
+/** The profile an edit applies to: --profile, else DPGW_PROFILE, else the file's current one, else `default`. */
+function targetProfile(options: Record<string, unknown>, env: NodeJS.ProcessEnv, current: string | undefined): string {
+  if (typeof options.profile === 'string' && options.profile !== '') return options.profile;
+  if (env.DPGW_PROFILE) return env.DPGW_PROFILE;
+  return current ?? DEFAULT_PROFILE;
+}
+
+const set: Handler = async (context) => {
+  const [key, value] = context.args as [string, string];
+  checkKey(key);
+  if (key === 'clientSecret' && !/^(env|file|exec):/.test(value)) {
+    throw new DpgwError('usage', 'clientSecret in a profile must be a secret reference, not the secret', {
+      where: 'config set clientSecret',
+      hint: 'use env:NAME, file:PATH or exec:COMMAND (see docs/secrets.md); for CI set DPGW_CLIENT_SECRET instead',
+    });
+  }
+  const config = await loadConfigFile(configDirectory(context.io.env));
+  const profile = targetProfile(context.options, context.io.env, config.currentProfile?.value);
+  const previous = config.profiles.get(profile)?.get(key)?.value;
+  editProfile(config, profile, key, value);
+  if (!config.currentProfile && config.profiles.size === 0) setCurrentProfile(config, profile);
+  await saveConfigFile(config);
+  context.reporter.success(`${key} set in profile "${profile}" (${config.path})`);
+  return { data: { profile, key, value, previous: previous ?? null, configFile: config.path }, human: () => '' };
+};
+
+const unset: Handler = async (context) => {
+  const [key] = context.args as [string];
+  checkKey(key);
+  const config = await loadConfigFile(configDirectory(context.io.env));
+  const profile = targetProfile(context.options, context.io.env, config.currentProfile?.value);
+  const previous = config.profiles.get(profile)?.get(key)?.value;
+  if (previous === undefined) {
+    context.reporter.info(`${key} was not set in profile "${profile}"; nothing changed`);
+  } else {
+    editProfile(config, profile, key, undefined);
+    await saveConfigFile(config);
+    context.reporter.success(`${key} removed from profile "${profile}"`);
+  }
+  return { data: { profile, key, previous: previous ?? null, changed: previous !== undefined }, human: () => '' };
+};
+
+const use: Handler = async (context) => {
+  const [profile] = context.args as [string];
+  const config = await loadConfigFile(configDirectory(context.io.env));
+  if (!config.profiles.has(profile)) {
+    const known = [...config.profiles.keys()];
+    const suggestion = closestMatch(profile, known);
+    throw new DpgwError('usage', `unknown profile "${profile}"`, {
+      where: config.path,
+      hint: suggestion ? `did you mean "${suggestion}"?` : `create it first with \`dpgw config set --profile ${profile} gateway <url>\``,
+    });
+  }
+  setCurrentProfile(config, profile);
+  await saveConfigFile(config);
+  context.reporter.success(`profile "${profile}" is now current`);
+  return { data: { currentProfile: profile }, human: () => '' };
+};
+
+const profiles: Handler = async (context) => {
+  const config = await loadConfigFile(configDirectory(context.io.env));
+  const current = config.currentProfile?.value ?? DEFAULT_PROFILE;
+  const list = [...config.profiles.keys()].map((name) => ({ name, current: name === current, keys: [...(config.profiles.get(name)?.keys() ?? [])] }));
+  return {
+    data: { configFile: config.path, profiles: list },
+    human: (style) => (list.length === 0 ? style.dim('no profiles yet: `dpgw config set gateway <url>` creates one') : list.map((p) => `${p.current ? '*' : ' '} ${p.name}`).join('\n')),
+  };
+};
+
+const path: Handler = async (context) => {
+  const file = join(configDirectory(context.io.env), CONFIG_FILE_NAME);
+  return { data: { configFile: file }, human: () => file };
+};
+
+export const handlers: HandlerModule['handlers'] = { config: show, 'config show': show, 'config set': set, 'config unset': unset, 'config use': use, 'config profiles': profiles, 'config path': path };

@@ -1,0 +1,55 @@
+/**
+ * Every gateway and identity-provider path dpgw calls, in one module.
+ * Paths marked ASSUMED are not in the contract; docs/gateway-api.md lists them.
+ */
+import { CATALOG_ALL, DEFAULT_OLAP_SEGMENT } from './constants.js';
+
+const seg = (value: string): string => encodeURIComponent(value);
+
+/** The catalog's base; a data set's `self` href is relative to it. */
+export const CATALOG_BASE = '/api/v2/catalog';
+
+export const paths = {
+  /** POST: store an analytics schema. */
+  olapSchemas: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas`,
+  /** POST: create a real-time table. */
+  olapTables: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables`,
+  /** GET: catalog data sets of a data source's enablement (`all`/`all` selects every one). */
+  catalogDataSets: (dataSourceId: string = CATALOG_ALL, enablementId: string = CATALOG_ALL) =>
+    `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/enablements/${seg(enablementId)}/datasets`,
+  /** GET: a data set's storage; the data set part is its `self` href, relative to the catalog base. */
+  dataSetStorage: (selfHref: string, storageId: string) => `${CATALOG_BASE}${normaliseSelfHref(selfHref)}/storages/${seg(storageId)}`,
+  /** GET: health of every component, or of one. */
+  health: (component?: string) => (component === undefined ? '/api/health' : `/api/health/${seg(component)}`),
+
+  /** ASSUMED. GET: the data sources of the catalog. */
+  catalogDataSources: () => `${CATALOG_BASE}/datasources`,
+  /** ASSUMED. GET: the data sets a data source offers for enabling. */
+  offeredDataSets: (dataSourceId: string) => `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/datasets`,
+  /** ASSUMED. GET lists, POST creates enablements of a data source. */
+  enablements: (dataSourceId: string) => `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/enablements`,
+  /** ASSUMED. PUT: enable a data set in an enablement (idempotent). */
+  enablementDataSet: (dataSourceId: string, enablementId: string, dataSetName: string) =>
+    `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/enablements/${seg(enablementId)}/datasets/${seg(dataSetName)}`,
+  /** ASSUMED. GET: the platform version; 404 means unknown. */
+  version: () => '/api/version',
+
+  /** The identity provider's token endpoint, relative to the auth URL. */
+  token: (realm: string) => `/auth/realms/${seg(realm)}/protocol/openid-connect/token`,
+  /** The realm's issuer, relative to the auth URL (OpenID discovery lives below it). */
+  realmIssuer: (realm: string) => `/auth/realms/${seg(realm)}`,
+} as const;
+
+/**
+ * A `self` href is documented as `/datasources/{ds}/enablements/{en}/datasets/{id}`,
+ * relative to the catalog base. Gateways behind proxies sometimes return it absolute
+ * or with the base already on; accept both so the storage path is never doubled.
+ */
+export function normaliseSelfHref(href: string): string {
+  let path = href;
+  if (/^https?:\/\//i.test(path)) path = new URL(path).pathname;
+  const baseAt = path.indexOf(CATALOG_BASE + '/');
+  if (baseAt >= 0) path = path.slice(baseAt + CATALOG_BASE.length);
+  if (!path.startsWith('/')) path = '/' + path;
+  return path.replace(/\/+$/, '');
+}

@@ -1,0 +1,17 @@
+/** dpgw's exit codes; README.md documents them. */
+export const ExitCode = {
+  Ok: 0,
+  Failure: 1,
+  /** Usage or invalid input: nothing was sent. */
+  Usage: 2,
+  /** The gateway or platform rejected the request. */
+  Rejected: 3,
+  /** Authentication required or failed. */
+  Auth: 4,
+  /** Network unreachable or timed out. */
+  Network: 5,
+  /** A health check reported a status other than UP. */
+  Unhealthy: 6,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,69 @@
+/**
+ * The best human message in an error response. The contract does not show the
+ * gateway's error body, so dpgw recognises the shapes its neighbours use:
+ *  - Spring Boot's default: { timestamp, status, error, message, path }
+ *  - RFC 7807 problem+json: { type, title, status, detail, instance }
+ *  - the analytics store (Pinot): { code, error }
+ *  - OAuth / Keycloak: { error, error_description }
+ *  - plain text (or HTML from a proxy, reduced to its text)
+ */
+import { redactText } from '../secrets/redaction.js';
+
+export type ErrorBodyShape = 'spring' | 'problem' | 'store' | 'oauth' | 'json' | 'text' | 'empty';
+
+export interface ErrorBodyMessage {
+  shape: ErrorBodyShape;
+  message: string;
+}
+
+const MAX_MESSAGE = 500;
+
+export function messageFromErrorBody(body: string | undefined): ErrorBodyMessage {
+  const text = (body ?? '').trim();
+  if (text === '') return { shape: 'empty', message: '' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { shape: 'text', message: clip(plainText(text)) };
+  }
+  if (typeof parsed === 'string') return { shape: 'text', message: clip(parsed) };
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { shape: 'json', message: clip(JSON.stringify(parsed)) };
+  }
+  const o = parsed as Record<string, unknown>;
+  const str = (k: string): string | undefined => (typeof o[k] === 'string' && (o[k] as string).trim() !== '' ? (o[k] as string).trim() : undefined);
+
+  if (str('title') !== undefined || (str('detail') !== undefined && 'type' in o)) {
+    const title = str('title');
+    const detail = str('detail');
+    return { shape: 'problem', message: clip([title, detail].filter(Boolean).join(': ')) };
+  }
+  if ('timestamp' in o && ('path' in o || 'status' in o) && (str('message') !== undefined || str('error') !== undefined)) {
+    // Spring hides `message` unless configured; then `error` (the reason phrase) is all there is.
+    const message = str('message');
+    const error = str('error');
+    return { shape: 'spring', message: clip(message && message !== 'No message available' ? message : (error ?? '')) };
+  }
+  if (typeof o.code === 'number' && str('error') !== undefined) {
+    return { shape: 'store', message: clip(str('error')!) };
+  }
+  if (str('error') !== undefined && (str('error_description') !== undefined || Object.keys(o).length === 1)) {
+    const description = str('error_description');
+    return { shape: 'oauth', message: clip(description ? `${description} (${str('error')})` : str('error')!) };
+  }
+  const fallback = str('message') ?? str('error') ?? str('detail');
+  return { shape: 'json', message: clip(fallback ?? JSON.stringify(o)) };
+}
+
+function plainText(text: string): string {
+  if (!/^\s*</.test(text)) return text.replace(/\s+/g, ' ');
+  const title = /<title>([^<]*)<\/title>/i.exec(text)?.[1];
+  const stripped = text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return title?.trim() || stripped;
+}
+
+function clip(message: string): string {
+  const oneLine = redactText(message).replace(/\s*\n\s*/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE - 1)}…` : oneLine;
+}

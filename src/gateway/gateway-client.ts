@@ -1,0 +1,155 @@
+/**
+ * The typed gateway client: one method per endpoint of the contract, plus the
+ * assumed catalog endpoints of docs/gateway-api.md. Any 2xx is success, with or
+ * without a body; a 4xx/5xx throws GatewayError; a broken connection throws a
+ * 'network' DpgwError.
+ */
+import { CATALOG_ALL, DEFAULT_OLAP_SEGMENT } from '../contract/constants.js';
+import { paths } from '../contract/paths.js';
+import type {
+  AnalyticsSchema,
+  CatalogDataSet,
+  CatalogDataSource,
+  Enablement,
+  EnablementRequest,
+  HealthRecord,
+  OfferedDataSet,
+  PlatformVersion,
+  RealtimeTableDefinition,
+} from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { GatewayError } from './gateway-error.js';
+import { HttpTransport, type HttpResponse, type HttpTransportOptions } from './http-transport.js';
+
+export interface GatewayClientOptions extends HttpTransportOptions {
+  /** The word for the analytics store in `/api/internal/{olap}/…`; default `olap`. */
+  olapSegment?: string;
+}
+
+/** What a mutating call answered: the contract shows no body, so it may be absent. */
+export interface Accepted<T = unknown> {
+  status: number;
+  body: T | undefined;
+}
+
+export class GatewayClient {
+  private readonly http: HttpTransport;
+  private readonly olapSegment: string;
+
+  constructor(options: GatewayClientOptions) {
+    this.http = new HttpTransport(options);
+    this.olapSegment = options.olapSegment ?? DEFAULT_OLAP_SEGMENT;
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  close(): void {
+    this.http.close();
+  }
+
+  /** POST /api/internal/olap/schemas */
+  async createSchema(schema: AnalyticsSchema): Promise<Accepted> {
+    return accepted(await this.http.request('POST', paths.olapSchemas(this.olapSegment), { body: schema }));
+  }
+
+  /** POST /api/internal/olap/tables */
+  async createTable(table: RealtimeTableDefinition): Promise<Accepted> {
+    return accepted(await this.http.request('POST', paths.olapTables(this.olapSegment), { body: table }));
+  }
+
+  /** GET /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets; `all`/`all` by default. */
+  async listDataSets(selector: { dataSourceId?: string; enablementId?: string } = {}): Promise<CatalogDataSet[]> {
+    const path = paths.catalogDataSets(selector.dataSourceId ?? CATALOG_ALL, selector.enablementId ?? CATALOG_ALL);
+    return arrayBody<CatalogDataSet>(await this.http.request('GET', path));
+  }
+
+  /** GET {self href}/storages/{storageId}: on platforms older than 1.15.165 this creates the store's permissions. */
+  async touchStorage(selfHref: string, storageId: string): Promise<Accepted> {
+    return accepted(await this.http.request('GET', paths.dataSetStorage(selfHref, storageId)));
+  }
+
+  /**
+   * GET /api/health or /api/health/{component}. A health endpoint answers 503
+   * with the record when something is DOWN; that is a result, not an error, and
+   * is not retried. A token is sent when one can be had, never required.
+   */
+  async health(component?: string): Promise<{ status: number; record: HealthRecord }> {
+    const response = await this.http.request<HealthRecord>('GET', paths.health(component), {
+      acceptStatuses: [503],
+      retry: false,
+      auth: 'optional',
+    });
+    const record = response.body;
+    if (record === undefined || typeof record !== 'object' || typeof record.status !== 'string') {
+      if (response.status === 503) throw new GatewayError(503, 'GET', response.url, typeof record === 'string' ? record : undefined);
+      return { status: response.status, record: { status: 'UNKNOWN' } };
+    }
+    return { status: response.status, record };
+  }
+
+  /** ASSUMED. GET /api/v2/catalog/datasources */
+  async listDataSources(): Promise<CatalogDataSource[]> {
+    return arrayBody<CatalogDataSource>(await this.http.request('GET', paths.catalogDataSources()));
+  }
+
+  /** ASSUMED. GET /api/v2/catalog/datasources/{ds}/datasets */
+  async listOfferedDataSets(dataSourceId: string): Promise<OfferedDataSet[]> {
+    return arrayBody<OfferedDataSet>(await this.http.request('GET', paths.offeredDataSets(dataSourceId)));
+  }
+
+  /** ASSUMED. GET /api/v2/catalog/datasources/{ds}/enablements */
+  async listEnablements(dataSourceId: string): Promise<Enablement[]> {
+    return arrayBody<Enablement>(await this.http.request('GET', paths.enablements(dataSourceId)));
+  }
+
+  /** ASSUMED. POST /api/v2/catalog/datasources/{ds}/enablements */
+  async createEnablement(dataSourceId: string, request: EnablementRequest): Promise<Enablement | undefined> {
+    const response = await this.http.request<Enablement>('POST', paths.enablements(dataSourceId), { body: request });
+    return typeof response.body === 'object' ? response.body : undefined;
+  }
+
+  /** ASSUMED. PUT /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets/{dataset} (idempotent). */
+  async enableDataSet(dataSourceId: string, enablementId: string, dataSetName: string): Promise<Accepted> {
+    return accepted(await this.http.request('PUT', paths.enablementDataSet(dataSourceId, enablementId, dataSetName), { body: {} }));
+  }
+
+  /** ASSUMED. GET /api/version; undefined when the gateway does not have it (404). */
+  async platformVersion(): Promise<string | undefined> {
+    try {
+      const response = await this.http.request<PlatformVersion | string>('GET', paths.version(), { auth: 'optional' });
+      const body = response.body;
+      if (typeof body === 'object' && body !== null && typeof body.version === 'string') return body.version;
+      if (typeof body === 'string' && /^\d+(\.\d+)*/.test(body.trim())) return body.trim();
+      return undefined;
+    } catch (error) {
+      if (error instanceof GatewayError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+}
+
+function accepted<T>(response: HttpResponse<T>): Accepted<T> {
+  return { status: response.status, body: response.body };
+}
+
+function arrayBody<T>(response: HttpResponse<unknown>): T[] {
+  const body = response.body;
+  if (body === undefined) return [];
+  if (Array.isArray(body)) return body as T[];
+  // Some gateways wrap listings ({ items: [...] } or HAL's _embedded); accept those too.
+  if (typeof body === 'object' && body !== null) {
+    const wrapped = body as Record<string, unknown>;
+    for (const key of ['items', 'content', 'data']) if (Array.isArray(wrapped[key])) return wrapped[key] as T[];
+    const embedded = wrapped._embedded;
+    if (typeof embedded === 'object' && embedded !== null) {
+      const first = Object.values(embedded).find(Array.isArray);
+      if (first) return first as T[];
+    }
+  }
+  throw new DpgwError('rejected', `GET ${response.url} answered ${response.status} without the JSON array the contract describes`, {
+    hint: 'check that --gateway points at the gateway (not the identity provider or a proxy page)',
+    details: { url: response.url, status: response.status },
+  });
+}

@@ -1,0 +1,223 @@
+/**
+ * HTTP for the gateway: got with keep-alive agents, a per-request timeout,
+ * dpgw's retry policy, one token refresh on 401, and a masked trace.
+ * got's own retry is off: the policy lives in retry-policy.ts where it is tested.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
+import got, { type Method, RequestError } from 'got';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { maskHeaders, maskSecrets, redactText } from '../secrets/redaction.js';
+import { GatewayError } from './gateway-error.js';
+import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
+
+/**
+ * Supplies the bearer token for a request. `forceRefresh` is set after the
+ * gateway answered 401 to a token: the supplier should fetch a new one.
+ * Returning undefined sends the request without Authorization.
+ */
+export type TokenSupplier = (options: { forceRefresh: boolean }) => Promise<string | undefined>;
+
+export interface HttpTransportOptions {
+  baseUrl: string;
+  tokenSupplier?: TokenSupplier;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  /** Receives trace lines (already masked) when set; --verbose wires it to stderr. */
+  trace?: (line: string) => void;
+  userAgent?: string;
+  /** PEM text of extra certificate authorities. */
+  certificateAuthority?: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Statuses besides 2xx that are answers rather than errors (health reports DOWN with 503). */
+  acceptStatuses?: readonly number[];
+  /** false: never retried, whatever the method. */
+  retry?: boolean;
+  /** 'optional': send a token if one can be had, never fail for lack of one. */
+  auth?: 'required' | 'optional' | 'none';
+}
+
+export interface HttpResponse<T> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, the raw text when not JSON, or undefined when empty. */
+  body: T | undefined;
+  url: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const TRACE_BODY_LIMIT = 2_000;
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  private readonly options: HttpTransportOptions;
+  private readonly retry: RetryOptions;
+  private readonly agents: { http: http.Agent; https: https.Agent };
+
+  constructor(options: HttpTransportOptions) {
+    this.options = options;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    // Keep-alive: provision runs many requests; a new TCP+TLS handshake for each is the slow part.
+    this.agents = {
+      http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
+      https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
+    };
+  }
+
+  /** Release pooled connections so the process can exit at once. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const url = `${this.baseUrl}${path}`;
+    const upper = method.toUpperCase();
+    const started = Date.now();
+    let token = await this.token(options.auth ?? 'required', false);
+    let refreshed = false;
+
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(upper, url, options.body, token);
+      if ('response' in outcome) {
+        const { status, headers, body } = outcome.response;
+        if (status === 401 && token !== undefined && !refreshed && this.options.tokenSupplier) {
+          // The server refused the token before doing anything, so any method may be re-sent once.
+          refreshed = true;
+          const fresh = await this.token(options.auth ?? 'required', true);
+          if (fresh !== undefined && fresh !== token) {
+            token = fresh;
+            this.trace(`  token refused; retrying once with a refreshed token`);
+            continue;
+          }
+        }
+        if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
+          return { status, headers, body: parseBody<T>(body), url };
+        }
+        const delay = options.retry === false ? undefined : nextRetryDelay(upper, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - started, this.retry);
+        if (delay === undefined) throw new GatewayError(status, upper, url, body);
+        this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
+        await sleep(delay);
+        continue;
+      }
+      const { error } = outcome;
+      const code = error.code ?? 'ERROR';
+      const retryOutcome: AttemptOutcome = { errorCode: code };
+      const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, this.retry);
+      if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);
+      await sleep(delay);
+    }
+  }
+
+  private async token(auth: 'required' | 'optional' | 'none', forceRefresh: boolean): Promise<string | undefined> {
+    if (auth === 'none' || !this.options.tokenSupplier) return undefined;
+    if (auth === 'optional') {
+      try {
+        return await this.options.tokenSupplier({ forceRefresh });
+      } catch {
+        return undefined;
+      }
+    }
+    return this.options.tokenSupplier({ forceRefresh });
+  }
+
+  private async attempt(
+    method: string,
+    url: string,
+    body: unknown,
+    token: string | undefined,
+  ): Promise<{ response: { status: number; headers: Record<string, string | string[] | undefined>; body: string } } | { error: RequestError }> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'dpgw' };
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+
+    this.trace(`→ ${method} ${url}`);
+    if (this.options.trace) {
+      for (const [name, value] of Object.entries(maskHeaders(headers))) this.trace(`  ${name}: ${value}`);
+      if (body !== undefined) this.trace(`  ${clipForTrace(JSON.stringify(maskSecrets(body)))}`);
+    }
+    const started = performance.now();
+    try {
+      const response = await got(url, {
+        method: method as Method,
+        headers,
+        body: payload,
+        throwHttpErrors: false,
+        followRedirect: false,
+        retry: { limit: 0 },
+        timeout: { request: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+        agent: this.agents,
+        https: this.options.certificateAuthority ? { certificateAuthority: this.options.certificateAuthority } : undefined,
+        responseType: 'text',
+      });
+      const ms = Math.round(performance.now() - started);
+      this.trace(`← ${response.statusCode} ${method} ${url} ${ms} ms`);
+      if (this.options.trace && response.body) this.trace(`  ${clipForTrace(redactText(response.body))}`);
+      return { response: { status: response.statusCode, headers: response.headers, body: response.body } };
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error;
+      const ms = Math.round(performance.now() - started);
+      this.trace(`✗ ${method} ${url} ${error.code ?? 'ERROR'} after ${ms} ms`);
+      return { error };
+    }
+  }
+
+  private trace(line: string): void {
+    this.options.trace?.(redactText(line));
+  }
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseBody<T>(text: string): T | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return text as unknown as T;
+  }
+}
+
+function clipForTrace(text: string): string {
+  return text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
+}
+
+function networkError(method: string, url: string, error: RequestError, timeoutMs: number): DpgwError {
+  const origin = safeOrigin(url);
+  if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
+    return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
+      hint: 'check that the gateway is up (`dpgw health`), or allow longer with --timeout <seconds>',
+      details: { method, url, code: 'ETIMEDOUT' },
+      cause: error,
+    });
+  }
+  const what = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' ? `cannot resolve ${origin}` : `cannot reach ${origin}`;
+  return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
+    hint: 'check --gateway (see `dpgw config`) and that the gateway is running',
+    details: { method, url, code: error.code },
+    cause: error,
+  });
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

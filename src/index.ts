@@ -1,0 +1,13 @@
+/** dpgw as a library: the typed gateway client and the contract's types and constants. */
+export { GatewayClient, type GatewayClientOptions, type Accepted } from './gateway/gateway-client.js';
+export { HttpTransport, DEFAULT_TIMEOUT_MS, type TokenSupplier, type HttpTransportOptions, type RequestOptions, type HttpResponse } from './gateway/http-transport.js';
+export { GatewayError } from './gateway/gateway-error.js';
+export { messageFromErrorBody, type ErrorBodyShape } from './gateway/error-body.js';
+export { DEFAULT_RETRY, nextRetryDelay, parseRetryAfter, type RetryOptions } from './gateway/retry-policy.js';
+export { DpgwError, type ErrorKind } from './errors/dpgw-error.js';
+export { ExitCode } from './errors/exit-code.js';
+export { paths, CATALOG_BASE, normaliseSelfHref } from './contract/paths.js';
+export * from './contract/constants.js';
+export type * from './contract/types.js';
+export { topicOf, selfHrefOf, defaultStorageOf, parseSelfHref } from './catalog/data-set-facts.js';
+export { maskSecrets, redactText, registerSecret } from './secrets/redaction.js';

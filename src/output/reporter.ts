@@ -1,0 +1,75 @@
+/**
+ * The one place that writes. Results go to stdout (human text, or exactly one
+ * JSON document with --json); messages, warnings and traces go to stderr. Every
+ * string passes through redaction on its way out.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { DpgwError } from '../errors/dpgw-error.js';
+import { redactText } from '../secrets/redaction.js';
+import type { OutputStream } from '../cli/io.js';
+
+export interface ReporterOptions {
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  colorStdout: boolean;
+  colorStderr: boolean;
+}
+
+/** A command's result: data for --json, and how to show it to a person. */
+export interface CommandOutput<T = unknown> {
+  data: T;
+  human?: (style: ChalkInstance) => string;
+  /** Non-zero for results that are answers but not successes (health DOWN). */
+  exitCode?: number;
+}
+
+export class Reporter {
+  readonly out: ChalkInstance;
+  readonly err: ChalkInstance;
+
+  constructor(
+    private readonly stdout: OutputStream,
+    private readonly stderr: OutputStream,
+    readonly options: ReporterOptions,
+  ) {
+    this.out = new Chalk({ level: options.colorStdout ? 1 : 0 });
+    this.err = new Chalk({ level: options.colorStderr ? 1 : 0 });
+  }
+
+  result(output: CommandOutput): void {
+    if (this.options.json) {
+      this.stdout.write(redactText(JSON.stringify(output.data, null, 2)) + '\n');
+      return;
+    }
+    const text = output.human ? output.human(this.out) : JSON.stringify(output.data, null, 2);
+    if (text !== '') this.stdout.write(redactText(text.endsWith('\n') ? text : text + '\n'));
+  }
+
+  info(message: string): void {
+    if (!this.options.quiet) this.stderr.write(redactText(message) + '\n');
+  }
+
+  success(message: string): void {
+    this.info(`${this.err.green('✓')} ${message}`);
+  }
+
+  /** Suggest the next command. */
+  next(command: string): void {
+    this.info(`${this.err.dim('next:')} ${command}`);
+  }
+
+  warn(message: string): void {
+    this.stderr.write(redactText(`${this.err.yellow('warning:')} ${message}`) + '\n');
+  }
+
+  trace(line: string): void {
+    if (this.options.verbose) this.stderr.write(this.err.dim(redactText(line)) + '\n');
+  }
+
+  /** One line on stderr; with --json also `{ "error": … }` on stdout, so a pipeline always gets a document. */
+  error(error: DpgwError): void {
+    this.stderr.write(redactText(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
+    if (this.options.json) this.stdout.write(redactText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
+  }
+}

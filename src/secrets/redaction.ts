@@ -1,0 +1,95 @@
+/**
+ * Keeps secrets out of everything dpgw writes: traces, errors, rendered
+ * definitions. Two mechanisms, because either alone leaks:
+ *  - by key: a value under a key that names a secret is masked wherever it occurs;
+ *  - by value: every secret dpgw has read (token, passwords, client secret, a
+ *    resolved secret reference) is registered, and any text is scrubbed of it.
+ */
+
+export const MASK = '***';
+
+const SECRET_KEY = /pass(word|wd)?$|secret|token|authorization|credential|api[-_]?key|cookie|^sasl\.jaas\.config$/i;
+/** `password="…"` inside a JAAS line or similar key=value text; also with JSON-escaped quotes (`password=\"…\"`). */
+const INLINE_PASSWORD = /(password\s*=\s*)(\\"(?:[^"\\]|\\[^"])*?\\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s;,"}]+)/gi;
+const BEARER = /(\bBearer\s+)[A-Za-z0-9\-._~+/]+=*/g;
+
+/** Values shorter than this are not scrubbed from text by value: they would mangle ordinary words. */
+const MIN_REGISTERED_LENGTH = 4;
+const registered = new Set<string>();
+
+/** Remember a secret's value so every later output is scrubbed of it. */
+export function registerSecret(value: string | undefined | null): void {
+  if (typeof value !== 'string') return;
+  const trimmed = value.trim();
+  if (trimmed.length >= MIN_REGISTERED_LENGTH) registered.add(trimmed);
+  if (value.length >= MIN_REGISTERED_LENGTH) registered.add(value);
+}
+
+export function isSecretKey(key: string): boolean {
+  if (/^(token_type|tokenUrl|tokenEndpoint|expires_in)$/i.test(key)) return false;
+  return SECRET_KEY.test(key);
+}
+
+/** Mask a JAAS login line's password but keep the rest readable (module, username). */
+export function maskInlinePasswords(text: string): string {
+  return text.replace(INLINE_PASSWORD, (match, lead: string, value: string) => {
+    const quote = value.startsWith('\\"') ? '\\"' : value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
+    const inner = quote ? value.slice(quote.length, value.length - quote.length) : value;
+    if (inner === MASK) return match;
+    return `${lead}${quote}${MASK}${quote}`;
+  });
+}
+
+/** Scrub registered secrets, bearer tokens and inline passwords from free text. */
+export function redactText(text: string): string {
+  let out = text;
+  // Longest first, so a secret containing another is removed whole.
+  for (const secret of [...registered].sort((a, b) => b.length - a.length)) {
+    if (out.includes(secret)) out = out.split(secret).join(MASK);
+  }
+  return maskInlinePasswords(out.replace(BEARER, `$1${MASK}`));
+}
+
+/** A deep copy of a JSON-like value with secret-named keys masked and text redacted. */
+export function maskSecrets<T>(value: T): T {
+  return maskValue(value, undefined) as T;
+}
+
+function maskValue(value: unknown, key: string | undefined): unknown {
+  if (typeof value === 'string') {
+    if (key !== undefined && isSecretKey(key)) {
+      // A JAAS line keeps its shape with only the password masked.
+      if (/^sasl\.jaas\.config$/i.test(key)) {
+        const masked = maskInlinePasswords(value);
+        return masked === value ? MASK : redactText(masked);
+      }
+      return value === '' ? value : MASK;
+    }
+    return redactText(value);
+  }
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, undefined));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = maskValue(v, k);
+    return out;
+  }
+  return value;
+}
+
+/** Mask an HTTP header map: Authorization and cookies keep only their scheme. */
+export function maskHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers)) {
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw.join(', ') : String(raw);
+    if (/^(proxy-)?authorization$/i.test(name)) {
+      const scheme = value.split(/\s+/)[0];
+      out[name] = scheme && scheme !== value ? `${scheme} ${MASK}` : MASK;
+    } else if (isSecretKey(name)) {
+      out[name] = MASK;
+    } else {
+      out[name] = redactText(value);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+/**
+ * config.yaml: profiles of settings. Read with positions so every complaint names
+ * file:line:column; written back through the YAML document so a user's comments
+ * and order survive `dpgw config set`.
+ *
+ *   currentProfile: dev
+ *   profiles:
+ *     dev:
+ *       gateway: https://gateway.dev.example
+ */
+import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { closestMatch } from '../text/closest-match.js';
+import { PROFILE_KEYS } from './setting-definitions.js';
+
+export const CONFIG_FILE_NAME = 'config.yaml';
+export const DEFAULT_PROFILE = 'default';
+
+export interface ProfileValue {
+  value: string;
+  /** file:line:column of the value. */
+  location: string;
+}
+
+export interface ConfigFile {
+  path: string;
+  exists: boolean;
+  currentProfile?: ProfileValue;
+  profiles: Map<string, Map<string, ProfileValue>>;
+  /** The parsed document, for edits that keep comments. */
+  document: Document;
+}
+
+/** DPGW_CONFIG_DIR, else $XDG_CONFIG_HOME/dpgw, else ~/.config/dpgw. */
+export function configDirectory(env: NodeJS.ProcessEnv): string {
+  if (env.DPGW_CONFIG_DIR) return env.DPGW_CONFIG_DIR;
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'dpgw');
+  return join(env.HOME || homedir(), '.config', 'dpgw');
+}
+
+export async function loadConfigFile(directory: string): Promise<ConfigFile> {
+  const path = join(directory, CONFIG_FILE_NAME);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { path, exists: false, profiles: new Map(), document: parseDocument('') };
+    }
+    throw new DpgwError('input', `cannot read the config file: ${(error as Error).message}`, { where: path, hint: 'check its permissions, or point DPGW_CONFIG_DIR elsewhere' });
+  }
+  return parseConfigText(text, path);
+}
+
+export function parseConfigText(text: string, path: string): ConfigFile {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (node: Node | null | undefined, fallbackOffset = 0): string => {
+    const offset = node?.range?.[0] ?? fallbackOffset;
+    const { line, col } = lineCounter.linePos(offset);
+    return `${path}:${line}:${col}`;
+  };
+  const firstError = document.errors[0];
+  if (firstError) {
+    const { line, col } = lineCounter.linePos(firstError.pos[0]);
+    const summary = firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new DpgwError('input', `YAML syntax error: ${summary}`, { where: `${path}:${line}:${col}`, hint: 'fix the file, or run `dpgw config set` to rewrite a value' });
+  }
+
+  const config: ConfigFile = { path, exists: true, profiles: new Map(), document };
+  const root = document.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return config;
+  if (!isMap(root)) throw new DpgwError('input', 'the config file must be a mapping with currentProfile and profiles', { where: at(root), hint: 'see README "Settings" for the format' });
+
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    if (key === 'currentProfile') {
+      if (!isScalar(pair.value) || typeof pair.value.value !== 'string') {
+        throw new DpgwError('input', 'currentProfile must be a profile name', { where: at(pair.value as Node, pair.key ? (pair.key as Node).range?.[0] : 0) });
+      }
+      config.currentProfile = { value: pair.value.value, location: at(pair.value) };
+    } else if (key === 'profiles') {
+      readProfiles(pair.value as Node | null, config, at);
+    } else {
+      throw unknownKey(key, ['currentProfile', 'profiles'], at(pair.key as Node), 'at the top level');
+    }
+  }
+  return config;
+}
+
+function readProfiles(node: Node | null, config: ConfigFile, at: (node: Node | null | undefined) => string): void {
+  if (node === null || (isScalar(node) && node.value === null)) return;
+  if (!isMap(node)) throw new DpgwError('input', 'profiles must be a mapping from profile name to settings', { where: at(node) });
+  for (const profilePair of node.items) {
+    const name = isScalar(profilePair.key) ? String(profilePair.key.value) : '';
+    const settings = new Map<string, ProfileValue>();
+    config.profiles.set(name, settings);
+    const body = profilePair.value as Node | null;
+    if (body === null || (isScalar(body) && body.value === null)) continue;
+    if (!isMap(body)) throw new DpgwError('input', `profile "${name}" must be a mapping of settings`, { where: at(body) });
+    for (const pair of body.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!PROFILE_KEYS.includes(key)) throw unknownKey(key, PROFILE_KEYS, at(pair.key as Node), `in profile "${name}"`);
+      const value = pair.value as Node | null;
+      if (!isScalar(value) || value.value === null || typeof value.value === 'object') {
+        throw new DpgwError('input', `setting "${key}" in profile "${name}" must be a single value`, { where: at(value ?? (pair.key as Node)) });
+      }
+      // The source text, not the parsed number: `platformVersion: 1.10` must stay "1.10".
+      const raw = typeof value.source === 'string' && value.type === 'PLAIN' ? value.source : String(value.value);
+      settings.set(key, { value: raw, location: at(value) });
+    }
+  }
+}
+
+function unknownKey(key: string, known: readonly string[], where: string, context: string): DpgwError {
+  const suggestion = closestMatch(key, known);
+  return new DpgwError('input', `unknown key "${key}" ${context}`, {
+    where,
+    hint: suggestion ? `did you mean "${suggestion}"?` : `known keys: ${known.join(', ')}`,
+  });
+}
+
+/** Set (value) or remove (undefined) a profile key; optionally make the profile current. */
+export function editProfile(config: ConfigFile, profile: string, key: string, value: string | undefined): void {
+  if (value === undefined) {
+    config.document.deleteIn(['profiles', profile, key]);
+  } else {
+    ensureMap(config.document, ['profiles']);
+    ensureMap(config.document, ['profiles', profile]);
+    config.document.setIn(['profiles', profile, key], value);
+  }
+}
+
+export function setCurrentProfile(config: ConfigFile, profile: string): void {
+  if (config.document.contents === null || !isMap(config.document.contents)) config.document.contents = config.document.createNode({}) as never;
+  config.document.set('currentProfile', profile);
+}
+
+function ensureMap(document: Document, path: string[]): void {
+  if (document.contents === null || !isMap(document.contents)) document.contents = document.createNode({}) as never;
+  const existing = document.getIn(path, true);
+  if (!isMap(existing)) document.setIn(path, document.createNode({}));
+}
+
+/** Atomic write: a crash never leaves a half-written config; 0600 because it may name secret sources. */
+export async function saveConfigFile(config: ConfigFile): Promise<void> {
+  await mkdir(dirname(config.path), { recursive: true, mode: 0o700 });
+  const temporary = `${config.path}.${process.pid}.tmp`;
+  await writeFile(temporary, config.document.toString(), { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, config.path);
+}

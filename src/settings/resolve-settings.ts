@@ -1,0 +1,117 @@
+/**
+ * The effective settings and where each came from: flag > environment >
+ * profile > default. `dpgw config` prints this; every command reads from it.
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import { registerSecret } from '../secrets/redaction.js';
+import { configDirectory, DEFAULT_PROFILE, loadConfigFile, type ConfigFile } from './config-file.js';
+import { flagAttribute, flagName, SETTING_DEFINITIONS, type SettingKey } from './setting-definitions.js';
+
+export type SettingSource =
+  | { kind: 'flag'; name: string }
+  | { kind: 'env'; name: string }
+  | { kind: 'profile'; profile: string; location: string }
+  | { kind: 'default' }
+  | { kind: 'unset' };
+
+export interface ResolvedSetting {
+  key: SettingKey;
+  value: string | undefined;
+  source: SettingSource;
+}
+
+export interface Settings {
+  profile: string;
+  profileSource: SettingSource;
+  config: ConfigFile;
+  values: Record<SettingKey, ResolvedSetting>;
+}
+
+export interface SettingsInput {
+  /** Parsed commander options (attribute names: gateway, authUrl, …, profile). */
+  flags: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function resolveSettings(input: SettingsInput): Promise<Settings> {
+  const config = await loadConfigFile(configDirectory(input.env));
+  return resolveWithConfig(input, config);
+}
+
+export function resolveWithConfig({ flags, env }: SettingsInput, config: ConfigFile): Settings {
+  const { profile, source: profileSource } = chooseProfile(flags, env, config);
+  const profileValues = config.profiles.get(profile);
+
+  const values = {} as Record<SettingKey, ResolvedSetting>;
+  for (const definition of SETTING_DEFINITIONS) {
+    const fromFlag = definition.flag ? flags[flagAttribute(definition.flag)] : undefined;
+    const fromEnv = definition.env ? nonEmpty(env[definition.env]) : undefined;
+    const fromProfile = definition.profileKey ? profileValues?.get(definition.profileKey) : undefined;
+    let resolved: ResolvedSetting;
+    if (typeof fromFlag === 'string' && fromFlag !== '') {
+      resolved = { key: definition.key, value: fromFlag, source: { kind: 'flag', name: flagName(definition.flag!) } };
+    } else if (fromEnv !== undefined) {
+      resolved = { key: definition.key, value: fromEnv, source: { kind: 'env', name: definition.env! } };
+      if (definition.envIsSecret || definition.display === 'secret') registerSecret(fromEnv);
+    } else if (fromProfile !== undefined) {
+      resolved = { key: definition.key, value: fromProfile.value, source: { kind: 'profile', profile, location: fromProfile.location } };
+    } else if (definition.default !== undefined) {
+      resolved = { key: definition.key, value: definition.default, source: { kind: 'default' } };
+    } else {
+      resolved = { key: definition.key, value: undefined, source: { kind: 'unset' } };
+    }
+    values[definition.key] = resolved;
+  }
+  return { profile, profileSource, config, values };
+}
+
+function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigFile): { profile: string; source: SettingSource } {
+  let chosen: { profile: string; source: SettingSource };
+  if (typeof flags.profile === 'string' && flags.profile !== '') chosen = { profile: flags.profile, source: { kind: 'flag', name: '--profile' } };
+  else if (nonEmpty(env.DPGW_PROFILE)) chosen = { profile: env.DPGW_PROFILE!, source: { kind: 'env', name: 'DPGW_PROFILE' } };
+  else if (config.currentProfile) chosen = { profile: config.currentProfile.value, source: { kind: 'profile', profile: config.currentProfile.value, location: config.currentProfile.location } };
+  else return { profile: DEFAULT_PROFILE, source: { kind: 'default' } };
+
+  if (!config.profiles.has(chosen.profile)) {
+    const known = [...config.profiles.keys()];
+    throw new DpgwError('usage', `unknown profile "${chosen.profile}" (from ${describeSource(chosen.source)})`, {
+      where: config.path,
+      hint: known.length
+        ? `known profiles: ${known.join(', ')}; or create it with \`dpgw config set --profile ${chosen.profile} gateway <url>\``
+        : `no profiles exist yet; create it with \`dpgw config set --profile ${chosen.profile} gateway <url>\``,
+    });
+  }
+  return chosen;
+}
+
+export function describeSource(source: SettingSource): string {
+  switch (source.kind) {
+    case 'flag':
+      return `flag ${source.name}`;
+    case 'env':
+      return `env ${source.name}`;
+    case 'profile':
+      return `profile "${source.profile}" ${source.location}`;
+    case 'default':
+      return 'default';
+    case 'unset':
+      return 'not set';
+  }
+}
+
+/** Where a setting was given, for error messages: `--gateway`, `DPGW_GATEWAY`, or file:line:column. */
+export function whereSet(setting: ResolvedSetting): string {
+  switch (setting.source.kind) {
+    case 'flag':
+    case 'env':
+      return setting.source.name;
+    case 'profile':
+      return setting.source.location;
+    default:
+      return setting.key;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

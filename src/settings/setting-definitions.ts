@@ -1,0 +1,73 @@
+/**
+ * Every setting dpgw reads, with its flag, environment variable and profile key.
+ * Precedence: flag > environment > profile > default (README "Settings").
+ */
+import { DEFAULT_OLAP_SEGMENT, DEFAULT_STREAM_TYPE } from '../contract/constants.js';
+
+export type SettingKey =
+  | 'gateway'
+  | 'authUrl'
+  | 'realm'
+  | 'clientId'
+  | 'clientSecret'
+  | 'username'
+  | 'platformVersion'
+  | 'streamType'
+  | 'olapSegment'
+  | 'timeout'
+  | 'token';
+
+export interface SettingDefinition {
+  key: SettingKey;
+  /** Commander flag spelling, e.g. `--gateway <url>`; absent when there is none. */
+  flag?: string;
+  env?: string;
+  /** Key in a profile of config.yaml; absent when profiles may not hold it. */
+  profileKey?: string;
+  default?: string;
+  description: string;
+  /** How the value may be shown: 'secret' is always masked. */
+  display: 'plain' | 'secret' | 'reference';
+  /** A value from the environment is the secret itself, from elsewhere a secret reference. */
+  envIsSecret?: boolean;
+}
+
+export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
+  { key: 'gateway', flag: '--gateway <url>', env: 'DPGW_GATEWAY', profileKey: 'gateway', display: 'plain', description: 'base URL of the gateway' },
+  { key: 'authUrl', flag: '--auth-url <url>', env: 'DPGW_AUTH_URL', profileKey: 'authUrl', display: 'plain', description: 'base URL of the identity provider (before /auth/realms)' },
+  { key: 'realm', flag: '--realm <name>', env: 'DPGW_REALM', profileKey: 'realm', display: 'plain', description: 'identity realm' },
+  { key: 'clientId', flag: '--client-id <id>', env: 'DPGW_CLIENT_ID', profileKey: 'clientId', display: 'plain', description: 'id of the backend client' },
+  {
+    key: 'clientSecret',
+    flag: '--client-secret <ref>',
+    env: 'DPGW_CLIENT_SECRET',
+    profileKey: 'clientSecret',
+    display: 'reference',
+    envIsSecret: true,
+    description: 'secret reference of the backend client (env:NAME, file:PATH, exec:CMD); DPGW_CLIENT_SECRET holds the secret itself',
+  },
+  { key: 'username', flag: '--username <name>', env: 'DPGW_USERNAME', profileKey: 'username', display: 'plain', description: 'user to sign in as' },
+  { key: 'platformVersion', flag: '--platform-version <version>', env: 'DPGW_PLATFORM_VERSION', profileKey: 'platformVersion', display: 'plain', description: 'platform version (decides whether storage touch is needed)' },
+  { key: 'streamType', flag: '--stream-type <type>', env: 'DPGW_STREAM_TYPE', profileKey: 'streamType', default: DEFAULT_STREAM_TYPE, display: 'plain', description: 'stream product word in stream config keys (kafka for a real Pinot over Kafka)' },
+  { key: 'olapSegment', flag: '--olap-segment <word>', env: 'DPGW_OLAP_SEGMENT', profileKey: 'olapSegment', default: DEFAULT_OLAP_SEGMENT, display: 'plain', description: 'analytics-store word in gateway paths (/api/internal/<word>/…)' },
+  { key: 'timeout', flag: '--timeout <seconds>', env: 'DPGW_TIMEOUT', profileKey: 'timeout', default: '30', display: 'plain', description: 'seconds to wait for each HTTP request' },
+  { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
+];
+
+export const PROFILE_KEYS: readonly string[] = SETTING_DEFINITIONS.flatMap((d) => (d.profileKey ? [d.profileKey] : []));
+
+export function definitionOf(key: SettingKey): SettingDefinition {
+  const found = SETTING_DEFINITIONS.find((d) => d.key === key);
+  if (!found) throw new Error(`unknown setting ${key}`);
+  return found;
+}
+
+/** The commander attribute name of a flag: `--auth-url <url>` → `authUrl`. */
+export function flagAttribute(flag: string): string {
+  const long = flag.split(/\s+/)[0]!.replace(/^--/, '');
+  return long.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+export function flagName(flag: string): string {
+  return flag.split(/\s+/)[0]!;
+}

@@ -1,0 +1,108 @@
+/** The built binary as a user meets it: no TTY, stdout and stderr apart, exit codes. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+
+const COMMANDS = ['login', 'logout', 'auth', 'enable', 'schema', 'table', 'storage', 'health', 'provision', 'sandbox', 'config'];
+const ANSI = /\u001b\[/;
+
+describe('dpgw --help and --version', () => {
+  it('lists every command with a description and an example', async () => {
+    const { code, stdout, stderr } = await spawnDpgw(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const commandsSection = stdout.slice(stdout.indexOf('Commands:'), stdout.indexOf('Examples:'));
+    const examplesSection = stdout.slice(stdout.indexOf('Examples:'));
+    for (const command of COMMANDS) {
+      expect(commandsSection).toMatch(new RegExp(`^  ${command}\\b.*\\S+\\s{2,}\\S`, 'm'));
+      expect(examplesSection).toMatch(new RegExp(`^  ${command}\\b.*\\$ (curl .*)?dpgw ${command}\\b`, 'm'));
+    }
+    expect(stdout).toMatch(/Exit codes: 0 ok, 1 failed, 2 usage/);
+    expect(stdout).not.toMatch(ANSI);
+  });
+
+  it('prints the package version', async () => {
+    const { code, stdout } = await spawnDpgw(['--version']);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('shows a subcommand example in its own help', async () => {
+    const { code, stdout } = await spawnDpgw(['health', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: dpgw health [options] [component]');
+    expect(stdout).toContain('$ dpgw health mq');
+  });
+});
+
+describe('bad input: one line, exit 2', () => {
+  const oneLine = (stderr: string) => expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+
+  it('an unknown flag', async () => {
+    const { code, stdout, stderr } = await spawnDpgw(['config', '--gatewya', 'http://x']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    oneLine(stderr);
+    expect(stderr).toMatch(/^dpgw: unknown option '--gatewya' \(Did you mean --gateway\?\) — see `dpgw config --help`$/m);
+  });
+
+  it('an unknown command, and a group without its subcommand', async () => {
+    const unknown = await spawnDpgw(['helth']);
+    expect(unknown.code).toBe(2);
+    oneLine(unknown.stderr);
+    expect(unknown.stderr).toContain("unknown command 'helth' (Did you mean health?)");
+    const group = await spawnDpgw(['schema']);
+    expect(group.code).toBe(2);
+    oneLine(group.stderr);
+    expect(group.stderr).toContain('dpgw schema needs a subcommand: push, validate');
+    const sub = await spawnDpgw(['schema', 'pish', 'x']);
+    expect(sub.code).toBe(2);
+    oneLine(sub.stderr);
+  });
+
+  it('a malformed config file, with its line and column', async () => {
+    const env = cleanEnv();
+    const file = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
+    writeFileSync(file, 'profiles:\n  dev:\n    gateway: [http://gw\n');
+    const { code, stdout, stderr } = await spawnDpgw(['config'], { env });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    oneLine(stderr);
+    expect(stderr).toMatch(new RegExp(`^dpgw: ${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: YAML syntax error: `));
+  });
+
+  it('an unknown profile, from the flag or the environment', async () => {
+    const env = cleanEnv();
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'profiles:\n  dev:\n    gateway: http://gw\n  prod:\n    gateway: https://gw\n');
+    const fromFlag = await spawnDpgw(['config', '--profile', 'staging'], { env });
+    expect(fromFlag.code).toBe(2);
+    oneLine(fromFlag.stderr);
+    expect(fromFlag.stderr).toContain('unknown profile "staging" (from flag --profile)');
+    expect(fromFlag.stderr).toContain('known profiles: dev, prod');
+    const fromEnv = await spawnDpgw(['config'], { env: { ...env, DPGW_PROFILE: 'qa' } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain('unknown profile "qa" (from env DPGW_PROFILE)');
+  });
+});
+
+describe('commands not implemented yet', () => {
+  for (const argv of [['login'], ['logout'], ['auth', 'status'], ['health'], ['provision', 'm.yaml'], ['sandbox'], ['schema', 'validate', 'f.yaml']]) {
+    it(`dpgw ${argv.join(' ')} exits 1 and says so`, async () => {
+      const { code, stdout, stderr } = await spawnDpgw(argv);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toContain('is not implemented yet');
+    });
+  }
+});
+
+describe('colour', () => {
+  it('is off without a TTY, on with FORCE_COLOR, and off again with --no-color or NO_COLOR', async () => {
+    const env = cleanEnv();
+    expect((await spawnDpgw(['config'], { env })).stdout).not.toMatch(ANSI);
+    expect((await spawnDpgw(['config'], { env: { ...env, FORCE_COLOR: '1' } })).stdout).toMatch(ANSI);
+    expect((await spawnDpgw(['config', '--no-color'], { env: { ...env, FORCE_COLOR: '1' } })).stdout).not.toMatch(ANSI);
+    expect((await spawnDpgw(['config'], { env: { ...env, FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toMatch(ANSI);
+  });
+});

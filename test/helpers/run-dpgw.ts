@@ -1,0 +1,60 @@
+/**
+ * Two ways to run dpgw as a user does: in-process through runCli with captured
+ * streams (fast, for breadth), and as the built binary in a child process with
+ * no TTY (what a user or a pipeline really sees).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli/run-cli.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'dpgw');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** An environment with nothing of the developer's: no DPGW_* variables, a private config dir, no colour forcing. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('DPGW_') || key === 'FORCE_COLOR' || key === 'NO_COLOR' || key.startsWith('XDG_') || key.startsWith('npm_')) continue;
+    env[key] = value;
+  }
+  env.DPGW_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'dpgw-config-'));
+  return { ...env, ...extra };
+}
+
+export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const stdin = new PassThrough();
+  stdin.end();
+  const code = await runCli(argv, {
+    stdout: { write: (chunk: string) => (stdout += chunk), isTTY: false },
+    stderr: { write: (chunk: string) => (stderr += chunk), isTTY: false },
+    stdin,
+    env,
+    cwd: ROOT,
+  });
+  return { code, stdout, stderr };
+}
+
+export function spawnDpgw(argv: string[], options: { env?: NodeJS.ProcessEnv; input?: string; nodePath?: string } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.nodePath ?? process.execPath, [BIN, ...argv], { env: options.env ?? cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { MASK, maskHeaders, maskSecrets, redactText, registerSecret } from '../../src/secrets/redaction.js';
+
+describe('redaction', () => {
+  it('masks secret-named keys at any depth and keeps the rest', () => {
+    const masked = maskSecrets({
+      username: 'admin',
+      password: 'pw-1',
+      nested: { client_secret: 'cs-1', clientSecret: 'cs-2', access_token: 'at', refresh_token: 'rt', token_type: 'Bearer', expires_in: 300 },
+      list: [{ 'sasl.jaas.config': 'ScramLoginModule required username="u" password="p\\"q";' }],
+    });
+    expect(masked).toEqual({
+      username: 'admin',
+      password: MASK,
+      nested: { client_secret: MASK, clientSecret: MASK, access_token: MASK, refresh_token: MASK, token_type: 'Bearer', expires_in: 300 },
+      list: [{ 'sasl.jaas.config': `ScramLoginModule required username="u" password="${MASK}";` }],
+    });
+  });
+
+  it('masks a JAAS value whose password it cannot find as a whole', () => {
+    expect(maskSecrets({ 'sasl.jaas.config': 'something opaque' })).toEqual({ 'sasl.jaas.config': MASK });
+  });
+
+  it('scrubs registered secrets and bearer tokens from text', () => {
+    registerSecret('registered-value-123');
+    expect(redactText('x registered-value-123 y')).toBe(`x ${MASK} y`);
+    expect(redactText('Authorization: Bearer abc.def-ghi_jkl')).toBe(`Authorization: Bearer ${MASK}`);
+    expect(redactText('password=plain;')).toBe(`password=${MASK};`);
+  });
+
+  it('ignores registered values too short to be told from ordinary words', () => {
+    registerSecret('ab');
+    expect(redactText('ab cab')).toBe('ab cab');
+  });
+
+  it('keeps the scheme of Authorization headers', () => {
+    expect(maskHeaders({ authorization: 'Bearer xyz', 'content-type': 'application/json', cookie: 'a=b' })).toEqual({
+      authorization: `Bearer ${MASK}`,
+      'content-type': 'application/json',
+      cookie: MASK,
+    });
+  });
+});
