@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
 
 const COMMANDS = ['login', 'logout', 'auth', 'enable', 'schema', 'table', 'storage', 'health', 'provision', 'sandbox', 'config'];
+// eslint-disable-next-line no-control-regex -- ANSI escapes are what this looks for
 const ANSI = /\u001b\[/;
 
 describe('dpgw --help and --version', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/settings/config-file.js';
-import { DpgwError } from '../../src/errors/dpgw-error.js';
+import { type DpgwError } from '../../src/errors/dpgw-error.js';
 import { closestMatch } from '../../src/text/closest-match.js';
 
 function errorOf(text: string): DpgwError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DpgwError } from '../../src/errors/dpgw-error.js';
+import { type DpgwError } from '../../src/errors/dpgw-error.js';
 import { parseConfigText } from '../../src/settings/config-file.js';
 import { resolveWithConfig } from '../../src/settings/resolve-settings.js';
 import { requireUrl, requireValue, requireWord, timeoutMs } from '../../src/settings/setting-values.js';
