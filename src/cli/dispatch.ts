@@ -14,6 +14,7 @@ import { canPrompt, wantsColor, type Io } from './io.js';
 
 const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = {
   config: () => import('../commands/config.js'),
+  sandbox: () => import('../commands/sandbox.js'),
   'not-implemented': () => import('../commands/not-implemented.js'),
 };
 

@@ -121,13 +121,18 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--detailed-exitcode', 'exit 0 when nothing changed, 2 when changes were made')
     .action(action(notImplemented));
 
-  add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 for trying dpgw', 'dpgw sandbox --port 8080')
-    .option('--port <port>', 'gateway port')
-    .option('--auth-port <port>', 'identity provider port')
-    .option('--platform-version <version>', 'platform version to emulate')
-    .option('--users <file>', 'users file with passwords')
-    .option('--log <file>', 'write the request log here')
-    .action(action(notImplemented));
+  add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
+    .option('--port <port>', 'gateway port (0: any free port)', '8080')
+    .option('--auth-port <port>', 'identity provider port (0: any free port)', '8180')
+    .option('--platform-version <version>', 'platform version to emulate (default 1.15.164, before the storage-touch threshold)')
+    .option('--users <file>', 'YAML file of users and clients with their passwords (default: generated and printed)')
+    .option('--topic-delay <ms>', 'how long after enabling a data set its topic appears', '1000')
+    .option('--token-lifetime <seconds>', 'lifetime of access tokens', '300')
+    .option('--latency <ms>', 'delay every gateway answer (fault injection)', '0')
+    .option('--down <component...>', 'report health components DOWN, e.g. mq or mq.connection')
+    .option('--log <file>', 'append every request (secrets masked) to this file as JSON lines')
+    .option('--write-profile [name]', 'write the settings to use as a profile of config.yaml (default name: sandbox)')
+    .action(action('sandbox'));
 
   const config = group('config', 'show and edit settings and profiles');
   const configHandlers: HandlerModuleName = 'config';

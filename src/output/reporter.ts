@@ -22,6 +22,8 @@ export interface CommandOutput<T = unknown> {
   human?: (style: ChalkInstance) => string;
   /** Non-zero for results that are answers but not successes (health DOWN). */
   exitCode?: number;
+  /** The command rendered its result already (a long-running command prints when ready). */
+  printed?: boolean;
 }
 
 export class Reporter {
@@ -38,6 +40,7 @@ export class Reporter {
   }
 
   result(output: CommandOutput): void {
+    if (output.printed) return;
     if (this.options.json) {
       this.stdout.write(redactText(JSON.stringify(output.data, null, 2)) + '\n');
       return;

@@ -1,0 +1,150 @@
+/** `dpgw sandbox`: the local platform emulator in the foreground, until Ctrl-C. */
+import { mkdir, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../settings/config-file.js';
+
+const DEFAULT_PROFILE_NAME = 'sandbox';
+
+const run: Handler = async (context) => {
+  const { options, reporter } = context;
+  const port = portOption(options.port, '--port');
+  const authPort = portOption(options.authPort, '--auth-port');
+  const topicDelayMs = nonNegativeInteger(options.topicDelay, '--topic-delay');
+  const latencyMs = nonNegativeInteger(options.latency, '--latency');
+  const accessTokenLifetimeSeconds = nonNegativeInteger(options.tokenLifetime, '--token-lifetime');
+  const down = Array.isArray(options.down) ? options.down.map(String) : [];
+  // The sandbox's own --platform-version shadows the global setting of the same name.
+  const platformVersion = typeof options.platformVersion === 'string' ? options.platformVersion : undefined;
+  if (platformVersion !== undefined && !/^\d+(\.\d+)*$/.test(platformVersion)) {
+    throw new DpgwError('usage', `"${platformVersion}" is not a version like 1.15.164`, { where: '--platform-version' });
+  }
+
+  const { startSandbox } = await import('../sandbox/sandbox.js');
+  let fromFile = {};
+  if (typeof options.users === 'string') {
+    const { readUsersFile, UsersFileError } = await import('../sandbox/users-file.js');
+    try {
+      fromFile = await readUsersFile(options.users);
+    } catch (error) {
+      if (error instanceof UsersFileError) throw new DpgwError('input', error.message, { where: '--users', hint: 'see README "Sandbox" for the users file format' });
+      throw error;
+    }
+  }
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      port,
+      authPort,
+      platformVersion,
+      topicDelayMs,
+      accessTokenLifetimeSeconds,
+      faults: { latencyMs },
+      down,
+      logFile: typeof options.log === 'string' ? options.log : undefined,
+      ...fromFile,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new DpgwError('usage', error.message, { where: '--down' });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port and --auth-port, or 0 for any free port' });
+    throw error;
+  }
+
+  let profile: string | undefined;
+  if (options.writeProfile !== undefined) {
+    profile = typeof options.writeProfile === 'string' ? options.writeProfile : DEFAULT_PROFILE_NAME;
+    await writeProfile(context.io.env, profile, sandbox);
+  }
+
+  // Listen for Ctrl-C before saying "ready": a script may stop the sandbox the moment it reads that.
+  const stopped = untilStopped();
+  const data = {
+    gateway: sandbox.gatewayUrl,
+    authUrl: sandbox.authUrl,
+    realm: sandbox.realm,
+    clientId: sandbox.clientId,
+    clientSecret: sandbox.clientSecret,
+    platformVersion: sandbox.platformVersion,
+    users: sandbox.users.map((u) => ({ username: u.username, password: u.password, groups: u.groups })),
+    profile: profile ?? null,
+  };
+  reporter.result({
+    data,
+    human: (style) =>
+      [
+        `${style.bold('dpgw sandbox')} is running on 127.0.0.1 ${style.dim('(Ctrl-C stops it)')}`,
+        `  gateway          ${data.gateway}`,
+        `  identity         ${data.authUrl}/auth/realms/${data.realm}`,
+        `  client           ${data.clientId}`,
+        `  platform version ${data.platformVersion}`,
+        '',
+        `${style.bold('users')} ${style.dim(typeof options.users === 'string' ? `(from ${options.users})` : '(passwords generated for this run)')}`,
+        ...data.users.map((u) => `  ${u.username.padEnd(10)} ${u.password}  ${style.dim(u.groups.length ? u.groups.join(', ') : 'no groups')}`),
+        '',
+        profile
+          ? `${style.bold('profile')} "${profile}" written: use it with --profile ${profile} or \`dpgw config use ${profile}\``
+          : `${style.bold('settings')} for this shell:`,
+        ...(profile
+          ? []
+          : [
+              `  export DPGW_GATEWAY=${data.gateway} DPGW_AUTH_URL=${data.authUrl} DPGW_REALM=${data.realm}`,
+              `  export DPGW_CLIENT_ID=${data.clientId} DPGW_CLIENT_SECRET=${data.clientSecret} DPGW_USERNAME=admin`,
+            ]),
+      ].join('\n'),
+  });
+
+  await stopped;
+  await sandbox.close();
+  reporter.info('sandbox stopped');
+  return { data: null, printed: true };
+};
+
+/** Resolves on Ctrl-C or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** A profile pointing at the sandbox; the client secret goes to a 0600 file the profile references. */
+async function writeProfile(env: NodeJS.ProcessEnv, profile: string, sandbox: { gatewayUrl: string; authUrl: string; realm: string; clientId: string; clientSecret: string }): Promise<void> {
+  const directory = configDirectory(env);
+  const secretDirectory = join(directory, 'sandbox');
+  await mkdir(secretDirectory, { recursive: true, mode: 0o700 });
+  const secretFile = join(secretDirectory, `${profile}-client-secret`);
+  await writeFile(secretFile, sandbox.clientSecret + '\n', { mode: 0o600 });
+  await chmod(secretFile, 0o600);
+  const config = await loadConfigFile(directory);
+  const values: Record<string, string> = {
+    gateway: sandbox.gatewayUrl,
+    authUrl: sandbox.authUrl,
+    realm: sandbox.realm,
+    clientId: sandbox.clientId,
+    clientSecret: `file:${secretFile}`,
+    username: 'admin',
+  };
+  for (const [key, value] of Object.entries(values)) editProfile(config, profile, key, value);
+  await saveConfigFile(config);
+}
+
+function portOption(value: unknown, flag: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DpgwError('usage', `"${String(value)}" is not a port number`, { where: flag, hint: 'give 0–65535 (0: any free port)' });
+  return port;
+}
+
+function nonNegativeInteger(value: unknown, flag: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new DpgwError('usage', `"${String(value)}" is not a whole number`, { where: flag });
+  return number;
+}
+
+export const handlers: HandlerModule['handlers'] = { sandbox: run };

@@ -1,0 +1,70 @@
+/**
+ * Fault injection for tests and benchmarks: latency on every gateway request, a
+ * rate of 5xx answers, a rate of dropped connections, a slow token endpoint, and
+ * targeted failures ("the next table create answers 500").
+ */
+import { seededRandom } from './http-kit.js';
+
+export interface FailureRule {
+  method?: string;
+  /** Exact path, or a prefix ending in `*`. */
+  path: string;
+  status: number;
+  /** How many matching requests fail; then the rule is spent. Default 1. */
+  times?: number;
+  body?: unknown;
+}
+
+export interface FaultSettings {
+  /** Added before every gateway answer. */
+  latencyMs: number;
+  /** Fraction (0–1) of gateway /api requests answered 503. */
+  failureRate: number;
+  /** Fraction (0–1) of gateway requests whose connection is destroyed without an answer. */
+  dropRate: number;
+  /** Added before every token endpoint answer. */
+  tokenDelayMs: number;
+  failures: FailureRule[];
+}
+
+export const NO_FAULTS: FaultSettings = { latencyMs: 0, failureRate: 0, dropRate: 0, tokenDelayMs: 0, failures: [] };
+
+export type FaultDecision = { kind: 'none' } | { kind: 'drop' } | { kind: 'fail'; status: number; body?: unknown };
+
+export class Faults {
+  settings: FaultSettings;
+  private random: () => number;
+
+  constructor(initial: Partial<FaultSettings> = {}, seed = 42) {
+    this.settings = { ...NO_FAULTS, ...initial, failures: [...(initial.failures ?? [])] };
+    this.random = seededRandom(seed);
+  }
+
+  update(patch: Partial<FaultSettings>): void {
+    this.settings = { ...this.settings, ...patch, failures: patch.failures ? [...patch.failures] : this.settings.failures };
+    for (const [name, value] of Object.entries({ failureRate: this.settings.failureRate, dropRate: this.settings.dropRate })) {
+      if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be between 0 and 1`);
+    }
+  }
+
+  reset(): void {
+    this.settings = { ...NO_FAULTS, failures: [] };
+  }
+
+  /** What happens to a gateway request. Targeted rules first, then the random rates. */
+  decide(method: string, path: string): FaultDecision {
+    const rule = this.settings.failures.find((r) => (r.method === undefined || r.method.toUpperCase() === method) && matches(r.path, path));
+    if (rule) {
+      rule.times = (rule.times ?? 1) - 1;
+      if (rule.times <= 0) this.settings.failures = this.settings.failures.filter((r) => r !== rule);
+      return { kind: 'fail', status: rule.status, body: rule.body };
+    }
+    if (this.settings.dropRate > 0 && this.random() < this.settings.dropRate) return { kind: 'drop' };
+    if (this.settings.failureRate > 0 && path.startsWith('/api/') && this.random() < this.settings.failureRate) return { kind: 'fail', status: 503 };
+    return { kind: 'none' };
+  }
+}
+
+function matches(pattern: string, path: string): boolean {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+}

@@ -1,0 +1,307 @@
+/**
+ * The sandbox gateway: every endpoint of the contract and the assumed ones of
+ * docs/gateway-api.md, with bearer tokens checked against the identity
+ * provider's JWKS (signature, issuer, audience, expiry), health open to all,
+ * fault injection, a request log, and `/__sandbox/` admin endpoints for tests.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { CATALOG_ALL, STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
+import { CATALOG_BASE } from '../contract/paths.js';
+import type { Catalog } from './catalog.js';
+import type { Faults, FaultSettings } from './faults.js';
+import type { HealthChecks } from './health.js';
+import { PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
+import type { OlapStore } from './olap-store.js';
+import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
+
+export interface GatewayEmulatorOptions {
+  port: number;
+  /** The identity provider's issuer and JWKS, which tokens are checked against. */
+  issuer: string;
+  jwksUri: string;
+  audience: string;
+  /** Group whose members may provision (mutating calls); others get 403. */
+  adminGroup: string;
+  platformVersion: () => string;
+  olapSegment: string;
+  catalog: Catalog;
+  store: OlapStore;
+  health: HealthChecks;
+  faults: Faults;
+  log: RequestLog;
+}
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Caller {
+  username: string;
+  groups: string[];
+}
+
+export class GatewayEmulator {
+  private server?: http.Server;
+  private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
+  connections = 0;
+  baseUrl = '';
+
+  constructor(private readonly options: GatewayEmulatorOptions) {
+    this.jwks = createRemoteJWKSet(new URL(options.jwksUri));
+  }
+
+  async start(): Promise<void> {
+    this.server = http.createServer((request, response) => void this.handle(request, response));
+    this.server.keepAliveTimeout = 5_000;
+    this.server.on('connection', () => this.connections++);
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.options.port, '127.0.0.1', () => resolve());
+    });
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const method = request.method ?? 'GET';
+    const url = new URL(request.url ?? '/', 'http://sandbox');
+    const path = url.pathname;
+    let text = '';
+    let tooLarge = false;
+    try {
+      text = await readBody(request);
+    } catch (error) {
+      if (!(error instanceof PayloadTooLarge)) throw error;
+      tooLarge = true;
+    }
+    let body: unknown = text === '' ? undefined : text;
+    let malformed = false;
+    if (text !== '' && (request.headers['content-type'] ?? '').includes('json')) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        malformed = true;
+      }
+    }
+    const isAdmin = path.startsWith('/__sandbox/');
+    const entry = isAdmin
+      ? undefined
+      : this.options.log.add({ server: 'gateway', method, path, query: Object.fromEntries(url.searchParams), headers: maskRequestHeaders(request.headers), body: maskBody(body) });
+
+    let answer: Answer;
+    if (isAdmin) {
+      answer = this.admin(method, path, body);
+    } else {
+      const faults = this.options.faults;
+      if (faults.settings.latencyMs > 0) await sleep(faults.settings.latencyMs);
+      const decision = faults.decide(method, path);
+      if (decision.kind === 'drop') {
+        request.socket.destroy();
+        if (entry) this.options.log.complete(entry, 0, Math.round(performance.now() - started));
+        return;
+      }
+      if (decision.kind === 'fail') {
+        answer = { status: decision.status, body: decision.body ?? springError(decision.status, http.STATUS_CODES[decision.status] ?? 'Error', 'injected failure (sandbox fault injection)', path) };
+      } else if (tooLarge) {
+        answer = { status: 413, body: springError(413, 'Payload Too Large', 'request body over 1 MiB', path) };
+      } else if (malformed) {
+        answer = { status: 400, body: springError(400, 'Bad Request', 'JSON parse error: the request body is not valid JSON', path) };
+      } else {
+        answer = await this.route(method, path, request.headers.authorization, body);
+      }
+    }
+    sendJson(response, answer.status, answer.body, answer.headers);
+    if (entry) this.options.log.complete(entry, answer.status, Math.round(performance.now() - started));
+  }
+
+  private async route(method: string, path: string, authorization: string | undefined, body: unknown): Promise<Answer> {
+    // Health is open to everyone, with or without a token.
+    const health = /^\/api\/health(?:\/([^/]+))?\/?$/.exec(path);
+    if (health) {
+      if (method !== 'GET') return methodNotAllowed(path);
+      const record = this.options.health.check(health[1] === undefined ? undefined : decodeURIComponent(health[1]));
+      if (!record) return { status: 404, body: springError(404, 'Not Found', `unknown health component "${health[1]}"`, path) };
+      // Spring Boot answers 503 when the status is not UP.
+      return { status: record.status === 'UP' ? 200 : 503, body: record };
+    }
+    if (!path.startsWith('/api/')) return { status: 404, body: springError(404, 'Not Found', 'No static resource', path) };
+
+    const caller = await this.authenticate(authorization, path);
+    if ('status' in caller) return caller;
+
+    if (path === '/api/version' && method === 'GET') return { status: 200, body: { version: this.options.platformVersion() } };
+
+    const olap = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)$`).exec(path);
+    if (olap) {
+      if (method !== 'POST') return methodNotAllowed(path);
+      const forbidden = this.requireAdmin(caller, path);
+      if (forbidden) return forbidden;
+      if (olap[1] === 'schemas') return this.options.store.addSchema(body);
+      return this.createTable(body);
+    }
+    if (path.startsWith(`${CATALOG_BASE}/`)) return this.catalog(method, path.slice(CATALOG_BASE.length), body, caller);
+    return { status: 404, body: springError(404, 'Not Found', 'No endpoint', path) };
+  }
+
+  private createTable(body: unknown): Answer {
+    const { catalog, store } = this.options;
+    const answer = store.addTable(body, (topic) => catalog.topics.has(topic));
+    // From 1.15.165 on the platform grants the enablement groups by itself; before, the storage touch does.
+    if (answer.status === 200 && answer.table && answer.topic && !versionBefore(this.options.platformVersion(), STORAGE_TOUCH_NOT_NEEDED_FROM)) {
+      for (const { enablement, dataSet } of catalog.dataSetsOfTopic(answer.topic)) catalog.grant(answer.table, dataSet.name, enablement, 'automatic');
+    }
+    return { status: answer.status, body: answer.body };
+  }
+
+  private catalog(method: string, path: string, body: unknown, caller: Caller): Answer {
+    const { catalog } = this.options;
+    const full = `${CATALOG_BASE}${path}`;
+    const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+    const notFound = (what: string) => ({ status: 404, body: springError(404, 'Not Found', what, full) });
+    if (parts[0] !== 'datasources') return notFound('No endpoint');
+
+    if (parts.length === 1) return method === 'GET' ? { status: 200, body: catalog.listDataSources() } : methodNotAllowed(full);
+    const dataSourceId = parts[1]!;
+    if (parts.length === 5 && parts[2] === 'enablements' && parts[4] === 'datasets') {
+      if (method !== 'GET') return methodNotAllowed(full);
+      if (dataSourceId !== CATALOG_ALL && !catalog.dataSource(dataSourceId)) return notFound(`data source ${dataSourceId} does not exist`);
+      return { status: 200, body: catalog.listDataSets(dataSourceId, parts[3]!) };
+    }
+    const source = catalog.dataSource(dataSourceId);
+    if (!source) return notFound(`data source ${dataSourceId} does not exist`);
+    if (parts.length === 3 && parts[2] === 'datasets') return method === 'GET' ? { status: 200, body: source.offered } : methodNotAllowed(full);
+    if (parts.length === 3 && parts[2] === 'enablements') {
+      if (method === 'GET') return { status: 200, body: catalog.listEnablements(source.id) };
+      if (method !== 'POST') return methodNotAllowed(full);
+      const forbidden = this.requireAdmin(caller, full);
+      if (forbidden) return forbidden;
+      const request = body as { name?: unknown; groups?: unknown } | undefined;
+      if (!request || typeof request.name !== 'string' || request.name.trim() === '') return { status: 400, body: springError(400, 'Bad Request', 'name: must not be blank', full) };
+      if (!Array.isArray(request.groups) || request.groups.length === 0 || !request.groups.every((g) => typeof g === 'string' && g !== '')) {
+        return { status: 400, body: springError(400, 'Bad Request', 'groups: must name at least one group', full) };
+      }
+      const created = catalog.createEnablement(source.id, request.name, request.groups as string[]);
+      if (created === 'exists') return { status: 409, body: springError(409, 'Conflict', `enablement "${request.name}" already exists for data source ${source.name}`, full) };
+      return { status: 201, body: created, headers: { location: `${full}/${created.id}` } };
+    }
+    if (parts.length === 6 && parts[2] === 'enablements' && parts[4] === 'datasets') {
+      const enablement = catalog.enablements.get(parts[3]!);
+      if (!enablement || enablement.dataSourceId !== source.id) return notFound(`enablement ${parts[3]} does not exist`);
+      if (method !== 'PUT') return methodNotAllowed(full);
+      const forbidden = this.requireAdmin(caller, full);
+      if (forbidden) return forbidden;
+      const dataSetName = parts[5]!;
+      if (!source.offered.some((d) => d.name === dataSetName)) return notFound(`data source ${source.name} offers no data set "${dataSetName}"; it offers ${source.offered.map((d) => d.name).join(', ')}`);
+      const { created } = catalog.enable(enablement.id, dataSetName);
+      return { status: created ? 202 : 200, body: { enablement: enablement.id, dataSet: dataSetName, status: created ? 'enabling' : 'enabled' } };
+    }
+    if (parts.length === 8 && parts[2] === 'enablements' && parts[4] === 'datasets' && parts[6] === 'storages') {
+      if (method !== 'GET') return methodNotAllowed(full);
+      const found = catalog.findEnabled(source.id, parts[3]!, parts[5]!);
+      if (!found) return notFound(`data set ${parts[5]} is not enabled in enablement ${parts[3]}`);
+      if (parts[7] !== found.dataSet.storageId) return notFound(`storage ${parts[7]} does not exist for data set ${found.dataSet.name}`);
+      // The manual call of platforms before 1.15.165: permissions on the data set's tables for the enablement's groups.
+      const tables = [...this.options.store.tables.entries()].filter(([, t]) => t.topic === found.dataSet.topic).map(([name]) => name);
+      const permissions = tables.map((table) => catalog.grant(table, found.dataSet.name, found.enablement, 'storage-touch'));
+      return {
+        status: 200,
+        body: {
+          name: 'default',
+          id: found.dataSet.storageId,
+          dataSet: found.dataSet.name,
+          permissions: permissions.map((p) => ({ table: p.table, groups: p.groups, privilege: p.privilege })),
+          message: tables.length
+            ? `read permission on ${tables.join(', ')} granted to ${found.enablement.groups.join(', ')}`
+            : `no table consumes topic ${found.dataSet.topic} yet; nothing granted`,
+        },
+      };
+    }
+    return notFound('No endpoint');
+  }
+
+  private async authenticate(authorization: string | undefined, path: string): Promise<Caller | Answer> {
+    const unauthorized = (description: string): Answer => ({
+      status: 401,
+      body: springError(401, 'Unauthorized', description, path),
+      headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"` },
+    });
+    if (!authorization?.startsWith('Bearer ')) return { status: 401, body: springError(401, 'Unauthorized', 'Full authentication is required to access this resource', path), headers: { 'www-authenticate': 'Bearer' } };
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(authorization.slice(7).trim(), this.jwks, { issuer: this.options.issuer, audience: this.options.audience, algorithms: ['RS256'] }));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_JWT_EXPIRED') return unauthorized('Jwt expired');
+      if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') return unauthorized(`The ${(error as { claim?: string }).claim ?? 'claim'} claim is not valid`);
+      return unauthorized('Invalid token: signature or format');
+    }
+    const groups = Array.isArray(payload.groups) ? payload.groups.filter((g): g is string => typeof g === 'string') : [];
+    return { username: typeof payload.preferred_username === 'string' ? payload.preferred_username : String(payload.sub), groups };
+  }
+
+  private requireAdmin(caller: Caller, path: string): Answer | undefined {
+    if (caller.groups.includes(this.options.adminGroup)) return undefined;
+    return { status: 403, body: springError(403, 'Forbidden', `user ${caller.username} is not in group ${this.options.adminGroup} and may not provision`, path) };
+  }
+
+  /** Test controls: read the log, set faults and health, reset. Not part of any platform. */
+  private admin(method: string, path: string, body: unknown): Answer {
+    try {
+      if (method === 'GET' && path === '/__sandbox/requests') return { status: 200, body: this.options.log.entries };
+      if (method === 'POST' && path === '/__sandbox/faults') {
+        this.options.faults.update((body ?? {}) as Partial<FaultSettings>);
+        return { status: 200, body: this.options.faults.settings };
+      }
+      if (method === 'POST' && path === '/__sandbox/health') {
+        const { component, status } = (body ?? {}) as { component?: string; status?: string };
+        this.options.health.set(String(component), String(status ?? 'DOWN'));
+        return { status: 200, body: this.options.health.check() };
+      }
+      if (method === 'POST' && path === '/__sandbox/reset') {
+        this.options.faults.reset();
+        this.options.health.reset();
+        this.options.log.clear();
+        return { status: 204 };
+      }
+      if (method === 'GET' && path === '/__sandbox/state') {
+        const { catalog, store } = this.options;
+        return { status: 200, body: { schemas: [...store.schemas.keys()], tables: [...store.tables.keys()], topics: [...catalog.topics], permissions: catalog.permissions, connections: this.connections } };
+      }
+    } catch (error) {
+      return { status: 400, body: springError(400, 'Bad Request', (error as Error).message, path) };
+    }
+    return { status: 404, body: springError(404, 'Not Found', 'unknown sandbox admin endpoint', path) };
+  }
+}
+
+function methodNotAllowed(path: string): Answer {
+  return { status: 405, body: springError(405, 'Method Not Allowed', 'Request method not supported', path) };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Numeric comparison part by part: 1.15.99 < 1.15.165. */
+export function versionBefore(version: string, threshold: string): boolean {
+  const a = version.split('.').map((p) => Number.parseInt(p, 10) || 0);
+  const b = threshold.split('.').map((p) => Number.parseInt(p, 10) || 0);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const diff = (a[i] ?? 0) - (b[i] ?? 0);
+    if (diff !== 0) return diff < 0;
+  }
+  return false;
+}

@@ -1,0 +1,50 @@
+/** Small HTTP helpers for the sandbox's two servers: bodies in, JSON and errors out. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new PayloadTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class PayloadTooLarge extends Error {}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  response.writeHead(status, {
+    ...(payload ? { 'content-type': 'application/json' } : {}),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  response.end(payload);
+}
+
+/** Spring Boot's default error body, which the gateway's own endpoints answer with. */
+export function springError(status: number, error: string, message: string, path: string) {
+  return { timestamp: new Date().toISOString(), status, error, message, path };
+}
+
+export function parseForm(text: string): Record<string, string> {
+  const form: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(text)) form[key] = value;
+  return form;
+}
+
+/** A small deterministic PRNG (mulberry32) so fault injection can be reproduced from a seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,307 @@
+/**
+ * The sandbox's identity provider: a Keycloak-style realm on 127.0.0.1 with
+ * OpenID discovery, JWKS, and a token endpoint for the password and refresh_token
+ * grants, answering errors exactly as Keycloak does. Built on jose rather than
+ * oidc-provider: oidc-provider leaves out the password grant by design, and its
+ * error answers are not Keycloak's.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { PASSWORD_GRANT } from '../contract/constants.js';
+import type { TokenResponse } from '../contract/types.js';
+import type { Faults } from './faults.js';
+import { parseForm, readBody, sendJson } from './http-kit.js';
+import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
+
+export interface SandboxUser {
+  username: string;
+  password: string;
+  groups: string[];
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+}
+
+export interface SandboxClient {
+  clientId: string;
+  secret: string;
+  /** Keycloak's "Direct access grants" switch: the password grant needs it on. */
+  directAccessGrants: boolean;
+  /** The `aud` of this client's access tokens (an audience mapper); default: the realm's. */
+  audience?: string;
+}
+
+export interface IdentityProviderOptions {
+  realm: string;
+  users: SandboxUser[];
+  clients: SandboxClient[];
+  /** The `aud` of access tokens; the gateway checks it. */
+  audience: string;
+  accessTokenLifetimeSeconds: number;
+  refreshTokenLifetimeSeconds: number;
+  port: number;
+  log: RequestLog;
+  faults: Faults;
+}
+
+interface Session {
+  id: string;
+  username: string;
+  clientId: string;
+  /** The jti of the one refresh token that may be used next (rotation, as Keycloak with "Revoke refresh token" on). */
+  currentRefreshJti: string;
+  active: boolean;
+}
+
+const KID_BYTES = 8;
+
+export class IdentityProvider {
+  readonly options: IdentityProviderOptions;
+  private server?: http.Server;
+  private keys?: { privateKey: CryptoKey; publicJwk: JWK; kid: string };
+  /** HMAC key for refresh tokens: only this server reads them, as in Keycloak. */
+  private readonly refreshKey = new Uint8Array(randomBytes(32));
+  private readonly sessions = new Map<string, Session>();
+  connections = 0;
+  baseUrl = '';
+
+  constructor(options: IdentityProviderOptions) {
+    this.options = options;
+  }
+
+  /** The realm's issuer: `{auth_url}/auth/realms/{realm}`. */
+  get issuer(): string {
+    return `${this.baseUrl}/auth/realms/${encodeURIComponent(this.options.realm)}`;
+  }
+
+  get tokenEndpoint(): string {
+    return `${this.issuer}/protocol/openid-connect/token`;
+  }
+
+  get jwksUri(): string {
+    return `${this.issuer}/protocol/openid-connect/certs`;
+  }
+
+  async start(): Promise<void> {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const publicJwk = await exportJWK(publicKey);
+    const kid = createHash('sha256').update(JSON.stringify(publicJwk)).digest('base64url').slice(0, KID_BYTES * 2);
+    this.keys = { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid };
+    this.server = http.createServer((request, response) => void this.handle(request, response));
+    this.server.keepAliveTimeout = 5_000;
+    this.server.on('connection', () => this.connections++);
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.options.port, '127.0.0.1', () => resolve());
+    });
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Ends every session of a user (as an admin's "sign out" would): their refresh tokens stop working. */
+  endSessions(username: string): void {
+    for (const session of this.sessions.values()) if (session.username === username) session.active = false;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const url = new URL(request.url ?? '/', 'http://sandbox');
+    let text = '';
+    try {
+      text = await readBody(request);
+    } catch {
+      sendJson(response, 413, { error: 'invalid_request', error_description: 'Request too large' });
+      return;
+    }
+    const isForm = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    const form = isForm ? parseForm(text) : {};
+    const entry = this.options.log.add({
+      server: 'identity',
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: maskRequestHeaders(request.headers),
+      body: isForm ? maskBody(form) : text === '' ? undefined : text,
+      ...(isForm ? { formFields: [...new URLSearchParams(text).keys()] } : {}),
+    });
+    const answer = await this.route(request.method ?? 'GET', url.pathname, form, request.headers.authorization);
+    sendJson(response, answer.status, answer.body, answer.headers);
+    this.options.log.complete(entry, answer.status, Math.round(performance.now() - started));
+  }
+
+  private async route(method: string, path: string, form: Record<string, string>, authorization: string | undefined): Promise<Answer> {
+    const match = /^\/auth\/realms\/([^/]+)(\/.*)?$/.exec(path);
+    if (!match) return { status: 404, body: { error: 'Unable to find matching target resource method' } };
+    const realm = decodeURIComponent(match[1]!);
+    const rest = match[2] ?? '';
+    if (realm !== this.options.realm) return { status: 404, body: { error: 'Realm does not exist' } };
+
+    if (method === 'GET' && rest === '/.well-known/openid-configuration') return { status: 200, body: this.discovery() };
+    if (method === 'GET' && rest === '/protocol/openid-connect/certs') return { status: 200, body: { keys: [this.keys!.publicJwk] } };
+    if (method === 'GET' && rest === '') return { status: 200, body: { realm, public_key: this.keys!.kid, 'token-service': `${this.issuer}/protocol/openid-connect` } };
+    if (rest === '/protocol/openid-connect/token') {
+      if (method !== 'POST') return { status: 405, body: { error: 'RESTEASY003650: No resource method found for GET, return 405 with Allow header' } };
+      if (this.options.faults.settings.tokenDelayMs > 0) await sleep(this.options.faults.settings.tokenDelayMs);
+      return this.token(form, authorization);
+    }
+    if (rest === '/protocol/openid-connect/logout' && method === 'POST') return this.logout(form, authorization);
+    return { status: 404, body: { error: 'Unable to find matching target resource method' } };
+  }
+
+  private discovery(): Record<string, unknown> {
+    const base = `${this.issuer}/protocol/openid-connect`;
+    return {
+      issuer: this.issuer,
+      authorization_endpoint: `${base}/auth`,
+      token_endpoint: `${base}/token`,
+      jwks_uri: `${base}/certs`,
+      end_session_endpoint: `${base}/logout`,
+      grant_types_supported: ['password', 'refresh_token'],
+      response_types_supported: ['code'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      scopes_supported: ['openid', 'profile', 'email'],
+      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'preferred_username', 'groups', 'email', 'given_name', 'family_name'],
+    };
+  }
+
+  /** Client authentication as Keycloak does it: client_secret_post or client_secret_basic. */
+  private authenticateClient(form: Record<string, string>, authorization: string | undefined): SandboxClient | Answer {
+    let clientId = form.client_id;
+    let secret = form.client_secret;
+    if (authorization?.startsWith('Basic ')) {
+      const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      clientId = decodeURIComponent(decoded.slice(0, colon));
+      secret = decodeURIComponent(decoded.slice(colon + 1));
+    }
+    if (!clientId) return { status: 400, body: { error: 'invalid_client', error_description: 'Missing client_id parameter' } };
+    const client = this.options.clients.find((c) => c.clientId === clientId);
+    if (!client) return { status: 401, body: { error: 'invalid_client', error_description: 'Invalid client or Invalid client credentials' } };
+    if (secret !== client.secret) return { status: 401, body: { error: 'unauthorized_client', error_description: 'Invalid client or Invalid client credentials' } };
+    return client;
+  }
+
+  private async token(form: Record<string, string>, authorization: string | undefined): Promise<Answer> {
+    if (!form.grant_type) return { status: 400, body: { error: 'invalid_request', error_description: 'Missing form parameter: grant_type' } };
+    const client = this.authenticateClient(form, authorization);
+    if ('status' in client) return client;
+
+    if (form.grant_type === PASSWORD_GRANT.grant_type) {
+      if (!client.directAccessGrants) return { status: 400, body: { error: 'unauthorized_client', error_description: 'Client not allowed for direct access grants' } };
+      const user = this.options.users.find((u) => u.username === form.username);
+      if (!user || form.password !== user.password) return { status: 401, body: { error: 'invalid_grant', error_description: 'Invalid user credentials' } };
+      const session: Session = { id: randomUUID(), username: user.username, clientId: client.clientId, currentRefreshJti: '', active: true };
+      this.sessions.set(session.id, session);
+      return { status: 200, body: await this.issue(user, client, session, form.scope) };
+    }
+    if (form.grant_type === 'refresh_token') {
+      const notActive: Answer = { status: 400, body: { error: 'invalid_grant', error_description: 'Token is not active' } };
+      if (!form.refresh_token) return { status: 400, body: { error: 'invalid_request', error_description: 'Missing form parameter: refresh_token' } };
+      let claims: { sid?: unknown; jti?: unknown; azp?: unknown; scope?: unknown };
+      try {
+        ({ payload: claims } = await jwtVerify(form.refresh_token, this.refreshKey, { issuer: this.issuer, typ: 'Refresh' }));
+      } catch {
+        return notActive;
+      }
+      const session = this.sessions.get(String(claims.sid));
+      if (!session || !session.active || session.currentRefreshJti !== claims.jti) return notActive;
+      if (claims.azp !== client.clientId) return { status: 400, body: { error: 'invalid_grant', error_description: 'Token client and authorized client don\'t match' } };
+      const user = this.options.users.find((u) => u.username === session.username);
+      if (!user) return notActive;
+      return { status: 200, body: await this.issue(user, client, session, typeof claims.scope === 'string' ? claims.scope : undefined) };
+    }
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Unsupported grant_type' } };
+  }
+
+  private async logout(form: Record<string, string>, authorization: string | undefined): Promise<Answer> {
+    const client = this.authenticateClient(form, authorization);
+    if ('status' in client) return client;
+    try {
+      const { payload } = await jwtVerify(form.refresh_token ?? '', this.refreshKey, { issuer: this.issuer });
+      const session = this.sessions.get(String(payload.sid));
+      if (session) session.active = false;
+      return { status: 204, body: undefined };
+    } catch {
+      return { status: 400, body: { error: 'invalid_grant', error_description: 'Invalid refresh token' } };
+    }
+  }
+
+  private async issue(user: SandboxUser, client: SandboxClient, session: Session, requestedScope: string | undefined): Promise<TokenResponse & Record<string, unknown>> {
+    const now = Math.floor(Date.now() / 1000);
+    const scope = ['openid', 'profile', 'email'].filter((s) => s !== 'openid' || (requestedScope ?? '').split(' ').includes('openid')).join(' ');
+    const { accessTokenLifetimeSeconds: accessLifetime, refreshTokenLifetimeSeconds: refreshLifetime } = this.options;
+    const audience = client.audience ?? this.options.audience;
+    const common = { sid: session.id, azp: client.clientId };
+    const profile = {
+      preferred_username: user.username,
+      ...(user.email ? { email: user.email, email_verified: true } : {}),
+      ...(user.firstName ? { given_name: user.firstName } : {}),
+      ...(user.lastName ? { family_name: user.lastName } : {}),
+    };
+    const accessToken = await new SignJWT({ ...common, ...profile, typ: 'Bearer', scope, groups: user.groups })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keys!.kid })
+      .setIssuer(this.issuer)
+      .setSubject(userId(user.username))
+      .setAudience(audience)
+      .setIssuedAt(now)
+      .setExpirationTime(now + accessLifetime)
+      .setJti(randomUUID())
+      .sign(this.keys!.privateKey);
+    const refreshJti = randomUUID();
+    session.currentRefreshJti = refreshJti;
+    const refreshToken = await new SignJWT({ ...common, scope })
+      .setProtectedHeader({ alg: 'HS256', typ: 'Refresh' })
+      .setIssuer(this.issuer)
+      .setSubject(userId(user.username))
+      .setAudience(this.issuer)
+      .setIssuedAt(now)
+      .setExpirationTime(now + refreshLifetime)
+      .setJti(refreshJti)
+      .sign(this.refreshKey);
+    const idToken = scope.includes('openid')
+      ? await new SignJWT({ ...common, ...profile, groups: user.groups, typ: 'ID' })
+          .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.keys!.kid })
+          .setIssuer(this.issuer)
+          .setSubject(userId(user.username))
+          .setAudience(client.clientId)
+          .setIssuedAt(now)
+          .setExpirationTime(now + accessLifetime)
+          .sign(this.keys!.privateKey)
+      : undefined;
+    return {
+      access_token: accessToken,
+      expires_in: accessLifetime,
+      refresh_expires_in: refreshLifetime,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      ...(idToken ? { id_token: idToken } : {}),
+      'not-before-policy': 0,
+      session_state: session.id,
+      scope,
+    };
+  }
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A stable user id per username, as Keycloak's are stable per user. */
+function userId(username: string): string {
+  const hex = createHash('sha256').update(`user:${username}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

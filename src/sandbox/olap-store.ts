@@ -1,0 +1,153 @@
+/**
+ * The analytics store behind the gateway's OLAP endpoints, validating schemas and
+ * REALTIME tables as Pinot's controller does (TableConfigUtils, Schema
+ * validation) and answering in Pinot's error shape `{ code, error }`, which the
+ * gateway passes through. Messages name the offending field.
+ */
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+
+export const STORE_DATA_TYPES = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'BIG_DECIMAL', 'BOOLEAN', 'TIMESTAMP', 'STRING', 'JSON', 'BYTES'] as const;
+const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DOUBLE', 'BIG_DECIMAL']);
+export const TIME_UNITS = ['NANOSECONDS', 'MICROSECONDS', 'MILLISECONDS', 'SECONDS', 'MINUTES', 'HOURS', 'DAYS'] as const;
+
+export interface StoreAnswer {
+  status: number;
+  body: unknown;
+}
+
+interface StoredTable {
+  definition: RealtimeTableDefinition;
+  topic: string;
+}
+
+const bad = (error: string): StoreAnswer => ({ status: 400, body: { code: 400, error } });
+
+export class OlapStore {
+  readonly schemas = new Map<string, AnalyticsSchema>();
+  readonly tables = new Map<string, StoredTable>();
+
+  addSchema(body: unknown): StoreAnswer {
+    if (!isObject(body)) return bad('Invalid schema. Reason: the request body must be a JSON object');
+    const schema = body as Partial<AnalyticsSchema>;
+    if (typeof schema.schemaName !== 'string' || schema.schemaName.trim() === '') return bad("Invalid schema. Reason: 'schemaName' is missing or empty");
+    if (/\s/.test(schema.schemaName) || schema.schemaName.includes('__')) return bad(`Invalid schema: ${schema.schemaName}. Reason: 'schemaName' must not contain spaces or '__'`);
+    const seen = new Set<string>();
+    let columns = 0;
+    for (const group of ['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'] as const) {
+      const specs = schema[group];
+      if (specs === undefined) continue;
+      if (!Array.isArray(specs)) return bad(`Invalid schema: ${schema.schemaName}. Reason: '${group}' must be an array`);
+      for (const [index, spec] of (specs as unknown[]).entries()) {
+        const where = `${group}[${index}]`;
+        if (!isObject(spec) || typeof spec.name !== 'string' || spec.name === '') return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.name is missing`);
+        if (seen.has(spec.name)) return bad(`Invalid schema: ${schema.schemaName}. Reason: Duplicate column name: ${spec.name}`);
+        seen.add(spec.name);
+        columns++;
+        if (typeof spec.dataType !== 'string' || !(STORE_DATA_TYPES as readonly string[]).includes(spec.dataType)) {
+          return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.dataType '${String(spec.dataType)}' of column '${spec.name}' is not one of ${STORE_DATA_TYPES.join(', ')}`);
+        }
+        if (group === 'metricFieldSpecs' && !NUMERIC.has(spec.dataType)) return bad(`Invalid schema: ${schema.schemaName}. Reason: metric column '${spec.name}' must be numeric, not ${spec.dataType}`);
+        if (group === 'dateTimeFieldSpecs') {
+          if (typeof spec.format !== 'string' || !isDateTimeFormat(spec.format)) return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.format '${String(spec.format)}' of column '${spec.name}' is invalid`);
+          if (typeof spec.granularity !== 'string' || !isGranularity(spec.granularity)) return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.granularity '${String(spec.granularity)}' of column '${spec.name}' is invalid`);
+          if (spec.notNull !== undefined && typeof spec.notNull !== 'boolean') return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.notNull must be a boolean`);
+        }
+      }
+    }
+    if (columns === 0) return bad(`Invalid schema: ${schema.schemaName}. Reason: the schema has no columns`);
+    const existed = this.schemas.has(schema.schemaName);
+    this.schemas.set(schema.schemaName, structuredClone(schema as AnalyticsSchema));
+    return { status: 200, body: { unrecognizedProperties: {}, status: `${schema.schemaName} successfully ${existed ? 'updated' : 'added'}` } };
+  }
+
+  /** Validates and stores a REALTIME table; `topicExists` asks the stream whether the topic is there. */
+  addTable(body: unknown, topicExists: (topic: string) => boolean): StoreAnswer & { table?: string; topic?: string } {
+    if (!isObject(body)) return bad('Invalid table config: the request body must be a JSON object');
+    const table = body as Record<string, unknown>;
+    const name = table.tableName;
+    if (typeof name !== 'string' || name === '') return bad("Invalid table config. Reason: 'tableName' is missing");
+    const invalid = (reason: string) => bad(`Invalid table config for table: ${name}. Reason: ${reason}`);
+    if (/\s/.test(name)) return invalid(`Table name: '${name}' containing space is not allowed`);
+    if (name.includes('.')) return invalid(`Table name: '${name}' containing '.' is not allowed`);
+    if (table.tableType !== 'REALTIME') return invalid(`'tableType' must be REALTIME, got '${String(table.tableType)}'`);
+
+    const segments = table.segmentsConfig;
+    if (!isObject(segments)) return invalid('"segmentsConfig" field is missing in table config');
+    const schemaName = segments.schemaName;
+    if (typeof schemaName !== 'string' || schemaName === '') return invalid("'segmentsConfig.schemaName' is missing");
+    const schema = this.schemas.get(schemaName);
+    if (!schema) return invalid(`'segmentsConfig.schemaName': schema '${schemaName}' does not exist; POST the schema first`);
+    const timeColumn = segments.timeColumnName;
+    if (typeof timeColumn !== 'string' || timeColumn === '') return invalid("'segmentsConfig.timeColumnName' cannot be null in REALTIME table config");
+    if (!(schema.dateTimeFieldSpecs ?? []).some((f) => f.name === timeColumn)) {
+      return invalid(`'segmentsConfig.timeColumnName': Cannot find valid fieldSpec for timeColumn: ${timeColumn} from the table config: ${name}, in the schema: ${schemaName}`);
+    }
+    if (segments.timeType !== undefined && !(TIME_UNITS as readonly unknown[]).includes(segments.timeType)) return invalid(`'segmentsConfig.timeType': invalid time unit: ${String(segments.timeType)}`);
+    if (!(TIME_UNITS as readonly unknown[]).includes(String(segments.retentionTimeUnit).toUpperCase())) return invalid(`'segmentsConfig.retentionTimeUnit': invalid time unit: ${String(segments.retentionTimeUnit)}`);
+    if (!isPositiveInteger(segments.retentionTimeValue)) return invalid(`'segmentsConfig.retentionTimeValue' must be a positive integer, got ${JSON.stringify(segments.retentionTimeValue)}`);
+    for (const key of ['replication', 'replicasPerPartition'] as const) {
+      if (segments[key] !== undefined && !isPositiveInteger(segments[key])) return invalid(`'segmentsConfig.${key}' must be a positive integer, got ${JSON.stringify(segments[key])}`);
+    }
+
+    const indexConfig = table.tableIndexConfig;
+    if (!isObject(indexConfig) || !isObject(indexConfig.streamConfigs)) return invalid("'tableIndexConfig.streamConfigs' is missing: a REALTIME table needs its stream");
+    const stream = indexConfig.streamConfigs as Record<string, unknown>;
+    for (const [key, value] of Object.entries(stream)) if (typeof value !== 'string') return invalid(`'tableIndexConfig.streamConfigs.${key}' must be a string`);
+    const streamType = stream.streamType;
+    if (typeof streamType !== 'string' || streamType === '') return invalid("'tableIndexConfig.streamConfigs.streamType': Stream type cannot be null");
+    const topicKey = `stream.${streamType}.topic.name`;
+    const topic = stream[topicKey];
+    if (typeof topic !== 'string' || topic === '') return invalid(`'tableIndexConfig.streamConfigs.${topicKey}': Stream topic name cannot be null`);
+    for (const suffix of ['decoder.class.name', 'consumer.factory.class.name']) {
+      const key = `stream.${streamType}.${suffix}`;
+      if (typeof stream[key] !== 'string' || stream[key] === '') return invalid(`'tableIndexConfig.streamConfigs.${key}' is missing`);
+    }
+    if (!topicExists(topic)) return invalid(`'tableIndexConfig.streamConfigs.${topicKey}': topic '${topic}' does not exist on the stream`);
+
+    const ingestion = table.ingestionConfig;
+    if (ingestion !== undefined) {
+      if (!isObject(ingestion)) return invalid("'ingestionConfig' must be an object");
+      const transforms = ingestion.transformConfigs ?? [];
+      if (!Array.isArray(transforms)) return invalid("'ingestionConfig.transformConfigs' must be an array");
+      const columns = new Set([...(schema.dimensionFieldSpecs ?? []), ...(schema.metricFieldSpecs ?? []), ...(schema.dateTimeFieldSpecs ?? [])].map((f) => f.name));
+      for (const [index, transform] of (transforms as unknown[]).entries()) {
+        if (!isObject(transform) || typeof transform.columnName !== 'string' || typeof transform.transformFunction !== 'string') {
+          return invalid(`'ingestionConfig.transformConfigs[${index}]': columnName/transformFunction cannot be null in TransformConfig`);
+        }
+        if (!columns.has(transform.columnName)) return invalid(`'ingestionConfig.transformConfigs[${index}].columnName': the destination column '${transform.columnName}' of the transform function must be present in the schema`);
+      }
+    }
+    const tenants = table.tenants;
+    if (!isObject(tenants) || typeof tenants.broker !== 'string' || typeof tenants.server !== 'string') return invalid("'tenants' must name a broker and a server tenant");
+
+    if (this.tables.has(name)) return { status: 409, body: { code: 409, error: `Table config for ${name}_REALTIME already exists. If this is unexpected, try deleting the table to remove all metadata associated with it.` } };
+    this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic });
+    return { status: 200, body: { unrecognizedProperties: {}, status: `Table ${name}_REALTIME successfully added` }, table: name, topic };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number > 0;
+}
+
+/** `<size>:<unit>:EPOCH`, `<size>:<unit>:SIMPLE_DATE_FORMAT:<pattern>`, and the pipe forms `EPOCH|<unit>|<size>`, `SIMPLE_DATE_FORMAT|<pattern>`, `TIMESTAMP`. */
+export function isDateTimeFormat(format: string): boolean {
+  const units = TIME_UNITS.join('|');
+  return (
+    new RegExp(`^[1-9]\\d*:(${units}):EPOCH$`).test(format) ||
+    new RegExp(`^[1-9]\\d*:(${units}):SIMPLE_DATE_FORMAT:.+$`).test(format) ||
+    new RegExp(`^EPOCH(\\|(${units})(\\|[1-9]\\d*)?)?$`).test(format) ||
+    /^SIMPLE_DATE_FORMAT\|.+$/.test(format) ||
+    format === 'TIMESTAMP'
+  );
+}
+
+/** `<size>:<unit>`. */
+export function isGranularity(granularity: string): boolean {
+  return new RegExp(`^[1-9]\\d*:(${TIME_UNITS.join('|')})$`).test(granularity);
+}

@@ -1,0 +1,167 @@
+/**
+ * The dpgw sandbox: a local emulator of the platform (identity provider and
+ * gateway) on 127.0.0.1, faithful to the gateway contract. `dpgw sandbox` runs
+ * it in the foreground; tests import startSandbox and drive it over HTTP.
+ */
+import { randomBytes } from 'node:crypto';
+import { Catalog, DEFAULT_SEED, type SeedDataSource } from './catalog.js';
+import { Faults, type FaultSettings } from './faults.js';
+import { GatewayEmulator } from './gateway-emulator.js';
+import { HealthChecks } from './health.js';
+import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
+import { OlapStore } from './olap-store.js';
+import { RequestLog } from './request-log.js';
+
+export type { SandboxClient, SandboxUser } from './identity-provider.js';
+
+/** Older than 1.15.165 by default, so the storage touch of the workflow is exercised. */
+export const DEFAULT_SANDBOX_PLATFORM_VERSION = '1.15.164';
+export const DEFAULT_REALM = 'data-platform';
+export const DEFAULT_CLIENT_ID = 'dpgw-backend';
+export const DEFAULT_AUDIENCE = 'data-platform-gateway';
+export const ADMIN_GROUP = 'platform-admins';
+export const TRACK_GROUP = 'track-readers';
+/** A client with direct access grants switched off, for the error Keycloak gives then. */
+export const NO_DIRECT_GRANTS_CLIENT_ID = 'dpgw-web';
+/** A client whose tokens are meant for another service: the gateway must refuse them. */
+export const OTHER_AUDIENCE_CLIENT_ID = 'reporting';
+
+export interface SandboxOptions {
+  port?: number;
+  authPort?: number;
+  realm?: string;
+  platformVersion?: string;
+  /** Users and clients; passwords and secrets are generated where not given. */
+  users?: SandboxUser[];
+  clients?: SandboxClient[];
+  accessTokenLifetimeSeconds?: number;
+  refreshTokenLifetimeSeconds?: number;
+  /** Delay before an enabled data set's topic exists. */
+  topicDelayMs?: number;
+  olapSegment?: string;
+  seed?: SeedDataSource[];
+  faults?: Partial<FaultSettings>;
+  /** Write the request log to this file as JSON lines. */
+  logFile?: string;
+  /** Health targets (`mq` or `mq.connection`) reported DOWN from the start. */
+  down?: string[];
+}
+
+export interface Sandbox {
+  gatewayUrl: string;
+  /** The identity provider's base URL: the `auth_url` before `/auth/realms/…`. */
+  authUrl: string;
+  realm: string;
+  issuer: string;
+  tokenEndpoint: string;
+  clientId: string;
+  clientSecret: string;
+  users: SandboxUser[];
+  clients: SandboxClient[];
+  platformVersion: string;
+  requestLog: RequestLog;
+  faults: Faults;
+  health: HealthChecks;
+  catalog: Catalog;
+  store: OlapStore;
+  identity: IdentityProvider;
+  /** TCP connections accepted so far, per server. */
+  connections(): { gateway: number; identity: number };
+  setPlatformVersion(version: string): void;
+  close(): Promise<void>;
+}
+
+export function generatedSecret(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export function defaultUsers(): SandboxUser[] {
+  return [
+    { username: 'admin', password: generatedSecret(), groups: [ADMIN_GROUP], firstName: 'Ada', lastName: 'Admin', email: 'admin@sandbox.local' },
+    { username: 'analyst', password: generatedSecret(), groups: [TRACK_GROUP], firstName: 'Ana', lastName: 'Lyst', email: 'analyst@sandbox.local' },
+    { username: 'outsider', password: generatedSecret(), groups: [], firstName: 'Otto', lastName: 'Sider', email: 'outsider@sandbox.local' },
+  ];
+}
+
+export function defaultClients(): SandboxClient[] {
+  return [
+    { clientId: DEFAULT_CLIENT_ID, secret: generatedSecret(), directAccessGrants: true },
+    { clientId: NO_DIRECT_GRANTS_CLIENT_ID, secret: generatedSecret(), directAccessGrants: false },
+    { clientId: OTHER_AUDIENCE_CLIENT_ID, secret: generatedSecret(), directAccessGrants: true, audience: 'reporting-api' },
+  ];
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const realm = options.realm ?? DEFAULT_REALM;
+  const users = options.users ?? defaultUsers();
+  const clients = options.clients ?? defaultClients();
+  let platformVersion = options.platformVersion ?? DEFAULT_SANDBOX_PLATFORM_VERSION;
+  const requestLog = new RequestLog(options.logFile);
+  const faults = new Faults(options.faults);
+  const health = new HealthChecks();
+  for (const target of options.down ?? []) health.set(target, 'DOWN');
+  const catalog = new Catalog(options.seed ?? DEFAULT_SEED, () => options.topicDelayMs ?? 0);
+  const store = new OlapStore();
+
+  const identity = new IdentityProvider({
+    realm,
+    users,
+    clients,
+    audience: DEFAULT_AUDIENCE,
+    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 300,
+    refreshTokenLifetimeSeconds: options.refreshTokenLifetimeSeconds ?? 1800,
+    port: options.authPort ?? 0,
+    log: requestLog,
+    faults,
+  });
+  await identity.start();
+  const gateway = new GatewayEmulator({
+    port: options.port ?? 0,
+    issuer: identity.issuer,
+    jwksUri: identity.jwksUri,
+    audience: DEFAULT_AUDIENCE,
+    adminGroup: ADMIN_GROUP,
+    platformVersion: () => platformVersion,
+    olapSegment: options.olapSegment ?? 'olap',
+    catalog,
+    store,
+    health,
+    faults,
+    log: requestLog,
+  });
+  try {
+    await gateway.start();
+  } catch (error) {
+    await identity.stop();
+    throw error;
+  }
+  const primary = clients.find((c) => c.directAccessGrants) ?? clients[0]!;
+  return {
+    gatewayUrl: gateway.baseUrl,
+    authUrl: identity.baseUrl,
+    realm,
+    issuer: identity.issuer,
+    tokenEndpoint: identity.tokenEndpoint,
+    clientId: primary.clientId,
+    clientSecret: primary.secret,
+    users,
+    clients,
+    get platformVersion() {
+      return platformVersion;
+    },
+    requestLog,
+    faults,
+    health,
+    catalog,
+    store,
+    identity,
+    connections: () => ({ gateway: gateway.connections, identity: identity.connections }),
+    setPlatformVersion: (version) => {
+      platformVersion = version;
+    },
+    close: async () => {
+      catalog.close();
+      await Promise.all([gateway.stop(), identity.stop()]);
+    },
+  };
+}

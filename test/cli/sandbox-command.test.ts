@@ -1,0 +1,114 @@
+/** `dpgw sandbox` as a user runs it: starts, prints what to use, writes a profile, stops on Ctrl-C. */
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { call } from '../helpers/sandbox-http.js';
+
+interface Running {
+  ready: Promise<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the JSON document printed
+  stop(): Promise<{ code: number | null; stderr: string }>;
+}
+
+function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Running {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--auth-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        // not complete yet
+      }
+    });
+    void exited.then((code) => reject(new Error(`sandbox exited ${code}: ${stderr}`)));
+  });
+  return {
+    ready,
+    stop: async () => {
+      child.kill('SIGINT');
+      return { code: await exited, stderr };
+    },
+  };
+}
+
+describe('dpgw sandbox', () => {
+  it('runs the platform, prints the settings as one JSON document, writes a profile, and stops on SIGINT', async () => {
+    const env = cleanEnv();
+    const sandbox = startSandboxProcess(['--write-profile', 'local', '--platform-version', '1.15.100', '--down', 'mq.connection', 'v1audit'], env);
+    try {
+      const settings = await sandbox.ready;
+      expect(settings.gateway).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(settings.platformVersion).toBe('1.15.100');
+      expect(settings.users.map((u: { username: string }) => u.username)).toEqual(['admin', 'analyst', 'outsider']);
+      const health = await call('GET', `${settings.gateway}/api/health`);
+      expect(health.status).toBe(503);
+      expect(health.body.components.mq.components.connection.status).toBe('DOWN');
+      expect(health.body.components.v1audit.status).toBe('DOWN');
+      expect(health.body.components.gateway.status).toBe('UP');
+      const admin = settings.users[0];
+      const token = await call('POST', `${settings.authUrl}/auth/realms/${settings.realm}/protocol/openid-connect/token`, {
+        form: new URLSearchParams({ username: admin.username, password: admin.password, client_id: settings.clientId, client_secret: settings.clientSecret, scope: 'openid', grant_type: 'password' }),
+      });
+      expect(token.status).toBe(200);
+
+      const config = readFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'utf8');
+      expect(config).toContain(`gateway: ${settings.gateway}`);
+      expect(config).not.toContain(settings.clientSecret);
+      const secretFile = join(env.DPGW_CONFIG_DIR!, 'sandbox', 'local-client-secret');
+      expect(readFileSync(secretFile, 'utf8').trim()).toBe(settings.clientSecret);
+      expect(statSync(secretFile).mode & 0o777).toBe(0o600);
+      const shown = await spawnDpgw(['config', '--json', '--profile', 'local'], { env });
+      expect(JSON.parse(shown.stdout).settings.clientSecret.value).toBe(`file:${secretFile}`);
+    } finally {
+      const { code, stderr } = await sandbox.stop();
+      expect(code).toBe(0);
+      expect(stderr).toContain('sandbox stopped');
+    }
+  });
+
+  it('takes users and passwords from a users file', async () => {
+    const env = cleanEnv();
+    const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
+    writeFileSync(file, 'users:\n  - { username: ops, password: ops-password-1, groups: [platform-admins] }\nclients:\n  - { clientId: pipeline, secret: pipeline-secret-1 }\n');
+    const sandbox = startSandboxProcess(['--users', file], env);
+    try {
+      const settings = await sandbox.ready;
+      expect(settings.users).toEqual([{ username: 'ops', password: 'ops-password-1', groups: ['platform-admins'] }]);
+      expect(settings.clientId).toBe('pipeline');
+      expect(settings.clientSecret).toBe('pipeline-secret-1');
+    } finally {
+      expect((await sandbox.stop()).code).toBe(0);
+    }
+  });
+
+  it('reports a bad users file, a bad port and a port in use in one line', async () => {
+    const env = cleanEnv();
+    const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
+    writeFileSync(file, 'users:\n  - { username: ops }\n');
+    const badFile = await spawnDpgw(['sandbox', '--users', file, '--port', '0', '--auth-port', '0'], { env });
+    expect(badFile.code).toBe(2);
+    expect(badFile.stderr).toBe(`dpgw: --users: ${file}: users[0] needs username and password — see README "Sandbox" for the users file format\n`);
+    const badPort = await spawnDpgw(['sandbox', '--port', 'http'], { env });
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--port: "http" is not a port number');
+
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as { port: number }).port;
+      const inUse = await spawnDpgw(['sandbox', '--port', String(port), '--auth-port', '0'], { env });
+      expect(inUse.code).toBe(1);
+      expect(inUse.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(inUse.stderr).toContain('in use');
+    } finally {
+      blocker.close();
+    }
+  });
+});
