@@ -1,24 +1,22 @@
+import { sessionTokenSupplier } from '../auth/session.js';
 import { GatewayClient } from '../gateway/gateway-client.js';
-import type { TokenSupplier } from '../gateway/http-transport.js';
+import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { Reporter } from '../output/reporter.js';
-import type { Settings } from '../settings/resolve-settings.js';
+import { whereSet, type Settings } from '../settings/resolve-settings.js';
 import { requireUrl, requireWord, timeoutMs } from '../settings/setting-values.js';
+import type { Io } from './io.js';
 import { VERSION } from './version.js';
 
-/** The gateway client a command uses, configured from the effective settings. */
-export function createGatewayClient(settings: Settings, reporter: Reporter): GatewayClient {
+/** The gateway client a command uses, configured from the effective settings; tokens from the session. */
+export function createGatewayClient(settings: Settings, reporter: Reporter, io: Io, prompt?: (message: string) => Promise<string>): GatewayClient {
+  const trace = reporter.options.verbose ? (line: string) => reporter.trace(line) : undefined;
   return new GatewayClient({
     baseUrl: requireUrl(settings, 'gateway'),
     timeoutMs: timeoutMs(settings),
     olapSegment: requireWord(settings, 'olapSegment'),
-    tokenSupplier: environmentTokenSupplier(settings),
-    trace: reporter.options.verbose ? (line) => reporter.trace(line) : undefined,
+    tokenSupplier: sessionTokenSupplier({ settings, env: io.env, warn: (message) => reporter.warn(message), trace, prompt }),
+    certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
+    trace,
     userAgent: `dpgw/${VERSION}`,
   });
-}
-
-/** DPGW_TOKEN, a raw bearer for pipelines; the login cache joins here with `dpgw login`. */
-function environmentTokenSupplier(settings: Settings): TokenSupplier {
-  const token = settings.values.token.value;
-  return async () => token;
 }

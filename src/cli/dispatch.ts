@@ -15,6 +15,7 @@ import { canPrompt, wantsColor, type Io } from './io.js';
 const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = {
   config: () => import('../commands/config.js'),
   sandbox: () => import('../commands/sandbox.js'),
+  session: () => import('../commands/session.js'),
   'not-implemented': () => import('../commands/not-implemented.js'),
 };
 
@@ -43,7 +44,7 @@ export async function dispatch(module: HandlerModuleName, command: Command, io: 
     gateway: async () => {
       if (!gateway) {
         const { createGatewayClient } = await import('./create-gateway-client.js');
-        gateway = createGatewayClient(await context.settings(), reporter);
+        gateway = createGatewayClient(await context.settings(), reporter, io);
       }
       return gateway;
     },

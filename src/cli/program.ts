@@ -57,13 +57,13 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
   const notImplemented: HandlerModuleName = 'not-implemented';
 
   add(program, 'login', 'sign in to the identity provider with the password grant and cache the token', 'dpgw login --username admin --password-stdin < password.txt')
-    .option('--password-stdin', 'read the password from standard input')
-    .action(action(notImplemented));
-  add(program, 'logout', 'forget the cached token of the current profile', 'dpgw logout').action(action(notImplemented));
+    .option('--password-stdin', 'read the password from standard input (else DPGW_PASSWORD, else a hidden prompt)')
+    .action(action('session'));
+  add(program, 'logout', 'forget the cached token of the current profile and end the session', 'dpgw logout').action(action('session'));
 
   const auth = group('auth', 'inspect the signed-in session');
-  add(auth, 'status', 'show user, realm, groups and expiry; exit 4 when not signed in', 'dpgw auth status').action(action(notImplemented));
-  add(auth, 'token', 'print the access token for scripts, refreshing it if needed', 'curl -H "Authorization: Bearer $(dpgw auth token)" …').action(action(notImplemented));
+  add(auth, 'status', 'show user, realm, groups and expiry; exit 4 when not signed in', 'dpgw auth status').action(action('session'));
+  add(auth, 'token', 'print the access token for scripts, refreshing it if needed', 'curl -H "Authorization: Bearer $(dpgw auth token)" …').action(action('session'));
 
   add(program, 'enable', 'create (or reuse) an enablement, enable a data set in it and wait for its topic', 'dpgw enable --datasource mock-data-library --dataset track --group track-readers')
     .requiredOption('--datasource <name|id>', 'data source offering the data set')

@@ -3,12 +3,13 @@
  * dpgw's retry policy, one token refresh on 401, and a masked trace.
  * got's own retry is off: the policy lives in retry-policy.ts where it is tested.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import got, { type Method, RequestError } from 'got';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { maskHeaders, maskSecrets, redactText } from '../secrets/redaction.js';
+import { agentsFor } from '../net/trust-and-proxy.js';
 import { GatewayError } from './gateway-error.js';
 import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
 
@@ -28,8 +29,8 @@ export interface HttpTransportOptions {
   /** Receives trace lines (already masked) when set; --verbose wires it to stderr. */
   trace?: (line: string) => void;
   userAgent?: string;
-  /** PEM text of extra certificate authorities. */
-  certificateAuthority?: string;
+  /** Certificate authorities to trust (PEM), replacing Node's defaults; see net/trust-and-proxy.ts. */
+  certificateAuthorities?: string[];
 }
 
 export interface RequestOptions {
@@ -64,10 +65,8 @@ export class HttpTransport {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     // Keep-alive: provision runs many requests; a new TCP+TLS handshake for each is the slow part.
-    this.agents = {
-      http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
-      https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
-    };
+    // Through HTTPS_PROXY / HTTP_PROXY when the environment names one for this gateway.
+    this.agents = agentsFor(this.baseUrl, options.certificateAuthorities);
   }
 
   /** Release pooled connections so the process can exit at once. */
@@ -155,7 +154,7 @@ export class HttpTransport {
         retry: { limit: 0 },
         timeout: { request: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
         agent: this.agents,
-        https: this.options.certificateAuthority ? { certificateAuthority: this.options.certificateAuthority } : undefined,
+        https: this.options.certificateAuthorities ? { certificateAuthority: this.options.certificateAuthorities } : undefined,
         responseType: 'text',
       });
       const ms = Math.round(performance.now() - started);

@@ -15,6 +15,8 @@ export type SettingKey =
   | 'streamType'
   | 'olapSegment'
   | 'timeout'
+  | 'caFile'
+  | 'clientAuth'
   | 'token';
 
 export interface SettingDefinition {
@@ -51,6 +53,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'streamType', flag: '--stream-type <type>', env: 'DPGW_STREAM_TYPE', profileKey: 'streamType', default: DEFAULT_STREAM_TYPE, display: 'plain', description: 'stream product word in stream config keys (kafka for a real Pinot over Kafka)' },
   { key: 'olapSegment', flag: '--olap-segment <word>', env: 'DPGW_OLAP_SEGMENT', profileKey: 'olapSegment', default: DEFAULT_OLAP_SEGMENT, display: 'plain', description: 'analytics-store word in gateway paths (/api/internal/<word>/…)' },
   { key: 'timeout', flag: '--timeout <seconds>', env: 'DPGW_TIMEOUT', profileKey: 'timeout', default: '30', display: 'plain', description: 'seconds to wait for each HTTP request' },
+  { key: 'caFile', flag: '--ca-file <path>', env: 'DPGW_CA_FILE', profileKey: 'caFile', display: 'plain', description: 'extra certificate authorities (PEM) for the gateway and the identity provider' },
+  { key: 'clientAuth', flag: '--client-auth <method>', env: 'DPGW_CLIENT_AUTH', profileKey: 'clientAuth', default: 'post', display: 'plain', description: 'how the client secret is sent: post (in the form, as the contract shows) or basic' },
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 

@@ -20,7 +20,7 @@ export interface RunResult {
   stderr: string;
 }
 
-/** An environment with nothing of the developer's: no DPGW_* variables, a private config dir, no colour forcing. */
+/** An environment with nothing of the developer's: no DPGW_* variables, private config and cache dirs, no proxies, no colour forcing. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -28,6 +28,8 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     env[key] = value;
   }
   env.DPGW_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'dpgw-config-'));
+  env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'dpgw-cache-'));
+  for (const key of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'NODE_EXTRA_CA_CERTS']) delete env[key];
   return { ...env, ...extra };
 }
 

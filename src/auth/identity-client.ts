@@ -1,0 +1,242 @@
+/**
+ * The identity provider, through openid-client: discovery at
+ * `{auth_url}/auth/realms/{realm}`, the password grant with the contract's form
+ * fields, the refresh_token grant, and sign-out. Its fetch runs on undici with
+ * the same trust and proxy rules as the gateway client, a timeout, and a masked
+ * trace. Every failure becomes a one-line DpgwError: exit 4 for what the
+ * provider refused, 5 when it cannot be reached.
+ */
+import { Agent, EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import * as oidc from 'openid-client';
+import { PASSWORD_GRANT } from '../contract/constants.js';
+import { paths } from '../contract/paths.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { maskSecrets, redactText, registerSecret } from '../secrets/redaction.js';
+
+export interface IdentitySettings {
+  authUrl: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+  /** `post`: client_secret in the form (the contract); `basic`: HTTP Basic. */
+  clientAuth: 'post' | 'basic';
+  timeoutMs: number;
+  certificateAuthorities?: string[];
+  trace?: (line: string) => void;
+  /** Proxy settings; default: the process environment. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What a grant returned, with expiry computed from the time of receipt. */
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken?: string;
+  idToken?: string;
+  /** Epoch milliseconds. */
+  accessTokenExpiresAt: number;
+  refreshTokenExpiresAt?: number;
+  scope?: string;
+  issuer: string;
+  tokenEndpoint: string;
+  endSessionEndpoint?: string;
+}
+
+export class IdentityClient {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly settings: IdentitySettings) {
+    registerSecret(settings.clientSecret);
+    const env = settings.env ?? process.env;
+    const tlsOptions = settings.certificateAuthorities ? { ca: settings.certificateAuthorities } : {};
+    const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
+    this.dispatcher = proxied
+      ? new EnvHttpProxyAgent({
+          httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+          httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+          noProxy: env.NO_PROXY ?? env.no_proxy,
+          connect: tlsOptions,
+          requestTls: tlsOptions,
+          proxyTls: tlsOptions,
+        })
+      : new Agent({ connect: tlsOptions });
+  }
+
+  get issuer(): string {
+    return `${this.settings.authUrl}${paths.realmIssuer(this.settings.realm)}`;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  /** Step 3 of the contract: the resource-owner password grant. */
+  async passwordGrant(username: string, password: string): Promise<IssuedTokens> {
+    registerSecret(password);
+    const config = await this.discover();
+    const received = Date.now();
+    const response = await this.call(() => oidc.genericGrantRequest(config, PASSWORD_GRANT.grant_type, { username, password, scope: PASSWORD_GRANT.scope }), 'login');
+    return this.issued(response, received, config);
+  }
+
+  /** The refresh_token grant, against the token endpoint remembered from login (no discovery). */
+  async refreshGrant(refreshToken: string, known: { issuer: string; tokenEndpoint: string }): Promise<IssuedTokens> {
+    registerSecret(refreshToken);
+    const config = this.configuration({ issuer: known.issuer, token_endpoint: known.tokenEndpoint });
+    const received = Date.now();
+    const response = await this.call(() => oidc.refreshTokenGrant(config, refreshToken), 'refresh');
+    return this.issued(response, received, config);
+  }
+
+  /** Ends the provider's session (best effort: logout must work offline too). */
+  async endSession(refreshToken: string, endSessionEndpoint: string | undefined): Promise<boolean> {
+    if (!endSessionEndpoint) return false;
+    const form = new URLSearchParams({ client_id: this.settings.clientId, refresh_token: refreshToken });
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (this.settings.clientAuth === 'basic') headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.settings.clientId)}:${encodeURIComponent(this.settings.clientSecret)}`).toString('base64')}`;
+    else form.set('client_secret', this.settings.clientSecret);
+    try {
+      const response = await this.fetch(endSessionEndpoint, { method: 'POST', headers, body: form.toString() });
+      return response.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  private async discover(): Promise<oidc.Configuration> {
+    try {
+      return await oidc.discovery(new URL(this.issuer), this.settings.clientId, undefined, this.clientAuthentication(), this.options());
+    } catch (error) {
+      throw this.failure(error, 'discovery');
+    }
+  }
+
+  private configuration(metadata: oidc.ServerMetadata): oidc.Configuration {
+    const config = new oidc.Configuration(metadata, this.settings.clientId, undefined, this.clientAuthentication());
+    config[oidc.customFetch] = this.fetch;
+    if (metadata.issuer.startsWith('http:')) oidc.allowInsecureRequests(config);
+    config.timeout = Math.ceil(this.settings.timeoutMs / 1000);
+    return config;
+  }
+
+  private options(): oidc.DiscoveryRequestOptions {
+    return {
+      // A plain-http realm is a local one (the sandbox); real ones are https.
+      ...(this.issuer.startsWith('http:') ? { execute: [oidc.allowInsecureRequests] } : {}),
+      [oidc.customFetch]: this.fetch,
+      timeout: Math.ceil(this.settings.timeoutMs / 1000),
+    };
+  }
+
+  private clientAuthentication(): oidc.ClientAuth {
+    return this.settings.clientAuth === 'basic' ? oidc.ClientSecretBasic(this.settings.clientSecret) : oidc.ClientSecretPost(this.settings.clientSecret);
+  }
+
+  /** fetch on undici with dpgw's trust, proxy, timeout and trace. */
+  private readonly fetch = async (url: string, init: oidc.CustomFetchOptions | RequestInit): Promise<Response> => {
+    const method = (init.method ?? 'GET').toUpperCase();
+    this.trace(`→ ${method} ${url}`);
+    if (this.settings.trace && (typeof init.body === 'string' || init.body instanceof URLSearchParams)) {
+      this.trace(`  ${JSON.stringify(maskSecrets(Object.fromEntries(new URLSearchParams(init.body))))}`);
+    }
+    const started = performance.now();
+    try {
+      const response = await undiciFetch(url, {
+        ...(init as Record<string, unknown>),
+        dispatcher: this.dispatcher,
+        signal: init.signal ?? AbortSignal.timeout(this.settings.timeoutMs),
+      } as Parameters<typeof undiciFetch>[1]);
+      this.trace(`← ${response.status} ${method} ${url} ${Math.round(performance.now() - started)} ms`);
+      return response as unknown as Response;
+    } catch (error) {
+      this.trace(`✗ ${method} ${url} ${networkCode(error) ?? 'ERROR'} after ${Math.round(performance.now() - started)} ms`);
+      throw error;
+    }
+  };
+
+  private async call<T>(request: () => Promise<T>, what: 'login' | 'refresh'): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw this.failure(error, what);
+    }
+  }
+
+  private issued(response: oidc.TokenEndpointResponse, received: number, config: oidc.Configuration): IssuedTokens {
+    const metadata = config.serverMetadata();
+    const refreshExpiresIn = (response as { refresh_expires_in?: unknown }).refresh_expires_in;
+    registerSecret(response.access_token);
+    registerSecret(response.refresh_token);
+    registerSecret(response.id_token);
+    return {
+      accessToken: response.access_token,
+      refreshToken: response.refresh_token,
+      idToken: response.id_token,
+      accessTokenExpiresAt: received + (response.expires_in ?? 300) * 1000,
+      refreshTokenExpiresAt: typeof refreshExpiresIn === 'number' && refreshExpiresIn > 0 ? received + refreshExpiresIn * 1000 : undefined,
+      scope: response.scope,
+      issuer: metadata.issuer,
+      tokenEndpoint: metadata.token_endpoint ?? `${this.settings.authUrl}${paths.token(this.settings.realm)}`,
+      endSessionEndpoint: metadata.end_session_endpoint,
+    };
+  }
+
+  private trace(line: string): void {
+    this.settings.trace?.(redactText(line));
+  }
+
+  /** One line for each way the provider can say no, with what to do about it. */
+  private failure(error: unknown, what: 'discovery' | 'login' | 'refresh'): DpgwError {
+    const { clientId, realm, authUrl } = this.settings;
+    if (error instanceof oidc.ResponseBodyError) {
+      const description = error.error_description ? `${error.error_description} (${error.error})` : error.error;
+      const details = { status: error.status, error: error.error, description: error.error_description };
+      if (what === 'refresh' && error.error === 'invalid_grant') {
+        return new DpgwError('auth', `the session has ended: ${description}`, { hint: 'run `dpgw login` again', details });
+      }
+      if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { hint: 'check --username and the password, then run `dpgw login` again', details });
+      if (error.error === 'unauthorized_client' && error.status === 400) {
+        return new DpgwError('auth', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
+      }
+      if (error.error === 'unauthorized_client' || error.error === 'invalid_client') {
+        return new DpgwError('auth', `the identity provider refused client ${clientId}: ${description}`, { hint: 'check --client-id and the clientSecret reference (`dpgw config`)', details });
+      }
+      return new DpgwError('auth', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
+    }
+    // The cause is undici's Response (not the global one), so check its shape.
+    const response = (error as { cause?: unknown }).cause as { status?: unknown; url?: string } | undefined;
+    if (error instanceof oidc.ClientError && typeof response?.status === 'number') {
+      if (response.status === 404) {
+        return new DpgwError('auth', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
+      }
+      return new DpgwError('auth', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
+    }
+    const code = networkCode(error);
+    const host = safeHost(authUrl);
+    if (code === 'TIMEOUT') {
+      return new DpgwError('network', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
+    }
+    if (code) return new DpgwError('network', `cannot reach the identity provider at ${host} (${code})`, { hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
+    if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
+      return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${error.message}`, { hint: `check that ${this.issuer} is a Keycloak-style realm` });
+    }
+    return new DpgwError('failure', `the ${what} failed: ${(error as Error).message}`, { hint: 'run with --verbose for the exchange', cause: error });
+  }
+}
+
+/** The network error code inside a fetch failure, TIMEOUT for an abort by the timeout. */
+function networkCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const named = current as { name?: string; code?: string };
+    if (named.name === 'TimeoutError' || named.name === 'AbortError' || named.code === 'UND_ERR_CONNECT_TIMEOUT' || named.code === 'UND_ERR_HEADERS_TIMEOUT') return 'TIMEOUT';
+    if (typeof named.code === 'string' && /^E[A-Z]+/.test(named.code)) return named.code;
+  }
+  return undefined;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

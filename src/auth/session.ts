@@ -1,0 +1,265 @@
+/**
+ * Sessions: signing in, the token every gateway call takes, refreshing it, and
+ * signing out. One place decides where a token comes from:
+ *   DPGW_TOKEN (a raw bearer for pipelines) > the profile's token cache > none.
+ * An access token near its expiry is refreshed before the call; a 401 from the
+ * gateway asks for a forced refresh once (http-transport.ts).
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { TokenSupplier } from '../gateway/http-transport.js';
+import { certificateAuthorities } from '../net/trust-and-proxy.js';
+import { registerSecret } from '../secrets/redaction.js';
+import { resolveSecretReference } from '../secrets/secret-reference.js';
+import { whereSet, type Settings } from '../settings/resolve-settings.js';
+import { requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
+import type { IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
+import { readClaims } from './jwt-claims.js';
+import { TokenCache, type CachedSession } from './token-cache.js';
+
+export interface SessionContext {
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  warn: (message: string) => void;
+  trace?: (line: string) => void;
+  /** A hidden prompt when a person is there; undefined otherwise. */
+  prompt?: (message: string) => Promise<string>;
+}
+
+export interface SessionSummary {
+  profile: string;
+  source: 'env' | 'cache';
+  username?: string;
+  realm?: string;
+  issuer?: string;
+  groups: string[];
+  accessTokenExpiresAt?: string;
+  refreshTokenExpiresAt?: string;
+  cacheFile?: string;
+}
+
+/** The longest an access token is used before its expiry; short-lived tokens get a tenth of their life. */
+const MAX_EXPIRY_MARGIN_MS = 30_000;
+
+export function tokenCacheFor(context: SessionContext): TokenCache {
+  return new TokenCache(context.env, context.settings.profile, context.warn);
+}
+
+/** The identity provider settings; the client secret comes from DPGW_CLIENT_SECRET or a secret reference. */
+export async function identitySettings(context: SessionContext, fallback?: CachedSession): Promise<IdentitySettings & { clientSecretReference?: string }> {
+  const { settings } = context;
+  const authUrl = settings.values.authUrl.value === undefined && fallback ? fallback.authUrl : requireUrl(settings, 'authUrl');
+  const realm = settings.values.realm.value ?? fallback?.realm ?? requireValue(settings, 'realm');
+  const clientId = settings.values.clientId.value ?? fallback?.clientId ?? requireValue(settings, 'clientId');
+  const secretSetting = settings.values.clientSecret;
+  let clientSecret: string;
+  let clientSecretReference: string | undefined;
+  if (secretSetting.value !== undefined && secretSetting.source.kind === 'env') {
+    clientSecret = secretSetting.value;
+    registerSecret(clientSecret);
+  } else {
+    const reference = secretSetting.value ?? (context.prompt ? 'prompt' : undefined);
+    if (reference === undefined) {
+      throw new DpgwError('usage', `no client secret for client ${clientId}`, {
+        where: 'clientSecret',
+        hint: 'set a reference with `dpgw config set clientSecret env:NAME|file:PATH|exec:CMD`, pass --client-secret <ref>, or set DPGW_CLIENT_SECRET',
+      });
+    }
+    clientSecret = await resolveSecretReference(reference, { where: whereSet(secretSetting), env: context.env, label: 'client secret', prompt: context.prompt });
+    if (reference !== 'prompt') clientSecretReference = reference;
+  }
+  const clientAuth = settings.values.clientAuth.value ?? 'post';
+  if (clientAuth !== 'post' && clientAuth !== 'basic') {
+    throw new DpgwError('usage', `client authentication "${clientAuth}" is not post or basic`, { where: whereSet(settings.values.clientAuth) });
+  }
+  return {
+    authUrl,
+    realm,
+    clientId,
+    clientSecret,
+    clientSecretReference,
+    clientAuth,
+    timeoutMs: timeoutMs(settings),
+    certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), context.env),
+    trace: context.trace,
+    env: context.env,
+  };
+}
+
+async function identityClient(settings: IdentitySettings): Promise<IdentityClient> {
+  const { IdentityClient } = await import('./identity-client.js');
+  return new IdentityClient(settings);
+}
+
+export async function login(context: SessionContext, username: string, password: string): Promise<SessionSummary> {
+  const identity = await identitySettings(context);
+  if (identity.authUrl.startsWith('http:') && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(identity.authUrl)) {
+    context.warn(`signing in over plain HTTP to ${identity.authUrl}: the password crosses the network unencrypted`);
+  }
+  const client = await identityClient(identity);
+  try {
+    const issued = await client.passwordGrant(username, password);
+    const session = toSession(context.settings.profile, identity, username, issued);
+    await tokenCacheFor(context).write(session);
+    return summary(session, tokenCacheFor(context).file);
+  } finally {
+    await client.close();
+  }
+}
+
+export async function logout(context: SessionContext): Promise<{ wasSignedIn: boolean; providerSessionEnded: boolean; cacheFile: string }> {
+  const cache = tokenCacheFor(context);
+  const session = await cache.read();
+  let providerSessionEnded = false;
+  if (session?.refreshToken) {
+    try {
+      const client = await identityClient(await identitySettingsForRefresh(context, session));
+      try {
+        providerSessionEnded = await client.endSession(session.refreshToken, session.endSessionEndpoint);
+      } finally {
+        await client.close();
+      }
+    } catch {
+      // Signing out locally must work without the provider or its secret.
+    }
+  }
+  const removed = await cache.remove();
+  return { wasSignedIn: removed || session !== undefined, providerSessionEnded, cacheFile: cache.file };
+}
+
+/** Who is signed in, from DPGW_TOKEN or the cache; undefined when nobody is. */
+export async function sessionStatus(context: SessionContext): Promise<SessionSummary | undefined> {
+  const raw = context.settings.values.token.value;
+  if (raw !== undefined) {
+    const claims = readClaims(raw);
+    return {
+      profile: context.settings.profile,
+      source: 'env',
+      username: claims?.preferred_username ?? claims?.sub,
+      issuer: claims?.iss,
+      realm: claims?.iss?.split('/realms/')[1],
+      groups: claims?.groups ?? [],
+      accessTokenExpiresAt: claims?.exp ? new Date(claims.exp * 1000).toISOString() : undefined,
+    };
+  }
+  const cache = tokenCacheFor(context);
+  const session = await cache.read();
+  return session ? summary(session, cache.file) : undefined;
+}
+
+/**
+ * The token supplier for the gateway client. It fails with exit 4 and the
+ * command to run when there is no session, and refreshes under the cache lock
+ * so concurrent dpgw processes share one refresh.
+ */
+export function sessionTokenSupplier(context: SessionContext): TokenSupplier {
+  const raw = context.settings.values.token.value;
+  if (raw !== undefined) return async () => raw;
+  const cache = tokenCacheFor(context);
+  return async ({ forceRefresh }) => {
+    const session = await applicableSession(context, cache);
+    if (!forceRefresh && !nearExpiry(session)) return session.accessToken;
+    return refreshed(context, cache, session);
+  };
+}
+
+/** The access token to use now, refreshing if needed (`dpgw auth token`). */
+export async function currentAccessToken(context: SessionContext): Promise<string> {
+  const token = await sessionTokenSupplier(context)({ forceRefresh: false });
+  if (token === undefined) throw notSignedIn(context.settings.profile);
+  return token;
+}
+
+async function applicableSession(context: SessionContext, cache: TokenCache): Promise<CachedSession> {
+  const session = await cache.read();
+  if (!session) throw notSignedIn(context.settings.profile);
+  const { values } = context.settings;
+  const differs = (key: 'authUrl' | 'realm' | 'clientId', cached: string) => values[key].value !== undefined && values[key].value!.replace(/\/+$/, '') !== cached;
+  if (differs('authUrl', session.authUrl) || differs('realm', session.realm) || differs('clientId', session.clientId)) {
+    throw new DpgwError('auth', `the cached session of profile "${session.profile}" is for ${session.clientId} at ${session.issuer}, not for the identity provider the settings name`, {
+      hint: 'run `dpgw login` for the current settings',
+    });
+  }
+  return session;
+}
+
+async function refreshed(context: SessionContext, cache: TokenCache, seen: CachedSession): Promise<string> {
+  return cache.withLock(async () => {
+    // Another dpgw may have refreshed while this one waited for the lock.
+    const current = (await cache.read()) ?? seen;
+    if (current.accessToken !== seen.accessToken && !nearExpiry(current)) return current.accessToken;
+    if (!current.refreshToken || (current.refreshTokenExpiresAt && Date.parse(current.refreshTokenExpiresAt) <= Date.now())) {
+      throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { hint: 'run `dpgw login` again' });
+    }
+    const settings = await identitySettingsForRefresh(context, current);
+    const client = await identityClient(settings);
+    try {
+      const issued = await client.refreshGrant(current.refreshToken, { issuer: current.issuer, tokenEndpoint: current.tokenEndpoint });
+      const next = toSession(current.profile, settings, current.username, issued, current);
+      await cache.write(next);
+      return next.accessToken;
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+/** Refreshing uses the settings of the login when the current ones do not name a client secret. */
+async function identitySettingsForRefresh(context: SessionContext, session: CachedSession): Promise<IdentitySettings & { clientSecretReference?: string }> {
+  const secret = context.settings.values.clientSecret;
+  if (secret.value === undefined && session.clientSecretReference) {
+    const withReference: Settings = {
+      ...context.settings,
+      values: { ...context.settings.values, clientSecret: { key: 'clientSecret', value: session.clientSecretReference, source: { kind: 'profile', profile: session.profile, location: 'the token cache (reference used at login)' } } },
+    };
+    return identitySettings({ ...context, settings: withReference }, session);
+  }
+  return identitySettings(context, session);
+}
+
+function nearExpiry(session: CachedSession): boolean {
+  const expiresAt = Date.parse(session.accessTokenExpiresAt);
+  const lifetime = expiresAt - Date.parse(session.obtainedAt);
+  const margin = Math.min(MAX_EXPIRY_MARGIN_MS, Math.max(0, lifetime / 10));
+  return Date.now() >= expiresAt - margin;
+}
+
+function toSession(profile: string, identity: IdentitySettings & { clientSecretReference?: string }, username: string, issued: IssuedTokens, previous?: CachedSession): CachedSession {
+  return {
+    version: 1,
+    profile,
+    authUrl: identity.authUrl,
+    realm: identity.realm,
+    clientId: identity.clientId,
+    username,
+    issuer: issued.issuer,
+    tokenEndpoint: issued.tokenEndpoint,
+    endSessionEndpoint: issued.endSessionEndpoint ?? previous?.endSessionEndpoint,
+    accessToken: issued.accessToken,
+    // Keycloak may omit a new refresh token on refresh; the old one then stays valid.
+    refreshToken: issued.refreshToken ?? previous?.refreshToken,
+    obtainedAt: new Date().toISOString(),
+    accessTokenExpiresAt: new Date(issued.accessTokenExpiresAt).toISOString(),
+    refreshTokenExpiresAt: issued.refreshTokenExpiresAt ? new Date(issued.refreshTokenExpiresAt).toISOString() : previous?.refreshTokenExpiresAt,
+    scope: issued.scope,
+    clientSecretReference: identity.clientSecretReference ?? previous?.clientSecretReference,
+  };
+}
+
+function summary(session: CachedSession, cacheFile: string): SessionSummary {
+  const claims = readClaims(session.accessToken);
+  return {
+    profile: session.profile,
+    source: 'cache',
+    username: session.username,
+    realm: session.realm,
+    issuer: session.issuer,
+    groups: claims?.groups ?? [],
+    accessTokenExpiresAt: session.accessTokenExpiresAt,
+    refreshTokenExpiresAt: session.refreshTokenExpiresAt,
+    cacheFile,
+  };
+}
+
+function notSignedIn(profile: string): DpgwError {
+  return new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: 'run `dpgw login`, or set DPGW_TOKEN in a pipeline' });
+}

@@ -1,0 +1,136 @@
+/**
+ * The token cache: one file per profile under $XDG_CACHE_HOME/dpgw/tokens
+ * (else ~/.cache/dpgw/tokens), directory 0700, files 0600, written atomically.
+ * A file others can read is refused, not used. A lock file serialises refreshes
+ * between dpgw processes, so two of them never spend the same refresh token.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { registerSecret } from '../secrets/redaction.js';
+
+export interface CachedSession {
+  version: 1;
+  profile: string;
+  /** Whom the tokens are for: a change of any of these makes the cache not apply. */
+  authUrl: string;
+  realm: string;
+  clientId: string;
+  username: string;
+  issuer: string;
+  tokenEndpoint: string;
+  endSessionEndpoint?: string;
+  accessToken: string;
+  refreshToken?: string;
+  /** ISO times, computed from the time of receipt. */
+  obtainedAt: string;
+  accessTokenExpiresAt: string;
+  refreshTokenExpiresAt?: string;
+  scope?: string;
+  /** The client secret's reference (never the secret) used at login, for refreshing later. */
+  clientSecretReference?: string;
+}
+
+const LOCK_STALE_MS = 30_000;
+const LOCK_WAIT_MS = 15_000;
+
+export function cacheDirectory(env: NodeJS.ProcessEnv): string {
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'dpgw');
+  return join(env.HOME || homedir(), '.cache', 'dpgw');
+}
+
+export class TokenCache {
+  readonly file: string;
+  private readonly directory: string;
+
+  constructor(
+    env: NodeJS.ProcessEnv,
+    readonly profile: string,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {
+    this.directory = join(cacheDirectory(env), 'tokens');
+    this.file = join(this.directory, `${encodeURIComponent(profile)}.json`);
+  }
+
+  /** The cached session, or undefined when there is none or it cannot be trusted. */
+  async read(): Promise<CachedSession | undefined> {
+    let text: string;
+    try {
+      const info = await stat(this.file);
+      if ((info.mode & 0o077) !== 0) {
+        this.warn(`ignoring the token cache ${this.file}: others can read it (mode ${(info.mode & 0o777).toString(8)}); run \`dpgw login\` to replace it`);
+        return undefined;
+      }
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new DpgwError('failure', `cannot read the token cache ${this.file}: ${(error as Error).message}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
+    }
+    try {
+      const session = JSON.parse(text) as CachedSession;
+      if (session.version !== 1 || typeof session.accessToken !== 'string') throw new Error('unknown format');
+      registerSecret(session.accessToken);
+      registerSecret(session.refreshToken);
+      return session;
+    } catch {
+      this.warn(`ignoring the token cache ${this.file}: it is not readable as a dpgw session; run \`dpgw login\``);
+      return undefined;
+    }
+  }
+
+  /** Atomic: a crash or a second process never sees half a file. */
+  async write(session: CachedSession): Promise<void> {
+    await this.ensureDirectory();
+    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(temporary, JSON.stringify(session, null, 2) + '\n', { mode: 0o600 });
+    await chmod(temporary, 0o600);
+    await rename(temporary, this.file);
+  }
+
+  async remove(): Promise<boolean> {
+    try {
+      await rm(this.file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  /** Runs `work` holding the profile's lock file; a lock older than 30 s is taken over (its holder died). */
+  async withLock<T>(work: () => Promise<T>): Promise<T> {
+    await this.ensureDirectory();
+    const lock = `${this.file}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        const handle = await open(lock, 'wx', 0o600);
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+        if (age > LOCK_STALE_MS) {
+          await rm(lock, { force: true });
+          continue;
+        }
+        if (Date.now() > deadline) throw new DpgwError('failure', `another dpgw holds the token lock ${lock}`, { hint: 'wait for it to finish, or remove the lock file if no dpgw is running' });
+        await sleep(25 + Math.random() * 25);
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      await rm(lock, { force: true });
+    }
+  }
+
+  private async ensureDirectory(): Promise<void> {
+    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    await chmod(this.directory, 0o700).catch(() => undefined);
+  }
+}

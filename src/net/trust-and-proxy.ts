@@ -1,0 +1,48 @@
+/**
+ * TLS trust and proxies, applied alike to dpgw's two HTTP stacks: got (the
+ * gateway) and fetch (openid-client, the identity provider).
+ *
+ * - Trust: the system roots, NODE_EXTRA_CA_CERTS, and the --ca-file setting.
+ *   Passing `ca` to Node replaces its default store, so the three are combined.
+ * - Proxies: HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case), as curl reads them.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
+import { HttpProxyAgent } from 'http-proxy-agent';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import { getProxyForUrl } from 'proxy-from-env';
+import { DpgwError } from '../errors/dpgw-error.js';
+
+/** The certificate authorities to trust, or undefined for Node's defaults (no --ca-file). */
+export function certificateAuthorities(caFile: string | undefined, where: string, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  if (!caFile) return undefined;
+  const read = (path: string, origin: string): string => {
+    try {
+      const pem = readFileSync(path, 'utf8');
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error('no PEM certificate in it');
+      return pem;
+    } catch (error) {
+      throw new DpgwError('usage', `cannot use ${path} as certificate authorities: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { where: origin, hint: 'give a PEM file of CA certificates' });
+    }
+  };
+  const extra = env.NODE_EXTRA_CA_CERTS ? [read(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS')] : [];
+  return [...tls.rootCertificates, ...extra, read(caFile, where)];
+}
+
+/** The proxy URL for a target URL, or undefined to go direct. */
+export function proxyFor(url: string): string | undefined {
+  return getProxyForUrl(url) || undefined;
+}
+
+/** Keep-alive agents for got: direct, or through the proxy the environment names for this base URL. */
+export function agentsFor(baseUrl: string, ca: string[] | undefined): { http: http.Agent; https: https.Agent } {
+  const proxy = proxyFor(baseUrl);
+  const common = { keepAlive: true, maxSockets: 32 };
+  if (!proxy) return { http: new http.Agent(common), https: new https.Agent({ ...common, ...(ca ? { ca } : {}) }) };
+  return {
+    http: new HttpProxyAgent(proxy, common) as unknown as http.Agent,
+    https: new HttpsProxyAgent(proxy, { ...common, ...(ca ? { ca } : {}) }) as unknown as https.Agent,
+  };
+}
