@@ -16,6 +16,11 @@ const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = 
   config: () => import('../commands/config.js'),
   sandbox: () => import('../commands/sandbox.js'),
   session: () => import('../commands/session.js'),
+  enable: () => import('../commands/enable.js'),
+  schema: () => import('../commands/schema.js'),
+  table: () => import('../commands/table.js'),
+  storage: () => import('../commands/storage.js'),
+  health: () => import('../commands/health.js'),
   'not-implemented': () => import('../commands/not-implemented.js'),
 };
 

@@ -32,7 +32,7 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .optionsGroup('Settings (flag > environment > profile > default; see `dpgw config`):')
     .option('--profile <name>', 'settings profile of config.yaml (env DPGW_PROFILE)');
   for (const definition of SETTING_DEFINITIONS) {
-    if (!definition.flag) continue;
+    if (!definition.flag || definition.scope === 'table') continue;
     program.addOption(new Option(definition.flag, `${definition.description}${definition.env ? ` (env ${definition.env})` : ''}`));
   }
 
@@ -72,33 +72,33 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--enablement <name>', 'enablement name (reused when it exists)')
     .option('--wait-timeout <seconds>', 'how long to wait for the topic', '120')
     .option('--dry-run', 'print the requests and send nothing')
-    .action(action(notImplemented));
+    .action(action('enable'));
 
   const schema = group('schema', 'analytics schemas');
   add(schema, 'push <file>', 'validate a schema file (YAML or JSON) and store it in the analytics store', 'dpgw schema push examples/track/schema.yaml')
     .option('--dry-run', 'print the request and send nothing')
-    .action(action(notImplemented));
-  add(schema, 'validate <file>', 'check a schema file without sending it', 'dpgw schema validate examples/track/schema.yaml').action(action(notImplemented));
+    .action(action('schema'));
+  add(schema, 'validate <file>', 'check a schema file without sending it; lists every problem', 'dpgw schema validate examples/track/schema.yaml').action(action('schema'));
 
   const table = group('table', 'real-time tables');
-  const tableOptions = (command: Command): Command =>
+  const tableOptions = (command: Command): Command => {
     command
       .requiredOption('--dataset <name>', 'catalog data set whose topic feeds the table')
       .requiredOption('--schema <file|name>', 'schema file, or the name of a pushed schema')
       .option('--name <table>', 'table name (default: the schema name)')
       .option('--template <file>', 'table template (default: templates/realtime-table.yaml)')
       .option('--topic <name>', "topic name, overriding the data set's label")
-      .option('--broker-list <host:port>', 'stream bootstrap address')
-      .option('--registry-url <url>', 'schema registry address')
-      .option('--stream-user <name>', 'internal stream user')
-      .option('--stream-password <ref>', 'secret reference of the stream password (env:, file:, exec:)')
-      .option('--retention-days <days>', 'segment retention in days');
+      .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
+      .option('--time-column <name>', 'time column, when the schema has several date-time columns or is given by name');
+    for (const definition of SETTING_DEFINITIONS) {
+      if (definition.scope === 'table' && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
+    }
+    return command;
+  };
   tableOptions(add(table, 'create', 'fill the table template from the data set and create the real-time table', 'dpgw table create --dataset track --schema examples/track/schema.yaml'))
     .option('--dry-run', 'print the request and send nothing')
-    .action(action(notImplemented));
-  tableOptions(add(table, 'render', 'print the filled table definition (password masked)', 'dpgw table render --dataset track --schema examples/track/schema.yaml')).action(
-    action(notImplemented),
-  );
+    .action(action('table'));
+  tableOptions(add(table, 'render', 'print the filled table definition (password masked)', 'dpgw table render --dataset track --schema examples/track/schema.yaml')).action(action('table'));
 
   const storage = group('storage', 'catalog storages');
   add(storage, 'touch', 'create store permissions by reading the default storage (platforms older than 1.15.165)', 'dpgw storage touch --dataset track')
@@ -106,11 +106,11 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
     .option('--force', 'make the call even when the platform does not need it')
     .option('--dry-run', 'print the request and send nothing')
-    .action(action(notImplemented));
+    .action(action('storage'));
 
   add(program, 'health [component]', 'show platform health; exit 6 when not UP', 'dpgw health mq')
-    .option('--watch <seconds>', 'refresh every few seconds on a terminal')
-    .action(action(notImplemented));
+    .option('--watch <seconds>', 'check again every few seconds (in place on a terminal) until Ctrl-C')
+    .action(action('health'));
 
   add(program, 'provision <manifest>', 'run the whole workflow for every data set of a manifest, in order, safe to re-run', 'dpgw provision examples/track/provision.yaml')
     .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')

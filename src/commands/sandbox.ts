@@ -3,6 +3,7 @@ import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Handler, HandlerModule } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../settings/config-file.js';
 
 const DEFAULT_PROFILE_NAME = 'sandbox';
@@ -67,6 +68,7 @@ const run: Handler = async (context) => {
     clientId: sandbox.clientId,
     clientSecret: sandbox.clientSecret,
     platformVersion: sandbox.platformVersion,
+    stream: sandbox.stream,
     users: sandbox.users.map((u) => ({ username: u.username, password: u.password, groups: u.groups })),
     profile: profile ?? null,
   };
@@ -91,6 +93,7 @@ const run: Handler = async (context) => {
           : [
               `  export DPGW_GATEWAY=${data.gateway} DPGW_AUTH_URL=${data.authUrl} DPGW_REALM=${data.realm}`,
               `  export DPGW_CLIENT_ID=${data.clientId} DPGW_CLIENT_SECRET=${data.clientSecret} DPGW_USERNAME=admin`,
+              `  export DPGW_BROKER_LIST=${data.stream.brokerList} DPGW_REGISTRY_URL=${data.stream.registryUrl} DPGW_STREAM_USER=${data.stream.user} DPGW_STREAM_PASSWORD=${data.stream.password}`,
             ]),
       ].join('\n'),
   });
@@ -115,13 +118,12 @@ function untilStopped(): Promise<void> {
 }
 
 /** A profile pointing at the sandbox; the client secret goes to a 0600 file the profile references. */
-async function writeProfile(env: NodeJS.ProcessEnv, profile: string, sandbox: { gatewayUrl: string; authUrl: string; realm: string; clientId: string; clientSecret: string }): Promise<void> {
+async function writeProfile(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox): Promise<void> {
   const directory = configDirectory(env);
   const secretDirectory = join(directory, 'sandbox');
   await mkdir(secretDirectory, { recursive: true, mode: 0o700 });
-  const secretFile = join(secretDirectory, `${profile}-client-secret`);
-  await writeFile(secretFile, sandbox.clientSecret + '\n', { mode: 0o600 });
-  await chmod(secretFile, 0o600);
+  const secretFile = await writeSecret(join(secretDirectory, `${profile}-client-secret`), sandbox.clientSecret);
+  const streamPasswordFile = await writeSecret(join(secretDirectory, `${profile}-stream-password`), sandbox.stream.password);
   const config = await loadConfigFile(directory);
   const values: Record<string, string> = {
     gateway: sandbox.gatewayUrl,
@@ -130,9 +132,19 @@ async function writeProfile(env: NodeJS.ProcessEnv, profile: string, sandbox: { 
     clientId: sandbox.clientId,
     clientSecret: `file:${secretFile}`,
     username: 'admin',
+    brokerList: sandbox.stream.brokerList,
+    registryUrl: sandbox.stream.registryUrl,
+    streamUser: sandbox.stream.user,
+    streamPassword: `file:${streamPasswordFile}`,
   };
   for (const [key, value] of Object.entries(values)) editProfile(config, profile, key, value);
   await saveConfigFile(config);
+}
+
+async function writeSecret(file: string, secret: string): Promise<string> {
+  await writeFile(file, secret + '\n', { mode: 0o600 });
+  await chmod(file, 0o600);
+  return file;
 }
 
 function portOption(value: unknown, flag: string): number {

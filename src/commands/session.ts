@@ -4,6 +4,7 @@ import type { SessionContext, SessionSummary } from '../auth/session.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { registerSecret } from '../secrets/redaction.js';
+import { hiddenPrompt, textPrompt } from './prompts.js';
 
 async function sessionContext(context: CommandContext): Promise<SessionContext> {
   return {
@@ -13,14 +14,6 @@ async function sessionContext(context: CommandContext): Promise<SessionContext> 
     trace: context.reporter.options.verbose ? (line) => context.reporter.trace(line) : undefined,
     prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
   };
-}
-
-async function hiddenPrompt(context: CommandContext, message: string): Promise<string> {
-  const { password } = await import('@inquirer/prompts');
-  // Prompts go to stderr: stdout stays data.
-  const answer = await password({ message, mask: true }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream });
-  registerSecret(answer);
-  return answer;
 }
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -36,8 +29,7 @@ const login: Handler = async (context) => {
   let username = settings.values.username.value;
   if (username === undefined) {
     if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
-    const { input } = await import('@inquirer/prompts');
-    username = await input({ message: 'Username:' }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream });
+    username = await textPrompt(context, 'Username:');
   }
   let password: string;
   if (context.options.passwordStdin === true) {

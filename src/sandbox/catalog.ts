@@ -61,6 +61,7 @@ export class Catalog {
   constructor(
     seed: SeedDataSource[],
     private readonly topicDelayMs: () => number,
+    private readonly omitTopicLabels = false,
   ) {
     this.dataSources = seed.map((source) => {
       const id = stableId(`datasource:${source.name}`);
@@ -129,7 +130,7 @@ export class Catalog {
           name: dataSet.name,
           storage: [{ name: DEFAULT_STORAGE_NAME, id: dataSet.storageId }],
           links: [{ rel: SELF_LINK_REL, href: selfHref(enablement, dataSet) }],
-          labels: { [TOPIC_LABEL_KEY]: dataSet.topic },
+          ...(this.omitTopicLabels ? {} : { labels: { [TOPIC_LABEL_KEY]: dataSet.topic } }),
         });
       }
     }

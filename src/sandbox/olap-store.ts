@@ -4,11 +4,8 @@
  * validation) and answering in Pinot's error shape `{ code, error }`, which the
  * gateway passes through. Messages name the offending field.
  */
+import { isDateTimeFormat, isGranularity, NUMERIC_DATA_TYPES as NUMERIC, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
-
-export const STORE_DATA_TYPES = ['INT', 'LONG', 'FLOAT', 'DOUBLE', 'BIG_DECIMAL', 'BOOLEAN', 'TIMESTAMP', 'STRING', 'JSON', 'BYTES'] as const;
-const NUMERIC = new Set(['INT', 'LONG', 'FLOAT', 'DOUBLE', 'BIG_DECIMAL']);
-export const TIME_UNITS = ['NANOSECONDS', 'MICROSECONDS', 'MILLISECONDS', 'SECONDS', 'MINUTES', 'HOURS', 'DAYS'] as const;
 
 export interface StoreAnswer {
   status: number;
@@ -133,21 +130,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function isPositiveInteger(value: unknown): boolean {
   const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof number === 'number' && Number.isInteger(number) && number > 0;
-}
-
-/** `<size>:<unit>:EPOCH`, `<size>:<unit>:SIMPLE_DATE_FORMAT:<pattern>`, and the pipe forms `EPOCH|<unit>|<size>`, `SIMPLE_DATE_FORMAT|<pattern>`, `TIMESTAMP`. */
-export function isDateTimeFormat(format: string): boolean {
-  const units = TIME_UNITS.join('|');
-  return (
-    new RegExp(`^[1-9]\\d*:(${units}):EPOCH$`).test(format) ||
-    new RegExp(`^[1-9]\\d*:(${units}):SIMPLE_DATE_FORMAT:.+$`).test(format) ||
-    new RegExp(`^EPOCH(\\|(${units})(\\|[1-9]\\d*)?)?$`).test(format) ||
-    /^SIMPLE_DATE_FORMAT\|.+$/.test(format) ||
-    format === 'TIMESTAMP'
-  );
-}
-
-/** `<size>:<unit>`. */
-export function isGranularity(granularity: string): boolean {
-  return new RegExp(`^[1-9]\\d*:(${TIME_UNITS.join('|')})$`).test(granularity);
 }

@@ -45,6 +45,10 @@ export interface SandboxOptions {
   logFile?: string;
   /** Health targets (`mq` or `mq.connection`) reported DOWN from the start. */
   down?: string[];
+  /** The internal stream user's password; generated where not given. */
+  streamPassword?: string;
+  /** A platform variant whose catalog data sets carry no topic label. */
+  omitTopicLabels?: boolean;
 }
 
 export interface Sandbox {
@@ -59,6 +63,8 @@ export interface Sandbox {
   users: SandboxUser[];
   clients: SandboxClient[];
   platformVersion: string;
+  /** The stream settings a table uses on this platform (the sandbox runs no stream broker). */
+  stream: { brokerList: string; registryUrl: string; user: string; password: string };
   requestLog: RequestLog;
   faults: Faults;
   health: HealthChecks;
@@ -100,7 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new Faults(options.faults);
   const health = new HealthChecks();
   for (const target of options.down ?? []) health.set(target, 'DOWN');
-  const catalog = new Catalog(options.seed ?? DEFAULT_SEED, () => options.topicDelayMs ?? 0);
+  const catalog = new Catalog(options.seed ?? DEFAULT_SEED, () => options.topicDelayMs ?? 0, options.omitTopicLabels === true);
   const store = new OlapStore();
 
   const identity = new IdentityProvider({
@@ -149,6 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get platformVersion() {
       return platformVersion;
     },
+    stream: { brokerList: '127.0.0.1:9092', registryUrl: 'http://127.0.0.1:8081', user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() },
     requestLog,
     faults,
     health,

@@ -2,7 +2,8 @@
  * Every setting dpgw reads, with its flag, environment variable and profile key.
  * Precedence: flag > environment > profile > default (README "Settings").
  */
-import { DEFAULT_OLAP_SEGMENT, DEFAULT_STREAM_TYPE } from '../contract/constants.js';
+import { DEFAULT_OLAP_SEGMENT, DEFAULT_STREAM_TYPE, TABLE_DEFAULTS } from '../contract/constants.js';
+import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
 
 export type SettingKey =
   | 'gateway'
@@ -17,6 +18,15 @@ export type SettingKey =
   | 'timeout'
   | 'caFile'
   | 'clientAuth'
+  | 'brokerList'
+  | 'registryUrl'
+  | 'streamUser'
+  | 'streamPassword'
+  | 'retentionDays'
+  | 'brokerTenant'
+  | 'serverTenant'
+  | 'decoderClass'
+  | 'consumerFactoryClass'
   | 'token';
 
 export interface SettingDefinition {
@@ -32,6 +42,8 @@ export interface SettingDefinition {
   display: 'plain' | 'secret' | 'reference';
   /** A value from the environment is the secret itself, from elsewhere a secret reference. */
   envIsSecret?: boolean;
+  /** 'table': a flag of `table create` / `table render` only (and a profile key); otherwise global. */
+  scope?: 'table';
 }
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
@@ -55,6 +67,33 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'timeout', flag: '--timeout <seconds>', env: 'DPGW_TIMEOUT', profileKey: 'timeout', default: '30', display: 'plain', description: 'seconds to wait for each HTTP request' },
   { key: 'caFile', flag: '--ca-file <path>', env: 'DPGW_CA_FILE', profileKey: 'caFile', display: 'plain', description: 'extra certificate authorities (PEM) for the gateway and the identity provider' },
   { key: 'clientAuth', flag: '--client-auth <method>', env: 'DPGW_CLIENT_AUTH', profileKey: 'clientAuth', default: 'post', display: 'plain', description: 'how the client secret is sent: post (in the form, as the contract shows) or basic' },
+  { key: 'brokerList', flag: '--broker-list <host:port>', env: 'DPGW_BROKER_LIST', profileKey: 'brokerList', display: 'plain', scope: 'table', description: 'stream bootstrap address(es) for the table' },
+  { key: 'registryUrl', flag: '--registry-url <url>', env: 'DPGW_REGISTRY_URL', profileKey: 'registryUrl', display: 'plain', scope: 'table', description: 'schema registry address for the table' },
+  { key: 'streamUser', flag: '--stream-user <name>', env: 'DPGW_STREAM_USER', profileKey: 'streamUser', display: 'plain', scope: 'table', description: 'internal stream user (SCRAM)' },
+  {
+    key: 'streamPassword',
+    flag: '--stream-password <ref>',
+    env: 'DPGW_STREAM_PASSWORD',
+    profileKey: 'streamPassword',
+    display: 'reference',
+    envIsSecret: true,
+    scope: 'table',
+    description: 'secret reference of the stream password (env:, file:, exec:); DPGW_STREAM_PASSWORD holds the password itself',
+  },
+  { key: 'retentionDays', flag: '--retention-days <days>', env: 'DPGW_RETENTION_DAYS', profileKey: 'retentionDays', default: '7', display: 'plain', scope: 'table', description: 'segment retention in days' },
+  { key: 'brokerTenant', flag: '--broker-tenant <name>', env: 'DPGW_BROKER_TENANT', profileKey: 'brokerTenant', default: TABLE_DEFAULTS.tenant, display: 'plain', scope: 'table', description: 'broker tenant of the table' },
+  { key: 'serverTenant', flag: '--server-tenant <name>', env: 'DPGW_SERVER_TENANT', profileKey: 'serverTenant', default: TABLE_DEFAULTS.tenant, display: 'plain', scope: 'table', description: 'server tenant of the table' },
+  { key: 'decoderClass', flag: '--decoder-class <class>', env: 'DPGW_DECODER_CLASS', profileKey: 'decoderClass', default: STREAM_PLUGIN_CLASSES.decoder, display: 'plain', scope: 'table', description: "the store's JSON message decoder class" },
+  {
+    key: 'consumerFactoryClass',
+    flag: '--consumer-factory-class <class>',
+    env: 'DPGW_CONSUMER_FACTORY_CLASS',
+    profileKey: 'consumerFactoryClass',
+    default: STREAM_PLUGIN_CLASSES.consumerFactory,
+    display: 'plain',
+    scope: 'table',
+    description: "the stream plugin's consumer factory class (Kafka 2.0 client)",
+  },
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 

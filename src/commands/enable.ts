@@ -1,0 +1,45 @@
+/** `dpgw enable`: step 2 of the contract, waiting for the data set's topic. */
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { enableDataSet } from '../catalog/enable-data-set.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { startProgress } from '../output/progress.js';
+import { renderDryRun } from './dry-run.js';
+
+const enable: Handler = async (context) => {
+  const { options, reporter } = context;
+  const waitSeconds = Number(options.waitTimeout);
+  if (!Number.isFinite(waitSeconds) || waitSeconds < 0) throw new DpgwError('usage', `"${String(options.waitTimeout)}" is not a number of seconds`, { where: '--wait-timeout' });
+  const groups = Array.isArray(options.group) ? options.group.map(String) : [];
+  const gateway = await context.gateway();
+  const dataSet = String(options.dataset);
+  let progress: Awaited<ReturnType<typeof startProgress>> | undefined;
+  try {
+    const result = await enableDataSet(gateway, {
+      dataSource: String(options.datasource),
+      dataSet,
+      groups,
+      enablement: typeof options.enablement === 'string' ? options.enablement : undefined,
+      waitTimeoutMs: waitSeconds * 1000,
+      dryRun: options.dryRun === true,
+      warn: (message) => reporter.warn(message),
+      onWaiting: async (elapsed) => {
+        progress ??= await startProgress(reporter, context.io, `waiting for the topic of ${dataSet}`);
+        progress.update(`waiting for the topic of ${dataSet} (${Math.round(elapsed / 1000)} s)`);
+      },
+    });
+    progress?.stop();
+    if (result.change === 'planned') return renderDryRun(result.planned ?? [], { dataSource: result.dataSource, enablement: result.enablement });
+    const enablementNote = result.enablement.created ? `created enablement ${result.enablement.name} for groups ${result.enablement.groups.join(', ')}` : `reused enablement ${result.enablement.name}`;
+    reporter.success(`${result.change === 'already' ? `${dataSet} was already enabled` : `enabled ${dataSet}`} (${enablementNote}); topic ${result.topic}`);
+    reporter.next(`dpgw schema push <schema file>   then   dpgw table create --dataset ${dataSet} --schema <schema file>`);
+    return {
+      data: result,
+      human: (style) =>
+        [`${style.bold('topic')}      ${result.topic}`, `${style.bold('self link')}  ${result.selfHref ?? '-'}`, `${style.bold('storage')}    default ${result.storageId ?? '-'}`].join('\n'),
+    };
+  } finally {
+    progress?.stop();
+  }
+};
+
+export const handlers: HandlerModule['handlers'] = { enable };

@@ -1,0 +1,62 @@
+/** `dpgw health [component]`: the platform's health as a tree; exit 6 when not UP. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChalkInstance } from 'chalk';
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../contract/constants.js';
+import type { HealthRecord } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { ExitCode } from '../errors/exit-code.js';
+import { GatewayError } from '../gateway/gateway-error.js';
+
+const health: Handler = async (context) => {
+  const [component] = context.args as [string | undefined];
+  const gateway = await context.gateway();
+  const check = async () => {
+    try {
+      return (await gateway.health(component)).record;
+    } catch (error) {
+      if (component !== undefined && error instanceof GatewayError && error.status === 404) {
+        throw new DpgwError('usage', `the gateway has no health component "${component}"`, { where: 'component', hint: `known components: ${Object.keys(HEALTH_COMPONENTS).join(', ')}` });
+      }
+      throw error;
+    }
+  };
+  const watch = context.options.watch === undefined ? undefined : Number(context.options.watch);
+  if (watch !== undefined && !(watch > 0)) throw new DpgwError('usage', `"${String(context.options.watch)}" is not a number of seconds`, { where: '--watch' });
+
+  let record = await check();
+  if (watch !== undefined && !context.reporter.options.json) {
+    // Refresh in place on a terminal, a new block per check otherwise; until Ctrl-C.
+    const tty = context.io.stdout.isTTY === true;
+    let stopped = false;
+    process.once('SIGINT', () => (stopped = true));
+    for (;;) {
+      const text = renderTree(record, component, context.reporter.out) + `\n${context.reporter.out.dim(`checked ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
+      context.io.stdout.write(tty ? `\u001b[H\u001b[2J${text}` : `${text}\n`);
+      for (let waited = 0; waited < watch * 1000 && !stopped; waited += 100) await sleep(100);
+      if (stopped) break;
+      record = await check();
+    }
+    return { data: record, printed: true, exitCode: record.status === HEALTH_STATUS_UP ? ExitCode.Ok : ExitCode.Unhealthy };
+  }
+  return {
+    data: record,
+    exitCode: record.status === HEALTH_STATUS_UP ? ExitCode.Ok : ExitCode.Unhealthy,
+    human: (style) => renderTree(record, component, style),
+  };
+};
+
+function renderTree(record: HealthRecord, component: string | undefined, style: ChalkInstance): string {
+  const status = (s: string) => (s === HEALTH_STATUS_UP ? style.green(s) : style.red.bold(s));
+  const lines = [`${style.bold(component ?? 'platform')} ${status(record.status)}`];
+  const entries = Object.entries(record.components ?? {});
+  entries.forEach(([name, child], index) => {
+    const last = index === entries.length - 1;
+    lines.push(`${last ? '└─' : '├─'} ${name} ${status(child.status)}`);
+    const subs = Object.entries(child.components ?? {});
+    subs.forEach(([subName, sub], subIndex) => lines.push(`${last ? '   ' : '│  '}${subIndex === subs.length - 1 ? '└─' : '├─'} ${subName} ${status(sub.status)}`));
+  });
+  return lines.join('\n');
+}
+
+export const handlers: HandlerModule['handlers'] = { health };

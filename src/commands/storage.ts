@@ -1,0 +1,39 @@
+/** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { storageTouchNeeded, isVersion } from '../catalog/platform-version.js';
+import { resolveDataSet } from '../catalog/resolve-data-set.js';
+import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
+import { paths } from '../contract/paths.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { whereSet } from '../settings/resolve-settings.js';
+import { renderDryRun } from './dry-run.js';
+
+const touch: Handler = async (context) => {
+  const { options, reporter } = context;
+  const settings = await context.settings();
+  const gateway = await context.gateway();
+  const dataSetName = String(options.dataset);
+  const resolved = await resolveDataSet(gateway, dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
+  if (!resolved.storageId) throw new DpgwError('failure', `data set ${dataSetName} lists no storage named "default"`, { where: '--dataset', hint: 'check the catalog entry of the data set' });
+
+  const configured = settings.values.platformVersion;
+  if (configured.value !== undefined && !isVersion(configured.value)) throw new DpgwError('usage', `"${configured.value}" is not a version like 1.15.164`, { where: whereSet(configured) });
+  const version = configured.value ?? (await gateway.platformVersion());
+  const versionSource = configured.value !== undefined ? whereSet(configured) : version !== undefined ? 'GET /api/version' : undefined;
+  const need = storageTouchNeeded(version);
+  const base = { dataSet: dataSetName, selfHref: resolved.selfHref, storageId: resolved.storageId, platformVersion: version ?? null, versionSource: versionSource ?? null };
+
+  if (need === 'not-needed' && options.force !== true) {
+    reporter.info(`storage touch not needed: platform ${version} (${versionSource}) creates the permissions itself from ${STORAGE_TOUCH_NOT_NEEDED_FROM} on; nothing was sent (--force makes the call anyway)`);
+    return { data: { ...base, touched: false, reason: 'not-needed' }, human: () => '' };
+  }
+  if (need === 'unknown') reporter.info(`platform version unknown (no --platform-version, and the gateway has no /api/version): touching the storage anyway, a harmless GET`);
+  if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(resolved.selfHref, resolved.storageId) }], base);
+  const answer = await gateway.touchStorage(resolved.selfHref, resolved.storageId);
+  const said = typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
+  reporter.success(`touched the default storage of ${dataSetName} (${answer.status})${said}`);
+  reporter.next('query the table as a member of an enablement group');
+  return { data: { ...base, touched: true, status: answer.status, response: answer.body ?? null }, human: () => '' };
+};
+
+export const handlers: HandlerModule['handlers'] = { 'storage touch': touch };

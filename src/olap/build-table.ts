@@ -1,0 +1,100 @@
+/**
+ * Step 5's definition: the template filled from the data set's topic, the
+ * schema and the settings, then checked. Shared by `table create`, `table render`
+ * and `provision`.
+ */
+import { existsSync } from 'node:fs';
+import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { MASK } from '../secrets/redaction.js';
+import { resolveSecretReference } from '../secrets/secret-reference.js';
+import { whereSet, type Settings } from '../settings/resolve-settings.js';
+import { definitionOf, flagName, type SettingKey } from '../settings/setting-definitions.js';
+import { requireWord } from '../settings/setting-values.js';
+import { scramJaasConfig } from './jaas-config.js';
+import { loadSchema } from './load-schema.js';
+import { schemaColumns } from './schema-validation.js';
+import { checkTable, failOnIssues, fillTemplate, readTemplate, type TemplateValues } from './table-template.js';
+
+export interface TableInputs {
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  /** The topic of the data set (its catalog label, or --topic). */
+  topic: string;
+  /** A schema file, or the name of a schema pushed before. */
+  schema: string;
+  tableName?: string;
+  templateFile?: string;
+  timeColumn?: string;
+  /** Render only: the stream password is shown masked, so it need not be resolved. */
+  maskStreamPassword?: boolean;
+  prompt?: (message: string) => Promise<string>;
+  warn: (message: string) => void;
+}
+
+export interface BuiltTable {
+  table: RealtimeTableDefinition;
+  /** The schema, when given as a file (then every check ran). */
+  schema?: AnalyticsSchema;
+  schemaName: string;
+}
+
+export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
+  const { settings } = inputs;
+  const fromFile = existsSync(inputs.schema) || /\.(ya?ml|json)$/i.test(inputs.schema);
+  const schema = fromFile ? await loadSchema(inputs.schema) : undefined;
+  const schemaName = schema?.schemaName ?? inputs.schema;
+  if (!fromFile && !/^[A-Za-z0-9_-]+$/.test(schemaName)) {
+    throw new DpgwError('usage', `"${inputs.schema}" is neither a schema file nor a schema name`, { where: '--schema', hint: 'give the schema file (YAML or JSON), or the schemaName of a pushed schema' });
+  }
+  const timeColumn = inputs.timeColumn ?? (schema ? onlyDateTimeColumn(schema) : undefined);
+  if (!schema) inputs.warn(`--schema names a schema (${schemaName}) rather than a file: its columns cannot be checked before sending`);
+
+  const tableName = inputs.tableName ?? schemaName;
+  if (tableName !== schemaName) inputs.warn(`table ${tableName} and schema ${schemaName} differ in name: current releases of the analytics store link a table to the schema of the same name`);
+
+  const setting = (key: SettingKey) => settings.values[key].value;
+  const how = (key: SettingKey) => {
+    const d = definitionOf(key);
+    return `pass ${flagName(d.flag!)}, set ${d.env}, or \`dpgw config set ${d.profileKey} …\``;
+  };
+  const streamUser = setting('streamUser');
+  const streamPassword = inputs.maskStreamPassword ? (setting('streamPassword') === undefined ? undefined : MASK) : await resolveStreamPassword(inputs);
+  const retention = setting('retentionDays');
+  const values: TemplateValues = {
+    tableName: { value: tableName, how: 'pass --name' },
+    schemaName: { value: schemaName, how: 'pass --schema' },
+    timeColumn: { value: timeColumn, how: schema ? 'the schema has several date-time columns: pass --time-column' : 'pass --time-column (the schema was given by name)' },
+    topic: { value: inputs.topic, how: 'pass --topic' },
+    streamType: { value: requireWord(settings, 'streamType'), how: 'pass --stream-type' },
+    decoderClass: { value: setting('decoderClass'), how: how('decoderClass') },
+    consumerFactoryClass: { value: setting('consumerFactoryClass'), how: how('consumerFactoryClass') },
+    stringDeserializer: { value: STREAM_PLUGIN_CLASSES.stringDeserializer, how: '' },
+    brokerList: { value: setting('brokerList'), how: how('brokerList') },
+    registryUrl: { value: setting('registryUrl'), how: how('registryUrl') },
+    saslJaasConfig: {
+      value: streamUser !== undefined && streamPassword !== undefined ? scramJaasConfig(streamUser, streamPassword) : undefined,
+      how: streamUser === undefined ? `it needs the stream user: ${how('streamUser')}` : `it needs the stream password: ${how('streamPassword')}`,
+    },
+    retentionDays: { value: retention !== undefined && /^\d+$/.test(retention) ? Number(retention) : retention, how: how('retentionDays') },
+    brokerTenant: { value: setting('brokerTenant'), how: how('brokerTenant') },
+    serverTenant: { value: setting('serverTenant'), how: how('serverTenant') },
+  };
+  const template = await readTemplate(inputs.templateFile);
+  const { table, issues } = fillTemplate(template, values);
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(table, schema, template))], 'table settings or template', 'run `dpgw table render` to see the definition');
+  return { table, schema, schemaName };
+}
+
+function onlyDateTimeColumn(schema: AnalyticsSchema): string | undefined {
+  const dateTimes = [...schemaColumns(schema).entries()].filter(([, c]) => c.group === 'dateTimeFieldSpecs').map(([name]) => name);
+  return dateTimes.length === 1 ? dateTimes[0] : undefined;
+}
+
+async function resolveStreamPassword(inputs: TableInputs): Promise<string | undefined> {
+  const setting = inputs.settings.values.streamPassword;
+  if (setting.value === undefined) return inputs.prompt ? inputs.prompt('Stream password:') : undefined;
+  if (setting.source.kind === 'env') return setting.value;
+  return resolveSecretReference(setting.value, { where: whereSet(setting), env: inputs.env, label: 'stream password', prompt: inputs.prompt });
+}

@@ -1,0 +1,101 @@
+/**
+ * Checks an analytics schema file before anything is sent: every problem with
+ * its file:line:column. The rules are the contract's (field specs, date-time
+ * patterns) and the analytics store's (data types, unique columns, numeric metrics).
+ */
+import { CONTRACT_DATA_TYPES } from '../contract/constants.js';
+import { isDateTimeFormat, isGranularity, NUMERIC_DATA_TYPES, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
+import type { AnalyticsSchema } from '../contract/types.js';
+import { closestMatch } from '../text/closest-match.js';
+import type { LocatedDocument, PathPart } from './located-document.js';
+
+export interface ValidationIssue {
+  where: string;
+  /** JSON-pointer-like path of the field: `dimensionFieldSpecs[3].dataType`. */
+  field: string;
+  message: string;
+}
+
+const SCHEMA_KEYS = ['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs', 'primaryKeyColumns', 'enableColumnBasedNullHandling'];
+const FIELD_KEYS = ['name', 'dataType', 'singleValueField', 'defaultNullValue', 'notNull', 'maxLength'];
+const DATE_TIME_KEYS = ['name', 'dataType', 'notNull', 'format', 'granularity', 'defaultNullValue'];
+const GROUPS = ['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'] as const;
+const ALL_TYPES = [...new Set<string>([...CONTRACT_DATA_TYPES, ...STORE_DATA_TYPES])];
+
+export function fieldPath(path: readonly PathPart[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+}
+
+export function validateSchema(document: LocatedDocument): { schema?: AnalyticsSchema; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const issue = (path: readonly PathPart[], message: string, atKey = false) =>
+    issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
+  const value = document.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    issue([], 'a schema must be a mapping with schemaName and field specs');
+    return { issues };
+  }
+  const schema = value as Record<string, unknown>;
+  unknownKeys(schema, SCHEMA_KEYS, [], issue);
+
+  const name = schema.schemaName;
+  if (typeof name !== 'string' || name.trim() === '') issue(['schemaName'], 'schemaName is missing');
+  else if (/\s/.test(name)) issue(['schemaName'], `schemaName "${name}" contains white space`);
+  else if (name.includes('__')) issue(['schemaName'], `schemaName "${name}" contains "__", which the store reserves`);
+
+  const seen = new Map<string, string>();
+  let columns = 0;
+  for (const group of GROUPS) {
+    const specs = schema[group];
+    if (specs === undefined || specs === null) continue;
+    if (!Array.isArray(specs)) {
+      issue([group], `${group} must be a list of field specs`);
+      continue;
+    }
+    specs.forEach((spec: unknown, index) => {
+      const path = [group, index];
+      if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+        issue(path, 'a field spec must be a mapping with name and dataType');
+        return;
+      }
+      const field = spec as Record<string, unknown>;
+      columns++;
+      unknownKeys(field, group === 'dateTimeFieldSpecs' ? DATE_TIME_KEYS : FIELD_KEYS, path, issue);
+      if (typeof field.name !== 'string' || field.name === '') issue([...path, 'name'], 'the field name is missing');
+      else if (seen.has(field.name)) issue([...path, 'name'], `column "${field.name}" is defined twice (also at ${seen.get(field.name)})`);
+      else seen.set(field.name, document.at([...path, 'name']));
+      const type = field.dataType;
+      if (typeof type !== 'string') issue([...path, 'dataType'], 'dataType is missing');
+      else if (!ALL_TYPES.includes(type)) {
+        const near = closestMatch(type, ALL_TYPES);
+        issue([...path, 'dataType'], `unknown dataType "${type}"${near ? ` (did you mean ${near}?)` : ''}; the contract uses ${CONTRACT_DATA_TYPES.join(', ')}`);
+      } else if (group === 'metricFieldSpecs' && !NUMERIC_DATA_TYPES.has(type)) {
+        issue([...path, 'dataType'], `metric "${String(field.name)}" must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL), not ${type}`);
+      }
+      if (group === 'dateTimeFieldSpecs') {
+        if (typeof field.format !== 'string') issue([...path, 'format'], 'format is missing; the contract uses 1:MILLISECONDS:EPOCH');
+        else if (!isDateTimeFormat(field.format)) issue([...path, 'format'], `format "${field.format}" is not <size>:<unit>:EPOCH (unit one of ${TIME_UNITS.join(', ')}) or another form the store reads`);
+        if (typeof field.granularity !== 'string') issue([...path, 'granularity'], 'granularity is missing; the contract uses 1:MILLISECONDS');
+        else if (!isGranularity(field.granularity)) issue([...path, 'granularity'], `granularity "${field.granularity}" is not <size>:<unit> with a time unit`);
+      }
+      if (field.notNull !== undefined && typeof field.notNull !== 'boolean') issue([...path, 'notNull'], `notNull must be true or false, not ${JSON.stringify(field.notNull)}`);
+    });
+  }
+  if (columns === 0 && issues.length === 0) issue([], 'the schema has no columns: add dimensionFieldSpecs, metricFieldSpecs or dateTimeFieldSpecs');
+  return issues.length === 0 ? { schema: schema as unknown as AnalyticsSchema, issues } : { issues };
+}
+
+function unknownKeys(object: Record<string, unknown>, known: readonly string[], path: readonly PathPart[], issue: (path: readonly PathPart[], message: string, atKey?: boolean) => void): void {
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    const near = closestMatch(key, known);
+    issue([...path, key], `unknown field "${key}"${near ? ` (did you mean ${near}?)` : `; known: ${known.join(', ')}`}`, true);
+  }
+}
+
+/** Every column of a schema, by name, with its group. */
+export function schemaColumns(schema: AnalyticsSchema): Map<string, { group: (typeof GROUPS)[number]; dataType: string }> {
+  const columns = new Map<string, { group: (typeof GROUPS)[number]; dataType: string }>();
+  for (const group of GROUPS) for (const spec of schema[group] ?? []) columns.set(spec.name, { group, dataType: spec.dataType });
+  return columns;
+}

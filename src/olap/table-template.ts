@@ -1,0 +1,101 @@
+/**
+ * Table templates: a YAML definition with ${placeholder}s, filled from the data
+ * set (topic), the schema (name, time column) and the settings, then checked
+ * before anything is sent. Errors name the template's file:line:column, or the
+ * setting that would fill a missing value.
+ */
+import { join } from 'node:path';
+import { TABLE_DEFAULTS } from '../contract/constants.js';
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { packageRoot } from '../package-root.js';
+import { readLocatedDocument, type LocatedDocument, type PathPart } from './located-document.js';
+import { fieldPath, schemaColumns, type ValidationIssue } from './schema-validation.js';
+
+export const DEFAULT_TEMPLATE = 'templates/realtime-table.yaml';
+
+/** What fills each placeholder; `how` says how a user sets it, for the error when it is missing. */
+export type TemplateValues = Record<string, { value: string | number | undefined; how: string }>;
+
+const PLACEHOLDER = /\$\{([A-Za-z][A-Za-z0-9]*)\}/g;
+
+export async function readTemplate(file: string | undefined): Promise<LocatedDocument> {
+  return readLocatedDocument(file ?? join(packageRoot(), DEFAULT_TEMPLATE), 'table template');
+}
+
+/** Fills every placeholder; each one without a value is an issue at its place in the template. */
+export function fillTemplate(template: LocatedDocument, values: TemplateValues): { table: RealtimeTableDefinition; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const fill = (text: string, path: readonly PathPart[]): string | number => {
+    const whole = /^\$\{([A-Za-z][A-Za-z0-9]*)\}$/.exec(text);
+    if (whole) {
+      const entry = values[whole[1]!];
+      if (entry?.value !== undefined) return entry.value;
+    }
+    return text.replace(PLACEHOLDER, (match, name: string) => {
+      const entry = values[name];
+      if (entry?.value === undefined) {
+        issues.push({ where: template.at(path), field: fieldPath(path) || name, message: entry ? `\${${name}} has no value: ${entry.how}` : `\${${name}} is not a placeholder dpgw knows (known: ${Object.keys(values).join(', ')})` });
+        return match;
+      }
+      return String(entry.value);
+    });
+  };
+  const walk = (node: unknown, path: PathPart[]): unknown => {
+    if (typeof node === 'string') return fill(node, path);
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, [...path, index]));
+    if (node !== null && typeof node === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(node)) out[String(fill(key, [...path, key]))] = walk(value, [...path, key]);
+      return out;
+    }
+    return node;
+  };
+  const table = walk(template.value, []) as RealtimeTableDefinition;
+  return { table, issues: dedupe(issues) };
+}
+
+/** The checks a filled definition must pass before it is sent. */
+export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSchema | undefined, template: LocatedDocument): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const issue = (path: PathPart[], message: string) => issues.push({ where: template.at(path), field: fieldPath(path), message });
+  if (table.tableType !== TABLE_DEFAULTS.tableType) issue(['tableType'], `tableType must be ${TABLE_DEFAULTS.tableType}, not ${String(table.tableType)}`);
+  const segments = table.segmentsConfig ?? ({} as RealtimeTableDefinition['segmentsConfig']);
+  if (!table.segmentsConfig) issue(['segmentsConfig'], 'segmentsConfig is missing');
+  if (segments.retentionTimeUnit !== TABLE_DEFAULTS.retentionTimeUnit) issue(['segmentsConfig', 'retentionTimeUnit'], `retention is counted in ${TABLE_DEFAULTS.retentionTimeUnit}, not ${String(segments.retentionTimeUnit)}`);
+  if (!(typeof segments.retentionTimeValue === 'number' && Number.isInteger(segments.retentionTimeValue) && segments.retentionTimeValue > 0)) {
+    issue(['segmentsConfig', 'retentionTimeValue'], `retentionTimeValue must be a positive whole number of days, not ${JSON.stringify(segments.retentionTimeValue)} (--retention-days)`);
+  }
+  for (const key of ['replication', 'replicasPerPartition'] as const) {
+    if (!(Number.isInteger(segments[key]) && segments[key] > 0)) issue(['segmentsConfig', key], `${key} must be a positive whole number`);
+  }
+  const streams = table.tableIndexConfig?.streamConfigs;
+  if (!streams || typeof streams !== 'object') issue(['tableIndexConfig', 'streamConfigs'], 'streamConfigs is missing: a REALTIME table needs its stream');
+  else for (const [key, value] of Object.entries(streams)) if (typeof value !== 'string') issue(['tableIndexConfig', 'streamConfigs', key], `stream config ${key} must be a string`);
+  if (!table.tenants?.broker || !table.tenants?.server) issue(['tenants'], 'tenants must name a broker and a server tenant');
+
+  if (schema) {
+    const columns = schemaColumns(schema);
+    if (segments.schemaName !== schema.schemaName) issue(['segmentsConfig', 'schemaName'], `schemaName "${segments.schemaName}" is not the schema's name "${schema.schemaName}"`);
+    const time = columns.get(segments.timeColumnName);
+    if (!time) issue(['segmentsConfig', 'timeColumnName'], `time column "${segments.timeColumnName}" is not a column of schema ${schema.schemaName}`);
+    else if (time.group !== 'dateTimeFieldSpecs') issue(['segmentsConfig', 'timeColumnName'], `time column "${segments.timeColumnName}" is a ${time.group === 'metricFieldSpecs' ? 'metric' : 'dimension'}, not a date-time column of schema ${schema.schemaName}`);
+    (table.ingestionConfig?.transformConfigs ?? []).forEach((transform, index) => {
+      if (!columns.has(transform.columnName)) issue(['ingestionConfig', 'transformConfigs', index, 'columnName'], `transform destination "${transform.columnName}" is not a column of schema ${schema.schemaName}`);
+    });
+  }
+  return issues;
+}
+
+/** Stops at the first issue, saying how many more there are. */
+export function failOnIssues(issues: ValidationIssue[], what: string, seeAll: string): void {
+  if (issues.length === 0) return;
+  const [first] = issues as [ValidationIssue];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''}: ${seeAll})` : '';
+  throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues } });
+}
+
+function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => (seen.has(i.where + i.message) ? false : (seen.add(i.where + i.message), true)));
+}
