@@ -58,7 +58,7 @@ try {
     { title: 'sign in as admin (the token of step 3, which enabling needs too)', args: ['login', '--password-stdin'], input: `${admin.password}\n` },
     { title: 'step 2: enable the track data set and wait for its topic', args: ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'track-readers'] },
     { title: 'step 4: push the track schema', args: ['schema', 'push', 'examples/track/schema.yaml'] },
-    { title: 'step 5: create the REALTIME table from the topic', args: ['table', 'create', '--dataset', 'track', '--schema', 'examples/track/schema.yaml'] },
+    { title: 'step 5: create the REALTIME table from the topic', args: ['table', 'create', '--dataset', 'track', '--schema', 'examples/track/schema.yaml', '--retention-days', '7'] },
     { title: 'step 6: storage touch (platform older than 1.15.165)', args: ['storage', 'touch', '--dataset', 'track'] },
   ];
   for (const step of steps) {

@@ -27,6 +27,7 @@ export interface GatewayEmulatorOptions {
   adminGroup: string;
   platformVersion: () => string;
   olapSegment: string;
+  versionEndpoint: boolean;
   catalog: Catalog;
   store: OlapStore;
   health: HealthChecks;
@@ -142,7 +143,7 @@ export class GatewayEmulator {
     const caller = await this.authenticate(authorization, path);
     if ('status' in caller) return caller;
 
-    if (path === '/api/version' && method === 'GET') return { status: 200, body: { version: this.options.platformVersion() } };
+    if (path === '/api/version' && method === 'GET' && this.options.versionEndpoint) return { status: 200, body: { version: this.options.platformVersion() } };
 
     const olap = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)$`).exec(path);
     if (olap) {

@@ -49,6 +49,8 @@ export interface SandboxOptions {
   streamPassword?: string;
   /** A platform variant whose catalog data sets carry no topic label. */
   omitTopicLabels?: boolean;
+  /** A platform variant without /api/version (its version is then unknown to clients). */
+  versionEndpoint?: boolean;
 }
 
 export interface Sandbox {
@@ -129,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     adminGroup: ADMIN_GROUP,
     platformVersion: () => platformVersion,
     olapSegment: options.olapSegment ?? 'olap',
+    versionEndpoint: options.versionEndpoint !== false,
     catalog,
     store,
     health,

@@ -60,8 +60,8 @@ function maskValue(value: unknown, key: string | undefined): unknown {
     if (key !== undefined && isSecretKey(key)) {
       // A JAAS line keeps its shape with only the password masked.
       if (/^sasl\.jaas\.config$/i.test(key)) {
-        const masked = maskInlinePasswords(value);
-        return masked === value ? MASK : redactText(masked);
+        // Without a recognisable password=… part, the whole value is masked.
+        return /password\s*=/i.test(value) ? redactText(maskInlinePasswords(value)) : MASK;
       }
       return value === '' ? value : MASK;
     }

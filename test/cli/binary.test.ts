@@ -88,7 +88,7 @@ describe('bad input: one line, exit 2', () => {
 });
 
 describe('commands not implemented yet', () => {
-  for (const argv of [['health'], ['provision', 'm.yaml'], ['schema', 'validate', 'f.yaml']]) {
+  for (const argv of [['provision', 'm.yaml']]) {
     it(`dpgw ${argv.join(' ')} exits 1 and says so`, async () => {
       const { code, stdout, stderr } = await spawnDpgw(argv);
       expect(code).toBe(1);

@@ -1,0 +1,393 @@
+/**
+ * enable, schema push, table create, storage touch and health as a user runs
+ * them: the built binary against the sandbox, asserting on the sandbox's request
+ * log the exact paths, headers and bodies.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseJaasOptions } from '../../src/olap/jaas-config.js';
+import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { cleanEnv, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
+import { tokenFor } from '../helpers/sandbox-http.js';
+
+const SCHEMA = 'examples/track/schema.yaml';
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function setUp(options: SandboxOptions = {}) {
+  sandbox = await startSandbox({ topicDelayMs: 100, ...options });
+  const token = await tokenFor(sandbox, 'admin');
+  const env = cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_TOKEN: token,
+    DPGW_BROKER_LIST: sandbox.stream.brokerList,
+    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
+    DPGW_STREAM_USER: sandbox.stream.user,
+    DPGW_STREAM_PASSWORD: sandbox.stream.password,
+  });
+  const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
+  const gatewayLog = () => sandbox!.requestLog.of('gateway');
+  const mutations = () => gatewayLog().filter((e) => e.method !== 'GET');
+  const enableTrack = async () => {
+    const result = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP]);
+    expect(result.code, result.stderr).toBe(0);
+    return result;
+  };
+  return { sandbox, env, token, dpgw, gatewayLog, mutations, enableTrack };
+}
+
+const oneLine = (result: RunResult) => expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:'))).toHaveLength(1);
+
+describe('dpgw enable', () => {
+  it('creates the enablement, enables the data set, waits for the topic and prints it', async () => {
+    const { enableTrack, gatewayLog, sandbox } = await setUp({ topicDelayMs: 600 });
+    const result = await enableTrack();
+    const source = sandbox.catalog.dataSources[0]!;
+    const enablement = [...sandbox.catalog.enablements.values()][0]!;
+    const base = `/api/v2/catalog/datasources/${source.id}`;
+    const log = gatewayLog().map((e) => `${e.method} ${e.path}`);
+    expect(log.slice(0, 6)).toEqual([
+      'GET /api/v2/catalog/datasources',
+      `GET ${base}/datasets`,
+      `GET ${base}/enablements`,
+      `POST ${base}/enablements`,
+      `GET ${base}/enablements/${enablement.id}/datasets`,
+      `PUT ${base}/enablements/${enablement.id}/datasets/track`,
+    ]);
+    // It polled until the topic existed.
+    expect(log.slice(6).every((l) => l === `GET ${base}/enablements/${enablement.id}/datasets`)).toBe(true);
+    expect(log.length).toBeGreaterThan(7);
+    const post = gatewayLog()[3]!;
+    expect(post.body).toEqual({ name: 'track', groups: [TRACK_GROUP] });
+    expect(post.headers['content-type']).toBe('application/json');
+    expect(post.headers.authorization).toBe('Bearer ***');
+    expect(result.stdout).toContain('topic      mock-data-library.track.track');
+    expect(result.stdout).toMatch(/self link {2}\/datasources\/[\w-]+\/enablements\/[\w-]+\/datasets\/[\w-]+/);
+    expect(result.stdout).toMatch(/storage {4}default [\w-]+/);
+    expect(result.stderr).toContain('✓ enabled track (created enablement track for groups track-readers)');
+  });
+
+  it('is safe to repeat: reuses the enablement and says the data set was enabled already', async () => {
+    const { enableTrack, mutations } = await setUp();
+    await enableTrack();
+    const again = await enableTrack();
+    expect(again.stderr).toContain('✓ track was already enabled (reused enablement track)');
+    expect(mutations().filter((m) => m.method === 'POST')).toHaveLength(1);
+  });
+
+  it('--dry-run sends nothing that changes the platform', async () => {
+    const { dpgw, mutations } = await setUp();
+    const result = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--dry-run', '--json']);
+    expect(result.code).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.requests.map((r: { method: string }) => r.method)).toEqual(['POST', 'PUT']);
+    expect(plan.requests[0].body).toEqual({ name: 'track', groups: [TRACK_GROUP] });
+    expect(mutations()).toEqual([]);
+  });
+
+  it('names what is wrong: an unknown source or data set, no groups, no topic in time', async () => {
+    const { dpgw, mutations } = await setUp({ topicDelayMs: 10_000 });
+    const source = await dpgw(['enable', '--datasource', 'mock-data-libary', '--dataset', 'track', '--group', 'g']);
+    expect(source.code).toBe(2);
+    expect(source.stderr).toBe('dpgw: --datasource: no data source "mock-data-libary" in the catalog — did you mean "mock-data-library"?\n');
+    const dataSet = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'trak', '--group', 'g']);
+    expect(dataSet.code).toBe(2);
+    expect(dataSet.stderr).toContain('offers no data set "trak" — did you mean "track"?');
+    const groups = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track']);
+    expect(groups.code).toBe(2);
+    expect(groups.stderr).toContain('--group');
+    expect(mutations()).toEqual([]);
+    const late = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'g', '--wait-timeout', '1']);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain('its topic did not appear within 1 s — the platform may still be creating it: run the same command again later');
+  });
+});
+
+describe('dpgw schema push', () => {
+  it("POSTs the contract's track schema, field by field", async () => {
+    const { dpgw, gatewayLog } = await setUp();
+    const result = await dpgw(['schema', 'push', SCHEMA]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('✓ schema track stored (200)');
+    const [request] = gatewayLog();
+    expect(request!.method).toBe('POST');
+    expect(request!.path).toBe('/api/internal/olap/schemas');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers.authorization).toBe('Bearer ***');
+    const body = request!.body as { schemaName: string; dimensionFieldSpecs: unknown[]; metricFieldSpecs: unknown[]; dateTimeFieldSpecs: unknown[] };
+    // The contract's table of the track data set's columns.
+    const strings = ['origin', 'dataMode', 'objType', 'id', 'createdBy', 'classificationMarking', 'objIdent', 'origNetwork', 'trkId'];
+    expect(body.schemaName).toBe('track');
+    expect(body.dimensionFieldSpecs).toEqual([...strings.map((name) => ({ name, dataType: 'STRING' })), { name: 'asset', dataType: 'INT' }, { name: '__security__', dataType: 'JSON' }]);
+    expect(body.metricFieldSpecs).toEqual(['alt', 'lon', 'lat'].map((name) => ({ name, dataType: 'DOUBLE' })));
+    expect(body.dateTimeFieldSpecs).toEqual([{ name: 'time', dataType: 'LONG', notNull: false, format: '1:MILLISECONDS:EPOCH', granularity: '1:MILLISECONDS' }]);
+    expect(Object.keys(body)).toEqual(['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs']);
+  });
+
+  it('accepts the same schema again, and --dry-run sends nothing', async () => {
+    const { dpgw, gatewayLog } = await setUp();
+    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    const dry = await dpgw(['schema', 'push', SCHEMA, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('POST /api/internal/olap/schemas');
+    expect(gatewayLog()).toHaveLength(2);
+  });
+});
+
+describe('bad schema files: one line with file:line:column, exit 2, nothing sent', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['unknown-type.yaml', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: STRNG }\n', /unknown-type\.yaml:3:26: dimensionFieldSpecs\[0\]\.dataType: unknown dataType "STRNG" \(did you mean STRING\?\)/],
+    ['misspelt.yaml', 'schemaName: t\ndimensionFieldSpec:\n  - { name: a, dataType: STRING }\n', /misspelt\.yaml:2:1: dimensionFieldSpec: unknown field "dimensionFieldSpec" \(did you mean dimensionFieldSpecs\?\)/],
+    ['syntax.yaml', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: STRING\n', /syntax\.yaml:\d+:\d+: YAML syntax error: /],
+    ['trailing.json', '{\n  "schemaName": "t",\n  "metricFieldSpecs": [{"name": "a", "dataType": "DOUBLE"}],\n}\n', /trailing\.json:4:1: JSON syntax error: /],
+    ['no-columns.yaml', 'schemaName: t\n', /no-columns\.yaml:1:1: \(top level\): the schema has no columns/],
+    ['bad-time.yaml', 'schemaName: t\ndateTimeFieldSpecs:\n  - { name: time, dataType: LONG, format: "1:MILLIS:EPOCH", granularity: "1:MILLISECONDS" }\n', /bad-time\.yaml:3:43: dateTimeFieldSpecs\[0\]\.format: format "1:MILLIS:EPOCH" is not <size>:<unit>:EPOCH/],
+  ];
+  for (const [name, text, expected] of cases) {
+    it(name, async () => {
+      const { dpgw, env, gatewayLog } = await setUp();
+      const file = join(env.DPGW_CONFIG_DIR!, name);
+      writeFileSync(file, text);
+      const result = await dpgw(['schema', 'push', file]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      oneLine(result);
+      expect(result.stderr).toMatch(expected);
+      expect(gatewayLog()).toEqual([]);
+    });
+  }
+
+  it('schema validate lists every problem', async () => {
+    const { dpgw, env } = await setUp();
+    const file = join(env.DPGW_CONFIG_DIR!, 'many.yaml');
+    writeFileSync(file, 'schemaName: my schema\nmetricFieldSpecs:\n  - { name: a, dataType: STRING }\n  - { name: a, dataType: DOUBLE }\n');
+    const result = await dpgw(['schema', 'validate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      `${file}:1:13: schemaName: schemaName "my schema" contains white space`,
+      `${file}:3:26: metricFieldSpecs[0].dataType: metric "a" must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL), not STRING`,
+      `${file}:4:13: metricFieldSpecs[1].name: column "a" is defined twice (also at ${file}:3:13)`,
+    ]);
+    expect((await dpgw(['schema', 'validate', SCHEMA])).stdout).toContain('schema track is valid');
+  });
+});
+
+describe('dpgw table create', () => {
+  async function ready(options: SandboxOptions = {}) {
+    const setup = await setUp(options);
+    await setup.enableTrack();
+    expect((await setup.dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    return setup;
+  }
+
+  it("POSTs the contract's REALTIME table filled from the data set's topic, field by field", async () => {
+    const { dpgw, gatewayLog, sandbox } = await ready();
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('✓ table track created, consuming topic mock-data-library.track.track (200)');
+    expect(result.stderr).toContain('next: dpgw storage touch --dataset track');
+    const request = gatewayLog().find((e) => e.path === '/api/internal/olap/tables')!;
+    expect(request.method).toBe('POST');
+    expect(request.headers['content-type']).toBe('application/json');
+    const table = request.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- field-by-field comparison
+    expect(Object.keys(table)).toEqual(['tableName', 'tableType', 'segmentsConfig', 'tableIndexConfig', 'ingestionConfig', 'tenants', 'metadata']);
+    expect(table.tableName).toBe('track');
+    expect(table.tableType).toBe('REALTIME');
+    expect(table.segmentsConfig).toEqual({ timeColumnName: 'time', timeType: 'MILLISECONDS', retentionTimeUnit: 'DAYS', retentionTimeValue: 7, replication: 1, replicasPerPartition: 1, schemaName: 'track' });
+    expect(table.tableIndexConfig.loadMode).toBe('MMAP');
+    expect(table.tableIndexConfig.streamConfigs).toEqual({
+      streamType: 'mq',
+      'stream.mq.consumer.type': 'lowLevel',
+      'stream.mq.topic.name': 'mock-data-library.track.track',
+      'stream.mq.decoder.class.name': 'org.apache.pinot.plugin.inputformat.json.JSONMessageDecoder',
+      'stream.mq.consumer.factory.class.name': 'org.apache.pinot.plugin.stream.kafka20.KafkaConsumerFactory',
+      'stream.mq.broker.list': sandbox.stream.brokerList,
+      'key.serializer': 'org.apache.kafka.common.serialization.StringDeserializer',
+      'value.serializer': 'org.apache.kafka.common.serialization.StringDeserializer',
+      'stream.mq.consumer.prop.auto.offset.reset': 'smallest',
+      'security.protocol': 'SASL_PLAINTEXT',
+      'sasl.jaas.config': `org.apache.kafka.common.security.scram.ScramLoginModule required username="${sandbox.stream.user}" password="***";`,
+      'sasl.mechanism': 'SCRAM-SHA-512',
+      'stream.mq.decoder.prop.format': 'JSON',
+      'stream.mq.decoder.prop.schema.registry.rest.url': sandbox.stream.registryUrl,
+    });
+    expect(table.ingestionConfig).toEqual({ transformConfigs: [{ columnName: 'time', transformFunction: 'now()' }] });
+    expect(table.tenants).toEqual({ broker: 'DefaultTenant', server: 'DefaultTenant' });
+    expect(table.metadata).toEqual({ customConfigs: {} });
+    // The stored definition carries the real password inside the JAAS line.
+    const stored = sandbox.store.tables.get('track')!.definition.tableIndexConfig.streamConfigs['sasl.jaas.config']!;
+    expect(parseJaasOptions(stored)).toEqual({ username: sandbox.stream.user, password: sandbox.stream.password });
+    expect(result.stdout + result.stderr).not.toContain(sandbox.stream.password);
+  });
+
+  it('keys the stream by the stream type, and escapes quotes and backslashes in the password', async () => {
+    const { dpgw, sandbox } = await ready();
+    const password = 'p"a\\s"s w\\"d';
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--stream-type', 'kafka'], { DPGW_STREAM_PASSWORD: password });
+    expect(result.code, result.stderr).toBe(0);
+    const streams = sandbox.store.tables.get('track')!.definition.tableIndexConfig.streamConfigs;
+    expect(streams.streamType).toBe('kafka');
+    expect(Object.keys(streams).filter((k) => k.startsWith('stream.')).every((k) => k.startsWith('stream.kafka.'))).toBe(true);
+    expect(parseJaasOptions(streams['sasl.jaas.config']!)).toEqual({ username: sandbox.stream.user, password });
+    expect(streams['sasl.jaas.config']).toBe(`org.apache.kafka.common.security.scram.ScramLoginModule required username="dpgw-stream" password="p\\"a\\\\s\\"s w\\\\\\"d";`);
+  });
+
+  it('an existing table: reported as existing, exit 3, nothing else changed', async () => {
+    const { dpgw, mutations } = await ready();
+    expect((await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA])).code).toBe(0);
+    const before = mutations().length;
+    const again = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
+    expect(again.code).toBe(3);
+    oneLine(again);
+    expect(again.stderr).toMatch(/^dpgw: table track exists already; nothing was changed \(Table config for track_REALTIME already exists/);
+    expect(mutations().length).toBe(before + 1);
+  });
+
+  it("a gateway 400 naming the field is shown to the user, exit 3", async () => {
+    const { dpgw } = await ready();
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic', 'no-such-topic']);
+    expect(result.code).toBe(3);
+    oneLine(result);
+    expect(result.stderr).toContain("'tableIndexConfig.streamConfigs.stream.mq.topic.name': topic 'no-such-topic' does not exist on the stream");
+    expect(result.stderr).toContain('failed with 400 Bad Request');
+  });
+
+  it('checks before sending: time column, retention, placeholders, the stream password', async () => {
+    const { dpgw, env, mutations } = await ready();
+    const before = mutations().length;
+    const time = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--time-column', 'alt']);
+    expect(time.code).toBe(2);
+    expect(time.stderr).toMatch(/realtime-table\.yaml:9:19: segmentsConfig\.timeColumnName: time column "alt" is a metric, not a date-time column of schema track/);
+    const retention = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--retention-days', '0']);
+    expect(retention.code).toBe(2);
+    expect(retention.stderr).toContain('retentionTimeValue must be a positive whole number of days');
+    const noPassword = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA], { DPGW_STREAM_PASSWORD: '' });
+    expect(noPassword.code).toBe(2);
+    expect(noPassword.stderr).toContain('${saslJaasConfig} has no value: it needs the stream password: pass --stream-password, set DPGW_STREAM_PASSWORD');
+    const template = join(env.DPGW_CONFIG_DIR!, 'template.yaml');
+    writeFileSync(template, 'tableName: ${tableName}\ntableType: REALTIME\nmetadata:\n  owner: ${teamName}\n');
+    const unknown = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--template', template]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`${template}:4:10: metadata.owner: \${teamName} is not a placeholder dpgw knows`);
+    expect(mutations().length).toBe(before);
+  });
+
+  it('table render prints the filled definition with the password masked, sending nothing', async () => {
+    const { dpgw, mutations, sandbox } = await ready();
+    const before = mutations().length;
+    const result = await dpgw(['table', 'render', '--dataset', 'track', '--schema', SCHEMA]);
+    expect(result.code, result.stderr).toBe(0);
+    const table = JSON.parse(result.stdout);
+    expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
+    expect(result.stdout).not.toContain(sandbox.stream.password);
+    expect(mutations().length).toBe(before);
+    const dry = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).not.toContain(sandbox.stream.password);
+    expect(mutations().length).toBe(before);
+  });
+});
+
+describe('finding the data set', () => {
+  it('not enabled: names the enable command', async () => {
+    const { dpgw } = await setUp();
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('dpgw: --dataset: data set "track" is not enabled: the catalog lists no enabled data set of that name — run `dpgw enable --datasource <source> --dataset track --group <group>` first (it waits for the topic)\n');
+  });
+
+  it('enabled in two enablements: asks for --enablement, and takes it', async () => {
+    const { dpgw, enableTrack } = await setUp();
+    await enableTrack();
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'other', '--enablement', 'second'])).code).toBe(0);
+    const ambiguous = await dpgw(['storage', 'touch', '--dataset', 'track']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(/data set "track" is enabled in 2 enablements — choose one with --enablement: track \([\w-]+\), second \([\w-]+\)/);
+    expect((await dpgw(['storage', 'touch', '--dataset', 'track', '--enablement', 'second'])).code).toBe(0);
+  });
+
+  it('no topic label: asks for --topic, and takes it', async () => {
+    const { dpgw } = await setUp({ omitTopicLabels: true, topicDelayMs: 0 });
+    const enabled = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--wait-timeout', '1']);
+    expect(enabled.code).toBe(1); // enable waits for the label too
+    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('has no topic label (a label whose key ends in /dataset) — pass the topic with --topic <name>');
+    expect((await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic', 'mock-data-library.track.track'])).code).toBe(0);
+  });
+});
+
+describe('dpgw storage touch', () => {
+  it('before 1.15.165 (from /api/version) GETs the default storage through the self link', async () => {
+    const { dpgw, enableTrack, gatewayLog, sandbox } = await setUp();
+    await enableTrack();
+    const result = await dpgw(['storage', 'touch', '--dataset', 'track']);
+    expect(result.code, result.stderr).toBe(0);
+    const [listed] = sandbox.catalog.listDataSets('all', 'all');
+    const storagePath = `/api/v2/catalog${listed!.links[0]!.href}/storages/${listed!.storage[0]!.id}`;
+    expect(gatewayLog().filter((e) => e.path.includes('/storages/')).map((e) => `${e.method} ${e.path}`)).toEqual([`GET ${storagePath}`]);
+    expect(gatewayLog().some((e) => e.path === '/api/version')).toBe(true);
+  });
+
+  it('from 1.15.165 on makes no call unless --force; unknown version makes it and says why', async () => {
+    const { dpgw, enableTrack, gatewayLog } = await setUp();
+    await enableTrack();
+    const skipped = await dpgw(['storage', 'touch', '--dataset', 'track', '--platform-version', '1.15.165']);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain('storage touch not needed: platform 1.15.165 (--platform-version)');
+    expect(gatewayLog().filter((e) => e.path.includes('/storages/'))).toEqual([]);
+    expect((await dpgw(['storage', 'touch', '--dataset', 'track', '--platform-version', '1.16.2', '--force'])).code).toBe(0);
+    expect(gatewayLog().filter((e) => e.path.includes('/storages/'))).toHaveLength(1);
+    const older = await dpgw(['storage', 'touch', '--dataset', 'track', '--platform-version', '1.9.300']);
+    expect(older.stderr).toContain('touched the default storage');
+  });
+
+  it('an unknown platform version: touches anyway and says why', async () => {
+    const { dpgw, enableTrack } = await setUp({ versionEndpoint: false });
+    await enableTrack();
+    const result = await dpgw(['storage', 'touch', '--dataset', 'track']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('platform version unknown');
+    expect(result.stderr).toContain('touched the default storage of track');
+  });
+});
+
+describe('dpgw health', () => {
+  it('prints the tree, passes the record through with --json, exit 0 when UP', async () => {
+    const { dpgw, sandbox } = await setUp();
+    const tree = await dpgw(['health']);
+    expect(tree.code).toBe(0);
+    expect(tree.stdout.split('\n')[0]).toBe('platform UP');
+    expect(tree.stdout).toContain('├─ mq UP\n│  └─ connection UP');
+    expect(tree.stdout).toContain('└─ v2catalog UP\n   ├─ datasources UP\n   └─ openapi UP');
+    const json = await dpgw(['health', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual(sandbox.health.check());
+  });
+
+  it('exit 6 when something is DOWN; one component; an unknown one lists the known', async () => {
+    const { dpgw } = await setUp({ down: ['mq.connection'] });
+    const whole = await dpgw(['health']);
+    expect(whole.code).toBe(6);
+    expect(whole.stdout).toContain('├─ mq DOWN');
+    const mq = await dpgw(['health', 'mq', '--json']);
+    expect(mq.code).toBe(6);
+    expect(JSON.parse(mq.stdout)).toEqual({ status: 'DOWN', components: { connection: { status: 'DOWN' } }, groups: ['api', 'liveness', 'readiness'] });
+    expect((await dpgw(['health', 'gateway'])).code).toBe(0);
+    const unknown = await dpgw(['health', 'kafka']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('dpgw: component: the gateway has no health component "kafka" — known components: gateway, mq, objectstore, dashboarding, v1graphdb, v1audit, v1courier, v1mq, v1lakehouse, v1registry, v1objects, v2catalog\n');
+  });
+
+  it('works without a token and sends one when there is one', async () => {
+    const { dpgw, gatewayLog } = await setUp();
+    expect((await dpgw(['health'], { DPGW_TOKEN: '' })).code).toBe(0);
+    expect((await dpgw(['health'])).code).toBe(0);
+    expect(gatewayLog().map((e) => e.headers.authorization)).toEqual([undefined, 'Bearer ***']);
+  });
+});
