@@ -13,7 +13,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    files: ['bin/**', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,7 +1,7 @@
-// npm start: the main job on the embedded sandbox. Starts `dpgw sandbox`, runs the
-// contract's track workflow with dpgw step by step, prints what happened, stops
-// the sandbox. A step whose command has not landed yet is reported as such and
-// skipped; any other failure fails the run.
+// npm start: the main job on the embedded sandbox. Starts `dpgw sandbox`, signs in,
+// provisions the contract's track data set with `dpgw provision`, runs it again to
+// show it changes nothing, prints what happened, and stops the sandbox. Any failing
+// step fails the run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,21 +53,15 @@ try {
   const admin = settings.users.find((u) => u.username === 'admin');
   say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, platform ${settings.platformVersion}\n`);
   const steps = [
-    { title: 'effective settings (profile "sandbox")', args: ['config'] },
-    { title: 'platform health', args: ['health'] },
-    { title: 'sign in as admin (the token of step 3, which enabling needs too)', args: ['login', '--password-stdin'], input: `${admin.password}\n` },
-    { title: 'step 2: enable the track data set and wait for its topic', args: ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'track-readers'] },
-    { title: 'step 4: push the track schema', args: ['schema', 'push', 'examples/track/schema.yaml'] },
-    { title: 'step 5: create the REALTIME table from the topic', args: ['table', 'create', '--dataset', 'track', '--schema', 'examples/track/schema.yaml', '--retention-days', '7'] },
-    { title: 'step 6: storage touch (platform older than 1.15.165)', args: ['storage', 'touch', '--dataset', 'track'] },
+    { title: 'platform health', args: ['health', 'v2catalog'] },
+    { title: 'sign in as admin (the token of step 3)', args: ['login', '--password-stdin'], input: `${admin.password}\n` },
+    { title: 'provision the track data set: enable → schema → table → storage touch', args: ['provision', 'examples/track/provision.yaml'] },
+    { title: 'run it again: safe to re-run, nothing to change', args: ['provision', 'examples/track/provision.yaml', '--detailed-exitcode'] },
+    { title: 'the table definition that was sent (stream password masked)', args: ['table', 'render', '--dataset', 'track', '--schema', 'examples/track/schema.yaml'] },
   ];
   for (const step of steps) {
     say(`── ${step.title}\n$ dpgw ${step.args.join(' ')}`);
     const result = await dpgw(step.args, step.input);
-    if (result.code !== 0 && /is not implemented yet/.test(result.stderr)) {
-      say('   (this command has not landed yet: skipped)\n');
-      continue;
-    }
     if (result.stdout) say(result.stdout.trimEnd());
     if (result.stderr) say(result.stderr.trimEnd());
     if (result.code !== 0) {

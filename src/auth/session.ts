@@ -155,10 +155,18 @@ export function sessionTokenSupplier(context: SessionContext): TokenSupplier {
   const raw = context.settings.values.token.value;
   if (raw !== undefined) return async () => raw;
   const cache = tokenCacheFor(context);
+  // One token for a whole run: the cache file is read once, and again only to refresh.
+  let known: CachedSession | undefined;
+  let refreshing: Promise<string> | undefined;
   return async ({ forceRefresh }) => {
-    const session = await applicableSession(context, cache);
-    if (!forceRefresh && !nearExpiry(session)) return session.accessToken;
-    return refreshed(context, cache, session);
+    known ??= await applicableSession(context, cache);
+    if (!forceRefresh && !nearExpiry(known)) return known.accessToken;
+    const stale = known;
+    // Concurrent requests of one process share a refresh, as processes do through the lock.
+    refreshing ??= refreshed(context, cache, stale).finally(() => (refreshing = undefined));
+    const token = await refreshing;
+    known = (await cache.read()) ?? known;
+    return token;
   };
 }
 

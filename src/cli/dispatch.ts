@@ -21,7 +21,7 @@ const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = 
   table: () => import('../commands/table.js'),
   storage: () => import('../commands/storage.js'),
   health: () => import('../commands/health.js'),
-  'not-implemented': () => import('../commands/not-implemented.js'),
+  provision: () => import('../commands/provision.js'),
 };
 
 export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {

@@ -54,7 +54,6 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     });
     return command;
   };
-  const notImplemented: HandlerModuleName = 'not-implemented';
 
   add(program, 'login', 'sign in to the identity provider with the password grant and cache the token', 'dpgw login --username admin --password-stdin < password.txt')
     .option('--password-stdin', 'read the password from standard input (else DPGW_PASSWORD, else a hidden prompt)')
@@ -118,8 +117,9 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--concurrency <n>', 'data sets provisioned at once', '4')
     .option('--fail-fast', 'stop at the first failing data set')
     .option('--fail-on-exists', 'treat an existing table as a failure')
-    .option('--detailed-exitcode', 'exit 0 when nothing changed, 2 when changes were made')
-    .action(action(notImplemented));
+    .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
+    .option('--wait-timeout <seconds>', 'how long to wait for each topic', '120')
+    .action(action('provision'));
 
   add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
     .option('--port <port>', 'gateway port (0: any free port)', '8080')

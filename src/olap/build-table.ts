@@ -22,13 +22,15 @@ export interface TableInputs {
   env: NodeJS.ProcessEnv;
   /** The topic of the data set (its catalog label, or --topic). */
   topic: string;
-  /** A schema file, or the name of a schema pushed before. */
-  schema: string;
+  /** A schema file, the name of a schema pushed before, or the schema itself (checked already). */
+  schema: string | { schema: AnalyticsSchema };
   tableName?: string;
   templateFile?: string;
   timeColumn?: string;
   /** Render only: the stream password is shown masked, so it need not be resolved. */
   maskStreamPassword?: boolean;
+  /** The stream password, resolved once by a caller that builds many tables. */
+  streamPassword?: string;
   prompt?: (message: string) => Promise<string>;
   warn: (message: string) => void;
 }
@@ -42,10 +44,11 @@ export interface BuiltTable {
 
 export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const { settings } = inputs;
-  const fromFile = existsSync(inputs.schema) || /\.(ya?ml|json)$/i.test(inputs.schema);
-  const schema = fromFile ? await loadSchema(inputs.schema) : undefined;
-  const schemaName = schema?.schemaName ?? inputs.schema;
-  if (!fromFile && !/^[A-Za-z0-9_-]+$/.test(schemaName)) {
+  const given = inputs.schema;
+  const fromFile = typeof given === 'string' && (existsSync(given) || /\.(ya?ml|json)$/i.test(given));
+  const schema = typeof given !== 'string' ? given.schema : fromFile ? await loadSchema(given) : undefined;
+  const schemaName = schema?.schemaName ?? (given as string);
+  if (!schema && !/^[A-Za-z0-9_-]+$/.test(schemaName)) {
     throw new DpgwError('usage', `"${inputs.schema}" is neither a schema file nor a schema name`, { where: '--schema', hint: 'give the schema file (YAML or JSON), or the schemaName of a pushed schema' });
   }
   const timeColumn = inputs.timeColumn ?? (schema ? onlyDateTimeColumn(schema) : undefined);
@@ -60,7 +63,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     return `pass ${flagName(d.flag!)}, set ${d.env}, or \`dpgw config set ${d.profileKey} …\``;
   };
   const streamUser = setting('streamUser');
-  const streamPassword = inputs.maskStreamPassword ? (setting('streamPassword') === undefined ? undefined : MASK) : await resolveStreamPassword(inputs);
+  const streamPassword = inputs.maskStreamPassword ? (setting('streamPassword') === undefined ? undefined : MASK) : (inputs.streamPassword ?? (await resolveStreamPassword(inputs)));
   const retention = setting('retentionDays');
   const values: TemplateValues = {
     tableName: { value: tableName, how: 'pass --name' },
@@ -92,7 +95,7 @@ function onlyDateTimeColumn(schema: AnalyticsSchema): string | undefined {
   return dateTimes.length === 1 ? dateTimes[0] : undefined;
 }
 
-async function resolveStreamPassword(inputs: TableInputs): Promise<string | undefined> {
+export async function resolveStreamPassword(inputs: Pick<TableInputs, 'settings' | 'env' | 'prompt'>): Promise<string | undefined> {
   const setting = inputs.settings.values.streamPassword;
   if (setting.value === undefined) return inputs.prompt ? inputs.prompt('Stream password:') : undefined;
   if (setting.source.kind === 'env') return setting.value;

@@ -19,8 +19,18 @@ export type TemplateValues = Record<string, { value: string | number | undefined
 
 const PLACEHOLDER = /\$\{([A-Za-z][A-Za-z0-9]*)\}/g;
 
-export async function readTemplate(file: string | undefined): Promise<LocatedDocument> {
-  return readLocatedDocument(file ?? join(packageRoot(), DEFAULT_TEMPLATE), 'table template');
+const templates = new Map<string, Promise<LocatedDocument>>();
+
+/** A template, read and parsed once per process however many tables are filled from it. */
+export function readTemplate(file: string | undefined): Promise<LocatedDocument> {
+  const path = file ?? join(packageRoot(), DEFAULT_TEMPLATE);
+  let template = templates.get(path);
+  if (!template) {
+    template = readLocatedDocument(path, 'table template');
+    templates.set(path, template);
+    template.catch(() => templates.delete(path));
+  }
+  return template;
 }
 
 /** Fills every placeholder; each one without a value is an issue at its place in the template. */

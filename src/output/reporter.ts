@@ -71,8 +71,8 @@ export class Reporter {
   }
 
   /** One line on stderr; with --json also `{ "error": … }` on stdout, so a pipeline always gets a document. */
-  error(error: DpgwError): void {
+  error(error: DpgwError, options: { stdout: boolean } = { stdout: true }): void {
     this.stderr.write(redactText(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
-    if (this.options.json) this.stdout.write(redactText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
+    if (this.options.json && options.stdout) this.stdout.write(redactText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
   }
 }

@@ -11,6 +11,7 @@ export type SettingSource =
   | { kind: 'flag'; name: string }
   | { kind: 'env'; name: string }
   | { kind: 'profile'; profile: string; location: string }
+  | { kind: 'manifest'; location: string }
   | { kind: 'default' }
   | { kind: 'unset' };
 
@@ -31,6 +32,8 @@ export interface SettingsInput {
   /** Parsed commander options (attribute names: gateway, authUrl, …, profile). */
   flags: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
+  /** A provision manifest's settings (by profile key), between the environment and the profile. */
+  manifest?: { profile?: { value: string; location: string }; settings: Map<string, { value: string; location: string }> };
 }
 
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
@@ -38,14 +41,15 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   return resolveWithConfig(input, config);
 }
 
-export function resolveWithConfig({ flags, env }: SettingsInput, config: ConfigFile): Settings {
-  const { profile, source: profileSource } = chooseProfile(flags, env, config);
+export function resolveWithConfig({ flags, env, manifest }: SettingsInput, config: ConfigFile): Settings {
+  const { profile, source: profileSource } = chooseProfile(flags, env, config, manifest?.profile);
   const profileValues = config.profiles.get(profile);
 
   const values = {} as Record<SettingKey, ResolvedSetting>;
   for (const definition of SETTING_DEFINITIONS) {
     const fromFlag = definition.flag ? flags[flagAttribute(definition.flag)] : undefined;
     const fromEnv = definition.env ? nonEmpty(env[definition.env]) : undefined;
+    const fromManifest = definition.profileKey ? manifest?.settings.get(definition.profileKey) : undefined;
     const fromProfile = definition.profileKey ? profileValues?.get(definition.profileKey) : undefined;
     let resolved: ResolvedSetting;
     if (typeof fromFlag === 'string' && fromFlag !== '') {
@@ -53,6 +57,8 @@ export function resolveWithConfig({ flags, env }: SettingsInput, config: ConfigF
     } else if (fromEnv !== undefined) {
       resolved = { key: definition.key, value: fromEnv, source: { kind: 'env', name: definition.env! } };
       if (definition.envIsSecret || definition.display === 'secret') registerSecret(fromEnv);
+    } else if (fromManifest !== undefined) {
+      resolved = { key: definition.key, value: fromManifest.value, source: { kind: 'manifest', location: fromManifest.location } };
     } else if (fromProfile !== undefined) {
       resolved = { key: definition.key, value: fromProfile.value, source: { kind: 'profile', profile, location: fromProfile.location } };
     } else if (definition.default !== undefined) {
@@ -65,10 +71,11 @@ export function resolveWithConfig({ flags, env }: SettingsInput, config: ConfigF
   return { profile, profileSource, config, values };
 }
 
-function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigFile): { profile: string; source: SettingSource } {
+function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigFile, fromManifest?: { value: string; location: string }): { profile: string; source: SettingSource } {
   let chosen: { profile: string; source: SettingSource };
   if (typeof flags.profile === 'string' && flags.profile !== '') chosen = { profile: flags.profile, source: { kind: 'flag', name: '--profile' } };
   else if (nonEmpty(env.DPGW_PROFILE)) chosen = { profile: env.DPGW_PROFILE!, source: { kind: 'env', name: 'DPGW_PROFILE' } };
+  else if (fromManifest) chosen = { profile: fromManifest.value, source: { kind: 'manifest', location: fromManifest.location } };
   else if (config.currentProfile) chosen = { profile: config.currentProfile.value, source: { kind: 'profile', profile: config.currentProfile.value, location: config.currentProfile.location } };
   else return { profile: DEFAULT_PROFILE, source: { kind: 'default' } };
 
@@ -92,6 +99,8 @@ export function describeSource(source: SettingSource): string {
       return `env ${source.name}`;
     case 'profile':
       return `profile "${source.profile}" ${source.location}`;
+    case 'manifest':
+      return `manifest ${source.location}`;
     case 'default':
       return 'default';
     case 'unset':
@@ -106,6 +115,7 @@ export function whereSet(setting: ResolvedSetting): string {
     case 'env':
       return setting.source.name;
     case 'profile':
+    case 'manifest':
       return setting.source.location;
     default:
       return setting.key;

@@ -87,17 +87,6 @@ describe('bad input: one line, exit 2', () => {
   });
 });
 
-describe('commands not implemented yet', () => {
-  for (const argv of [['provision', 'm.yaml']]) {
-    it(`dpgw ${argv.join(' ')} exits 1 and says so`, async () => {
-      const { code, stdout, stderr } = await spawnDpgw(argv);
-      expect(code).toBe(1);
-      expect(stdout).toBe('');
-      expect(stderr).toContain('is not implemented yet');
-    });
-  }
-});
-
 describe('colour', () => {
   it('is off without a TTY, on with FORCE_COLOR, and off again with --no-color or NO_COLOR', async () => {
     const env = cleanEnv();

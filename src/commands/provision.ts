@@ -1,0 +1,148 @@
+/** `dpgw provision <manifest>`: the whole workflow for every data set of a manifest. */
+import type { ChalkInstance } from 'chalk';
+import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { ExitCode } from '../errors/exit-code.js';
+import { resolveStreamPassword } from '../olap/build-table.js';
+import { startProgress } from '../output/progress.js';
+import { loadManifest } from '../provision/manifest.js';
+import { plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
+import { resolveSettings } from '../settings/resolve-settings.js';
+import { hiddenPrompt } from './prompts.js';
+
+/** With --detailed-exitcode: done, and changes were made (0 then means nothing to do). */
+export const EXIT_CHANGES_MADE = 7;
+/** Stopped by Ctrl-C (128 + SIGINT), as shells report it. */
+export const EXIT_INTERRUPTED = 130;
+
+const provision: Handler = async (context) => {
+  const { options, reporter, io } = context;
+  const [file] = context.args as [string];
+  const concurrency = Number(options.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new DpgwError('usage', `"${String(options.concurrency)}" is not a concurrency from 1 to 64`, { where: '--concurrency' });
+  const waitSeconds = Number(options.waitTimeout);
+  if (!(waitSeconds >= 0)) throw new DpgwError('usage', `"${String(options.waitTimeout)}" is not a number of seconds`, { where: '--wait-timeout' });
+  const planOnly = options.plan === true || options.dryRun === true;
+
+  // Everything that can fail without the platform fails here, before any request.
+  const loaded = await loadManifest(file);
+  const settings = await resolveSettings({
+    flags: options,
+    env: io.env,
+    manifest: { profile: loaded.manifest.profile ? { value: loaded.manifest.profile, location: loaded.document.at(['profile']) } : undefined, settings: loaded.settings },
+  });
+  const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
+  const streamPassword = planOnly ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
+  const warnings = new Set<string>();
+  const warn = (message: string) => {
+    if (!warnings.has(message)) reporter.warn(message);
+    warnings.add(message);
+  };
+  const prepared = await prepare(loaded, settings, io.env, streamPassword, warn);
+
+  const { createGatewayClient } = await import('../cli/create-gateway-client.js');
+  const client = createGatewayClient(settings, reporter, io, prompt);
+  let interrupted = false;
+  const onInterrupt = () => {
+    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
+    reporter.warn('interrupted: finishing the steps under way, starting no new ones (Ctrl-C again quits at once)');
+  };
+  process.on('SIGINT', onInterrupt);
+  const started = Date.now();
+  try {
+    await signInWhenNeeded(context, settings, prompt);
+    const runOptions = {
+      client,
+      settings,
+      env: io.env,
+      streamPassword,
+      concurrency,
+      failFast: options.failFast === true,
+      failOnExists: options.failOnExists === true,
+      waitTimeoutMs: waitSeconds * 1000,
+      interrupted: () => interrupted,
+      warn,
+    };
+    if (planOnly) {
+      const planned = await plan(prepared, runOptions);
+      return { data: { manifest: file, plan: planned }, human: (style) => renderPlan(planned, style) };
+    }
+    const progress = await startProgress(reporter, io, `provisioning ${prepared.length} data set${prepared.length === 1 ? '' : 's'}`);
+    let results: DataSetResult[];
+    try {
+      results = await run(prepared, { ...runOptions, onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`) });
+    } finally {
+      progress.stop();
+    }
+    const health = loaded.manifest.healthCheck ? await healthCheck(client, loaded.manifest.healthCheck) : undefined;
+    const failed = results.filter((r) => r.status === 'failed');
+    const changed = results.some((r) => r.changed);
+    const exitCode = interrupted
+      ? EXIT_INTERRUPTED
+      : failed.length > 0
+        ? sameExitCode(failed)
+        : health && health.status !== 'UP'
+          ? ExitCode.Unhealthy
+          : options.detailedExitcode === true && changed
+            ? EXIT_CHANGES_MADE
+            : ExitCode.Ok;
+    const summary = { manifest: file, ok: failed.length === 0 && !interrupted, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(health ? { health } : {}) };
+    for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false });
+    if (!reporter.options.json) reporter.info(`${interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : 'done: nothing to change'} in ${summary.seconds.toFixed(1)} s`);
+    return { data: summary, exitCode, human: (style) => renderSummary(results, style) };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    client.close();
+  }
+};
+
+/** Login when needed: with a password from DPGW_PASSWORD or a terminal, when no token is at hand. */
+async function signInWhenNeeded(context: CommandContext, settings: Awaited<ReturnType<typeof resolveSettings>>, prompt: ((message: string) => Promise<string>) | undefined): Promise<void> {
+  if (settings.values.token.value !== undefined) return;
+  const session = { settings, env: context.io.env, warn: (m: string) => context.reporter.warn(m), prompt };
+  const { currentAccessToken, login } = await import('../auth/session.js');
+  try {
+    await currentAccessToken(session);
+    return;
+  } catch (error) {
+    if (!(error instanceof DpgwError) || error.kind !== 'auth') throw error;
+    const password = context.io.env.DPGW_PASSWORD ?? (prompt ? await prompt('Password:') : undefined);
+    const username = settings.values.username.value;
+    if (password === undefined || username === undefined) throw error;
+    await login(session, username, password);
+    context.reporter.info(`signed in as ${username}`);
+  }
+}
+
+async function healthCheck(client: Awaited<ReturnType<CommandContext['gateway']>>, target: true | string) {
+  return (await client.health(target === true ? undefined : target)).record;
+}
+
+function sameExitCode(failed: DataSetResult[]): number {
+  const codes = new Set(failed.map((r) => r.exitCode ?? ExitCode.Failure));
+  return codes.size === 1 ? [...codes][0]! : ExitCode.Failure;
+}
+
+function renderSummary(results: DataSetResult[], style: ChalkInstance): string {
+  const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
+  const rows = results.map((r) => [r.dataset, r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'STATUS', 'TIME'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
+  return [style.bold(line(header)), ...rows.map((row) => colour(row[5]!, line(row)))].join('\n');
+}
+
+function renderPlan(planned: DataSetResult[], style: ChalkInstance): string {
+  const blocks = planned.map((r) =>
+    [
+      style.bold(`${r.dataset} (${r.datasource})`),
+      ...r.steps.map((s, i) => `  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.detail}`),
+      ...r.steps.filter((s) => s.step === 'table' && s.request).map((s) => JSON.stringify(s.request!.body, null, 2).replace(/^/gm, '     ')),
+    ].join('\n'),
+  );
+  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks].join('\n\n');
+}
+
+export const handlers: HandlerModule['handlers'] = { provision };

@@ -1,0 +1,136 @@
+/**
+ * The provision manifest: settings, and the data sets to provision in the
+ * contract's order. Described once with zod, which also emits the JSON Schema
+ * editors validate against (docs/provision-manifest.schema.json). Every problem
+ * is reported with the manifest's file:line:column before any request.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
+import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
+import { failOnIssues } from '../olap/table-template.js';
+import { isSecretReference } from '../secrets/secret-reference.js';
+import { PROFILE_KEYS } from '../settings/setting-definitions.js';
+import { closestMatch } from '../text/closest-match.js';
+
+const name = z.string().min(1);
+const fieldSpec = z.looseObject({ name, dataType: name });
+
+const tableSettings = z.strictObject({
+  name: name.optional().describe('table name (default: the schema name)'),
+  template: name.optional().describe('table template file, relative to the manifest (default: templates/realtime-table.yaml)'),
+  topic: name.optional().describe("topic name, overriding the data set's catalog label"),
+  timeColumn: name.optional().describe('time column, when the schema has several date-time columns'),
+  retentionDays: z.number().int().positive().optional().describe('segment retention in days'),
+});
+
+const settingValue = z.union([z.string(), z.number()]);
+const settingsShape = Object.fromEntries(PROFILE_KEYS.map((key) => [key, settingValue.optional()])) as Record<string, z.ZodOptional<typeof settingValue>>;
+
+export const dataSetEntry = z.strictObject({
+  datasource: name.describe('data source offering the data set (name or id)'),
+  dataset: name.describe('data set to provision'),
+  groups: z.array(name).optional().describe('groups that may read the data set (needed to create the enablement)'),
+  enablement: name.optional().describe('enablement name (reused when it exists; default: the data set name)'),
+  schema: z
+    .union([name, z.looseObject({ schemaName: name, dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() })])
+    .describe('schema file (relative to the manifest) or the schema inline'),
+  table: tableSettings.optional().describe('table settings'),
+});
+
+export const manifestSchema = z
+  .strictObject({
+    version: z.literal(1).optional().describe('manifest format version'),
+    profile: name.optional().describe('settings profile of config.yaml to start from'),
+    settings: z.strictObject(settingsShape).optional().describe('settings over the profile: gateway, authUrl, realm, platformVersion, stream settings; secrets as references'),
+    healthCheck: z.union([z.boolean(), name]).optional().describe('check platform health (true) or one component after provisioning'),
+    dataSets: z.array(dataSetEntry).min(1).describe('the data sets to provision, each in the contract order'),
+  })
+  .describe('dpgw provision manifest');
+
+export type DataSetEntry = z.infer<typeof dataSetEntry>;
+export type Manifest = z.infer<typeof manifestSchema>;
+
+export interface LoadedManifest {
+  file: string;
+  manifest: Manifest;
+  document: LocatedDocument;
+  /** Settings from the manifest with their locations, for the settings' sources. */
+  settings: Map<string, { value: string; location: string }>;
+  /** Entries with paths resolved from the manifest's folder and their locations. */
+  entries: Array<DataSetEntry & { index: number; location: string; schemaFile?: string; templateFile?: string }>;
+}
+
+export function manifestJsonSchema(): Record<string, unknown> {
+  return { ...z.toJSONSchema(manifestSchema), title: 'dpgw provision manifest' };
+}
+
+export async function loadManifest(file: string): Promise<LoadedManifest> {
+  const document = await readLocatedDocument(file, 'manifest');
+  const issues: ValidationIssue[] = [];
+  const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
+
+  const parsed = manifestSchema.safeParse(document.value);
+  if (!parsed.success) {
+    for (const problem of parsed.error.issues) {
+      const path = problem.path.filter((p): p is string | number => typeof p !== 'symbol');
+      if (problem.code === 'unrecognized_keys') {
+        for (const key of problem.keys) {
+          const known = knownKeysAt(path);
+          const near = closestMatch(key, known);
+          issue([...path, key], `unknown key "${key}"${near ? ` (did you mean ${near}?)` : known.length ? `; known: ${known.join(', ')}` : ''}`, true);
+        }
+      } else {
+        issue(path, friendly(problem));
+      }
+    }
+    failOnIssues(issues, 'manifest', 'each is reported with its line and column');
+  }
+  const manifest = parsed.data!;
+  const folder = dirname(resolve(file));
+  const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
+
+  const seen = new Map<string, string>();
+  const entries = manifest.dataSets.map((entry, index) => {
+    const location = document.at(['dataSets', index]);
+    const key = `${entry.datasource}/${entry.enablement ?? entry.dataset}/${entry.dataset}`;
+    if (seen.has(key)) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${seen.get(key)})`);
+    else seen.set(key, document.at(['dataSets', index, 'dataset']));
+    const schemaFile = typeof entry.schema === 'string' ? fromManifest(entry.schema) : undefined;
+    if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
+    const templateFile = entry.table?.template ? fromManifest(entry.table.template) : undefined;
+    if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
+    return { ...entry, index, location, schemaFile, templateFile };
+  });
+
+  const settings = new Map<string, { value: string; location: string }>();
+  for (const [key, raw] of Object.entries(manifest.settings ?? {})) {
+    if (raw === undefined) continue;
+    const value = String(raw);
+    if ((key === 'clientSecret' || key === 'streamPassword') && !isSecretReference(value)) {
+      issue(['settings', key], `${key} must be a secret reference (env:NAME, file:PATH, exec:COMMAND, base64:…, prompt), not the secret itself`);
+    }
+    settings.set(key, { value, location: document.at(['settings', key]) });
+  }
+  failOnIssues(issues, 'manifest', 'each is reported with its line and column');
+  return { file, manifest, document, settings, entries };
+}
+
+function knownKeysAt(path: readonly (string | number)[]): string[] {
+  const last = path.filter((p) => typeof p === 'string');
+  const tail = last[last.length - 1];
+  if (path.length === 0) return Object.keys(manifestSchema.shape);
+  if (tail === 'settings') return [...PROFILE_KEYS];
+  if (tail === 'table') return Object.keys(tableSettings.shape);
+  if (tail === 'dataSets') return Object.keys(dataSetEntry.shape);
+  return [];
+}
+
+function friendly(problem: z.core.$ZodIssue): string {
+  if (problem.code === 'invalid_type') return `expected ${problem.expected}${problem.message.includes('received') ? `, ${problem.message.split('received ')[1] ? `got ${problem.message.split('received ')[1]}` : ''}` : ''}`;
+  if (problem.code === 'too_small' && problem.origin === 'array') return 'must list at least one entry';
+  if (problem.code === 'invalid_union') return 'expected a file name or a mapping';
+  return problem.message;
+}
+

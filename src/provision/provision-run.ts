@@ -1,0 +1,235 @@
+/**
+ * `dpgw provision`: for each data set of a manifest, the contract's workflow in
+ * order — enable and wait for the topic → schema push → table create → storage
+ * touch (platforms older than 1.15.165, or unknown) — with data sets side by
+ * side up to a concurrency, each keeping its own order. Safe to re-run: each step
+ * says whether it changed anything. Everything that can be checked without the
+ * platform is checked before the first request (prepare).
+ */
+import { enableDataSet } from '../catalog/enable-data-set.js';
+import { storageTouchNeeded } from '../catalog/platform-version.js';
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+import { paths } from '../contract/paths.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+import { GatewayError } from '../gateway/gateway-error.js';
+import { buildTable } from '../olap/build-table.js';
+import { loadSchema } from '../olap/load-schema.js';
+import type { LocatedDocument, PathPart } from '../olap/located-document.js';
+import { validateSchema } from '../olap/schema-validation.js';
+import { failOnIssues } from '../olap/table-template.js';
+import { maskSecrets } from '../secrets/redaction.js';
+import type { Settings } from '../settings/resolve-settings.js';
+import type { LoadedManifest } from './manifest.js';
+
+export type StepName = 'enable' | 'schema' | 'table' | 'storage';
+/** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again). */
+export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'skipped' | 'failed' | 'planned';
+
+export interface StepResult {
+  step: StepName;
+  status: StepStatus;
+  detail: string;
+  request?: { method: string; path: string; body?: unknown };
+}
+
+export interface DataSetResult {
+  dataset: string;
+  datasource: string;
+  enablement: string;
+  topic?: string;
+  schema: string;
+  table: string;
+  status: 'done' | 'failed' | 'interrupted' | 'skipped' | 'planned';
+  changed: boolean;
+  steps: StepResult[];
+  error?: Record<string, unknown>;
+  exitCode?: number;
+  ms: number;
+}
+
+export interface Prepared {
+  entry: LoadedManifest['entries'][number];
+  schema: AnalyticsSchema;
+  tableName: string;
+}
+
+export interface RunOptions {
+  client: GatewayClient;
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  streamPassword?: string;
+  concurrency: number;
+  failFast: boolean;
+  failOnExists: boolean;
+  waitTimeoutMs: number;
+  /** Set by Ctrl-C: no new step starts. */
+  interrupted: () => boolean;
+  warn: (message: string) => void;
+  onProgress?: (done: number, total: number, current: string) => void;
+}
+
+/** Checks every entry without the platform: schemas, templates and settings, with a stand-in topic. */
+export async function prepare(loaded: LoadedManifest, settings: Settings, env: NodeJS.ProcessEnv, streamPassword: string | undefined, warn: (message: string) => void): Promise<Prepared[]> {
+  const prepared: Prepared[] = [];
+  for (const entry of loaded.entries) {
+    const schema = entry.schemaFile ? await loadSchema(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema);
+    const { table } = await buildTable(tableInputs(entry, schema, settings, env, `<topic of ${entry.dataset}>`, streamPassword ?? '<stream password>', warn));
+    prepared.push({ entry, schema, tableName: table.tableName });
+  }
+  return prepared;
+}
+
+/** The plan: what each data set would do, found with GET requests only. */
+export async function plan(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
+  const version = await platformVersion(options);
+  const results: DataSetResult[] = [];
+  for (const { entry, schema, tableName } of prepared) {
+    const started = Date.now();
+    const steps: StepResult[] = [];
+    const enabled = await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
+    const existingTopic = (await options.client.listDataSets()).find((d) => d.name === entry.dataset && d.links?.some((l) => l.href.includes(`/enablements/${enabled.enablement.id ?? '-'}/`)));
+    const topic = existingTopic ? Object.entries(existingTopic.labels ?? existingTopic.metadata?.labels ?? {}).find(([k]) => k.endsWith('/dataset'))?.[1] : undefined;
+    steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
+    steps.push({ step: 'schema', status: 'planned', detail: `POST schema ${schema.schemaName}`, request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema } });
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
+    steps.push({ step: 'table', status: 'planned', detail: `POST table ${table.tableName} (an existing table is left unchanged)`, request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } });
+    steps.push(storageStep(version, 'planned'));
+    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schema.schemaName, table: tableName, status: 'planned', changed: false, steps, ms: Date.now() - started });
+  }
+  return results;
+}
+
+export async function run(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
+  const version = await platformVersion(options);
+  const results: DataSetResult[] = prepared.map(({ entry, schema, tableName }) => ({
+    dataset: entry.dataset,
+    datasource: entry.datasource,
+    enablement: entry.enablement ?? entry.dataset,
+    schema: schema.schemaName,
+    table: tableName,
+    status: 'skipped',
+    changed: false,
+    steps: [],
+    ms: 0,
+  }));
+  let next = 0;
+  let done = 0;
+  let stop = false;
+  const worker = async () => {
+    for (;;) {
+      if (stop || options.interrupted()) return;
+      const index = next++;
+      if (index >= prepared.length) return;
+      options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
+      results[index] = await provisionOne(prepared[index]!, results[index]!, version, options);
+      done++;
+      options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
+      if (results[index]!.status === 'failed' && options.failFast) stop = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, prepared.length)) }, worker));
+  return results;
+}
+
+async function provisionOne({ entry, schema }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
+  const started = Date.now();
+  const steps: StepResult[] = [];
+  const finish = (status: DataSetResult['status'], error?: DpgwError): DataSetResult => ({
+    ...result,
+    steps,
+    status,
+    changed: steps.some((s) => s.status === 'changed'),
+    ...(error ? { error: error.toJSON(), exitCode: error.exitCode } : {}),
+    ms: Date.now() - started,
+  });
+  let current: StepName = 'enable';
+  try {
+    const enabled = await enableDataSet(options.client, enableRequest(entry, options));
+    result.topic = enabled.topic;
+    result.enablement = enabled.enablement.name;
+    steps.push({
+      step: 'enable',
+      status: enabled.enablement.created || enabled.change === 'enabled' ? 'changed' : 'unchanged',
+      detail: `${enabled.enablement.created ? 'created' : 'reused'} enablement ${enabled.enablement.name}; ${enabled.change === 'already' ? 'already enabled' : 'enabled'}; topic ${enabled.topic}`,
+    });
+    if (options.interrupted()) return finish('interrupted');
+
+    current = 'schema';
+    const pushed = await options.client.createSchema(schema);
+    steps.push({ step: 'schema', status: 'accepted', detail: `schema ${schema.schemaName} accepted (${pushed.status})` });
+    if (options.interrupted()) return finish('interrupted');
+
+    current = 'table';
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings, options.env, enabled.topic!, options.streamPassword, options.warn));
+    steps.push(await createTable(options, table));
+    if (options.interrupted()) return finish('interrupted');
+
+    current = 'storage';
+    const need = storageTouchNeeded(version);
+    if (need === 'not-needed') steps.push(storageStep(version, 'skipped'));
+    else {
+      const touched = await options.client.touchStorage(enabled.selfHref!, enabled.storageId!);
+      steps.push({ step: 'storage', status: 'unchanged', detail: `touched the default storage (${touched.status})${need === 'unknown' ? '; platform version unknown' : ''}` });
+    }
+    return finish('done');
+  } catch (error) {
+    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { cause: error });
+    steps.push({ step: current, status: 'failed', detail: known.toLine() });
+    return finish('failed', known);
+  }
+}
+
+async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {
+  try {
+    const answer = await options.client.createTable(table);
+    return { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${answer.status})` };
+  } catch (error) {
+    if (error instanceof GatewayError && error.status === 409 && !options.failOnExists) {
+      return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists already: unchanged` };
+    }
+    if (error instanceof GatewayError && error.status === 409) throw new DpgwError('rejected', `table ${table.tableName} exists already (--fail-on-exists)`, { details: error.details });
+    throw error;
+  }
+}
+
+function storageStep(version: string | undefined, status: 'planned' | 'skipped'): StepResult {
+  const need = storageTouchNeeded(version);
+  if (need === 'not-needed') return { step: 'storage', status: 'skipped', detail: `not needed on platform ${version}` };
+  return { step: 'storage', status, detail: need === 'needed' ? `GET the default storage (platform ${version})` : 'GET the default storage (platform version unknown)' };
+}
+
+async function platformVersion(options: RunOptions): Promise<string | undefined> {
+  return options.settings.values.platformVersion.value ?? (await options.client.platformVersion());
+}
+
+function enableRequest(entry: Prepared['entry'], options: RunOptions) {
+  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn };
+}
+
+function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: Settings, env: NodeJS.ProcessEnv, topic: string, streamPassword: string | undefined, warn: (message: string) => void) {
+  const retention = entry.table?.retentionDays;
+  const withRetention: Settings =
+    retention === undefined
+      ? settings
+      : { ...settings, values: { ...settings.values, retentionDays: { key: 'retentionDays', value: String(retention), source: { kind: 'manifest', location: `data set ${entry.dataset}` } } } };
+  return {
+    settings: withRetention,
+    env,
+    topic: entry.table?.topic ?? topic,
+    schema: { schema },
+    tableName: entry.table?.name,
+    templateFile: entry.templateFile,
+    timeColumn: entry.table?.timeColumn,
+    streamPassword,
+    warn,
+  };
+}
+
+function inlineSchema(document: LocatedDocument, index: number, schema: AnalyticsSchema): AnalyticsSchema {
+  const prefix: PathPart[] = ['dataSets', index, 'schema'];
+  const view: LocatedDocument = { file: document.file, value: schema, at: (path) => document.at([...prefix, ...path]), keyAt: (path) => document.keyAt([...prefix, ...path]) };
+  const { issues } = validateSchema(view);
+  failOnIssues(issues, 'inline schema', 'fix them in the manifest');
+  return schema;
+}

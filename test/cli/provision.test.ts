@@ -1,0 +1,183 @@
+/** dpgw provision as a pipeline runs it: the built binary against the sandbox. */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manifestJsonSchema } from '../../src/provision/manifest.js';
+import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { tokenFor } from '../helpers/sandbox-http.js';
+
+const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function setUp(options: SandboxOptions = {}) {
+  sandbox = await startSandbox({ topicDelayMs: 50, ...options });
+  const env = cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_TOKEN: await tokenFor(sandbox, 'admin'),
+    DPGW_BROKER_LIST: sandbox.stream.brokerList,
+    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
+    DPGW_STREAM_USER: sandbox.stream.user,
+    DPGW_STREAM_PASSWORD: sandbox.stream.password,
+  });
+  const manifest = (text: string) => {
+    const file = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
+    writeFileSync(file, text);
+    return file;
+  };
+  const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
+  const gatewayLog = () => sandbox!.requestLog.of('gateway');
+  return { sandbox, env, manifest, dpgw, gatewayLog };
+}
+
+const entry = (dataset: string, extra = '') => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: ${SCHEMA}, table: { name: ${dataset} }${extra} }\n`;
+const threeDataSets = `dataSets:\n${entry('track')}${entry('vessel')}${entry('weather')}`;
+
+describe('dpgw provision', () => {
+  it('runs each data set in the contract order', async () => {
+    const { dpgw, gatewayLog } = await setUp();
+    const result = await dpgw(['provision', join(ROOT, 'examples/track/provision.yaml'), '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary).toMatchObject({ ok: true, changed: true, interrupted: false, health: { status: 'UP' } });
+    expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', topic: 'mock-data-library.track.track', status: 'done' });
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage unchanged']);
+    const order = gatewayLog()
+      .filter((e) => e.method !== 'GET' || e.path.includes('/storages/'))
+      .map((e) => `${e.method} ${e.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`);
+    expect(order).toEqual([
+      'POST /api/v2/catalog/datasources/{id}/enablements',
+      'PUT /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/track',
+      'POST /api/internal/olap/schemas',
+      'POST /api/internal/olap/tables',
+      'GET /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/{id}/storages/{id}',
+    ]);
+    expect(sandbox!.catalog.canRead('track', [TRACK_GROUP])).toBe(true);
+  });
+
+  it('--plan shows the steps and the filled definitions and sends no mutating request', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    const result = await dpgw(['provision', manifest(threeDataSets), '--plan', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const { plan } = JSON.parse(result.stdout);
+    expect(plan.map((p: { dataset: string }) => p.dataset)).toEqual(['track', 'vessel', 'weather']);
+    expect(plan[0].steps.map((s: { step: string }) => s.step)).toEqual(['enable', 'schema', 'table', 'storage']);
+    const table = plan[0].steps[2].request.body;
+    expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
+    expect(result.stdout).not.toContain(sandbox!.stream.password);
+    expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    const human = await dpgw(['provision', manifest(threeDataSets), '--dry-run']);
+    expect(human.stdout).toContain('plan: nothing was sent that changes the platform');
+    expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
+  it('is safe to re-run: the second run changes nothing and says so per step', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    const file = manifest(threeDataSets);
+    const first = await dpgw(['provision', file, '--detailed-exitcode', '--concurrency', '2']);
+    expect(first.code, first.stderr).toBe(7);
+    const enablementsCreated = gatewayLog().filter((e) => e.method === 'POST' && e.path.endsWith('/enablements')).length;
+    const second = await dpgw(['provision', file, '--detailed-exitcode', '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    const summary = JSON.parse(second.stdout);
+    expect(summary.changed).toBe(false);
+    for (const result of summary.dataSets) {
+      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table unchanged', 'storage unchanged']);
+    }
+    expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.endsWith('/enablements')).length).toBe(enablementsCreated);
+    expect((await dpgw(['provision', file, '--fail-on-exists'])).code).toBe(3);
+  });
+
+  it('resumes after a failure at table create', async () => {
+    const { dpgw, sandbox } = await setUp();
+    sandbox.faults.update({ failures: [{ method: 'POST', path: '/api/internal/olap/tables', status: 500, times: 1 }] });
+    const file = join(ROOT, 'examples/track/provision.yaml');
+    const failed = await dpgw(['provision', file, '--json']);
+    expect(failed.code).toBe(3);
+    const first = JSON.parse(failed.stdout);
+    expect(first.dataSets[0].status).toBe('failed');
+    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table failed']);
+    expect(failed.stderr).toContain('track: POST');
+    expect(sandbox.store.tables.size).toBe(0);
+    const resumed = await dpgw(['provision', file, '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage unchanged']);
+    expect([...sandbox.store.tables.keys()]).toEqual(['track']);
+  });
+
+  it('one failing data set does not stop the others (unless --fail-fast)', async () => {
+    const { dpgw, manifest, sandbox } = await setUp();
+    const file = manifest(`dataSets:\n${entry('track')}${entry('vessel', ', table: { name: vessel, topic: no-such-topic }').replace('table: { name: vessel }, ', '')}${entry('weather')}`);
+    const result = await dpgw(['provision', file, '--concurrency', '3', '--json']);
+    expect(result.code).toBe(3);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.dataSets.map((r: { dataset: string; status: string }) => `${r.dataset} ${r.status}`)).toEqual(['track done', 'vessel failed', 'weather done']);
+    expect(summary.dataSets[1].error.message).toContain("topic 'no-such-topic' does not exist");
+    expect([...sandbox.store.tables.keys()].sort()).toEqual(['track', 'weather']);
+    expect(result.stderr).toMatch(/dpgw: vessel: .*no-such-topic/);
+  });
+
+  it('--fail-fast starts no data set after the first failure', async () => {
+    const { dpgw, manifest } = await setUp();
+    const file = manifest(`dataSets:\n${entry('vessel', ', table: { name: vessel, topic: no-such-topic }').replace('table: { name: vessel }, ', '')}${entry('track')}${entry('weather')}`);
+    const result = await dpgw(['provision', file, '--concurrency', '1', '--fail-fast', '--json']);
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout).dataSets.map((r: { status: string }) => r.status)).toEqual(['failed', 'skipped', 'skipped']);
+  });
+
+  it('Ctrl-C mid-run exits non-zero with a true summary of what was done', async () => {
+    const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
+    const file = manifest(threeDataSets);
+    const child = spawn(process.execPath, [BIN, 'provision', file, '--concurrency', '1', '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Interrupt once the first table exists.
+    while (sandbox.store.tables.size === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupted: finishing the steps under way');
+    const summary = JSON.parse(stdout);
+    expect(summary.interrupted).toBe(true);
+    const statuses = summary.dataSets.map((r: { status: string }) => r.status);
+    expect(statuses[0]).toMatch(/^(done|interrupted)$/);
+    expect(statuses.slice(1)).toEqual(['skipped', 'skipped']);
+    // The summary tells the truth: what it calls created exists, and nothing else does.
+    expect([...sandbox.store.tables.keys()]).toEqual(['track']);
+    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'table').status).toBe('changed');
+  });
+});
+
+describe('bad manifests: rejected before any request, with their location', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['unknown key', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: ${SCHEMA}, tabel: {} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/],
+    ['missing schema file', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: nowhere.yaml }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.schema: schema file .*nowhere\.yaml does not exist/],
+    ['duplicate data set', `dataSets:\n${entry('track')}${entry('track')}`, /provision\.yaml:3:\d+: dataSets\[1\]\.dataset: data set track of mock-data-library \(enablement track\) is listed twice \(first at .*provision\.yaml:2:\d+\)/],
+    ['bad secret reference', `settings:\n  streamPassword: vault:secret/stream\ndataSets:\n${entry('track')}`, /provision\.yaml:2:19: settings\.streamPassword: streamPassword must be a secret reference/],
+    ['wrong type', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: track-readers, schema: ${SCHEMA} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.groups: expected array/],
+    ['YAML syntax', `dataSets:\n  - { datasource: mock-data-library\n`, /provision\.yaml:\d+:\d+: YAML syntax error/],
+  ];
+  for (const [name, text, expected] of cases) {
+    it(name, async () => {
+      const { dpgw, manifest, gatewayLog } = await setUp();
+      const result = await dpgw(['provision', manifest(text)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(expected);
+      expect(gatewayLog()).toEqual([]);
+    });
+  }
+});
+
+describe('the manifest JSON Schema', () => {
+  it('docs/provision-manifest.schema.json is what the code describes', () => {
+    expect(JSON.parse(readFileSync(join(ROOT, 'docs/provision-manifest.schema.json'), 'utf8'))).toEqual(manifestJsonSchema());
+  });
+});
