@@ -6,7 +6,7 @@
  * trace. Every failure becomes a one-line DpgwError: exit 4 for what the
  * provider refused, 5 when it cannot be reached.
  */
-import { Agent, EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import * as oidc from 'openid-client';
 import { PASSWORD_GRANT } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';
@@ -42,23 +42,36 @@ export interface IssuedTokens {
 }
 
 export class IdentityClient {
-  private readonly dispatcher: Dispatcher;
+  /**
+   * undici, for a CA file or a proxy; Node's own fetch otherwise. The undici
+   * package costs tens of megabytes, which a plain sign-in does not need.
+   */
+  private transport?: Promise<{ fetch: typeof fetch; dispatcher?: Dispatcher }>;
 
   constructor(private readonly settings: IdentitySettings) {
     registerSecret(settings.clientSecret);
-    const env = settings.env ?? process.env;
-    const tlsOptions = settings.certificateAuthorities ? { ca: settings.certificateAuthorities } : {};
-    const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
-    this.dispatcher = proxied
-      ? new EnvHttpProxyAgent({
-          httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-          httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-          noProxy: env.NO_PROXY ?? env.no_proxy,
-          connect: tlsOptions,
-          requestTls: tlsOptions,
-          proxyTls: tlsOptions,
-        })
-      : new Agent({ connect: tlsOptions });
+  }
+
+  private http(): Promise<{ fetch: typeof fetch; dispatcher?: Dispatcher }> {
+    this.transport ??= (async () => {
+      const env = this.settings.env ?? process.env;
+      const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
+      if (!proxied && !this.settings.certificateAuthorities) return { fetch: globalThis.fetch };
+      const undici = await import('undici');
+      const tlsOptions = this.settings.certificateAuthorities ? { ca: this.settings.certificateAuthorities } : {};
+      const dispatcher = proxied
+        ? new undici.EnvHttpProxyAgent({
+            httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+            httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+            noProxy: env.NO_PROXY ?? env.no_proxy,
+            connect: tlsOptions,
+            requestTls: tlsOptions,
+            proxyTls: tlsOptions,
+          })
+        : new undici.Agent({ connect: tlsOptions });
+      return { fetch: undici.fetch as unknown as typeof fetch, dispatcher };
+    })();
+    return this.transport;
   }
 
   get issuer(): string {
@@ -66,7 +79,8 @@ export class IdentityClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    const transport = await this.transport;
+    await transport?.dispatcher?.close();
   }
 
   /** Step 3 of the contract: the resource-owner password grant. */
@@ -139,14 +153,15 @@ export class IdentityClient {
       this.trace(`  ${JSON.stringify(maskSecrets(Object.fromEntries(new URLSearchParams(init.body))))}`);
     }
     const started = performance.now();
+    const http = await this.http();
     try {
-      const response = await undiciFetch(url, {
-        ...(init as Record<string, unknown>),
-        dispatcher: this.dispatcher,
+      const response = await http.fetch(url, {
+        ...(init as RequestInit),
+        ...(http.dispatcher ? { dispatcher: http.dispatcher } : {}),
         signal: init.signal ?? AbortSignal.timeout(this.settings.timeoutMs),
-      } as Parameters<typeof undiciFetch>[1]);
+      } as RequestInit);
       this.trace(`← ${response.status} ${method} ${url} ${Math.round(performance.now() - started)} ms`);
-      return response as unknown as Response;
+      return response;
     } catch (error) {
       this.trace(`✗ ${method} ${url} ${networkCode(error) ?? 'ERROR'} after ${Math.round(performance.now() - started)} ms`);
       throw error;
