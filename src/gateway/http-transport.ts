@@ -201,6 +201,13 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
       cause: error,
     });
   }
+  if (error.code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(error.code)) {
+    return new DpgwError('network', `the certificate of ${origin} is not trusted for ${method} ${url} (${error.code})`, {
+      hint: 'pass --ca-file <PEM of its certificate authority> (or set NODE_EXTRA_CA_CERTS)',
+      details: { method, url, code: error.code },
+      cause: error,
+    });
+  }
   const what = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' ? `cannot resolve ${origin}` : `cannot reach ${origin}`;
   return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
     hint: 'check --gateway (see `dpgw config`) and that the gateway is running',
