@@ -59,6 +59,8 @@ export class HttpTransport {
   private readonly options: HttpTransportOptions;
   private readonly retry: RetryOptions;
   private readonly agents: { http: http.Agent; https: https.Agent };
+  /** got with this transport's fixed options merged once, not on every request. */
+  private readonly got: typeof got;
 
   constructor(options: HttpTransportOptions) {
     this.options = options;
@@ -67,6 +69,15 @@ export class HttpTransport {
     // Keep-alive: provision runs many requests; a new TCP+TLS handshake for each is the slow part.
     // Through HTTPS_PROXY / HTTP_PROXY when the environment names one for this gateway.
     this.agents = agentsFor(this.baseUrl, options.certificateAuthorities);
+    this.got = got.extend({
+      throwHttpErrors: false,
+      followRedirect: false,
+      retry: { limit: 0 },
+      timeout: { request: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+      agent: this.agents,
+      https: options.certificateAuthorities ? { certificateAuthority: options.certificateAuthorities } : undefined,
+      responseType: 'text',
+    });
   }
 
   /** Release pooled connections so the process can exit at once. */
@@ -145,18 +156,7 @@ export class HttpTransport {
     }
     const started = performance.now();
     try {
-      const response = await got(url, {
-        method: method as Method,
-        headers,
-        body: payload,
-        throwHttpErrors: false,
-        followRedirect: false,
-        retry: { limit: 0 },
-        timeout: { request: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
-        agent: this.agents,
-        https: this.options.certificateAuthorities ? { certificateAuthority: this.options.certificateAuthorities } : undefined,
-        responseType: 'text',
-      });
+      const response = await this.got(url, { method: method as Method, headers, body: payload });
       const ms = Math.round(performance.now() - started);
       this.trace(`← ${response.statusCode} ${method} ${url} ${ms} ms`);
       if (this.options.trace && response.body) this.trace(`  ${clipForTrace(redactText(response.body))}`);
