@@ -5,7 +5,6 @@
  * fault injection, a request log, and `/__sandbox/` admin endpoints for tests.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { CATALOG_ALL, STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
@@ -13,7 +12,7 @@ import { CATALOG_BASE } from '../contract/paths.js';
 import type { Catalog } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
-import { PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
+import { LoopbackServer, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
 import type { OlapStore } from './olap-store.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
@@ -47,32 +46,28 @@ interface Caller {
 }
 
 export class GatewayEmulator {
-  private server?: http.Server;
+  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
-  connections = 0;
-  baseUrl = '';
 
   constructor(private readonly options: GatewayEmulatorOptions) {
     this.jwks = createRemoteJWKSet(new URL(options.jwksUri));
   }
 
   async start(): Promise<void> {
-    this.server = http.createServer((request, response) => void this.handle(request, response));
-    this.server.keepAliveTimeout = 5_000;
-    this.server.on('connection', () => this.connections++);
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(this.options.port, '127.0.0.1', () => resolve());
-    });
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await this.server.listen(this.options.port);
+  }
+
+  get baseUrl(): string {
+    return this.server.baseUrl;
+  }
+
+  /** TCP connections accepted so far. */
+  get connections(): number {
+    return this.server.connections;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.server.close();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

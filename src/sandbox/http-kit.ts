@@ -1,5 +1,6 @@
 /** Small HTTP helpers for the sandbox's two servers: bodies in, JSON and errors out. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -47,4 +48,33 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** An HTTP server on 127.0.0.1 that counts the TCP connections it accepts. */
+export class LoopbackServer {
+  connections = 0;
+  baseUrl = '';
+  private server?: Server;
+
+  constructor(private readonly handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {}
+
+  async listen(port: number): Promise<void> {
+    const server = createServer((request, response) => void this.handler(request, response));
+    server.keepAliveTimeout = 5_000;
+    server.on('connection', () => this.connections++);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }

@@ -6,14 +6,13 @@
  * error answers are not Keycloak's.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
 import { PASSWORD_GRANT } from '../contract/constants.js';
 import type { TokenResponse } from '../contract/types.js';
 import type { Faults } from './faults.js';
-import { parseForm, readBody, sendJson } from './http-kit.js';
+import { LoopbackServer, parseForm, readBody, sendJson } from './http-kit.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
 export interface SandboxUser {
@@ -60,13 +59,11 @@ const KID_BYTES = 8;
 
 export class IdentityProvider {
   readonly options: IdentityProviderOptions;
-  private server?: http.Server;
+  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
   private keys?: { privateKey: CryptoKey; publicJwk: JWK; kid: string };
   /** HMAC key for refresh tokens: only this server reads them, as in Keycloak. */
   private readonly refreshKey = new Uint8Array(randomBytes(32));
   private readonly sessions = new Map<string, Session>();
-  connections = 0;
-  baseUrl = '';
 
   constructor(options: IdentityProviderOptions) {
     this.options = options;
@@ -90,22 +87,20 @@ export class IdentityProvider {
     const publicJwk = await exportJWK(publicKey);
     const kid = createHash('sha256').update(JSON.stringify(publicJwk)).digest('base64url').slice(0, KID_BYTES * 2);
     this.keys = { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid };
-    this.server = http.createServer((request, response) => void this.handle(request, response));
-    this.server.keepAliveTimeout = 5_000;
-    this.server.on('connection', () => this.connections++);
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(this.options.port, '127.0.0.1', () => resolve());
-    });
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await this.server.listen(this.options.port);
+  }
+
+  get baseUrl(): string {
+    return this.server.baseUrl;
+  }
+
+  /** TCP connections accepted so far. */
+  get connections(): number {
+    return this.server.connections;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.server.close();
   }
 
   /** Ends every session of a user (as an admin's "sign out" would): their refresh tokens stop working. */
