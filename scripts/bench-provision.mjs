@@ -42,6 +42,8 @@ const env = {
   DPGW_STREAM_USER: sandbox.stream.user,
   DPGW_STREAM_PASSWORD: sandbox.stream.password,
   DPGW_BENCH_RSS_FILE: rssFile,
+  // For experiments with V8 flags on the measured process (docs/benchmarks.md).
+  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
 };
 
 const started = process.hrtime.bigint();

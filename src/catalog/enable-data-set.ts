@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { paths } from '../contract/paths.js';
-import type { CatalogDataSource, Enablement } from '../contract/types.js';
+import type { CatalogDataSource, Enablement, OfferedDataSet } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { closestMatch } from '../text/closest-match.js';
@@ -22,6 +22,17 @@ export interface EnableRequest {
   /** Told about the wait, for a spinner. */
   onWaiting?: (elapsedMs: number) => void;
   warn?: (message: string) => void;
+  /** Shared by the data sets of one run: data sources and what they offer do not change during it. */
+  catalogCache?: CatalogCache;
+}
+
+export interface CatalogCache {
+  dataSources?: Promise<CatalogDataSource[]>;
+  offered: Map<string, Promise<OfferedDataSet[]>>;
+}
+
+export function newCatalogCache(): CatalogCache {
+  return { offered: new Map() };
 }
 
 export interface PlannedRequest {
@@ -43,8 +54,15 @@ export interface EnableResult {
 }
 
 export async function enableDataSet(client: GatewayClient, request: EnableRequest): Promise<EnableResult> {
-  const source = await findDataSource(client, request.dataSource);
-  const offered = await client.listOfferedDataSets(source.id);
+  const cache = request.catalogCache ?? newCatalogCache();
+  const source = await findDataSource(client, request.dataSource, cache);
+  let offeredList = cache.offered.get(source.id);
+  if (!offeredList) {
+    offeredList = client.listOfferedDataSets(source.id);
+    cache.offered.set(source.id, offeredList);
+    offeredList.catch(() => cache.offered.delete(source.id));
+  }
+  const offered = await offeredList;
   if (!offered.some((d) => d.name === request.dataSet)) {
     const near = closestMatch(request.dataSet, offered.map((d) => d.name));
     throw new DpgwError('usage', `data source ${source.name} offers no data set "${request.dataSet}"`, {
@@ -110,8 +128,12 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   }
 }
 
-async function findDataSource(client: GatewayClient, nameOrId: string): Promise<CatalogDataSource> {
-  const sources = await client.listDataSources();
+async function findDataSource(client: GatewayClient, nameOrId: string, cache: CatalogCache): Promise<CatalogDataSource> {
+  if (!cache.dataSources) {
+    cache.dataSources = client.listDataSources();
+    cache.dataSources.catch(() => (cache.dataSources = undefined));
+  }
+  const sources = await cache.dataSources;
   const found = sources.find((s) => s.id === nameOrId) ?? sources.find((s) => s.name === nameOrId);
   if (found) return found;
   const near = closestMatch(nameOrId, sources.map((s) => s.name));

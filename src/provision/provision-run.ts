@@ -6,7 +6,7 @@
  * says whether it changed anything. Everything that can be checked without the
  * platform is checked before the first request (prepare).
  */
-import { enableDataSet } from '../catalog/enable-data-set.js';
+import { enableDataSet, newCatalogCache, type CatalogCache } from '../catalog/enable-data-set.js';
 import { storageTouchNeeded } from '../catalog/platform-version.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { paths } from '../contract/paths.js';
@@ -21,6 +21,7 @@ import { failOnIssues } from '../olap/table-template.js';
 import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
 import type { LoadedManifest } from './manifest.js';
+import { memoryPacer } from './memory-pacer.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage';
 /** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again). */
@@ -48,6 +49,9 @@ export interface DataSetResult {
   ms: number;
 }
 
+/** A concurrent major collection after every this many finished data sets (docs/benchmarks.md). */
+const DATA_SETS_PER_COLLECTION = 32;
+
 export interface Prepared {
   entry: LoadedManifest['entries'][number];
   schema: AnalyticsSchema;
@@ -65,6 +69,8 @@ export interface RunOptions {
   waitTimeoutMs: number;
   /** Set by Ctrl-C: no new step starts. */
   interrupted: () => boolean;
+  /** Data sources and their offers, asked once per run. */
+  catalogCache?: CatalogCache;
   warn: (message: string) => void;
   onProgress?: (done: number, total: number, current: string) => void;
 }
@@ -116,6 +122,7 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
   let next = 0;
   let done = 0;
   let stop = false;
+  const pace = memoryPacer(DATA_SETS_PER_COLLECTION);
   const worker = async () => {
     for (;;) {
       if (stop || options.interrupted()) return;
@@ -124,6 +131,7 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
       options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
       results[index] = await provisionOne(prepared[index]!, results[index]!, version, options);
       done++;
+      pace();
       options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
       if (results[index]!.status === 'failed' && options.failFast) stop = true;
     }
@@ -204,7 +212,8 @@ async function platformVersion(options: RunOptions): Promise<string | undefined>
 }
 
 function enableRequest(entry: Prepared['entry'], options: RunOptions) {
-  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn };
+  options.catalogCache ??= newCatalogCache();
+  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache: options.catalogCache };
 }
 
 function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: Settings, env: NodeJS.ProcessEnv, topic: string, streamPassword: string | undefined, warn: (message: string) => void) {
