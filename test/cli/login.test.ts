@@ -265,26 +265,19 @@ describe('secrets stay secret', () => {
 
 describe('the token reaches the gateway', () => {
   it('a 401 from the gateway makes dpgw refresh once and retry', async () => {
-    const { login, env } = await setUp();
+    const { login, env, dpgw } = await setUp();
     await login();
     // A token the gateway refuses although it has not expired (as after a key rotation).
     const file = cacheFileOf(env);
     const cache = JSON.parse(readFileSync(file, 'utf8'));
     const [h, p] = (cache.accessToken as string).split('.');
     writeFileSync(file, JSON.stringify({ ...cache, accessToken: `${h}.${p}.c2lnbmF0dXJl` }), { mode: 0o600 });
-    const { resolveWithConfig } = await import('../../src/settings/resolve-settings.js');
-    const { loadConfigFile } = await import('../../src/settings/config-file.js');
-    const { sessionTokenSupplier } = await import('../../src/auth/session.js');
-    const { GatewayClient } = await import('../../src/gateway/gateway-client.js');
-    const settings = resolveWithConfig({ flags: {}, env }, await loadConfigFile(env.DPGW_CONFIG_DIR!));
-    const client = new GatewayClient({ baseUrl: sandbox!.gatewayUrl, tokenSupplier: sessionTokenSupplier({ settings, env, warn: () => undefined }) });
-    try {
-      expect(await client.platformVersion()).toBe('1.15.164');
-    } finally {
-      client.close();
-    }
-    expect(sandbox!.requestLog.of('gateway', '/api/version').map((e) => e.status)).toEqual([401, 200]);
+    const result = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'g', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    const gateway = sandbox!.requestLog.of('gateway');
+    expect(gateway.slice(0, 2).map((e) => `${e.status} ${e.path}`)).toEqual(['401 /api/v2/catalog/datasources', '200 /api/v2/catalog/datasources']);
+    expect(gateway.every((e, i) => i === 0 || e.status === 200)).toBe(true);
     expect(sandbox!.requestLog.of('identity', TOKEN_PATH).map((r) => (r.body as { grant_type: string }).grant_type)).toEqual(['password', 'refresh_token']);
+    expect(JSON.parse(readFileSync(file, 'utf8')).accessToken).not.toBe(`${h}.${p}.c2lnbmF0dXJl`);
   });
 });
-

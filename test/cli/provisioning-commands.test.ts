@@ -186,9 +186,14 @@ describe('dpgw table create', () => {
   }
 
   it("POSTs the contract's REALTIME table filled from the data set's topic, field by field", async () => {
-    const { dpgw, gatewayLog, sandbox } = await ready();
-    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
+    const { dpgw, gatewayLog, sandbox, token } = await ready();
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--verbose']);
     expect(result.code, result.stderr).toBe(0);
+    // The --verbose trace shows the request, with the token and the stream password masked.
+    expect(result.stderr).toContain('→ POST ');
+    expect(result.stderr).toContain('authorization: Bearer ***');
+    expect(result.stderr).toContain('password=\\"***\\"');
+    expect(result.stdout + result.stderr).not.toContain(token);
     expect(result.stderr).toContain('✓ table track created, consuming topic mock-data-library.track.track (200)');
     expect(result.stderr).toContain('next: dpgw storage touch --dataset track');
     const request = gatewayLog().find((e) => e.path === '/api/internal/olap/tables')!;
