@@ -7,6 +7,8 @@ export default defineConfig({
   define: { __DPGW_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // The end-to-end tier has its own config and platform (vitest.e2e.config.ts).
+    exclude: ['test/e2e/**', 'node_modules/**'],
     // Spawned-binary tests start Node processes; two cores do not gain from more workers.
     maxWorkers: 2,
     testTimeout: 20_000,

@@ -1,0 +1,45 @@
+/**
+ * The end-to-end tier's platform: the real components, started once for the
+ * whole tier. Today: Keycloak. A component that cannot be had fails the tier.
+ */
+import { createServer, type AddressInfo } from 'node:net';
+import type { TestProject } from 'vitest/node';
+// @ts-expect-error -- a plain ESM script of the project (scripts/), typed at its use
+import { KEYCLOAK_VERSION, startKeycloak } from '../../scripts/platform/keycloak.mjs';
+
+export interface KeycloakSettings {
+  authUrl: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+  webClientId: string;
+  webClientSecret: string;
+  users: Array<{ username: string; password: string; groups: string[] }>;
+  version: string;
+  startSeconds: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    keycloak: KeycloakSettings;
+  }
+}
+
+/** A port on 127.0.0.1 that nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const keycloak = await startKeycloak({ port: Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort())) });
+  const { stop, ...settings } = keycloak;
+  console.log(`[e2e] Keycloak ${KEYCLOAK_VERSION} started in ${settings.startSeconds.toFixed(1)} s at ${settings.authUrl} (log ${settings.log})`);
+  project.provide('keycloak', { ...settings, version: KEYCLOAK_VERSION });
+  return async () => {
+    await stop();
+  };
+}

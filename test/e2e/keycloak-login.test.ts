@@ -1,0 +1,76 @@
+/** dpgw's sign-in against a real Keycloak: what the sandbox emulates, checked against the original. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { readClaims } from '../../src/auth/jwt-claims.js';
+import { cleanEnv, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
+
+const keycloak = inject('keycloak');
+
+function setUp() {
+  const env = cleanEnv({ DPGW_AUTH_URL: keycloak.authUrl, DPGW_REALM: keycloak.realm, DPGW_CLIENT_ID: keycloak.clientId, DPGW_USERNAME: 'admin' });
+  const secretFile = join(env.DPGW_CONFIG_DIR!, 'client-secret');
+  writeFileSync(secretFile, `${keycloak.clientSecret}\n`, { mode: 0o600 });
+  const password = (username: string) => keycloak.users.find((u) => u.username === username)!.password;
+  const dpgw = (args: string[], extra: { env?: NodeJS.ProcessEnv; input?: string } = {}) => spawnDpgw(args, { env: { ...env, ...extra.env }, input: extra.input });
+  const login = (extra: string[] = [], input = password('admin')) => dpgw(['login', '--password-stdin', '--client-secret', `file:${secretFile}`, ...extra], { input });
+  return { env, dpgw, login, password };
+}
+
+const oneLine = (result: RunResult, code: number, pattern: RegExp) => {
+  expect(result.code, result.stderr).toBe(code);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+};
+
+describe(`dpgw login against Keycloak ${keycloak.version}`, () => {
+  it('signs in with the password grant; the token carries the groups', async () => {
+    const { login, dpgw, env } = setUp();
+    const result = await login();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('signed in to realm data-platform as admin (groups: platform-admins)');
+    const token = (await dpgw(['auth', 'token'])).stdout.trim();
+    const claims = readClaims(token)!;
+    expect(claims.iss).toBe(`${keycloak.authUrl}/auth/realms/${keycloak.realm}`);
+    expect(claims.groups).toEqual(['platform-admins']);
+    expect(claims.preferred_username).toBe('admin');
+    const status = JSON.parse((await dpgw(['auth', 'status', '--json'])).stdout);
+    expect(status).toMatchObject({ signedIn: true, username: 'admin', groups: ['platform-admins'] });
+    const cache = JSON.parse(readFileSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json'), 'utf8'));
+    expect(Date.parse(cache.accessTokenExpiresAt) - Date.parse(cache.obtainedAt)).toBeGreaterThan(100_000);
+  });
+
+  it('a member of the track group and a user in no group', async () => {
+    const { dpgw, password, env } = setUp();
+    const secret = join(env.DPGW_CONFIG_DIR!, 'client-secret');
+    for (const [user, groups] of [['analyst', ['track-readers']], ['outsider', []]] as const) {
+      const result = await dpgw(['login', '--password-stdin', '--username', user, '--client-secret', `file:${secret}`], { input: password(user) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(readClaims((await dpgw(['auth', 'token'])).stdout.trim())?.groups ?? []).toEqual(groups);
+    }
+  });
+
+  it("reports Keycloak's refusals in one line with exit 4", async () => {
+    const { login, dpgw } = setUp();
+    oneLine(await login([], 'wrong-password'), 4, /the identity provider refused the username or password: Invalid user credentials \(invalid_grant\)/);
+    const badSecret = await dpgw(['login', '--password-stdin'], { input: 'x', env: { DPGW_CLIENT_SECRET: 'not-the-secret' } });
+    oneLine(badSecret, 4, /refused client dpgw-backend: Invalid client or Invalid client credentials \(unauthorized_client\)/);
+    const web = await dpgw(['login', '--password-stdin', '--client-id', keycloak.webClientId], { input: 'x', env: { DPGW_CLIENT_SECRET: keycloak.webClientSecret } });
+    oneLine(web, 4, /client dpgw-web may not use the password grant: Client not allowed for direct access grants \(unauthorized_client\)/);
+    oneLine(await login(['--realm', 'no-such-realm']), 4, /realm "no-such-realm" does not exist at /);
+  });
+
+  it('refreshes the session with the refresh token and signs out at Keycloak', async () => {
+    const { login, dpgw, env } = setUp();
+    await login();
+    const file = join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json');
+    const cache = JSON.parse(readFileSync(file, 'utf8'));
+    // Pretend the access token has expired: the next call must refresh it at Keycloak.
+    writeFileSync(file, JSON.stringify({ ...cache, accessTokenExpiresAt: new Date(Date.now() - 1000).toISOString() }), { mode: 0o600 });
+    const refreshed = await dpgw(['auth', 'token']);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout.trim()).not.toBe(cache.accessToken);
+    const out = await dpgw(['logout']);
+    expect(out.stderr).toContain('ended the session at the identity provider');
+  });
+});
