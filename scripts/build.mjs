@@ -8,7 +8,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
+// kafkajs: a dev dependency, loaded only by the sandbox's backed mode of the end-to-end tier.
+const external = [...Object.keys(pkg.dependencies).filter((name) => name !== 'commander'), 'kafkajs'];
 const common = {
   bundle: true,
   platform: 'node',

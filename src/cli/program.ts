@@ -89,10 +89,7 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
       .option('--topic <name>', "topic name, overriding the data set's label")
       .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
       .option('--time-column <name>', 'time column, when the schema has several date-time columns or is given by name');
-    for (const definition of SETTING_DEFINITIONS) {
-      if (definition.scope === 'table' && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
-    }
-    return command;
+    return tableSettingOptions(command);
   };
   tableOptions(add(table, 'create', 'fill the table template from the data set and create the real-time table', 'dpgw table create --dataset track --schema examples/track/schema.yaml'))
     .option('--dry-run', 'print the request and send nothing')
@@ -111,15 +108,15 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--watch <seconds>', 'check again every few seconds (in place on a terminal) until Ctrl-C')
     .action(action('health'));
 
-  add(program, 'provision <manifest>', 'run the whole workflow for every data set of a manifest, in order, safe to re-run', 'dpgw provision examples/track/provision.yaml')
+  const provision = add(program, 'provision <manifest>', 'run the whole workflow for every data set of a manifest, in order, safe to re-run', 'dpgw provision examples/track/provision.yaml')
     .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
     .option('--dry-run', 'same as --plan')
     .option('--concurrency <n>', 'data sets provisioned at once', '4')
     .option('--fail-fast', 'stop at the first failing data set')
     .option('--fail-on-exists', 'treat an existing table as a failure')
     .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
-    .option('--wait-timeout <seconds>', 'how long to wait for each topic', '120')
-    .action(action('provision'));
+    .option('--wait-timeout <seconds>', 'how long to wait for each topic', '120');
+  tableSettingOptions(provision).action(action('provision'));
 
   add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
     .option('--port <port>', 'gateway port (0: any free port)', '8080')
@@ -155,6 +152,14 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy.\nDocs: README.md and docs/ in the dpgw package.\n`,
   );
   return program;
+}
+
+/** The table settings (stream, retention, tenants, classes) as flags of a command. */
+function tableSettingOptions(command: Command): Command {
+  for (const definition of SETTING_DEFINITIONS) {
+    if (definition.scope === 'table' && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
+  }
+  return command;
 }
 
 function requireSubcommand(group: Command): never {

@@ -58,6 +58,11 @@ export class Catalog {
   readonly permissions: Permission[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
 
+  /** Backed mode: creates the real topic before the data set is listed with it. */
+  topicCreator?: (topic: string) => Promise<void>;
+  /** Why a topic could not be created, by topic (backed mode). */
+  readonly topicErrors = new Map<string, string>();
+
   constructor(
     seed: SeedDataSource[],
     private readonly topicDelayMs: () => number,
@@ -100,9 +105,14 @@ export class Catalog {
     const dataSet: EnabledDataSet = { id: stableId(`dataset:${enablementId}:${dataSetName}`), name: dataSetName, storageId: stableId(`storage:${enablementId}:${dataSetName}`) };
     enablement.dataSets.set(dataSetName, dataSet);
     const source = this.dataSource(enablement.dataSourceId)!;
+    const name = `${source.name}.${enablement.name}.${dataSetName}`;
     const createTopic = () => {
-      dataSet.topic = `${source.name}.${enablement.name}.${dataSetName}`;
-      this.topics.add(dataSet.topic);
+      const listed = () => {
+        dataSet.topic = name;
+        this.topics.add(name);
+      };
+      if (!this.topicCreator) return listed();
+      this.topicCreator(name).then(listed, (error: Error) => this.topicErrors.set(name, error.message));
     };
     const delay = this.topicDelayMs();
     if (delay <= 0) createTopic();

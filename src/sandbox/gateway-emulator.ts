@@ -21,7 +21,8 @@ export interface GatewayEmulatorOptions {
   /** The identity provider's issuer and JWKS, which tokens are checked against. */
   issuer: string;
   jwksUri: string;
-  audience: string;
+  /** The `aud` tokens must carry; undefined: not checked (a realm without an audience mapper). */
+  audience?: string;
   /** Group whose members may provision (mutating calls); others get 403. */
   adminGroup: string;
   platformVersion: () => string;
@@ -237,7 +238,7 @@ export class GatewayEmulator {
     if (!authorization?.startsWith('Bearer ')) return { status: 401, body: springError(401, 'Unauthorized', 'Full authentication is required to access this resource', path), headers: { 'www-authenticate': 'Bearer' } };
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(authorization.slice(7).trim(), this.jwks, { issuer: this.options.issuer, audience: this.options.audience, algorithms: ['RS256'] }));
+      ({ payload } = await jwtVerify(authorization.slice(7).trim(), this.jwks, { issuer: this.options.issuer, ...(this.options.audience ? { audience: this.options.audience } : {}), algorithms: ['RS256'] }));
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'ERR_JWT_EXPIRED') return unauthorized('Jwt expired');

@@ -10,6 +10,7 @@ import { GatewayEmulator } from './gateway-emulator.js';
 import { HealthChecks } from './health.js';
 import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
 import { OlapStore } from './olap-store.js';
+import { kafkaTopicCreator, type KafkaBacking } from './kafka-topics.js';
 import { RequestLog } from './request-log.js';
 
 export type { SandboxClient, SandboxUser } from './identity-provider.js';
@@ -51,6 +52,14 @@ export interface SandboxOptions {
   omitTopicLabels?: boolean;
   /** A platform variant without /api/version (its version is then unknown to clients). */
   versionEndpoint?: boolean;
+  /**
+   * Backed mode (the end-to-end tier): real systems behind the contract. Tokens
+   * checked against a real identity provider's keys; topics created on a real Kafka.
+   */
+  backing?: {
+    identity?: { issuer: string; jwksUri: string; audience?: string };
+    kafka?: KafkaBacking;
+  };
 }
 
 export interface Sandbox {
@@ -123,11 +132,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
   });
   await identity.start();
+  const backedIdentity = options.backing?.identity;
+  const topics = options.backing?.kafka ? await kafkaTopicCreator(options.backing.kafka) : undefined;
+  if (topics) catalog.topicCreator = (topic) => topics.create(topic);
   const gateway = new GatewayEmulator({
     port: options.port ?? 0,
-    issuer: identity.issuer,
-    jwksUri: identity.jwksUri,
-    audience: DEFAULT_AUDIENCE,
+    issuer: backedIdentity?.issuer ?? identity.issuer,
+    jwksUri: backedIdentity?.jwksUri ?? identity.jwksUri,
+    audience: backedIdentity ? backedIdentity.audience : DEFAULT_AUDIENCE,
     adminGroup: ADMIN_GROUP,
     platformVersion: () => platformVersion,
     olapSegment: options.olapSegment ?? 'olap',
@@ -142,6 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await gateway.start();
   } catch (error) {
     await identity.stop();
+    await topics?.close();
     throw error;
   }
   const primary = clients.find((c) => c.directAccessGrants) ?? clients[0]!;
@@ -158,7 +171,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get platformVersion() {
       return platformVersion;
     },
-    stream: { brokerList: '127.0.0.1:9092', registryUrl: 'http://127.0.0.1:8081', user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() },
+    stream: options.backing?.kafka
+      ? { brokerList: options.backing.kafka.brokers.join(','), registryUrl: 'http://127.0.0.1:8081', user: options.backing.kafka.username, password: options.backing.kafka.password }
+      : { brokerList: '127.0.0.1:9092', registryUrl: 'http://127.0.0.1:8081', user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() },
     requestLog,
     faults,
     health,
@@ -171,7 +186,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     close: async () => {
       catalog.close();
-      await Promise.all([gateway.stop(), identity.stop()]);
+      await Promise.all([gateway.stop(), identity.stop(), topics?.close()]);
     },
   };
 }

@@ -6,6 +6,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error -- a plain ESM script of the project (scripts/), typed at its use
 import { KEYCLOAK_VERSION, startKeycloak } from '../../scripts/platform/keycloak.mjs';
+// @ts-expect-error -- likewise
+import { startKafka } from '../../scripts/platform/kafka.mjs';
 
 export interface KeycloakSettings {
   authUrl: string;
@@ -19,9 +21,18 @@ export interface KeycloakSettings {
   startSeconds: number;
 }
 
+export interface KafkaSettings {
+  brokerList: string;
+  streamUser: string;
+  streamPassword: string;
+  version: string;
+  startSeconds: number;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     keycloak: KeycloakSettings;
+    kafka: KafkaSettings;
   }
 }
 
@@ -39,7 +50,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { stop, ...settings } = keycloak;
   console.log(`[e2e] Keycloak ${KEYCLOAK_VERSION} started in ${settings.startSeconds.toFixed(1)} s at ${settings.authUrl} (log ${settings.log})`);
   project.provide('keycloak', { ...settings, version: KEYCLOAK_VERSION });
-  return async () => {
+  let kafka;
+  try {
+    kafka = await startKafka({ port: await freePort(), controllerPort: await freePort() });
+  } catch (error) {
     await stop();
+    throw error;
+  }
+  const { stop: stopKafka, ...kafkaSettings } = kafka;
+  console.log(`[e2e] Kafka ${kafkaSettings.version} started in ${kafkaSettings.startSeconds.toFixed(1)} s at ${kafkaSettings.brokerList} (log ${kafkaSettings.log})`);
+  project.provide('kafka', kafkaSettings);
+  return async () => {
+    await Promise.all([stop(), stopKafka()]);
   };
 }

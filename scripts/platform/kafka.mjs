@@ -1,0 +1,129 @@
+// The real message stream for the end-to-end tier: Apache Kafka in KRaft
+// single-node mode from its Maven Central artifacts (resolved with Maven into
+// ~/.cache/dpgw/kafka-<version>/lib), with one SASL_PLAINTEXT listener using
+// SCRAM-SHA-512 and the internal stream user created when the storage is formatted.
+//
+//   node scripts/platform/kafka.mjs start    # prints the settings as JSON; stays in front
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { javaHome } from './keycloak.mjs';
+
+export const KAFKA_VERSION = process.env.DPGW_KAFKA_VERSION ?? '3.9.1';
+const READY_TIMEOUT_MS = Number(process.env.DPGW_KAFKA_READY_TIMEOUT_MS ?? 120_000);
+const secret = () => randomBytes(15).toString('base64url');
+
+/** Resolves the broker's jars (once) with Maven from Maven Central; returns the lib folder. */
+export function kafkaLibraries(version = KAFKA_VERSION) {
+  const cache = join(homedir(), '.cache', 'dpgw', `kafka-${version}`);
+  const lib = join(cache, 'lib');
+  if (existsSync(join(lib, `kafka_2.13-${version}.jar`))) return lib;
+  mkdirSync(cache, { recursive: true });
+  writeFileSync(
+    join(cache, 'pom.xml'),
+    `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+  <groupId>dpgw.e2e</groupId><artifactId>kafka-runtime</artifactId><version>1</version><packaging>pom</packaging>
+  <dependencies>
+    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_2.13</artifactId><version>${version}</version></dependency>
+    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-reload4j</artifactId><version>1.7.36</version></dependency>
+  </dependencies>
+</project>
+`,
+  );
+  const mvn = spawnSync('mvn', ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${lib}`, '-DincludeScope=runtime'], { cwd: cache, encoding: 'utf8' });
+  if (mvn.status !== 0) throw new Error(`Maven could not resolve Kafka ${version}: ${mvn.stdout}\n${mvn.stderr}`);
+  return lib;
+}
+
+function portOpen(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Formats a fresh storage with the SCRAM users and starts the broker; returns its settings and a stop function. */
+export async function startKafka({ port = 19092, controllerPort = 19093, streamUser = 'dpgw-stream' } = {}) {
+  const lib = kafkaLibraries();
+  const java = join(javaHome(), 'bin', 'java');
+  const classpath = `${lib}/*`;
+  const dir = mkdtempSync(join(tmpdir(), 'dpgw-kafka-'));
+  const brokerPassword = secret();
+  const streamPassword = secret();
+  const jaas = (user, password) => `org.apache.kafka.common.security.scram.ScramLoginModule required username="${user}" password="${password}";`;
+  writeFileSync(
+    join(dir, 'server.properties'),
+    [
+      'process.roles=broker,controller',
+      'node.id=1',
+      `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
+      `listeners=SASL_PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+      `advertised.listeners=SASL_PLAINTEXT://127.0.0.1:${port}`,
+      'listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT',
+      'controller.listener.names=CONTROLLER',
+      'inter.broker.listener.name=SASL_PLAINTEXT',
+      'sasl.enabled.mechanisms=SCRAM-SHA-512',
+      'sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512',
+      `listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=${jaas('broker', brokerPassword)}`,
+      `log.dirs=${join(dir, 'data')}`,
+      'num.partitions=1',
+      'offsets.topic.replication.factor=1',
+      'transaction.state.log.replication.factor=1',
+      'transaction.state.log.min.isr=1',
+      'group.initial.rebalance.delay.ms=0',
+      'auto.create.topics.enable=false',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(dir, 'log4j.properties'), 'log4j.rootLogger=INFO, stdout\nlog4j.appender.stdout=org.apache.log4j.ConsoleAppender\nlog4j.appender.stdout.layout=org.apache.log4j.PatternLayout\nlog4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n\n');
+  const log4j = `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`;
+  const clusterId = spawnSync(java, [log4j, '-cp', classpath, 'kafka.tools.StorageTool', 'random-uuid'], { encoding: 'utf8' }).stdout.trim().split('\n').pop();
+  // The SCRAM users exist from the first start: the broker's own and the internal stream user.
+  const format = spawnSync(
+    java,
+    [log4j, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', join(dir, 'server.properties'), '--add-scram', `SCRAM-SHA-512=[name=broker,password=${brokerPassword}]`, '--add-scram', `SCRAM-SHA-512=[name=${streamUser},password=${streamPassword}]`],
+    { encoding: 'utf8' },
+  );
+  if (format.status !== 0) throw new Error(`cannot format Kafka's storage: ${format.stdout}\n${format.stderr}`);
+
+  const log = join(dir, 'kafka.log');
+  const output = createWriteStream(log);
+  const started = Date.now();
+  const child = spawn(java, ['-Xms64m', '-Xmx512m', log4j, '-cp', classpath, 'kafka.Kafka', join(dir, 'server.properties')], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout.pipe(output);
+  child.stderr.pipe(output);
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const stop = async () => {
+    if (exited) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    for (let i = 0; i < 150 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!exited) process.kill(-child.pid, 'SIGKILL');
+  };
+  while (Date.now() - started < READY_TIMEOUT_MS && !exited) {
+    if (existsSync(log) && readFileSync(log, 'utf8').includes('Kafka Server started') && (await portOpen(port))) {
+      return { brokerList: `127.0.0.1:${port}`, streamUser, streamPassword, version: KAFKA_VERSION, log, startSeconds: (Date.now() - started) / 1000, stop };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
+  throw new Error(`Kafka ${KAFKA_VERSION} did not start within ${READY_TIMEOUT_MS / 1000} s${exited ? ' (it exited)' : ''}; its log ${log} ends:\n${tail}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') {
+  const kafka = await startKafka();
+  const { stop, ...settings } = kafka;
+  console.log(JSON.stringify(settings, null, 2));
+  console.error(`Kafka ${KAFKA_VERSION} ready in ${settings.startSeconds.toFixed(1)} s; Ctrl-C stops it`);
+  process.on('SIGINT', () => void stop().then(() => process.exit(0)));
+  process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
+}
