@@ -28,6 +28,8 @@ export interface GatewayEmulatorOptions {
   platformVersion: () => string;
   olapSegment: string;
   versionEndpoint: boolean;
+  /** Backed mode: the real analytics store's controller, which OLAP requests are forwarded to. */
+  olapController?: string;
   catalog: Catalog;
   store: OlapStore;
   health: HealthChecks;
@@ -146,6 +148,7 @@ export class GatewayEmulator {
       if (method !== 'POST') return methodNotAllowed(path);
       const forbidden = this.requireAdmin(caller, path);
       if (forbidden) return forbidden;
+      if (this.options.olapController) return this.forwardToStore(olap[1] as 'schemas' | 'tables', body);
       if (olap[1] === 'schemas') return this.options.store.addSchema(body);
       return this.createTable(body);
     }
@@ -161,6 +164,25 @@ export class GatewayEmulator {
       for (const { enablement, dataSet } of catalog.dataSetsOfTopic(answer.topic)) catalog.grant(answer.table, dataSet.name, enablement, 'automatic');
     }
     return { status: answer.status, body: answer.body };
+  }
+
+  /** Backed mode: the store's own answer, unchanged; a created table is remembered for the storage touch. */
+  private async forwardToStore(kind: 'schemas' | 'tables', body: unknown): Promise<Answer> {
+    const response = await fetch(`${this.options.olapController}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await response.text();
+    let answer: unknown = text;
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      // the store answered with text: pass it on as it is
+    }
+    if (kind === 'tables' && response.ok) {
+      const table = body as { tableName: string; tableIndexConfig?: { streamConfigs?: Record<string, string> } };
+      const streams = table.tableIndexConfig?.streamConfigs ?? {};
+      const topic = streams[`stream.${streams.streamType}.topic.name`];
+      if (topic) this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic });
+    }
+    return { status: response.status, body: answer };
   }
 
   private catalog(method: string, path: string, body: unknown, caller: Caller): Answer {

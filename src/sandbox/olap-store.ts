@@ -95,7 +95,8 @@ export class OlapStore {
     const topicKey = `stream.${streamType}.topic.name`;
     const topic = stream[topicKey];
     if (typeof topic !== 'string' || topic === '') return invalid(`'tableIndexConfig.streamConfigs.${topicKey}': Stream topic name cannot be null`);
-    for (const suffix of ['decoder.class.name', 'consumer.factory.class.name']) {
+    // Pinot (0.11 and later) refuses a stream without a consumer type.
+    for (const suffix of ['consumer.type', 'decoder.class.name', 'consumer.factory.class.name']) {
       const key = `stream.${streamType}.${suffix}`;
       if (typeof stream[key] !== 'string' || stream[key] === '') return invalid(`'tableIndexConfig.streamConfigs.${key}' is missing`);
     }

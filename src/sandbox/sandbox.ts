@@ -59,6 +59,8 @@ export interface SandboxOptions {
   backing?: {
     identity?: { issuer: string; jwksUri: string; audience?: string };
     kafka?: KafkaBacking;
+    /** The analytics store's controller (Pinot), which the OLAP endpoints forward to. */
+    olapController?: string;
   };
 }
 
@@ -144,6 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     platformVersion: () => platformVersion,
     olapSegment: options.olapSegment ?? 'olap',
     versionEndpoint: options.versionEndpoint !== false,
+    olapController: options.backing?.olapController,
     catalog,
     store,
     health,

@@ -1,10 +1,11 @@
 /**
- * The contract's workflow with real systems behind the gateway: tokens from the
- * real Keycloak, topics on the real Kafka (the sandbox in backed mode). The
- * analytics store is still the sandbox's until Pinot joins the tier.
+ * The contract's workflow with real systems behind the gateway (the sandbox in
+ * backed mode): tokens from the real Keycloak, topics on the real Kafka, schemas
+ * and tables sent to the real Pinot, whose answers the gateway passes through.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
@@ -13,7 +14,10 @@ import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 
 const keycloak = inject('keycloak');
 const kafka = inject('kafka');
+const pinot = inject('pinot');
 const { Kafka, logLevel } = kafkajs;
+const TOPIC = 'mock-data-library.track.track';
+const MESSAGES = 300;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
@@ -23,57 +27,120 @@ beforeAll(async () => {
     backing: {
       identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
       kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
+      olapController: pinot.controller,
     },
   });
 });
 afterAll(() => sandbox.close());
 
-function kafkaClient(password = kafka.streamPassword) {
-  return new Kafka({ clientId: 'dpgw-e2e', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password }, logLevel: logLevel.NOTHING, retry: { retries: 1 } });
+function dpgwEnv(): NodeJS.ProcessEnv {
+  return cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_AUTH_URL: keycloak.authUrl,
+    DPGW_REALM: keycloak.realm,
+    DPGW_CLIENT_ID: keycloak.clientId,
+    DPGW_CLIENT_SECRET: keycloak.clientSecret,
+    DPGW_USERNAME: 'admin',
+    DPGW_PASSWORD: keycloak.users.find((u) => u.username === 'admin')!.password,
+    DPGW_STREAM_TYPE: 'kafka',
+    DPGW_BROKER_LIST: kafka.brokerList,
+    DPGW_REGISTRY_URL: 'http://127.0.0.1:8081',
+    DPGW_STREAM_USER: kafka.streamUser,
+  });
 }
 
-describe(`provisioning with Keycloak ${keycloak.version} tokens and Kafka ${kafka.version} topics`, () => {
-  it('provisions the track data set: a real token, a real topic fed by a SCRAM producer', async () => {
-    const env = cleanEnv({
-      DPGW_GATEWAY: sandbox.gatewayUrl,
-      DPGW_AUTH_URL: keycloak.authUrl,
-      DPGW_REALM: keycloak.realm,
-      DPGW_CLIENT_ID: keycloak.clientId,
-      DPGW_CLIENT_SECRET: keycloak.clientSecret,
-      DPGW_USERNAME: 'admin',
-      DPGW_PASSWORD: keycloak.users.find((u) => u.username === 'admin')!.password,
-      DPGW_STREAM_TYPE: 'kafka',
-      DPGW_BROKER_LIST: kafka.brokerList,
-      DPGW_REGISTRY_URL: 'http://127.0.0.1:8081',
-      DPGW_STREAM_USER: kafka.streamUser,
-    });
+function kafkaClient(password = kafka.streamPassword) {
+  return new Kafka({ clientId: 'dpgw-e2e', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password }, logLevel: logLevel.NOTHING, retry: { retries: 3 } });
+}
+
+async function query(sql: string): Promise<{ rows: unknown[][]; exceptions: unknown[] }> {
+  const response = await fetch(`${pinot.broker}/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sql }) });
+  const body = (await response.json()) as { resultTable?: { rows: unknown[][] }; exceptions?: unknown[] };
+  return { rows: body.resultTable?.rows ?? [], exceptions: body.exceptions ?? [] };
+}
+
+/** Track messages with the contract's columns and realistic values. */
+function trackMessage(i: number): Record<string, unknown> {
+  const pick = <T>(values: T[]) => values[i % values.length]!;
+  return {
+    origin: pick(['RADAR-NORTH', 'RADAR-SOUTH', 'AIS-COAST', 'SAT-7']),
+    dataMode: pick(['REAL', 'TEST', 'SIMULATED', 'EXERCISE']),
+    objType: pick(['AIR', 'SURFACE', 'SUBSURFACE', 'LAND']),
+    id: `trk-msg-${String(i).padStart(5, '0')}`,
+    createdBy: 'dpgw-e2e',
+    classificationMarking: pick(['UNCLASSIFIED', 'RESTRICTED']),
+    objIdent: pick(['FRIEND', 'HOSTILE', 'NEUTRAL', 'UNKNOWN', 'ASSUMED FRIEND', 'SUSPECT']),
+    origNetwork: pick(['LINK16', 'JREAP', 'AIS']),
+    trkId: `T${1000 + (i % 40)}`,
+    asset: 100 + (i % 12),
+    __security__: { releasability: ['NATO'], owner: 'data-platform' },
+    alt: Math.round((500 + ((i * 37) % 11000)) * 10) / 10,
+    lon: Math.round((-179 + ((i * 7.31) % 358)) * 1e5) / 1e5,
+    lat: Math.round((-89 + ((i * 3.17) % 178)) * 1e5) / 1e5,
+  };
+}
+
+describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka.version} and Pinot ${pinot.version}`, () => {
+  it('dpgw provision registers it; messages on the topic become rows Pinot answers with', async () => {
+    const env = dpgwEnv();
     const passwordFile = join(env.DPGW_CONFIG_DIR!, 'stream-password');
     writeFileSync(passwordFile, kafka.streamPassword, { mode: 0o600 });
     const result = await spawnDpgw(['provision', join(ROOT, 'examples/track/provision.yaml'), '--json', '--stream-password', `file:${passwordFile}`], { env });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
-    expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: 'mock-data-library.track.track' });
+    expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: TOPIC });
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage unchanged']);
     expect(result.stderr).toContain('signed in as admin');
 
-    // The topic exists on Kafka, and the stream user of the table definition can write to it.
+    // Pinot has the schema and the table; Kafka has the topic.
+    expect(await (await fetch(`${pinot.controller}/schemas`)).json()).toContain('track');
+    expect(JSON.stringify(await (await fetch(`${pinot.controller}/tables`)).json())).toContain('track');
     const admin = kafkaClient().admin();
     await admin.connect();
     try {
-      expect(await admin.listTopics()).toContain('mock-data-library.track.track');
+      expect(await admin.listTopics()).toContain(TOPIC);
     } finally {
       await admin.disconnect();
     }
+
+    // A producer authenticated as the stream user of the table definition feeds the topic.
     const stored = sandbox.store.tables.get('track')!.definition.tableIndexConfig.streamConfigs;
-    expect(stored['stream.kafka.broker.list']).toBe(kafka.brokerList);
-    const jaas = parseJaasOptions(stored['sasl.jaas.config']!);
-    const producer = kafkaClient(jaas.password).producer();
+    const producer = kafkaClient(parseJaasOptions(stored['sasl.jaas.config']!).password).producer();
     await producer.connect();
     try {
-      const sent = await producer.send({ topic: stored['stream.kafka.topic.name']!, messages: [{ value: JSON.stringify({ id: 'track-1', lat: 52.1, lon: 4.3, time: Date.now() }) }] });
-      expect(sent[0]!.errorCode).toBe(0);
+      await producer.send({ topic: TOPIC, messages: Array.from({ length: MESSAGES }, (_, i) => ({ key: `T${1000 + (i % 40)}`, value: JSON.stringify(trackMessage(i)) })) });
     } finally {
       await producer.disconnect();
     }
+
+    let count = 0;
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      count = Number((await query('SELECT COUNT(*) FROM track')).rows[0]?.[0] ?? 0);
+      if (count >= MESSAGES) break;
+      await sleep(1_000);
+    }
+    console.log(`[e2e] Pinot counts ${count} rows of the ${MESSAGES} produced`);
+    expect(count).toBe(MESSAGES);
+    const { rows } = await query('SELECT lon, lat FROM track LIMIT 100');
+    expect(rows).toHaveLength(100);
+    for (const [lon, lat] of rows as number[][]) {
+      expect(Math.abs(lon!)).toBeLessThanOrEqual(180);
+      expect(Math.abs(lat!)).toBeLessThanOrEqual(90);
+    }
+  }, 240_000);
+
+  it("a table Pinot rejects gives dpgw's exit 3 with Pinot's reason", async () => {
+    const env = dpgwEnv();
+    env.DPGW_STREAM_PASSWORD = kafka.streamPassword;
+    // A template without the consumer type, which Pinot 0.11 requires.
+    const template = join(env.DPGW_CONFIG_DIR!, 'no-consumer-type.yaml');
+    const original = (await import('node:fs')).readFileSync(join(ROOT, 'templates/realtime-table.yaml'), 'utf8');
+    writeFileSync(template, original.replace(/^ {4}stream\.\$\{streamType\}\.consumer\.type: lowLevel\n/m, ''));
+    const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', join(ROOT, 'examples/track/schema.yaml'), '--name', 'track', '--template', template], { env: { ...env, DPGW_TOKEN: await adminToken() } });
+    expect(result.code).toBe(3);
+    expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:'))).toHaveLength(1);
+    expect(result.stderr).toMatch(/400 Bad Request: Invalid table config for table track_REALTIME: .*consumer type/);
   });
 
   it('the gateway refuses a token Keycloak did not sign', async () => {
@@ -83,3 +150,9 @@ describe(`provisioning with Keycloak ${keycloak.version} tokens and Kafka ${kafk
     expect(result.stderr).toContain('401 Unauthorized');
   });
 });
+
+async function adminToken(): Promise<string> {
+  const form = new URLSearchParams({ grant_type: 'password', scope: 'openid', username: 'admin', password: keycloak.users.find((u) => u.username === 'admin')!.password, client_id: keycloak.clientId, client_secret: keycloak.clientSecret });
+  const response = await fetch(`${keycloak.authUrl}/auth/realms/${keycloak.realm}/protocol/openid-connect/token`, { method: 'POST', body: form });
+  return ((await response.json()) as { access_token: string }).access_token;
+}

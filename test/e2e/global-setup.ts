@@ -8,6 +8,8 @@ import type { TestProject } from 'vitest/node';
 import { KEYCLOAK_VERSION, startKeycloak } from '../../scripts/platform/keycloak.mjs';
 // @ts-expect-error -- likewise
 import { startKafka } from '../../scripts/platform/kafka.mjs';
+// @ts-expect-error -- likewise
+import { startPinot } from '../../scripts/platform/pinot.mjs';
 
 export interface KeycloakSettings {
   authUrl: string;
@@ -29,10 +31,18 @@ export interface KafkaSettings {
   startSeconds: number;
 }
 
+export interface PinotSettings {
+  controller: string;
+  broker: string;
+  version: string;
+  startSeconds: number;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     keycloak: KeycloakSettings;
     kafka: KafkaSettings;
+    pinot: PinotSettings;
   }
 }
 
@@ -46,6 +56,7 @@ async function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  console.log('[e2e] to start the parts by hand: npm run platform:keycloak | npm run platform:kafka | npm run platform:pinot (docs/e2e.md)');
   const keycloak = await startKeycloak({ port: Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort())) });
   const { stop, ...settings } = keycloak;
   console.log(`[e2e] Keycloak ${KEYCLOAK_VERSION} started in ${settings.startSeconds.toFixed(1)} s at ${settings.authUrl} (log ${settings.log})`);
@@ -60,7 +71,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { stop: stopKafka, ...kafkaSettings } = kafka;
   console.log(`[e2e] Kafka ${kafkaSettings.version} started in ${kafkaSettings.startSeconds.toFixed(1)} s at ${kafkaSettings.brokerList} (log ${kafkaSettings.log})`);
   project.provide('kafka', kafkaSettings);
-  return async () => {
+  let pinot;
+  try {
+    pinot = await startPinot();
+  } catch (error) {
     await Promise.all([stop(), stopKafka()]);
+    throw error;
+  }
+  const { stop: stopPinot, ...pinotSettings } = pinot;
+  console.log(`[e2e] Pinot ${pinotSettings.version} started in ${pinotSettings.startSeconds.toFixed(1)} s, controller ${pinotSettings.controller}, broker ${pinotSettings.broker} (log ${pinotSettings.log})`);
+  project.provide('pinot', pinotSettings);
+  return async () => {
+    await Promise.all([stop(), stopKafka(), stopPinot()]);
   };
 }

@@ -206,6 +206,7 @@ describe('OLAP schemas and tables', () => {
       [(t) => delete t.tableIndexConfig.streamConfigs.streamType, "'tableIndexConfig.streamConfigs.streamType'"],
       [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.topic.name'], "'tableIndexConfig.streamConfigs.stream.mq.topic.name'"],
       [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.decoder.class.name'], "'tableIndexConfig.streamConfigs.stream.mq.decoder.class.name' is missing"],
+      [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.consumer.type'], "'tableIndexConfig.streamConfigs.stream.mq.consumer.type' is missing"],
       [(t) => (t.tableIndexConfig.streamConfigs['stream.mq.topic.name'] = 'no-such-topic'), "topic 'no-such-topic' does not exist"],
       [(t) => (t.ingestionConfig = { transformConfigs: [{ columnName: 'when', transformFunction: 'now()' }] }), "the destination column 'when' of the transform function must be present in the schema"],
       [(t) => delete (t as Partial<typeof t>).tenants, "'tenants'"],
