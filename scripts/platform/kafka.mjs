@@ -4,12 +4,13 @@
 // SCRAM-SHA-512 and the internal stream user created when the storage is formatted.
 //
 //   node scripts/platform/kafka.mjs start    # prints the settings as JSON; stays in front
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runUntilReady, serveInFront } from './component-process.mjs';
 import { javaHome } from './keycloak.mjs';
 
 export const KAFKA_VERSION = process.env.DPGW_KAFKA_VERSION ?? '3.9.1';
@@ -91,39 +92,16 @@ export async function startKafka({ port = 19092, controllerPort = 19093, streamU
   if (format.status !== 0) throw new Error(`cannot format Kafka's storage: ${format.stdout}\n${format.stderr}`);
 
   const log = join(dir, 'kafka.log');
-  const output = createWriteStream(log);
-  const started = Date.now();
-  const child = spawn(java, ['-Xms64m', '-Xmx512m', log4j, '-cp', classpath, 'kafka.Kafka', join(dir, 'server.properties')], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  child.stdout.pipe(output);
-  child.stderr.pipe(output);
-  let exited = false;
-  child.on('exit', () => (exited = true));
-  const stop = async () => {
-    if (exited) return;
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    for (let i = 0; i < 150 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
-    if (!exited) process.kill(-child.pid, 'SIGKILL');
-  };
-  while (Date.now() - started < READY_TIMEOUT_MS && !exited) {
-    if (existsSync(log) && readFileSync(log, 'utf8').includes('Kafka Server started') && (await portOpen(port))) {
-      return { brokerList: `127.0.0.1:${port}`, streamUser, streamPassword, version: KAFKA_VERSION, log, startSeconds: (Date.now() - started) / 1000, stop };
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  await stop();
-  const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
-  throw new Error(`Kafka ${KAFKA_VERSION} did not start within ${READY_TIMEOUT_MS / 1000} s${exited ? ' (it exited)' : ''}; its log ${log} ends:\n${tail}`);
+  const { stop, startSeconds } = await runUntilReady({
+    name: `Kafka ${KAFKA_VERSION}`,
+    command: java,
+    args: ['-Xms64m', '-Xmx512m', log4j, '-cp', classpath, 'kafka.Kafka', join(dir, 'server.properties')],
+    log,
+    timeoutMs: READY_TIMEOUT_MS,
+    ready: async () => readFileSync(log, 'utf8').includes('Kafka Server started') && (await portOpen(port)),
+    intervalMs: 250,
+  });
+  return { brokerList: `127.0.0.1:${port}`, streamUser, streamPassword, version: KAFKA_VERSION, log, startSeconds, stop };
 }
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') {
-  const kafka = await startKafka();
-  const { stop, ...settings } = kafka;
-  console.log(JSON.stringify(settings, null, 2));
-  console.error(`Kafka ${KAFKA_VERSION} ready in ${settings.startSeconds.toFixed(1)} s; Ctrl-C stops it`);
-  process.on('SIGINT', () => void stop().then(() => process.exit(0)));
-  process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
-}
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') await serveInFront(`Kafka ${KAFKA_VERSION}`, () => startKafka());

@@ -7,13 +7,14 @@
 //
 // Idempotent: the download is cached under ~/.cache/dpgw/keycloak-<version>, the
 // realm is imported fresh on every start. Its log is kept and printed on failure.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { runUntilReady, serveInFront } from './component-process.mjs';
 
 export const KEYCLOAK_VERSION = process.env.DPGW_KEYCLOAK_VERSION ?? '26.7.3';
 const MAVEN = 'https://repo1.maven.org/maven2';
@@ -107,48 +108,20 @@ export async function startKeycloak({ port = 18080, realm = 'data-platform', log
   mkdirSync(join(home, 'data', 'import'), { recursive: true });
   writeFileSync(join(home, 'data', 'import', `${realm}-realm.json`), JSON.stringify(realmJson, null, 2));
   const log = logFile ?? join(home, 'keycloak.log');
-  const output = createWriteStream(log);
-  const started = Date.now();
-  const child = spawn(join(home, 'bin', 'kc.sh'), ['start-dev', `--http-port=${port}`, '--http-host=127.0.0.1', '--http-relative-path=/auth', '--import-realm', '--health-enabled=false'], {
-    env: { ...process.env, JAVA_HOME: javaHome(), KC_BOOTSTRAP_ADMIN_USERNAME: 'kcadmin', KC_BOOTSTRAP_ADMIN_PASSWORD: secret(), JAVA_OPTS_APPEND: '-Xms64m -Xmx768m' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  child.stdout.pipe(output);
-  child.stderr.pipe(output);
-  let exited = false;
-  child.on('exit', () => (exited = true));
   const authUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (exited) return;
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    for (let i = 0; i < 100 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
-    if (!exited) process.kill(-child.pid, 'SIGKILL');
-  };
-  while (Date.now() - started < READY_TIMEOUT_MS) {
-    if (exited) break;
-    try {
-      const response = await fetch(`${authUrl}/auth/realms/${realm}/.well-known/openid-configuration`);
-      if (response.ok) return { ...credentials, authUrl, log, startSeconds: (Date.now() - started) / 1000, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  await stop();
-  const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
-  throw new Error(`Keycloak ${KEYCLOAK_VERSION} did not become ready within ${READY_TIMEOUT_MS / 1000} s${exited ? ' (it exited)' : ''}; its log ${log} ends:\n${tail}`);
+  const { stop, startSeconds } = await runUntilReady({
+    name: `Keycloak ${KEYCLOAK_VERSION}`,
+    command: join(home, 'bin', 'kc.sh'),
+    args: ['start-dev', `--http-port=${port}`, '--http-host=127.0.0.1', '--http-relative-path=/auth', '--import-realm', '--health-enabled=false'],
+    env: { ...process.env, JAVA_HOME: javaHome(), KC_BOOTSTRAP_ADMIN_USERNAME: 'kcadmin', KC_BOOTSTRAP_ADMIN_PASSWORD: secret(), JAVA_OPTS_APPEND: '-Xms64m -Xmx768m' },
+    log,
+    timeoutMs: READY_TIMEOUT_MS,
+    ready: async () => (await fetch(`${authUrl}/auth/realms/${realm}/.well-known/openid-configuration`)).ok,
+    intervalMs: 1000,
+  });
+  return { ...credentials, authUrl, log, startSeconds, stop };
 }
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') {
-  const keycloak = await startKeycloak({ port: Number(process.env.DPGW_KEYCLOAK_PORT ?? 18080) });
-  const { stop, ...settings } = keycloak;
-  console.log(JSON.stringify(settings, null, 2));
-  console.error(`Keycloak ${KEYCLOAK_VERSION} ready in ${settings.startSeconds.toFixed(1)} s; Ctrl-C stops it`);
-  process.on('SIGINT', () => void stop().then(() => process.exit(0)));
-  process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
+  await serveInFront(`Keycloak ${KEYCLOAK_VERSION}`, () => startKeycloak({ port: Number(process.env.DPGW_KEYCLOAK_PORT ?? 18080) }));
 }

@@ -5,10 +5,11 @@
 // plugins on the classpath.
 //
 //   node scripts/platform/pinot.mjs start    # prints the settings as JSON; stays in front
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runUntilReady, serveInFront } from './component-process.mjs';
 import { javaHome } from './keycloak.mjs';
 
 export const PINOT_VERSION = process.env.DPGW_PINOT_VERSION ?? '0.11.0';
@@ -54,54 +55,22 @@ async function startPinotOnce() {
   const java = join(javaHome(), 'bin', 'java');
   const dir = mkdtempSync(join(tmpdir(), 'dpgw-pinot-'));
   const log = join(dir, 'pinot.log');
-  const output = createWriteStream(log);
-  const started = Date.now();
   // Pinot 0.11 was built for Java 11: on 17 it needs these packages opened.
   const opens = ['java.base/java.lang', 'java.base/java.nio', 'java.base/sun.nio.ch', 'java.base/java.util', 'java.base/java.lang.reflect'].flatMap((p) => ['--add-opens', `${p}=ALL-UNNAMED`]);
-  const child = spawn(java, ['-Xms256m', '-Xmx2g', ...opens, '-cp', `${lib}/*`, 'org.apache.pinot.tools.admin.PinotAdministrator', 'QuickStart', '-type', 'EMPTY', '-dataDir', join(dir, 'data')], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  child.stdout.pipe(output);
-  child.stderr.pipe(output);
-  let exited = false;
-  child.on('exit', () => (exited = true));
-  const stop = async () => {
-    if (exited) return;
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    for (let i = 0; i < 150 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
-    if (!exited) process.kill(-child.pid, 'SIGKILL');
-  };
   const controller = 'http://127.0.0.1:9000';
   const broker = 'http://127.0.0.1:8000';
-  while (Date.now() - started < READY_TIMEOUT_MS && !exited) {
-    const up = async (url) => {
-      try {
-        return (await fetch(url)).ok;
-      } catch {
-        return false;
-      }
-    };
-    if ((await up(`${controller}/health`)) && (await up(`${broker}/health`)) && readFileSync(log, 'utf8').includes('Started Pinot [SERVER]')) {
-      return { controller, broker, version: PINOT_VERSION, log, startSeconds: (Date.now() - started) / 1000, stop };
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  await stop();
-  const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
-  throw new Error(`Pinot ${PINOT_VERSION} did not become ready within ${READY_TIMEOUT_MS / 1000} s${exited ? ' (it exited)' : ''}; its log ${log} ends:\n${tail}`);
+  const up = async (url) => (await fetch(url)).ok;
+  const { stop, startSeconds } = await runUntilReady({
+    name: `Pinot ${PINOT_VERSION}`,
+    command: java,
+    args: ['-Xms256m', '-Xmx2g', ...opens, '-cp', `${lib}/*`, 'org.apache.pinot.tools.admin.PinotAdministrator', 'QuickStart', '-type', 'EMPTY', '-dataDir', join(dir, 'data')],
+    cwd: dir,
+    log,
+    timeoutMs: READY_TIMEOUT_MS,
+    ready: async () => (await up(`${controller}/health`)) && (await up(`${broker}/health`)) && readFileSync(log, 'utf8').includes('Started Pinot [SERVER]'),
+    intervalMs: 1000,
+  });
+  return { controller, broker, version: PINOT_VERSION, log, startSeconds, stop };
 }
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') {
-  const pinot = await startPinot();
-  const { stop, ...settings } = pinot;
-  console.log(JSON.stringify(settings, null, 2));
-  console.error(`Pinot ${PINOT_VERSION} ready in ${settings.startSeconds.toFixed(1)} s; Ctrl-C stops it`);
-  process.on('SIGINT', () => void stop().then(() => process.exit(0)));
-  process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
-}
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') await serveInFront(`Pinot ${PINOT_VERSION}`, () => startPinot());
