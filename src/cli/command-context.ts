@@ -30,7 +30,7 @@ export type Handler = (context: CommandContext) => Promise<CommandOutput>;
  * one module may serve a whole command group.
  */
 export interface HandlerModule {
-  handlers: Record<string, Handler> | ((name: string) => Handler | undefined);
+  handlers: Record<string, Handler>;
 }
 
 /** The handler modules dispatch.ts can load; program.ts names them without importing them. */

@@ -57,8 +57,9 @@ export async function dispatch(module: HandlerModuleName, command: Command, io: 
 
   try {
     const loaded = await handlerModules[module]();
-    const handler = typeof loaded.handlers === 'function' ? loaded.handlers(name) : loaded.handlers[name];
-    if (!handler) throw new DpgwError('failure', `\`${name}\` is not implemented yet`, { hint: 'see README "Status" for what works today' });
+    const handler = loaded.handlers[name];
+    // Every command of program.ts has a handler; reaching this is a bug in dpgw, said as one.
+    if (!handler) throw new DpgwError('failure', `internal error: no handler for \`${name}\``, { hint: 'please report it' });
     const output = await handler(context);
     reporter.result(output);
     return output.exitCode ?? ExitCode.Ok;

@@ -1,6 +1,6 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
 import type { Handler, HandlerModule } from '../cli/command-context.js';
-import { storageTouchNeeded, isVersion } from '../catalog/platform-version.js';
+import { storageTouchNeeded, isVersion } from '../contract/platform-version.js';
 import { resolveDataSet } from '../catalog/resolve-data-set.js';
 import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';

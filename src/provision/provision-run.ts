@@ -6,8 +6,9 @@
  * says whether it changed anything. Everything that can be checked without the
  * platform is checked before the first request (prepare).
  */
+import { parseSelfHref, selfHrefOf, topicOf } from '../catalog/data-set-facts.js';
 import { enableDataSet, newCatalogCache, type CatalogCache } from '../catalog/enable-data-set.js';
-import { storageTouchNeeded } from '../catalog/platform-version.js';
+import { storageTouchNeeded } from '../contract/platform-version.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { paths } from '../contract/paths.js';
 import { DpgwError } from '../errors/dpgw-error.js';
@@ -89,13 +90,14 @@ export async function prepare(loaded: LoadedManifest, settings: Settings, env: N
 /** The plan: what each data set would do, found with GET requests only. */
 export async function plan(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
   const version = await platformVersion(options);
+  const listed = await options.client.listDataSets();
   const results: DataSetResult[] = [];
   for (const { entry, schema, tableName } of prepared) {
     const started = Date.now();
     const steps: StepResult[] = [];
     const enabled = await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
-    const existingTopic = (await options.client.listDataSets()).find((d) => d.name === entry.dataset && d.links?.some((l) => l.href.includes(`/enablements/${enabled.enablement.id ?? '-'}/`)));
-    const topic = existingTopic ? Object.entries(existingTopic.labels ?? existingTopic.metadata?.labels ?? {}).find(([k]) => k.endsWith('/dataset'))?.[1] : undefined;
+    const enabledAlready = listed.find((d) => d.name === entry.dataset && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enabled.enablement.id);
+    const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
     steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
     steps.push({ step: 'schema', status: 'planned', detail: `POST schema ${schema.schemaName}`, request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema } });
     const { table } = await buildTable(tableInputs(entry, schema, options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));

@@ -7,7 +7,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { CATALOG_ALL, STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
+import { CATALOG_ALL } from '../contract/constants.js';
+import { storageTouchNeeded } from '../contract/platform-version.js';
 import { CATALOG_BASE } from '../contract/paths.js';
 import type { Catalog } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
@@ -160,7 +161,7 @@ export class GatewayEmulator {
     const { catalog, store } = this.options;
     const answer = store.addTable(body, (topic) => catalog.topics.has(topic));
     // From 1.15.165 on the platform grants the enablement groups by itself; before, the storage touch does.
-    if (answer.status === 200 && answer.table && answer.topic && !versionBefore(this.options.platformVersion(), STORAGE_TOUCH_NOT_NEEDED_FROM)) {
+    if (answer.status === 200 && answer.table && answer.topic && storageTouchNeeded(this.options.platformVersion()) === 'not-needed') {
       for (const { enablement, dataSet } of catalog.dataSetsOfTopic(answer.topic)) catalog.grant(answer.table, dataSet.name, enablement, 'automatic');
     }
     return { status: answer.status, body: answer.body };
@@ -312,15 +313,4 @@ function methodNotAllowed(path: string): Answer {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Numeric comparison part by part: 1.15.99 < 1.15.165. */
-export function versionBefore(version: string, threshold: string): boolean {
-  const a = version.split('.').map((p) => Number.parseInt(p, 10) || 0);
-  const b = threshold.split('.').map((p) => Number.parseInt(p, 10) || 0);
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const diff = (a[i] ?? 0) - (b[i] ?? 0);
-    if (diff !== 0) return diff < 0;
-  }
-  return false;
 }

@@ -1,4 +1,4 @@
-import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
+import { STORAGE_TOUCH_NOT_NEEDED_FROM } from './constants.js';
 
 /** Compares dotted versions numerically part by part: 1.15.99 < 1.15.165 < 1.16. Suffixes like -rc1 are ignored. */
 export function compareVersions(a: string, b: string): number {
