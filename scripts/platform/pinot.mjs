@@ -60,17 +60,22 @@ async function startPinotOnce() {
   const controller = 'http://127.0.0.1:9000';
   const broker = 'http://127.0.0.1:8000';
   const up = async (url) => (await fetch(url)).ok;
+  // For the query engine's Pinot connector (Trino targets Pinot 1.x): servers answer in
+  // DataTable v4, and register under the host name (which resolves to loopback here)
+  // rather than the machine's network address, which nothing may connect to.
+  const configFile = join(dir, 'quickstart.properties');
+  writeFileSync(configFile, ['pinot.server.instance.currentDataTableVersion=4', 'pinot.set.instance.id.to.hostname=true', ''].join('\n'));
   const { stop, startSeconds } = await runUntilReady({
     name: `Pinot ${PINOT_VERSION}`,
     command: java,
-    args: ['-Xms256m', '-Xmx2g', ...opens, '-cp', `${lib}/*`, 'org.apache.pinot.tools.admin.PinotAdministrator', 'QuickStart', '-type', 'EMPTY', '-dataDir', join(dir, 'data')],
+    args: ['-Xms256m', '-Xmx2g', ...opens, '-cp', `${lib}/*`, 'org.apache.pinot.tools.admin.PinotAdministrator', 'QuickStart', '-type', 'EMPTY', '-dataDir', join(dir, 'data'), '-configFile', configFile],
     cwd: dir,
     log,
     timeoutMs: READY_TIMEOUT_MS,
     ready: async () => (await up(`${controller}/health`)) && (await up(`${broker}/health`)) && readFileSync(log, 'utf8').includes('Started Pinot [SERVER]'),
     intervalMs: 1000,
   });
-  return { controller, broker, version: PINOT_VERSION, log, startSeconds, stop };
+  return { controller, broker, grpcPort: 7100, version: PINOT_VERSION, log, startSeconds, stop };
 }
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') await serveInFront(`Pinot ${PINOT_VERSION}`, () => startPinot());

@@ -22,6 +22,8 @@ const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = 
   storage: () => import('../commands/storage.js'),
   health: () => import('../commands/health.js'),
   provision: () => import('../commands/provision.js'),
+  'access-control': () => import('../commands/access-control.js'),
+  verify: () => import('../commands/verify.js'),
 };
 
 export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {

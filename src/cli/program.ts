@@ -4,7 +4,7 @@
  * runs, so `dpgw --help` and `dpgw --version` stay as fast as node itself.
  */
 import { Command, Option } from 'commander';
-import { SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
+import { SETTING_DEFINITIONS, type SettingScope } from '../settings/setting-definitions.js';
 import type { HandlerModuleName } from './command-context.js';
 
 /** Runs a parsed command; supplied by run-cli.ts so this module stays light. */
@@ -32,7 +32,7 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .optionsGroup('Settings (flag > environment > profile > default; see `dpgw config`):')
     .option('--profile <name>', 'settings profile of config.yaml (env DPGW_PROFILE)');
   for (const definition of SETTING_DEFINITIONS) {
-    if (!definition.flag || definition.scope === 'table') continue;
+    if (!definition.flag || definition.scope !== undefined) continue;
     program.addOption(new Option(definition.flag, `${definition.description}${definition.env ? ` (env ${definition.env})` : ''}`));
   }
 
@@ -108,6 +108,28 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--watch <seconds>', 'check again every few seconds (in place on a terminal) until Ctrl-C')
     .action(action('health'));
 
+  const accessControl = group('access-control', "the query engine's access-control.properties (contract step 1)");
+  scopedSettingOptions(
+    add(accessControl, 'render', 'write the coordinator file that delegates access decisions to the policy engine', 'dpgw access-control render --policy-uri http://opa:8181/v1/data/dpgw/query_access/allow -o access-control.properties'),
+    'access',
+  )
+    .option('-o, --output <file>', 'write the file here (default: standard output)')
+    .action(action('access-control'));
+  scopedSettingOptions(add(accessControl, 'check <file>', 'report every missing, misspelt or wrong key with file:line:column; exit 2 when any', 'dpgw access-control check /etc/trino/access-control.properties'), 'access').action(
+    action('access-control'),
+  );
+
+  scopedSettingOptions(
+    add(program, 'verify', 'prove in the SQL query engine that the signed-in user sees the table and gets rows, or sees nothing (contract steps 7 and 8)', 'dpgw verify --dataset track --profile analyst --wait 60'),
+    'query',
+  )
+    .requiredOption('--dataset <name>', 'the data set whose table is checked')
+    .option('--table <name>', 'the table (default: the data set name)')
+    .addOption(new Option('--expect <outcome>', 'visible: schema, table and rows are there; hidden: none of them is').choices(['visible', 'hidden']).default('visible'))
+    .option('--min-rows <n>', 'rows the SELECT must return with --expect visible', '1')
+    .option('--wait <seconds>', 'with --expect visible, ask again until the checks hold or this time is up (ingestion is asynchronous)', '0')
+    .action(action('verify'));
+
   const provision = add(program, 'provision <manifest>', 'run the whole workflow for every data set of a manifest, in order, safe to re-run', 'dpgw provision examples/track/provision.yaml')
     .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
     .option('--dry-run', 'same as --plan')
@@ -116,7 +138,7 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--fail-on-exists', 'treat an existing table as a failure')
     .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
     .option('--wait-timeout <seconds>', 'how long to wait for each topic', '120');
-  tableSettingOptions(provision).action(action('provision'));
+  scopedSettingOptions(tableSettingOptions(provision), 'query').action(action('provision'));
 
   add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
     .option('--port <port>', 'gateway port (0: any free port)', '8080')
@@ -149,18 +171,20 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
   const width = Math.max(...examples.map((e) => e.command.length));
   program.addHelpText(
     'after',
-    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy.\nDocs: README.md and docs/ in the dpgw package.\n`,
+    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 130 interrupted.\nDocs: README.md and docs/ in the dpgw package.\n`,
   );
   return program;
 }
 
-/** The table settings (stream, retention, tenants, classes) as flags of a command. */
-function tableSettingOptions(command: Command): Command {
+/** The settings of one scope (table: stream, retention, tenants, classes; access; query) as flags of a command. */
+function scopedSettingOptions(command: Command, scope: SettingScope): Command {
   for (const definition of SETTING_DEFINITIONS) {
-    if (definition.scope === 'table' && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
+    if (definition.scope === scope && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
   }
   return command;
 }
+
+const tableSettingOptions = (command: Command): Command => scopedSettingOptions(command, 'table');
 
 function requireSubcommand(group: Command): never {
   const names = group.commands.map((c) => c.name());

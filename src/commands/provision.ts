@@ -11,9 +11,9 @@ import { resolveSettings } from '../settings/resolve-settings.js';
 import { hiddenPrompt } from './prompts.js';
 
 /** With --detailed-exitcode: done, and changes were made (0 then means nothing to do). */
-export const EXIT_CHANGES_MADE = 7;
+const EXIT_CHANGES_MADE = ExitCode.Changed;
 /** Stopped by Ctrl-C (128 + SIGINT), as shells report it. */
-export const EXIT_INTERRUPTED = 130;
+const EXIT_INTERRUPTED = ExitCode.Interrupted;
 
 const provision: Handler = async (context) => {
   const { options, reporter, io } = context;

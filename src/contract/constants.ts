@@ -27,6 +27,18 @@ export const DEFAULT_OLAP_SEGMENT = 'olap';
 /** The schema of the query engine in which registered tables appear. */
 export const QUERY_ENGINE_SCHEMA = 'default';
 
+/**
+ * The query-engine coordinator's access-control file (contract step 1): its name, and
+ * the keys that switch on fine-grained access control and name the external policy engine.
+ */
+export const ACCESS_CONTROL_FILE_NAME = 'access-control.properties';
+export const ACCESS_CONTROL_KEYS = {
+  fineGrained: 'fine-grained-access-control-enabled',
+  policyEngine: 'access-control.name',
+} as const;
+/** The value `fine-grained-access-control-enabled` must have. */
+export const FINE_GRAINED_ENABLED = 'true';
+
 /** Health status meaning healthy. Other values are not shown by the contract. */
 export const HEALTH_STATUS_UP = 'UP';
 

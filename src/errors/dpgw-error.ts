@@ -1,7 +1,7 @@
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
 /** The small set of error kinds; each maps to one exit code. */
-export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'failure';
+export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'failure';
 
 const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   usage: ExitCode.Usage,
@@ -10,6 +10,7 @@ const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   auth: ExitCode.Auth,
   network: ExitCode.Network,
   unhealthy: ExitCode.Unhealthy,
+  verification: ExitCode.VerificationFailed,
   failure: ExitCode.Failure,
 };
 

@@ -12,6 +12,12 @@ export const ExitCode = {
   Network: 5,
   /** A health check reported a status other than UP. */
   Unhealthy: 6,
+  /** `provision --detailed-exitcode`: changes were made. */
+  Changed: 7,
+  /** `verify`: the query engine did not show the access the contract requires. */
+  VerificationFailed: 8,
+  /** Interrupted (Ctrl-C). */
+  Interrupted: 130,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -31,6 +31,8 @@ export interface HttpTransportOptions {
   userAgent?: string;
   /** Certificate authorities to trust (PEM), replacing Node's defaults; see net/trust-and-proxy.ts. */
   certificateAuthorities?: string[];
+  /** What to check when the server cannot be reached (default: the gateway setting). */
+  unreachableHint?: string;
 }
 
 export interface RequestOptions {
@@ -41,6 +43,10 @@ export interface RequestOptions {
   retry?: boolean;
   /** 'optional': send a token if one can be had, never fail for lack of one. */
   auth?: 'required' | 'optional' | 'none';
+  /** A text body (sent as text/plain) instead of JSON. */
+  text?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
 }
 
 export interface HttpResponse<T> {
@@ -86,15 +92,16 @@ export class HttpTransport {
     this.agents.https.destroy();
   }
 
+  /** `path` is relative to the base URL, or an absolute URL the server handed out (a next page). */
   async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
-    const url = `${this.baseUrl}${path}`;
+    const url = /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path}`;
     const upper = method.toUpperCase();
     const started = Date.now();
     let token = await this.token(options.auth ?? 'required', false);
     let refreshed = false;
 
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(upper, url, options.body, token);
+      const outcome = await this.attempt(upper, url, options, token);
       if ('response' in outcome) {
         const { status, headers, body } = outcome.response;
         if (status === 401 && token !== undefined && !refreshed && this.options.tokenSupplier) {
@@ -141,18 +148,19 @@ export class HttpTransport {
   private async attempt(
     method: string,
     url: string,
-    body: unknown,
+    { body, text, headers: extraHeaders }: RequestOptions,
     token: string | undefined,
   ): Promise<{ response: { status: number; headers: Record<string, string | string[] | undefined>; body: string } } | { error: RequestError }> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'dpgw' };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'dpgw', ...extraHeaders };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const payload = text ?? (body === undefined ? undefined : JSON.stringify(body));
+    if (payload !== undefined) headers['content-type'] = text !== undefined ? 'text/plain; charset=utf-8' : 'application/json';
 
     this.trace(`→ ${method} ${url}`);
     if (this.options.trace) {
       for (const [name, value] of Object.entries(maskHeaders(headers))) this.trace(`  ${name}: ${value}`);
       if (body !== undefined) this.trace(`  ${clipForTrace(JSON.stringify(maskSecrets(body)))}`);
+      if (text !== undefined) this.trace(`  ${clipForTrace(text)}`);
     }
     const started = performance.now();
     try {
@@ -192,7 +200,7 @@ function clipForTrace(text: string): string {
   return text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
 }
 
-function networkError(method: string, url: string, error: RequestError, timeoutMs: number): DpgwError {
+function networkError(method: string, url: string, error: RequestError, timeoutMs: number, unreachableHint = 'check --gateway (see `dpgw config`) and that the gateway is running'): DpgwError {
   const origin = safeOrigin(url);
   if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
     return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
@@ -210,7 +218,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   }
   const what = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' ? `cannot resolve ${origin}` : `cannot reach ${origin}`;
   return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
-    hint: 'check --gateway (see `dpgw config`) and that the gateway is running',
+    hint: unreachableHint,
     details: { method, url, code: error.code },
     cause: error,
   });

@@ -66,6 +66,11 @@ export class Reporter {
     this.stderr.write(redactText(`${this.err.yellow('warning:')} ${message}`) + '\n');
   }
 
+  /** One of several problems a command found (the command decides the exit code); shown even with --quiet. */
+  problem(message: string): void {
+    this.stderr.write(redactText(`${this.err.red('dpgw:')} ${message}`) + '\n');
+  }
+
   trace(line: string): void {
     if (this.options.verbose) this.stderr.write(this.err.dim(redactText(line)) + '\n');
   }

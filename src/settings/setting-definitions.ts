@@ -27,7 +27,19 @@ export type SettingKey =
   | 'serverTenant'
   | 'decoderClass'
   | 'consumerFactoryClass'
+  | 'policyEngine'
+  | 'policyUri'
+  | 'policyBatchedUri'
+  | 'queryEngine'
+  | 'queryCatalog'
   | 'token';
+
+export type SettingScope = 'table' | 'access' | 'query';
+
+/** The policy engine `access-control render` names by default (Trino's OPA access control). */
+export const DEFAULT_POLICY_ENGINE = 'opa';
+/** The query engine's catalog of the analytics store, by default. */
+export const DEFAULT_QUERY_CATALOG = 'pinot';
 
 export interface SettingDefinition {
   key: SettingKey;
@@ -42,8 +54,12 @@ export interface SettingDefinition {
   display: 'plain' | 'secret' | 'reference';
   /** A value from the environment is the secret itself, from elsewhere a secret reference. */
   envIsSecret?: boolean;
-  /** 'table': a flag of `table create` / `table render` only (and a profile key); otherwise global. */
-  scope?: 'table';
+  /**
+   * Which commands take the flag (every setting is also a profile key): 'table' the table
+   * commands and provision, 'access' the access-control commands, 'query' verify and
+   * provision; undefined: a global flag.
+   */
+  scope?: SettingScope;
 }
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
@@ -94,6 +110,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     scope: 'table',
     description: "the stream plugin's consumer factory class (Kafka 2.0 client)",
   },
+  { key: 'policyEngine', flag: '--policy-engine <id>', env: 'DPGW_POLICY_ENGINE', profileKey: 'policyEngine', default: DEFAULT_POLICY_ENGINE, display: 'plain', scope: 'access', description: 'the external policy engine the query engine delegates access decisions to (access-control.name)' },
+  { key: 'policyUri', flag: '--policy-uri <url>', env: 'DPGW_POLICY_URI', profileKey: 'policyUri', display: 'plain', scope: 'access', description: "the policy engine's decision URL (opa.policy.uri)" },
+  { key: 'policyBatchedUri', flag: '--policy-batched-uri <url>', env: 'DPGW_POLICY_BATCHED_URI', profileKey: 'policyBatchedUri', display: 'plain', scope: 'access', description: "the policy engine's batch decision URL for filtering (opa.policy.batched-uri)" },
+  { key: 'queryEngine', flag: '--query-engine <url>', env: 'DPGW_QUERY_ENGINE', profileKey: 'queryEngine', display: 'plain', scope: 'query', description: 'base URL of the SQL query engine (https:// for a token to be accepted)' },
+  { key: 'queryCatalog', flag: '--query-catalog <name>', env: 'DPGW_QUERY_CATALOG', profileKey: 'queryCatalog', default: DEFAULT_QUERY_CATALOG, display: 'plain', scope: 'query', description: "the analytics store's catalog in the query engine" },
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 

@@ -3,8 +3,10 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { definitionOf, flagName, type SettingKey } from './setting-definitions.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 
+export type UrlSettingKey = 'gateway' | 'authUrl' | 'queryEngine' | 'policyUri' | 'policyBatchedUri';
+
 /** A required http(s) URL, without a trailing slash. */
-export function requireUrl(settings: Settings, key: 'gateway' | 'authUrl'): string {
+export function requireUrl(settings: Settings, key: UrlSettingKey): string {
   const setting = settings.values[key];
   if (setting.value === undefined) throw missing(key);
   let url: URL;
@@ -20,6 +22,11 @@ export function requireUrl(settings: Settings, key: 'gateway' | 'authUrl'): stri
     throw new DpgwError('usage', 'credentials inside the URL are not accepted', { where: whereSet(setting), hint: 'remove user:password@ from the URL and use `dpgw login`' });
   }
   return setting.value.replace(/\/+$/, '');
+}
+
+/** An optional http(s) URL: undefined when not set, checked like requireUrl when set. */
+export function optionalUrl(settings: Settings, key: UrlSettingKey): string | undefined {
+  return settings.values[key].value === undefined ? undefined : requireUrl(settings, key);
 }
 
 export function requireValue(settings: Settings, key: SettingKey): string {
@@ -39,7 +46,7 @@ export function timeoutMs(settings: Settings): number {
 }
 
 /** A word used inside URL paths or stream keys: letters, digits, dot, dash, underscore. */
-export function requireWord(settings: Settings, key: 'streamType' | 'olapSegment'): string {
+export function requireWord(settings: Settings, key: 'streamType' | 'olapSegment' | 'policyEngine' | 'queryCatalog'): string {
   const setting = settings.values[key];
   const value = setting.value ?? '';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) {

@@ -1,0 +1,22 @@
+import { sessionTokenSupplier } from '../auth/session.js';
+import { certificateAuthorities } from '../net/trust-and-proxy.js';
+import type { Reporter } from '../output/reporter.js';
+import { StatementClient } from '../query-engine/statement-client.js';
+import { whereSet, type Settings } from '../settings/resolve-settings.js';
+import { requireUrl, requireWord, timeoutMs } from '../settings/setting-values.js';
+import type { Io } from './io.js';
+import { VERSION } from './version.js';
+
+/** The query engine's statement client for a profile's settings: the session's token, the CA file, the timeout. */
+export function createQueryEngineClient(settings: Settings, reporter: Reporter, io: Io): StatementClient {
+  const trace = reporter.options.verbose ? (line: string) => reporter.trace(line) : undefined;
+  return new StatementClient({
+    baseUrl: requireUrl(settings, 'queryEngine'),
+    catalog: requireWord(settings, 'queryCatalog'),
+    timeoutMs: timeoutMs(settings),
+    tokenSupplier: sessionTokenSupplier({ settings, env: io.env, warn: (message) => reporter.warn(message), trace }),
+    certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
+    trace,
+    userAgent: `dpgw/${VERSION}`,
+  });
+}

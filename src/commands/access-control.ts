@@ -1,0 +1,80 @@
+/** `dpgw access-control render|check`: the query-engine coordinator's access-control.properties (contract step 1). */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { ACCESS_CONTROL_FILE_NAME } from '../contract/constants.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { ExitCode } from '../errors/exit-code.js';
+import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../query-access/access-control-file.js';
+import { optionalUrl, requireUrl, requireWord } from '../settings/setting-values.js';
+
+const render: Handler = async (context) => {
+  const { options, reporter } = context;
+  const settings = await context.settings();
+  const policyEngine = requireWord(settings, 'policyEngine');
+  const rendered = {
+    policyEngine,
+    policyUri: policyEngine === 'opa' ? requireUrl(settings, 'policyUri') : undefined,
+    policyBatchedUri: policyEngine === 'opa' ? optionalUrl(settings, 'policyBatchedUri') : undefined,
+  };
+  if (policyEngine !== 'opa') reporter.warn(`dpgw knows no keys of policy engine "${policyEngine}": the file has the contract's two keys only; add the engine's own keys`);
+  const text = renderAccessControl(rendered);
+  // The file dpgw writes passes dpgw's own check, or it is not written.
+  const checked = checkAccessControl(text, { policyEngine });
+  const firstError = checked.problems.find((p) => p.severity === 'error');
+  if (firstError) throw new DpgwError('usage', `the rendered file would not pass its check: ${firstError.message}`, { hint: firstError.hint });
+
+  const output = typeof options.output === 'string' ? options.output : undefined;
+  if (output !== undefined) {
+    const temporary = `${output}.${process.pid}.tmp`;
+    try {
+      await writeFile(temporary, text, { mode: 0o644 });
+      await rename(temporary, output);
+    } catch (error) {
+      throw new DpgwError('input', `cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { where: '--output', hint: 'check that the folder exists and is writable' });
+    }
+    reporter.success(`wrote ${output}: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
+    reporter.next(`install it as the coordinator's ${ACCESS_CONTROL_FILE_NAME} (docs/query-access.md), then \`dpgw verify --dataset <name>\``);
+  }
+  return {
+    data: { file: output ?? null, policyEngine, properties: checked.properties, text },
+    human: () => (output === undefined ? text : ''),
+  };
+};
+
+const check: Handler = async (context) => {
+  const { reporter } = context;
+  const [file] = context.args as [string];
+  const settings = await context.settings();
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new DpgwError('input', `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`, {
+      where: file,
+      hint: `give the coordinator's ${ACCESS_CONTROL_FILE_NAME}, or write one with \`dpgw access-control render -o ${ACCESS_CONTROL_FILE_NAME}\``,
+    });
+  }
+  // The policy engine is compared only when the user chose one (flag, environment, profile), not with the default.
+  const engineSetting = settings.values.policyEngine;
+  const result = checkAccessControl(text, { policyEngine: engineSetting.source.kind === 'default' ? undefined : engineSetting.value });
+  const located = result.problems.map((p) => ({ ...p, where: `${file}:${p.line}:${p.column}` }));
+  const errors = located.filter((p) => p.severity === 'error');
+  for (const problem of located) if (problem.severity === 'warning') reporter.warn(line(problem));
+  if (errors.length > 0) {
+    for (const problem of errors) reporter.problem(line(problem));
+  } else {
+    reporter.success(`${file}: fine-grained access control delegated to ${result.policyEngine}${result.properties['opa.policy.uri'] ? ` at ${result.properties['opa.policy.uri']}` : ''}`);
+  }
+  return {
+    data: { file, ok: result.ok, policyEngine: result.policyEngine ?? null, properties: result.properties, problems: located },
+    human: () => '',
+    exitCode: result.ok ? ExitCode.Ok : ExitCode.Usage,
+  };
+};
+
+function line(problem: AccessControlProblem & { where: string }): string {
+  return `${problem.where}: ${problem.message}${problem.hint ? ` — ${problem.hint}` : ''}`;
+}
+
+export const handlers: HandlerModule['handlers'] = { 'access-control render': render, 'access-control check': check };

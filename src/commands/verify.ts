@@ -1,0 +1,79 @@
+/** `dpgw verify`: contract steps 7 and 8 in the SQL query engine, as the signed-in user. */
+import type { ChalkInstance } from 'chalk';
+import type { Handler, HandlerModule } from '../cli/command-context.js';
+import { readClaims } from '../auth/jwt-claims.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { ExitCode } from '../errors/exit-code.js';
+import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
+
+const verify: Handler = async (context) => {
+  const { options, reporter, io } = context;
+  const dataSet = String(options.dataset);
+  const table = typeof options.table === 'string' ? options.table : dataSet;
+  const expect = options.expect as Expectation;
+  const minRows = wholeNumber(options.minRows, '--min-rows', 0);
+  const waitSeconds = wholeNumber(options.wait, '--wait', 0);
+  const settings = await context.settings();
+  const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
+  const client = createQueryEngineClient(settings, reporter, io);
+  try {
+    const report = await verifyAccess(client, {
+      dataSet,
+      table,
+      catalog: settings.values.queryCatalog.value!,
+      expect,
+      minRows,
+      waitSeconds,
+      onRetry: (attempt, failing) => reporter.info(`not yet (attempt ${attempt}): ${failing.map((c) => `${c.check}: ${c.answered}`).join('; ')}; asking again…`),
+    });
+    const identity = await whoAmI(settings.values.token.value, context);
+    for (const check of report.checks.filter((c) => !c.ok)) {
+      reporter.problem(`verify: ${check.check} failed: expected ${check.expected}; the query engine answered ${check.answered}${check.hint ? ` — ${check.hint}` : ''}`);
+    }
+    if (report.ok) reporter.success(summary(report, identity.user));
+    return {
+      data: { dataSet, user: identity.user ?? null, groups: identity.groups ?? null, queryEngine: client.baseUrl, ...report },
+      human: (style) => renderReport(report, style),
+      exitCode: report.ok ? ExitCode.Ok : ExitCode.VerificationFailed,
+    };
+  } finally {
+    client.close();
+  }
+};
+
+function summary(report: VerifyReport, user: string | undefined): string {
+  const who = user ?? 'the signed-in user';
+  return report.expect === 'visible'
+    ? `${who} sees ${report.catalog}.${report.schema}.${report.table} and got ${report.rows} row${report.rows === 1 ? '' : 's'}`
+    : `${who} sees neither ${report.catalog}.${report.schema} nor ${report.table}, and the SELECT is denied`;
+}
+
+/** Who the engine was asked as, read from the token (for the report, not for trust). */
+async function whoAmI(rawToken: string | undefined, context: Parameters<Handler>[0]): Promise<{ user?: string; groups?: string[] }> {
+  let token = rawToken;
+  if (token === undefined) {
+    try {
+      const { tokenCacheFor } = await import('../auth/session.js');
+      token = (await tokenCacheFor({ settings: await context.settings(), env: context.io.env, warn: () => undefined }).read())?.accessToken;
+    } catch {
+      return {};
+    }
+  }
+  const claims = token ? readClaims(token) : undefined;
+  return { user: claims?.preferred_username ?? claims?.sub, groups: claims?.groups };
+}
+
+function renderReport(report: VerifyReport, style: ChalkInstance): string {
+  const width = Math.max(...report.checks.map((c) => c.check.length));
+  return report.checks
+    .map((c) => `${c.ok ? style.green('✓') : style.red('✗')} ${c.check.padEnd(width)}  ${c.answered}${c.ok ? '' : style.dim(`  (expected ${c.expected})`)}\n  ${style.dim(c.sql)}`)
+    .join('\n');
+}
+
+function wholeNumber(value: unknown, flag: string, min: number): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) throw new DpgwError('usage', `"${String(value)}" is not a whole number of ${min} or more`, { where: flag });
+  return number;
+}
+
+export const handlers: HandlerModule['handlers'] = { verify };

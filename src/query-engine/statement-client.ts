@@ -1,0 +1,155 @@
+/**
+ * The SQL query engine's HTTP statement protocol (Trino's client protocol):
+ * POST /v1/statement with the SQL as text, then GET each `nextUri` until none is
+ * left, collecting `columns` and `data`; a failed query ends with `error`.
+ * It runs over dpgw's HTTP transport, so the engine gets the same bearer token,
+ * CA file, proxy, timeout, retries and masked --verbose trace as the gateway.
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import { GatewayError } from '../gateway/gateway-error.js';
+import { HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
+
+/** The part of a statement answer dpgw reads. */
+interface StatementAnswer {
+  id?: string;
+  nextUri?: string;
+  columns?: Array<{ name: string; type: string }>;
+  data?: unknown[][];
+  stats?: { state?: string };
+  error?: EngineErrorBody;
+}
+
+interface EngineErrorBody {
+  message?: string;
+  errorCode?: number;
+  errorName?: string;
+  errorType?: string;
+}
+
+export interface QueryResult {
+  queryId: string;
+  columns: Array<{ name: string; type: string }>;
+  rows: unknown[][];
+}
+
+/** The engine ran the statement and refused or failed it: a query error, which `verify` may expect. */
+export class QueryFailed extends DpgwError {
+  readonly queryId: string;
+  readonly errorName: string;
+  readonly errorType: string;
+  readonly engineMessage: string;
+
+  constructor(sql: string, queryId: string, error: EngineErrorBody) {
+    const engineMessage = error.message ?? 'the query failed';
+    super('rejected', `the query engine refused \`${sql}\`: ${engineMessage}`, { details: { queryId, errorName: error.errorName, errorType: error.errorType, errorCode: error.errorCode } });
+    this.name = 'QueryFailed';
+    this.queryId = queryId;
+    this.errorName = error.errorName ?? 'UNKNOWN';
+    this.errorType = error.errorType ?? 'UNKNOWN';
+    this.engineMessage = engineMessage;
+  }
+
+  get accessDenied(): boolean {
+    return this.errorName === 'PERMISSION_DENIED';
+  }
+}
+
+export interface StatementClientOptions extends Omit<HttpTransportOptions, 'unreachableHint'> {
+  /** The session catalog (X-Trino-Catalog): unqualified names such as `default.track` resolve in it. */
+  catalog: string;
+}
+
+const MAX_PAGES = 10_000;
+
+export class StatementClient {
+  private readonly http: HttpTransport;
+  private readonly origin: string;
+
+  constructor(private readonly options: StatementClientOptions) {
+    this.http = new HttpTransport({ ...options, unreachableHint: 'check --query-engine (see `dpgw config`) and that the query engine is running' });
+    this.origin = new URL(this.http.baseUrl).origin;
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  close(): void {
+    this.http.close();
+  }
+
+  /** Runs one statement to its end; stops reading (and cancels the query) after `maxRows` rows. */
+  async query(sql: string, { maxRows = 10_000 }: { maxRows?: number } = {}): Promise<QueryResult> {
+    let answer = await this.call('POST', '/v1/statement', sql);
+    const queryId = answer.id ?? 'unknown';
+    let columns = answer.columns ?? [];
+    const rows: unknown[][] = [...(answer.data ?? [])];
+    for (let page = 0; answer.nextUri && page < MAX_PAGES; page++) {
+      if (rows.length >= maxRows) {
+        await this.cancel(answer.nextUri);
+        break;
+      }
+      // The engine holds each page request until it has news (long polling): no pause is needed here.
+      answer = await this.call('GET', this.sameOrigin(answer.nextUri, sql));
+      if (answer.columns) columns = answer.columns;
+      if (answer.data) rows.push(...answer.data);
+    }
+    if (answer.error) throw new QueryFailed(sql, queryId, answer.error);
+    return { queryId, columns, rows: rows.slice(0, maxRows) };
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, sql?: string): Promise<StatementAnswer> {
+    try {
+      const response = await this.http.request<StatementAnswer>(method, path, {
+        text: sql,
+        headers: { 'x-trino-catalog': this.options.catalog, 'x-trino-source': 'dpgw' },
+        // Submitting a statement is not idempotent; its pages are.
+        retry: method === 'GET',
+      });
+      if (typeof response.body !== 'object' || response.body === null) {
+        throw new DpgwError('failure', `${method} ${response.url} did not answer with a statement document`, { hint: 'check that --query-engine is the query engine, not another service' });
+      }
+      return response.body;
+    } catch (error) {
+      if (error instanceof GatewayError && error.status === 403 && /over HTTP/i.test(error.bodyMessage)) {
+        throw new DpgwError('auth', `the query engine accepts tokens over HTTPS only: ${error.bodyMessage}`, { where: error.url, hint: 'use its https:// URL for --query-engine (with --ca-file for a private CA)' });
+      }
+      if (error instanceof GatewayError && error.status === 401) {
+        throw new DpgwError('auth', `the query engine refused the token: ${error.bodyMessage || '401 Unauthorized'}`, {
+          where: error.url,
+          hint: 'sign in again (`dpgw login`), and check that the engine trusts tokens of this identity realm',
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** The bearer token goes only to the engine it was meant for, never to a host a page names. */
+  private sameOrigin(uri: string, sql: string): string {
+    let origin: string;
+    try {
+      origin = new URL(uri).origin;
+    } catch {
+      throw new DpgwError('failure', `the query engine answered \`${sql}\` with a next page that is not a URL: ${uri}`);
+    }
+    if (origin !== this.origin) {
+      throw new DpgwError('failure', `the query engine's next page for \`${sql}\` is on ${origin}, not on ${this.origin}; dpgw sends the token to the configured engine only`, {
+        hint: 'use the URL the engine knows itself by for --query-engine (or have it honour forwarded headers: http-server.process-forwarded=true)',
+      });
+    }
+    return uri;
+  }
+
+  private async cancel(nextUri: string): Promise<void> {
+    try {
+      await this.http.request('DELETE', nextUri, { retry: false, acceptStatuses: [204, 404, 410] });
+    } catch {
+      // Cancelling frees the engine early; the query ends by itself anyway.
+    }
+  }
+}
+
+/** A name as an SQL identifier: bare when it is a plain lower-case word, else double-quoted. */
+export function sqlIdentifier(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
