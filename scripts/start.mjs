@@ -1,7 +1,9 @@
-// npm start: the main job on the embedded sandbox. Starts `dpgw sandbox`, signs in,
-// provisions the contract's track data set with `dpgw provision`, runs it again to
-// show it changes nothing, prints what happened, and stops the sandbox. Any failing
-// step fails the run.
+// npm start: the contract's workflow on the embedded sandbox. Starts `dpgw sandbox`,
+// renders and checks the query engine's access-control.properties (step 1), signs in,
+// provisions the track data set with `dpgw provision` (steps 2–6), runs it again to
+// show it changes nothing, then proves steps 7 and 8 in the query engine: the analyst
+// sees the table and gets rows, the outsider sees nothing and is denied. Any failing
+// step fails the run; the sandbox is stopped at the end.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +19,7 @@ for (const key of Object.keys(env)) if (key.startsWith('DPGW_') && !['DPGW_CONFI
 const say = (text) => process.stdout.write(`${text}\n`);
 
 function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   const ready = new Promise((resolve, reject) => {
     let stdout = '';
@@ -50,14 +52,21 @@ const sandbox = startSandbox();
 let failed = false;
 try {
   const settings = await sandbox.ready;
-  const admin = settings.users.find((u) => u.username === 'admin');
-  say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, platform ${settings.platformVersion}\n`);
+  const user = (name) => settings.users.find((u) => u.username === name);
+  const accessControlFile = join(configDir, 'access-control.properties');
+  say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, query engine ${settings.queryEngine}, platform ${settings.platformVersion}\n`);
   const steps = [
     { title: 'platform health', args: ['health', 'v2catalog'] },
-    { title: 'sign in as admin (the token of step 3)', args: ['login', '--password-stdin'], input: `${admin.password}\n` },
+    { title: "step 1: the query engine's access-control.properties, delegating to the policy engine", args: ['access-control', 'render', '-o', accessControlFile] },
+    { title: 'step 1: check it as an operator would before installing it', args: ['access-control', 'check', accessControlFile] },
+    { title: 'sign in as admin (the token of step 3)', args: ['login', '--password-stdin'], input: `${user('admin').password}\n` },
     { title: 'provision the track data set: enable → schema → table → storage touch', args: ['provision', 'examples/track/provision.yaml'] },
     { title: 'run it again: safe to re-run, nothing to change', args: ['provision', 'examples/track/provision.yaml', '--detailed-exitcode'] },
     { title: 'the table definition that was sent (stream password masked)', args: ['table', 'render', '--dataset', 'track', '--schema', 'examples/track/schema.yaml'] },
+    { title: 'sign in as analyst, a member of the enablement group track-readers', args: ['login', '--profile', user('analyst').profile, '--password-stdin'], input: `${user('analyst').password}\n` },
+    { title: 'step 7: the analyst sees schema default and the table, and gets rows', args: ['verify', '--dataset', 'track', '--profile', user('analyst').profile] },
+    { title: 'sign in as outsider, in none of the groups', args: ['login', '--profile', user('outsider').profile, '--password-stdin'], input: `${user('outsider').password}\n` },
+    { title: 'step 8: the outsider sees no schema and no table, and the SELECT is denied', args: ['verify', '--dataset', 'track', '--expect', 'hidden', '--profile', user('outsider').profile] },
   ];
   for (const step of steps) {
     say(`── ${step.title}\n$ dpgw ${step.args.join(' ')}`);

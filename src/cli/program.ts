@@ -140,9 +140,10 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--wait-timeout <seconds>', 'how long to wait for each topic', '120');
   scopedSettingOptions(tableSettingOptions(provision), 'query').action(action('provision'));
 
-  add(program, 'sandbox', 'run a local gateway and identity provider on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
+  add(program, 'sandbox', 'run a local gateway, identity provider and query engine on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
     .option('--port <port>', 'gateway port (0: any free port)', '8080')
     .option('--auth-port <port>', 'identity provider port (0: any free port)', '8180')
+    .option('--query-port <port>', 'query engine port (0: any free port)', '8190')
     .option('--platform-version <version>', 'platform version to emulate (default 1.15.164, before the storage-touch threshold)')
     .option('--users <file>', 'YAML file of users and clients with their passwords (default: generated and printed)')
     .option('--topic-delay <ms>', 'how long after enabling a data set its topic appears', '1000')
@@ -150,7 +151,7 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--latency <ms>', 'delay every gateway answer (fault injection)', '0')
     .option('--down <component...>', 'report health components DOWN, e.g. mq or mq.connection')
     .option('--log <file>', 'append every request (secrets masked) to this file as JSON lines')
-    .option('--write-profile [name]', 'write the settings to use as a profile of config.yaml (default name: sandbox)')
+    .option('--write-profile [name]', 'write the settings as a profile of config.yaml (default name: sandbox), and <name>-<user> for the other users')
     .action(action('sandbox'));
 
   const config = group('config', 'show and edit settings and profiles');

@@ -12,6 +12,7 @@ const run: Handler = async (context) => {
   const { options, reporter } = context;
   const port = portOption(options.port, '--port');
   const authPort = portOption(options.authPort, '--auth-port');
+  const queryPort = portOption(options.queryPort, '--query-port');
   const topicDelayMs = nonNegativeInteger(options.topicDelay, '--topic-delay');
   const latencyMs = nonNegativeInteger(options.latency, '--latency');
   const accessTokenLifetimeSeconds = nonNegativeInteger(options.tokenLifetime, '--token-lifetime');
@@ -38,6 +39,7 @@ const run: Handler = async (context) => {
     sandbox = await startSandbox({
       port,
       authPort,
+      queryPort,
       platformVersion,
       topicDelayMs,
       accessTokenLifetimeSeconds,
@@ -49,14 +51,15 @@ const run: Handler = async (context) => {
   } catch (error) {
     if (error instanceof RangeError) throw new DpgwError('usage', error.message, { where: '--down' });
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port and --auth-port, or 0 for any free port' });
+    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port, --auth-port and --query-port, or 0 for any free port' });
     throw error;
   }
 
   let profile: string | undefined;
+  let userProfiles: Record<string, string> = {};
   if (options.writeProfile !== undefined) {
     profile = typeof options.writeProfile === 'string' ? options.writeProfile : DEFAULT_PROFILE_NAME;
-    await writeProfile(context.io.env, profile, sandbox);
+    userProfiles = await writeProfiles(context.io.env, profile, sandbox);
   }
 
   // Listen for Ctrl-C before saying "ready": a script may stop the sandbox the moment it reads that.
@@ -65,11 +68,15 @@ const run: Handler = async (context) => {
     gateway: sandbox.gatewayUrl,
     authUrl: sandbox.authUrl,
     realm: sandbox.realm,
+    queryEngine: sandbox.queryEngineUrl,
+    queryCatalog: sandbox.queryCatalog,
+    policyUri: sandbox.policyUri,
+    policyBatchedUri: sandbox.policyBatchedUri,
     clientId: sandbox.clientId,
     clientSecret: sandbox.clientSecret,
     platformVersion: sandbox.platformVersion,
     stream: sandbox.stream,
-    users: sandbox.users.map((u) => ({ username: u.username, password: u.password, groups: u.groups })),
+    users: sandbox.users.map((u) => ({ username: u.username, password: u.password, groups: u.groups, profile: userProfiles[u.username] ?? null })),
     profile: profile ?? null,
   };
   reporter.result({
@@ -79,11 +86,12 @@ const run: Handler = async (context) => {
         `${style.bold('dpgw sandbox')} is running on 127.0.0.1 ${style.dim('(Ctrl-C stops it)')}`,
         `  gateway          ${data.gateway}`,
         `  identity         ${data.authUrl}/auth/realms/${data.realm}`,
+        `  query engine     ${data.queryEngine} ${style.dim(`(catalog ${data.queryCatalog})`)}`,
         `  client           ${data.clientId}`,
         `  platform version ${data.platformVersion}`,
         '',
         `${style.bold('users')} ${style.dim(typeof options.users === 'string' ? `(from ${options.users})` : '(passwords generated for this run)')}`,
-        ...data.users.map((u) => `  ${u.username.padEnd(10)} ${u.password}  ${style.dim(u.groups.length ? u.groups.join(', ') : 'no groups')}`),
+        ...data.users.map((u) => `  ${u.username.padEnd(10)} ${u.password}  ${style.dim(u.groups.length ? u.groups.join(', ') : 'no groups')}${u.profile ? style.dim(`  (profile ${u.profile})`) : ''}`),
         '',
         profile
           ? `${style.bold('profile')} "${profile}" written: use it with --profile ${profile} or \`dpgw config use ${profile}\``
@@ -91,7 +99,7 @@ const run: Handler = async (context) => {
         ...(profile
           ? []
           : [
-              `  export DPGW_GATEWAY=${data.gateway} DPGW_AUTH_URL=${data.authUrl} DPGW_REALM=${data.realm}`,
+              `  export DPGW_GATEWAY=${data.gateway} DPGW_AUTH_URL=${data.authUrl} DPGW_REALM=${data.realm} DPGW_QUERY_ENGINE=${data.queryEngine}`,
               `  export DPGW_CLIENT_ID=${data.clientId} DPGW_CLIENT_SECRET=${data.clientSecret} DPGW_USERNAME=admin`,
               `  export DPGW_BROKER_LIST=${data.stream.brokerList} DPGW_REGISTRY_URL=${data.stream.registryUrl} DPGW_STREAM_USER=${data.stream.user} DPGW_STREAM_PASSWORD=${data.stream.password}`,
             ]),
@@ -117,8 +125,12 @@ function untilStopped(): Promise<void> {
   });
 }
 
-/** A profile pointing at the sandbox; the client secret goes to a 0600 file the profile references. */
-async function writeProfile(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox): Promise<void> {
+/**
+ * A profile pointing at the sandbox, signing in as admin, and one more per other
+ * user (`<profile>-<user>`, for `dpgw verify --profile …`); the client secret goes
+ * to a 0600 file the profiles reference. Returns the profile of each user.
+ */
+async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox): Promise<Record<string, string>> {
   const directory = configDirectory(env);
   const secretDirectory = join(directory, 'sandbox');
   await mkdir(secretDirectory, { recursive: true, mode: 0o700 });
@@ -129,16 +141,25 @@ async function writeProfile(env: NodeJS.ProcessEnv, profile: string, sandbox: Sa
     gateway: sandbox.gatewayUrl,
     authUrl: sandbox.authUrl,
     realm: sandbox.realm,
+    queryEngine: sandbox.queryEngineUrl,
+    queryCatalog: sandbox.queryCatalog,
+    policyUri: sandbox.policyUri,
+    policyBatchedUri: sandbox.policyBatchedUri,
     clientId: sandbox.clientId,
     clientSecret: `file:${secretFile}`,
-    username: 'admin',
     brokerList: sandbox.stream.brokerList,
     registryUrl: sandbox.stream.registryUrl,
     streamUser: sandbox.stream.user,
     streamPassword: `file:${streamPasswordFile}`,
   };
-  for (const [key, value] of Object.entries(values)) editProfile(config, profile, key, value);
+  const profiles: Record<string, string> = {};
+  for (const user of sandbox.users) {
+    const name = user.username === 'admin' ? profile : `${profile}-${user.username}`;
+    profiles[user.username] = name;
+    for (const [key, value] of Object.entries({ ...values, username: user.username })) editProfile(config, name, key, value);
+  }
   await saveConfigFile(config);
+  return profiles;
 }
 
 async function writeSecret(file: string, secret: string): Promise<string> {

@@ -10,7 +10,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { CATALOG_ALL } from '../contract/constants.js';
 import { storageTouchNeeded } from '../contract/platform-version.js';
 import { CATALOG_BASE } from '../contract/paths.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, Permission } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
 import { LoopbackServer, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
@@ -33,6 +33,8 @@ export interface GatewayEmulatorOptions {
   olapController?: string;
   catalog: Catalog;
   store: OlapStore;
+  /** Told of the permissions a storage touch or a table creation granted (backed mode: the real policy engine's data). */
+  onGranted?: (permissions: Permission[]) => Promise<void>;
   health: HealthChecks;
   faults: Faults;
   log: RequestLog;
@@ -42,6 +44,8 @@ interface Answer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Permissions the call created (the storage touch). */
+  granted?: Permission[];
 }
 
 interface Caller {
@@ -153,18 +157,27 @@ export class GatewayEmulator {
       if (olap[1] === 'schemas') return this.options.store.addSchema(body);
       return this.createTable(body);
     }
-    if (path.startsWith(`${CATALOG_BASE}/`)) return this.catalog(method, path.slice(CATALOG_BASE.length), body, caller);
+    if (path.startsWith(`${CATALOG_BASE}/`)) {
+      const answer = this.catalog(method, path.slice(CATALOG_BASE.length), body, caller);
+      if (answer.granted?.length) await this.options.onGranted?.(answer.granted);
+      return answer;
+    }
     return { status: 404, body: springError(404, 'Not Found', 'No endpoint', path) };
   }
 
-  private createTable(body: unknown): Answer {
+  private async createTable(body: unknown): Promise<Answer> {
     const { catalog, store } = this.options;
     const answer = store.addTable(body, (topic) => catalog.topics.has(topic));
-    // From 1.15.165 on the platform grants the enablement groups by itself; before, the storage touch does.
-    if (answer.status === 200 && answer.table && answer.topic && storageTouchNeeded(this.options.platformVersion()) === 'not-needed') {
-      for (const { enablement, dataSet } of catalog.dataSetsOfTopic(answer.topic)) catalog.grant(answer.table, dataSet.name, enablement, 'automatic');
-    }
+    if (answer.status === 200 && answer.table && answer.topic) await this.grantAutomatically(answer.table, answer.topic);
     return { status: answer.status, body: answer.body };
+  }
+
+  /** From 1.15.165 on the platform grants the enablement groups by itself when a table is created; before, the storage touch does. */
+  private async grantAutomatically(table: string, topic: string): Promise<void> {
+    const { catalog } = this.options;
+    if (storageTouchNeeded(this.options.platformVersion()) !== 'not-needed') return;
+    const granted = catalog.dataSetsOfTopic(topic).map(({ enablement, dataSet }) => catalog.grant(table, dataSet.name, enablement, 'automatic'));
+    await this.options.onGranted?.(granted);
   }
 
   /** Backed mode: the store's own answer, unchanged; a created table is remembered for the storage touch. */
@@ -181,7 +194,10 @@ export class GatewayEmulator {
       const table = body as { tableName: string; tableIndexConfig?: { streamConfigs?: Record<string, string> } };
       const streams = table.tableIndexConfig?.streamConfigs ?? {};
       const topic = streams[`stream.${streams.streamType}.topic.name`];
-      if (topic) this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic });
+      if (topic) {
+        this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic });
+        await this.grantAutomatically(table.tableName, topic);
+      }
     }
     return { status: response.status, body: answer };
   }
@@ -238,6 +254,7 @@ export class GatewayEmulator {
       const permissions = tables.map((table) => catalog.grant(table, found.dataSet.name, found.enablement, 'storage-touch'));
       return {
         status: 200,
+        granted: permissions,
         body: {
           name: 'default',
           id: found.dataSet.storageId,

@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 
-export type SandboxServerName = 'gateway' | 'identity';
+export type SandboxServerName = 'gateway' | 'identity' | 'query-engine';
 
 export interface LoggedRequest {
   seq: number;

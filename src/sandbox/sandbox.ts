@@ -4,13 +4,15 @@
  * it in the foreground; tests import startSandbox and drive it over HTTP.
  */
 import { randomBytes } from 'node:crypto';
-import { Catalog, DEFAULT_SEED, type SeedDataSource } from './catalog.js';
+import { Catalog, DEFAULT_SEED, type Permission, type SeedDataSource } from './catalog.js';
 import { Faults, type FaultSettings } from './faults.js';
 import { GatewayEmulator } from './gateway-emulator.js';
 import { HealthChecks } from './health.js';
 import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
 import { OlapStore } from './olap-store.js';
 import { kafkaTopicCreator, type KafkaBacking } from './kafka-topics.js';
+import { QueryAccessPolicy } from './query-access-policy.js';
+import { QueryEngineEmulator, SANDBOX_POLICY_PATHS } from './query-engine.js';
 import { RequestLog } from './request-log.js';
 
 export type { SandboxClient, SandboxUser } from './identity-provider.js';
@@ -18,6 +20,8 @@ export type { SandboxClient, SandboxUser } from './identity-provider.js';
 /** Older than 1.15.165 by default, so the storage touch of the workflow is exercised. */
 export const DEFAULT_SANDBOX_PLATFORM_VERSION = '1.15.164';
 export const DEFAULT_REALM = 'data-platform';
+/** The analytics store's catalog in the sandbox's query engine (as a Trino with a Pinot catalog names it). */
+export const DEFAULT_QUERY_CATALOG = 'pinot';
 export const DEFAULT_CLIENT_ID = 'dpgw-backend';
 export const DEFAULT_AUDIENCE = 'data-platform-gateway';
 export const ADMIN_GROUP = 'platform-admins';
@@ -52,6 +56,12 @@ export interface SandboxOptions {
   omitTopicLabels?: boolean;
   /** A platform variant without /api/version (its version is then unknown to clients). */
   versionEndpoint?: boolean;
+  /** The query engine's port (0: any free port). */
+  queryPort?: number;
+  /** The analytics store's catalog name in the query engine. */
+  queryCatalog?: string;
+  /** Rows each table holds in the query engine (generated from its schema). */
+  rowsPerTable?: number;
   /**
    * Backed mode (the end-to-end tier): real systems behind the contract. Tokens
    * checked against a real identity provider's keys; topics created on a real Kafka.
@@ -61,6 +71,8 @@ export interface SandboxOptions {
     kafka?: KafkaBacking;
     /** The analytics store's controller (Pinot), which the OLAP endpoints forward to. */
     olapController?: string;
+    /** The policy engine (OPA) whose data the platform's grants are written to: data.dpgw.grants. */
+    policyEngine?: { url: string };
   };
 }
 
@@ -71,6 +83,12 @@ export interface Sandbox {
   realm: string;
   issuer: string;
   tokenEndpoint: string;
+  /** The SQL query engine (Trino's statement protocol) and its analytics catalog. */
+  queryEngineUrl: string;
+  queryCatalog: string;
+  /** The sandbox's policy engine decisions, at OPA's paths (for access-control.properties). */
+  policyUri: string;
+  policyBatchedUri: string;
   clientId: string;
   clientSecret: string;
   users: SandboxUser[];
@@ -137,6 +155,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const backedIdentity = options.backing?.identity;
   const topics = options.backing?.kafka ? await kafkaTopicCreator(options.backing.kafka) : undefined;
   if (topics) catalog.topicCreator = (topic) => topics.create(topic);
+  const queryCatalog = options.queryCatalog ?? DEFAULT_QUERY_CATALOG;
+  const queryEngine = new QueryEngineEmulator({
+    port: options.queryPort ?? 0,
+    issuer: identity.issuer,
+    jwksUri: identity.jwksUri,
+    policy: new QueryAccessPolicy(catalog, queryCatalog),
+    store,
+    log: requestLog,
+    rowsPerTable: options.rowsPerTable ?? 100,
+  });
+  const policyEngine = options.backing?.policyEngine;
   const gateway = new GatewayEmulator({
     port: options.port ?? 0,
     issuer: backedIdentity?.issuer ?? identity.issuer,
@@ -152,12 +181,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     health,
     faults,
     log: requestLog,
+    onGranted: policyEngine ? (permissions) => writeGrants(policyEngine.url, catalog, permissions) : undefined,
   });
   try {
     await gateway.start();
+    await queryEngine.start();
   } catch (error) {
-    await identity.stop();
-    await topics?.close();
+    await Promise.all([gateway.stop(), identity.stop(), topics?.close()]);
     throw error;
   }
   const primary = clients.find((c) => c.directAccessGrants) ?? clients[0]!;
@@ -167,6 +197,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     realm,
     issuer: identity.issuer,
     tokenEndpoint: identity.tokenEndpoint,
+    queryEngineUrl: queryEngine.baseUrl,
+    queryCatalog,
+    policyUri: `${queryEngine.baseUrl}${SANDBOX_POLICY_PATHS.allow}`,
+    policyBatchedUri: `${queryEngine.baseUrl}${SANDBOX_POLICY_PATHS.batch}`,
     clientId: primary.clientId,
     clientSecret: primary.secret,
     users,
@@ -189,7 +223,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     close: async () => {
       catalog.close();
-      await Promise.all([gateway.stop(), identity.stop(), topics?.close()]);
+      await Promise.all([gateway.stop(), queryEngine.stop(), identity.stop(), topics?.close()]);
     },
   };
+}
+
+/**
+ * Backed mode: the platform's authorization service writes each granted table's
+ * groups (all enablements' together) into the policy engine's data, where dpgw's
+ * query-access policy reads them.
+ */
+async function writeGrants(policyEngineUrl: string, catalog: Catalog, permissions: Permission[]): Promise<void> {
+  for (const table of new Set(permissions.map((p) => p.table))) {
+    const groups = [...new Set(catalog.permissions.filter((p) => p.table === table).flatMap((p) => p.groups))];
+    const response = await fetch(`${policyEngineUrl}/v1/data/dpgw/grants/${encodeURIComponent(table.toLowerCase())}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ groups }),
+    });
+    if (!response.ok) throw new Error(`the policy engine refused the grant on ${table}: ${response.status} ${await response.text()}`);
+  }
 }
