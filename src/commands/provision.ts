@@ -7,7 +7,10 @@ import { resolveStreamPassword } from '../olap/build-table.js';
 import { startProgress } from '../output/progress.js';
 import { loadManifest } from '../provision/manifest.js';
 import { plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
-import { resolveSettings } from '../settings/resolve-settings.js';
+import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
+import { requireWord } from '../settings/setting-values.js';
+import type { ProfileEngine } from '../provision/verify-step.js';
+import { verifyProfiles } from '../provision/verify-step.js';
 import { hiddenPrompt } from './prompts.js';
 
 /** With --detailed-exitcode: done, and changes were made (0 then means nothing to do). */
@@ -42,6 +45,7 @@ const provision: Handler = async (context) => {
 
   const { createGatewayClient } = await import('../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
+  const engines = await queryEngines(context, loaded, settings);
   let interrupted = false;
   const onInterrupt = () => {
     if (interrupted) process.exit(EXIT_INTERRUPTED);
@@ -63,6 +67,7 @@ const provision: Handler = async (context) => {
       waitTimeoutMs: waitSeconds * 1000,
       interrupted: () => interrupted,
       warn,
+      engineOf: (profile: string) => engines.get(profile)!,
     };
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
@@ -94,8 +99,30 @@ const provision: Handler = async (context) => {
   } finally {
     process.off('SIGINT', onInterrupt);
     client.close();
+    for (const engine of engines.values()) engine.client.close();
   }
 };
+
+/**
+ * The query engine as each profile the manifest's verify steps name, made before
+ * any request so an unknown profile or a missing query-engine URL fails first.
+ * Each profile's own session signs the checks in: DPGW_TOKEN, one token for the
+ * run's main profile, is not used for them.
+ */
+async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<typeof loadManifest>>, settings: Awaited<ReturnType<typeof resolveSettings>>): Promise<Map<string, ProfileEngine>> {
+  const profiles = new Set(loaded.entries.flatMap((entry) => (entry.verify ? verifyProfiles(entry.verify).map((p) => p.profile) : [])));
+  const engines = new Map<string, ProfileEngine>();
+  if (profiles.size === 0) return engines;
+  const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
+  const env = { ...context.io.env };
+  delete env.DPGW_TOKEN;
+  delete env.DPGW_PROFILE;
+  for (const profile of profiles) {
+    const profileSettings = resolveWithConfig({ flags: { ...context.options, profile }, env, manifest: { settings: loaded.settings } }, settings.config);
+    engines.set(profile, { client: createQueryEngineClient(profileSettings, context.reporter, { ...context.io, env }), catalog: requireWord(profileSettings, 'queryCatalog') });
+  }
+  return engines;
+}
 
 /** Login when needed: with a password from DPGW_PASSWORD or a terminal, when no token is at hand. */
 async function signInWhenNeeded(context: CommandContext, settings: Awaited<ReturnType<typeof resolveSettings>>, prompt: ((message: string) => Promise<string>) | undefined): Promise<void> {
@@ -126,12 +153,14 @@ function sameExitCode(failed: DataSetResult[]): number {
 
 function renderSummary(results: DataSetResult[], style: ChalkInstance): string {
   const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
-  const rows = results.map((r) => [r.dataset, r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
-  const header = ['DATA SET', 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'STATUS', 'TIME'];
+  const withVerify = results.some((r) => r.steps.some((s) => s.step === 'verify'));
+  const rows = results.map((r) => [r.dataset, r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), ...(withVerify ? [stepOf(r, 'verify')] : []), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', ...(withVerify ? ['VERIFY'] : []), 'STATUS', 'TIME'];
+  const statusColumn = header.indexOf('STATUS');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
-  return [style.bold(line(header)), ...rows.map((row) => colour(row[5]!, line(row)))].join('\n');
+  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row)))].join('\n');
 }
 
 function renderPlan(planned: DataSetResult[], style: ChalkInstance): string {

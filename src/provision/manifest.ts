@@ -28,6 +28,14 @@ const tableSettings = z.strictObject({
 const settingValue = z.union([z.string(), z.number()]);
 const settingsShape = Object.fromEntries(PROFILE_KEYS.map((key) => [key, settingValue.optional()])) as Record<string, z.ZodOptional<typeof settingValue>>;
 
+const profileNames = z.array(name).min(1);
+const verifySettings = z.strictObject({
+  visible: profileNames.optional().describe('profiles whose users must see schema default, the table and rows in the query engine (contract step 7)'),
+  hidden: profileNames.optional().describe('profiles whose users must see no schema and no table, and be denied the SELECT (contract step 8)'),
+  minRows: z.number().int().nonnegative().optional().describe('rows the SELECT must return for the visible profiles (default 1)'),
+  wait: z.number().nonnegative().optional().describe('seconds to keep asking until the visible checks hold, as ingestion is asynchronous (default 0)'),
+});
+
 export const dataSetEntry = z.strictObject({
   datasource: name.describe('data source offering the data set (name or id)'),
   dataset: name.describe('data set to provision'),
@@ -37,7 +45,10 @@ export const dataSetEntry = z.strictObject({
     .union([name, z.looseObject({ schemaName: name, dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() })])
     .describe('schema file (relative to the manifest) or the schema inline'),
   table: tableSettings.optional().describe('table settings'),
+  verify: verifySettings.optional().describe('after the storage touch, check access in the SQL query engine as these profiles (each signed in with `dpgw login --profile …`)'),
 });
+
+export type VerifySettings = z.infer<typeof verifySettings>;
 
 export const manifestSchema = z
   .strictObject({
@@ -99,6 +110,10 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     else seen.set(key, document.at(['dataSets', index, 'dataset']));
     const schemaFile = typeof entry.schema === 'string' ? fromManifest(entry.schema) : undefined;
     if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
+    if (entry.verify && !entry.verify.visible && !entry.verify.hidden) issue(['dataSets', index, 'verify'], 'name the profiles to check: visible, hidden, or both');
+    for (const profile of entry.verify?.visible ?? []) {
+      if (entry.verify?.hidden?.includes(profile)) issue(['dataSets', index, 'verify'], `profile ${profile} is listed as both visible and hidden`);
+    }
     const templateFile = entry.table?.template ? fromManifest(entry.table.template) : undefined;
     if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
     return { ...entry, index, location, schemaFile, templateFile };
@@ -123,6 +138,7 @@ function knownKeysAt(path: readonly (string | number)[]): string[] {
   if (path.length === 0) return Object.keys(manifestSchema.shape);
   if (tail === 'settings') return [...PROFILE_KEYS];
   if (tail === 'table') return Object.keys(tableSettings.shape);
+  if (tail === 'verify') return Object.keys(verifySettings.shape);
   if (tail === 'dataSets') return Object.keys(dataSetEntry.shape);
   return [];
 }

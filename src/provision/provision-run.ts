@@ -23,10 +23,11 @@ import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
 import type { LoadedManifest } from './manifest.js';
 import { memoryPacer } from './memory-pacer.js';
+import { verifyProfiles, verifyStep, type ProfileEngine } from './verify-step.js';
 
-export type StepName = 'enable' | 'schema' | 'table' | 'storage';
-/** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again). */
-export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'skipped' | 'failed' | 'planned';
+export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify';
+/** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again); `passed`: a check held. */
+export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'passed' | 'skipped' | 'failed' | 'planned';
 
 export interface StepResult {
   step: StepName;
@@ -72,6 +73,8 @@ export interface RunOptions {
   interrupted: () => boolean;
   /** Data sources and their offers, asked once per run. */
   catalogCache?: CatalogCache;
+  /** The query engine as a profile, for the verify steps (created before the run). */
+  engineOf?: (profile: string) => ProfileEngine;
   warn: (message: string) => void;
   onProgress?: (done: number, total: number, current: string) => void;
 }
@@ -103,6 +106,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const { table } = await buildTable(tableInputs(entry, schema, options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
     steps.push({ step: 'table', status: 'planned', detail: `POST table ${table.tableName} (an existing table is left unchanged)`, request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } });
     steps.push(storageStep(version, 'planned'));
+    if (entry.verify) steps.push({ step: 'verify', status: 'planned', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` });
     results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schema.schemaName, table: tableName, status: 'planned', changed: false, steps, ms: Date.now() - started });
   }
   return results;
@@ -142,7 +146,7 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
   return results;
 }
 
-async function provisionOne({ entry, schema }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
+async function provisionOne({ entry, schema, tableName }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
   const started = Date.now();
   const steps: StepResult[] = [];
   const finish = (status: DataSetResult['status'], error?: DpgwError): DataSetResult => ({
@@ -181,6 +185,12 @@ async function provisionOne({ entry, schema }: Prepared, result: DataSetResult, 
     else {
       const touched = await options.client.touchStorage(enabled.selfHref!, enabled.storageId!);
       steps.push({ step: 'storage', status: 'unchanged', detail: `touched the default storage (${touched.status})${need === 'unknown' ? '; platform version unknown' : ''}` });
+    }
+    if (entry.verify && options.engineOf) {
+      if (options.interrupted()) return finish('interrupted');
+      current = 'verify';
+      const verified = await verifyStep(entry.verify, entry.dataset, tableName, options.engineOf);
+      steps.push({ step: 'verify', status: 'passed', detail: verified.detail });
     }
     return finish('done');
   } catch (error) {

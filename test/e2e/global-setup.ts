@@ -1,8 +1,15 @@
 /**
  * The end-to-end tier's platform: the real components, started once for the
- * whole tier. Today: Keycloak. A component that cannot be had fails the tier.
+ * whole tier: Keycloak, Kafka, Pinot and OPA side by side, then Trino (it reads
+ * Keycloak's keys and Pinot's tables at start) from the access-control.properties
+ * that `dpgw access-control render` wrote. A component that cannot be had fails the tier.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error -- a plain ESM script of the project (scripts/), typed at its use
 import { KEYCLOAK_VERSION, startKeycloak } from '../../scripts/platform/keycloak.mjs';
@@ -10,6 +17,10 @@ import { KEYCLOAK_VERSION, startKeycloak } from '../../scripts/platform/keycloak
 import { startKafka } from '../../scripts/platform/kafka.mjs';
 // @ts-expect-error -- likewise
 import { startPinot } from '../../scripts/platform/pinot.mjs';
+// @ts-expect-error -- likewise
+import { startOpa } from '../../scripts/platform/opa.mjs';
+// @ts-expect-error -- likewise
+import { startTrino } from '../../scripts/platform/trino.mjs';
 
 export interface KeycloakSettings {
   authUrl: string;
@@ -38,12 +49,39 @@ export interface PinotSettings {
   startSeconds: number;
 }
 
+export interface OpaSettings {
+  url: string;
+  policyUri: string;
+  batchedPolicyUri: string;
+  version: string;
+  startSeconds: number;
+}
+
+export interface TrinoSettings {
+  url: string;
+  caFile: string;
+  catalog: string;
+  /** The file dpgw rendered, and what the launcher made of it. */
+  renderedFile: string;
+  accessControl: { enabled: boolean; configFile?: string; engine?: string };
+  version: string;
+  startSeconds: number;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     keycloak: KeycloakSettings;
     kafka: KafkaSettings;
     pinot: PinotSettings;
+    opa: OpaSettings;
+    trino: TrinoSettings;
   }
+}
+
+interface Running {
+  stop: () => Promise<void>;
+  startSeconds: number;
+  log?: string;
 }
 
 /** A port on 127.0.0.1 that nothing listens on now. */
@@ -56,32 +94,53 @@ async function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  console.log('[e2e] to start the parts by hand: npm run platform:keycloak | npm run platform:kafka | npm run platform:pinot (docs/e2e.md)');
-  const keycloak = await startKeycloak({ port: Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort())) });
-  const { stop, ...settings } = keycloak;
-  console.log(`[e2e] Keycloak ${KEYCLOAK_VERSION} started in ${settings.startSeconds.toFixed(1)} s at ${settings.authUrl} (log ${settings.log})`);
-  project.provide('keycloak', { ...settings, version: KEYCLOAK_VERSION });
-  let kafka;
-  try {
-    kafka = await startKafka({ port: await freePort(), controllerPort: await freePort() });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  const { stop: stopKafka, ...kafkaSettings } = kafka;
-  console.log(`[e2e] Kafka ${kafkaSettings.version} started in ${kafkaSettings.startSeconds.toFixed(1)} s at ${kafkaSettings.brokerList} (log ${kafkaSettings.log})`);
-  project.provide('kafka', kafkaSettings);
-  let pinot;
-  try {
-    pinot = await startPinot();
-  } catch (error) {
-    await Promise.all([stop(), stopKafka()]);
-    throw error;
-  }
-  const { stop: stopPinot, ...pinotSettings } = pinot;
-  console.log(`[e2e] Pinot ${pinotSettings.version} started in ${pinotSettings.startSeconds.toFixed(1)} s, controller ${pinotSettings.controller}, broker ${pinotSettings.broker} (log ${pinotSettings.log})`);
-  project.provide('pinot', pinotSettings);
-  return async () => {
-    await Promise.all([stop(), stopKafka(), stopPinot()]);
+  console.log('[e2e] to start the parts by hand: npm run platform:keycloak | platform:kafka | platform:pinot | platform:opa | platform:trino (docs/e2e.md)');
+  const started: Running[] = [];
+  const stopAll = async () => {
+    await Promise.all(started.map((c) => c.stop()));
   };
+  const keep = async <T extends Running>(name: string, starting: Promise<T>): Promise<T> => {
+    const component = await starting;
+    started.push(component);
+    console.log(`[e2e] ${name} started in ${component.startSeconds.toFixed(1)} s${component.log ? ` (log ${component.log})` : ''}`);
+    return component;
+  };
+  try {
+    const keycloakPort = Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort()));
+    const [keycloak, kafka, pinot, opa] = await Promise.all([
+      keep(`Keycloak ${KEYCLOAK_VERSION}`, startKeycloak({ port: keycloakPort })),
+      keep('Kafka', startKafka({ port: await freePort(), controllerPort: await freePort() })),
+      keep('Pinot', startPinot()),
+      keep('OPA', startOpa({ port: await freePort() })),
+    ]);
+    const { stop: _k, ...keycloakSettings } = keycloak;
+    project.provide('keycloak', { ...keycloakSettings, version: KEYCLOAK_VERSION });
+    const { stop: _ka, ...kafkaSettings } = kafka;
+    project.provide('kafka', kafkaSettings);
+    const { stop: _p, ...pinotSettings } = pinot;
+    project.provide('pinot', pinotSettings);
+    const { stop: _o, ...opaSettings } = opa;
+    project.provide('opa', opaSettings);
+
+    // Contract step 1, as an operator does it: dpgw renders the coordinator file, the platform loads it.
+    const renderedFile = join(mkdtempSync(join(tmpdir(), 'dpgw-e2e-access-')), 'access-control.properties');
+    const render = spawnSync(process.execPath, [fileURLToPath(new URL('../../bin/dpgw', import.meta.url)), 'access-control', 'render', '--policy-uri', opa.policyUri, '--policy-batched-uri', opa.batchedPolicyUri, '-o', renderedFile], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DPGW_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'dpgw-e2e-config-')) },
+    });
+    if (render.status !== 0) throw new Error(`dpgw access-control render failed (${render.status}): ${render.stderr}`);
+    const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
+    const groups: Record<string, string[]> = {};
+    for (const user of keycloak.users) for (const group of user.groups) (groups[group] ??= []).push(user.username);
+    const trino = await keep(
+      'Trino',
+      startTrino({ httpPort: await freePort(), httpsPort: await freePort(), jwt: { jwksUrl: `${issuer}/protocol/openid-connect/certs`, issuer }, accessControlFile: renderedFile, groups, pinot }),
+    );
+    const { stop: _t, ...trinoSettings } = trino;
+    project.provide('trino', { ...trinoSettings, renderedFile });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return stopAll;
 }

@@ -1,0 +1,43 @@
+/**
+ * provision's optional last step per data set: the access outcome in the SQL
+ * query engine (contract steps 7 and 8), checked as each profile the manifest
+ * names, with that profile's own signed-in session.
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { StatementClient } from '../query-engine/statement-client.js';
+import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
+import type { VerifySettings } from './manifest.js';
+
+/** The query engine as one profile: its client and its analytics catalog. */
+export interface ProfileEngine {
+  client: StatementClient;
+  catalog: string;
+}
+
+export interface VerifyStepOutcome {
+  detail: string;
+  reports: Array<{ profile: string } & VerifyReport>;
+}
+
+/** Every profile the step needs, visible ones first. */
+export function verifyProfiles(spec: VerifySettings): Array<{ profile: string; expect: Expectation }> {
+  return [...(spec.visible ?? []).map((profile) => ({ profile, expect: 'visible' as const })), ...(spec.hidden ?? []).map((profile) => ({ profile, expect: 'hidden' as const }))];
+}
+
+export async function verifyStep(spec: VerifySettings, dataSet: string, table: string, engineOf: (profile: string) => ProfileEngine): Promise<VerifyStepOutcome> {
+  const reports: VerifyStepOutcome['reports'] = [];
+  for (const { profile, expect } of verifyProfiles(spec)) {
+    const { client, catalog } = engineOf(profile);
+    const report = await verifyAccess(client, { dataSet, table, catalog, expect, minRows: spec.minRows ?? 1, waitSeconds: expect === 'visible' ? (spec.wait ?? 0) : 0 });
+    reports.push({ profile, ...report });
+    const failed = report.checks.find((c) => !c.ok);
+    if (failed) {
+      throw new DpgwError('verification', `as profile ${profile} (expected ${expect}): ${failed.check} failed: expected ${failed.expected}; the query engine answered ${failed.answered}`, {
+        hint: failed.hint,
+        details: { profile, checks: report.checks },
+      });
+    }
+  }
+  const detail = reports.map((r) => (r.expect === 'visible' ? `${r.profile} sees ${r.table} (${r.rows} row${r.rows === 1 ? '' : 's'})` : `${r.profile} sees nothing, SELECT denied`)).join('; ');
+  return { detail, reports };
+}

@@ -1,0 +1,209 @@
+/**
+ * Contract steps 1, 6, 7 and 8 on the real platform: Trino started from the file
+ * `dpgw access-control render` wrote, deciding through OPA with dpgw's policy;
+ * the backed gateway playing the authorization service that writes the grants
+ * into OPA (on the storage touch before 1.15.165, on table creation from it on);
+ * tokens from Keycloak; rows from Kafka through Pinot.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import kafkajs from 'kafkajs';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
+
+const keycloak = inject('keycloak');
+const kafka = inject('kafka');
+const pinot = inject('pinot');
+const opa = inject('opa');
+const trino = inject('trino');
+const { Kafka, logLevel } = kafkajs;
+let sandbox: Sandbox;
+/** One config folder for the run: profiles analyst and outsider, each signed in once. */
+let configDir: string;
+let cacheDir: string;
+
+const password = (username: string) => keycloak.users.find((u) => u.username === username)!.password;
+
+beforeAll(async () => {
+  const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
+  sandbox = await startSandbox({
+    topicDelayMs: 0,
+    platformVersion: '1.15.164',
+    backing: {
+      identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
+      kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
+      olapController: pinot.controller,
+      policyEngine: { url: opa.url },
+    },
+  });
+  const base = cleanEnv();
+  configDir = base.DPGW_CONFIG_DIR!;
+  cacheDir = base.XDG_CACHE_HOME!;
+  writeFileSync(join(configDir, 'client-secret'), keycloak.clientSecret, { mode: 0o600 });
+  const profile = (username: string) => ({
+    authUrl: keycloak.authUrl,
+    realm: keycloak.realm,
+    clientId: keycloak.clientId,
+    clientSecret: `file:${join(configDir, 'client-secret')}`,
+    username,
+    gateway: sandbox.gatewayUrl,
+    queryEngine: trino.url,
+    queryCatalog: trino.catalog,
+    caFile: trino.caFile,
+  });
+  writeFileSync(join(configDir, 'config.yaml'), stringify({ profiles: { analyst: profile('analyst'), outsider: profile('outsider') } }), { mode: 0o600 });
+  for (const username of ['analyst', 'outsider']) {
+    const login = await spawnDpgw(['login', '--profile', username, '--password-stdin'], { env: userEnv(), input: `${password(username)}\n` });
+    expect(login.code, login.stderr).toBe(0);
+  }
+});
+afterAll(() => sandbox?.close());
+
+/** The environment of a user with the run's profiles (no DPGW_TOKEN: each profile's own session). */
+function userEnv(): NodeJS.ProcessEnv {
+  return { ...cleanEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir };
+}
+
+/** The admin who provisions, as in the pipeline: settings from the environment, the password from DPGW_PASSWORD. */
+function adminEnv(): NodeJS.ProcessEnv {
+  const env = cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_AUTH_URL: keycloak.authUrl,
+    DPGW_REALM: keycloak.realm,
+    DPGW_CLIENT_ID: keycloak.clientId,
+    DPGW_CLIENT_SECRET: keycloak.clientSecret,
+    DPGW_USERNAME: 'admin',
+    DPGW_PASSWORD: password('admin'),
+    DPGW_STREAM_TYPE: 'kafka',
+    DPGW_BROKER_LIST: kafka.brokerList,
+    DPGW_REGISTRY_URL: 'http://127.0.0.1:8081',
+    DPGW_STREAM_USER: kafka.streamUser,
+    DPGW_STREAM_PASSWORD: kafka.streamPassword,
+  });
+  return env;
+}
+
+async function asAdmin(args: string[]): Promise<RunResult> {
+  const env = adminEnv();
+  if (args[0] !== 'provision') {
+    const login = await spawnDpgw(['login'], { env });
+    expect(login.code, login.stderr).toBe(0);
+  }
+  return spawnDpgw(args, { env });
+}
+
+const verifyAs = (profile: string, args: string[]) => spawnDpgw(['verify', '--profile', profile, ...args], { env: userEnv() });
+
+/** A schema for another data set: the track columns under the data set's name. */
+function schemaFor(name: string): string {
+  const file = join(configDir, `${name}-schema.yaml`);
+  writeFileSync(file, readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace(/^schemaName: track$/m, `schemaName: ${name}`));
+  return file;
+}
+
+async function produce(topic: string, count: number): Promise<void> {
+  const producer = new Kafka({ clientId: 'dpgw-e2e', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password: kafka.streamPassword }, logLevel: logLevel.NOTHING }).producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      messages: Array.from({ length: count }, (_, i) => ({
+        value: JSON.stringify({ origin: 'AIS-COAST', dataMode: 'REAL', objType: 'SURFACE', id: `${topic}-${i}`, createdBy: 'dpgw-e2e', classificationMarking: 'UNCLASSIFIED', objIdent: 'NEUTRAL', origNetwork: 'AIS', trkId: `V${i % 30}`, asset: i % 12, __security__: { owner: 'data-platform' }, alt: 0, lon: -179 + ((i * 7.31) % 358), lat: -89 + ((i * 3.17) % 178) }),
+      })),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, () => {
+  it("Trino runs from the file dpgw rendered; the platform-only key stays with the platform", async () => {
+    const rendered = readFileSync(trino.renderedFile, 'utf8');
+    expect(rendered).toMatch(/^fine-grained-access-control-enabled=true$/m);
+    expect(rendered).toMatch(/^access-control\.name=opa$/m);
+    expect(rendered).toContain(`opa.policy.uri=${opa.policyUri}`);
+    const check = await spawnDpgw(['access-control', 'check', trino.renderedFile, '--json'], { env: cleanEnv() });
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, policyEngine: 'opa', problems: [] });
+    // What the coordinator was given: the same keys less the one Trino would refuse to start with.
+    expect(trino.accessControl).toMatchObject({ enabled: true, engine: 'opa' });
+    const loaded = readFileSync(trino.accessControl.configFile!, 'utf8');
+    expect(loaded).not.toContain('fine-grained-access-control-enabled');
+    expect(loaded).toContain(`opa.policy.batched-uri=${opa.batchedPolicyUri}`);
+  });
+
+  it('platform 1.15.164: before the storage touch the analyst is denied; after it sees default, the table and the produced rows; the outsider never does', async () => {
+    const schema = schemaFor('vessel');
+    for (const args of [
+      ['enable', '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', 'track-readers'],
+      ['schema', 'push', schema],
+      ['table', 'create', '--dataset', 'vessel', '--schema', schema, '--name', 'vessel'],
+    ]) {
+      const step = await asAdmin(args);
+      expect(step.code, `${args.join(' ')}: ${step.stderr}`).toBe(0);
+    }
+    await produce('mock-data-library.vessel.vessel', 300);
+
+    const before = await verifyAs('analyst', ['--dataset', 'vessel', '--json']);
+    expect(before.code, before.stderr).toBe(8);
+    const beforeReport = JSON.parse(before.stdout);
+    expect(beforeReport.user).toBe('analyst');
+    expect(beforeReport.checks.find((c: { check: string }) => c.check === 'rows returned').engineError.errorName).toBe('PERMISSION_DENIED');
+    expect(before.stderr).toContain('dpgw storage touch --dataset vessel');
+
+    const touch = await asAdmin(['storage', 'touch', '--dataset', 'vessel']);
+    expect(touch.code, touch.stderr).toBe(0);
+    const grant = (await (await fetch(`${opa.url}/v1/data/dpgw/grants/vessel`)).json()) as { result?: { groups: string[] } };
+    expect(grant.result?.groups).toEqual(['track-readers']);
+
+    const after = await verifyAs('analyst', ['--dataset', 'vessel', '--min-rows', '300', '--wait', '120', '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    const report = JSON.parse(after.stdout);
+    console.log(`[e2e] the analyst's SELECT returned ${report.rows} rows of the 300 produced after ${report.attempts} attempt(s)`);
+    expect(report).toMatchObject({ ok: true, expect: 'visible', rows: 300, catalog: 'pinot', schema: 'default', table: 'vessel' });
+    expect(report.columns).toEqual(expect.arrayContaining(['lon', 'lat', 'trkid', '__security__']));
+
+    const hidden = await verifyAs('outsider', ['--dataset', 'vessel', '--expect', 'hidden', '--json']);
+    expect(hidden.code, hidden.stderr).toBe(0);
+    expect(JSON.parse(hidden.stdout).checks.map((c: { check: string; ok: boolean }) => `${c.check} ${c.ok}`)).toEqual(['schema hidden true', 'table hidden true', 'select denied true']);
+
+    const denied = await verifyAs('outsider', ['--dataset', 'vessel']);
+    expect(denied.code).toBe(8);
+    expect(denied.stderr).toMatch(/rows returned failed: .*PERMISSION_DENIED: Access Denied: Cannot select from columns \[.*\] in table or view pinot\.default\.vessel/);
+  }, 240_000);
+
+  it('platform 1.15.165: provision grants by itself, and its verify step proves it as both profiles', async () => {
+    sandbox.setPlatformVersion('1.15.165');
+    const manifest = join(configDir, 'weather.yaml');
+    writeFileSync(
+      manifest,
+      stringify({
+        version: 1,
+        dataSets: [
+          { datasource: 'mock-data-library', dataset: 'weather', groups: ['track-readers'], schema: schemaFor('weather'), table: { name: 'weather' }, verify: { visible: ['analyst'], hidden: ['outsider'], minRows: 0 } },
+        ],
+      }),
+    );
+    // The admin's settings from the environment, the verify profiles' from config.yaml.
+    const result = await spawnDpgw(['provision', manifest, '--json'], { env: { ...adminEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir } });
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage skipped', 'verify passed']);
+    expect(summary.dataSets[0].steps[4].detail).toMatch(/analyst sees weather .*; outsider sees nothing, SELECT denied/);
+    const grant = (await (await fetch(`${opa.url}/v1/data/dpgw/grants/weather`)).json()) as { result?: { groups: string[] } };
+    expect(grant.result?.groups).toEqual(['track-readers']);
+  }, 240_000);
+
+  it('a token the engine did not issue trust to gets exit 4; a missing table is a failed check, not a pass', async () => {
+    const forged = await spawnDpgw(['verify', '--dataset', 'vessel', '--query-engine', trino.url, '--ca-file', trino.caFile], { env: cleanEnv({ DPGW_TOKEN: 'eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2ln' }) });
+    expect(forged.code).toBe(4);
+    expect(forged.stderr.trim().split('\n')).toHaveLength(1);
+    expect(forged.stderr).toContain('the query engine refused the token');
+
+    const missing = await verifyAs('outsider', ['--dataset', 'vessel', '--table', 'no_such_table', '--expect', 'hidden']);
+    expect(missing.code).toBe(8);
+    expect(missing.stderr).toContain("TABLE_NOT_FOUND: line 1:15: Table 'pinot.default.no_such_table' does not exist");
+  });
+});
