@@ -150,6 +150,9 @@ export async function startTrino({ httpPort, httpsPort, jwt, accessControlFile, 
         ['connector.name', 'pinot'],
         ['pinot.controller-urls', new URL(pinot.controller).host],
         ['pinot.grpc.port', String(pinot.grpcPort ?? 7100)],
+        // The connector caches Pinot's table list (2 minutes by default): a table created
+        // later stays unknown to the engine that long. The tier shortens it; dpgw verify --wait covers either.
+        ['pinot.metadata-expiry', '15s'],
       ]),
     );
   }

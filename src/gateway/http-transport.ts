@@ -127,7 +127,7 @@ export class HttpTransport {
       const code = error.code ?? 'ERROR';
       const retryOutcome: AttemptOutcome = { errorCode: code };
       const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, this.retry);
-      if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.unreachableHint);
       this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);
       await sleep(delay);
     }
@@ -204,7 +204,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   const origin = safeOrigin(url);
   if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
     return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
-      hint: 'check that the gateway is up (`dpgw health`), or allow longer with --timeout <seconds>',
+      hint: `${unreachableHint}; or allow longer with --timeout <seconds>`,
       details: { method, url, code: 'ETIMEDOUT' },
       cause: error,
     });

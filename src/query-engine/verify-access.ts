@@ -164,7 +164,9 @@ function refusedIsHidden(error: QueryFailed): Pick<VerifyCheck, 'ok' | 'answered
 }
 
 function visibleHint(check: VerifyCheck, options: VerifyOptions, missingTable: boolean): string {
-  if (missingTable) return `no table ${options.table} in ${options.catalog}.${QUERY_ENGINE_SCHEMA}: check --table, and that \`dpgw table create\` ran`;
+  if (missingTable) {
+    return `the engine knows no table ${options.table} in ${options.catalog}.${QUERY_ENGINE_SCHEMA}: check --table and that \`dpgw table create\` ran; a table created moments ago can take the engine's metadata cache a while to appear (Trino's Pinot catalog: pinot.metadata-expiry, 2 minutes by default), so give it --wait <seconds>`;
+  }
   if (check.check === 'rows returned' && !check.engineError) return `the table is there but has too few rows yet: ingestion is asynchronous, give it time with --wait <seconds>`;
   return `is this user in one of the enablement's groups? On platforms older than ${STORAGE_TOUCH_NOT_NEEDED_FROM} the permissions exist only after \`dpgw storage touch --dataset ${options.dataSet ?? '<name>'}\``;
 }

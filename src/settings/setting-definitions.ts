@@ -110,11 +110,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     scope: 'table',
     description: "the stream plugin's consumer factory class (Kafka 2.0 client)",
   },
-  { key: 'policyEngine', flag: '--policy-engine <id>', env: 'DPGW_POLICY_ENGINE', profileKey: 'policyEngine', default: DEFAULT_POLICY_ENGINE, display: 'plain', scope: 'access', description: 'the external policy engine the query engine delegates access decisions to (access-control.name)' },
-  { key: 'policyUri', flag: '--policy-uri <url>', env: 'DPGW_POLICY_URI', profileKey: 'policyUri', display: 'plain', scope: 'access', description: "the policy engine's decision URL (opa.policy.uri)" },
-  { key: 'policyBatchedUri', flag: '--policy-batched-uri <url>', env: 'DPGW_POLICY_BATCHED_URI', profileKey: 'policyBatchedUri', display: 'plain', scope: 'access', description: "the policy engine's batch decision URL for filtering (opa.policy.batched-uri)" },
+  { key: 'policyEngine', flag: '--policy-engine <id>', env: 'DPGW_POLICY_ENGINE', profileKey: 'policyEngine', default: DEFAULT_POLICY_ENGINE, display: 'plain', scope: 'access', description: 'external policy engine the query engine delegates access decisions to (access-control.name)' },
+  { key: 'policyUri', flag: '--policy-uri <url>', env: 'DPGW_POLICY_URI', profileKey: 'policyUri', display: 'plain', scope: 'access', description: 'policy engine decision URL (opa.policy.uri)' },
+  { key: 'policyBatchedUri', flag: '--policy-batched-uri <url>', env: 'DPGW_POLICY_BATCHED_URI', profileKey: 'policyBatchedUri', display: 'plain', scope: 'access', description: 'policy engine batch decision URL, for filtering (opa.policy.batched-uri)' },
   { key: 'queryEngine', flag: '--query-engine <url>', env: 'DPGW_QUERY_ENGINE', profileKey: 'queryEngine', display: 'plain', scope: 'query', description: 'base URL of the SQL query engine (https:// for a token to be accepted)' },
-  { key: 'queryCatalog', flag: '--query-catalog <name>', env: 'DPGW_QUERY_CATALOG', profileKey: 'queryCatalog', default: DEFAULT_QUERY_CATALOG, display: 'plain', scope: 'query', description: "the analytics store's catalog in the query engine" },
+  { key: 'queryCatalog', flag: '--query-catalog <name>', env: 'DPGW_QUERY_CATALOG', profileKey: 'queryCatalog', default: DEFAULT_QUERY_CATALOG, display: 'plain', scope: 'query', description: "analytics store's catalog in the query engine" },
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 

@@ -182,7 +182,7 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
       stringify({
         version: 1,
         dataSets: [
-          { datasource: 'mock-data-library', dataset: 'weather', groups: ['track-readers'], schema: schemaFor('weather'), table: { name: 'weather' }, verify: { visible: ['analyst'], hidden: ['outsider'], minRows: 0 } },
+          { datasource: 'mock-data-library', dataset: 'weather', groups: ['track-readers'], schema: schemaFor('weather'), table: { name: 'weather' }, verify: { visible: ['analyst'], hidden: ['outsider'], minRows: 0, wait: 120 } },
         ],
       }),
     );
@@ -191,6 +191,7 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage skipped', 'verify passed']);
+    // The engine may take its metadata cache's time to see the new table: the step asked again until it did.
     expect(summary.dataSets[0].steps[4].detail).toMatch(/analyst sees weather .*; outsider sees nothing, SELECT denied/);
     const grant = (await (await fetch(`${opa.url}/v1/data/dpgw/grants/weather`)).json()) as { result?: { groups: string[] } };
     expect(grant.result?.groups).toEqual(['track-readers']);
