@@ -17,7 +17,7 @@ import { QUERY_ENGINE_SCHEMA } from '../contract/constants.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { LoopbackServer, readBody, sendJson } from './http-kit.js';
 import type { OlapStore } from './olap-store.js';
-import { INFORMATION_SCHEMA, QueryAccessPolicy } from './query-access-policy.js';
+import { INFORMATION_SCHEMA, type QueryAccessPolicy } from './query-access-policy.js';
 import { maskRequestHeaders, type RequestLog } from './request-log.js';
 
 /** Where the sandbox answers as the policy engine: the same paths as dpgw's OPA policy. */

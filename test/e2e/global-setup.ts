@@ -108,10 +108,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const keycloakPort = Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort()));
     const [keycloak, kafka, pinot, opa] = await Promise.all([
-      keep(`Keycloak ${KEYCLOAK_VERSION}`, startKeycloak({ port: keycloakPort })),
-      keep('Kafka', startKafka({ port: await freePort(), controllerPort: await freePort() })),
-      keep('Pinot', startPinot()),
-      keep('OPA', startOpa({ port: await freePort() })),
+      keep(`Keycloak ${KEYCLOAK_VERSION}`, startKeycloak({ port: keycloakPort }) as Promise<Running & Omit<KeycloakSettings, 'version'>>),
+      keep('Kafka', startKafka({ port: await freePort(), controllerPort: await freePort() }) as Promise<Running & KafkaSettings>),
+      keep('Pinot', startPinot() as Promise<Running & PinotSettings>),
+      keep('OPA', startOpa({ port: await freePort() }) as Promise<Running & OpaSettings>),
     ]);
     const { stop: _k, ...keycloakSettings } = keycloak;
     project.provide('keycloak', { ...keycloakSettings, version: KEYCLOAK_VERSION });
@@ -134,7 +134,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const user of keycloak.users) for (const group of user.groups) (groups[group] ??= []).push(user.username);
     const trino = await keep(
       'Trino',
-      startTrino({ httpPort: await freePort(), httpsPort: await freePort(), jwt: { jwksUrl: `${issuer}/protocol/openid-connect/certs`, issuer }, accessControlFile: renderedFile, groups, pinot }),
+      startTrino({ httpPort: await freePort(), httpsPort: await freePort(), jwt: { jwksUrl: `${issuer}/protocol/openid-connect/certs`, issuer }, accessControlFile: renderedFile, groups, pinot }) as Promise<Running & Omit<TrinoSettings, 'renderedFile'>>,
     );
     const { stop: _t, ...trinoSettings } = trino;
     project.provide('trino', { ...trinoSettings, renderedFile });
