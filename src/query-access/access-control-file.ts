@@ -127,6 +127,7 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
     if (earlier) {
       problems.push({ severity: 'error', line: entry.line, column: entry.column, key: entry.key, message: `${entry.key} is set again (first on line ${earlier.line}); the coordinator would use only this last value`, hint: 'keep one line per key' });
     }
+    if (entry.key === '') problems.push({ severity: 'error', line: entry.line, column: entry.column, message: 'a line with a value but no key', hint: 'write it as key=value' });
     if (entry.value === '' && entry.key !== '') problems.push({ severity: 'error', line: entry.line, column: entry.column, key: entry.key, message: `${entry.key} has no value`, hint: 'write it as key=value' });
     seen.set(entry.key, entry);
     properties[entry.key] = entry.value;
@@ -142,6 +143,7 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
   // Keys nobody reads: a misspelling of a known key is an error (the key it meant is then missing too).
   const misspelt = new Map<string, PropertyEntry>();
   for (const entry of seen.values()) {
+    if (entry.key === '') continue;
     if (knownKeys.includes(entry.key) || Object.values(POLICY_ENGINES).some((e) => e.prefixes.some((p) => entry.key.startsWith(p)))) continue;
     const meant = closestMatch(entry.key, knownKeys);
     if (meant) {
@@ -158,7 +160,7 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
   };
 
   if (!fineGrained) missing(ACCESS_CONTROL_KEYS.fineGrained, 'without it access decisions are not delegated to the policy engine');
-  else if (fineGrained.value.toLowerCase() !== FINE_GRAINED_ENABLED) {
+  else if (fineGrained.value !== '' && fineGrained.value.toLowerCase() !== FINE_GRAINED_ENABLED) {
     problems.push({ severity: 'error', line: fineGrained.line, column: fineGrained.valueColumn, key: fineGrained.key, message: `${fineGrained.key} is "${fineGrained.value}"; the contract requires ${FINE_GRAINED_ENABLED}`, hint: `set ${fineGrained.key}=${FINE_GRAINED_ENABLED}` });
   }
   if (!engineEntry) missing(ACCESS_CONTROL_KEYS.policyEngine, 'it names the external policy engine');
