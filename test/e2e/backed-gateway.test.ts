@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminEnv } from './admin-env.js';
 
 const keycloak = inject('keycloak');
 const kafka = inject('kafka');
@@ -33,21 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-function dpgwEnv(): NodeJS.ProcessEnv {
-  return cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_AUTH_URL: keycloak.authUrl,
-    DPGW_REALM: keycloak.realm,
-    DPGW_CLIENT_ID: keycloak.clientId,
-    DPGW_CLIENT_SECRET: keycloak.clientSecret,
-    DPGW_USERNAME: 'admin',
-    DPGW_PASSWORD: keycloak.users.find((u) => u.username === 'admin')!.password,
-    DPGW_STREAM_TYPE: 'kafka',
-    DPGW_BROKER_LIST: kafka.brokerList,
-    DPGW_REGISTRY_URL: 'http://127.0.0.1:8081',
-    DPGW_STREAM_USER: kafka.streamUser,
-  });
-}
+const dpgwEnv = () => adminEnv(sandbox.gatewayUrl, keycloak, kafka);
 
 function kafkaClient(password = kafka.streamPassword) {
   return new Kafka({ clientId: 'dpgw-e2e', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password }, logLevel: logLevel.NOTHING, retry: { retries: 3 } });

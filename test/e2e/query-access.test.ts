@@ -12,6 +12,7 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
+import { adminEnv } from './admin-env.js';
 
 const keycloak = inject('keycloak');
 const kafka = inject('kafka');
@@ -66,27 +67,11 @@ function userEnv(): NodeJS.ProcessEnv {
   return { ...cleanEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir };
 }
 
-/** The admin who provisions, as in the pipeline: settings from the environment, the password from DPGW_PASSWORD. */
-function adminEnv(): NodeJS.ProcessEnv {
-  const env = cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_AUTH_URL: keycloak.authUrl,
-    DPGW_REALM: keycloak.realm,
-    DPGW_CLIENT_ID: keycloak.clientId,
-    DPGW_CLIENT_SECRET: keycloak.clientSecret,
-    DPGW_USERNAME: 'admin',
-    DPGW_PASSWORD: password('admin'),
-    DPGW_STREAM_TYPE: 'kafka',
-    DPGW_BROKER_LIST: kafka.brokerList,
-    DPGW_REGISTRY_URL: 'http://127.0.0.1:8081',
-    DPGW_STREAM_USER: kafka.streamUser,
-    DPGW_STREAM_PASSWORD: kafka.streamPassword,
-  });
-  return env;
-}
+/** The admin who provisions, as in a pipeline; the stream password as such, as CI has it. */
+const asAdminEnv = () => adminEnv(sandbox.gatewayUrl, keycloak, kafka, { DPGW_STREAM_PASSWORD: kafka.streamPassword });
 
 async function asAdmin(args: string[]): Promise<RunResult> {
-  const env = adminEnv();
+  const env = asAdminEnv();
   if (args[0] !== 'provision') {
     const login = await spawnDpgw(['login'], { env });
     expect(login.code, login.stderr).toBe(0);
@@ -187,7 +172,7 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
       }),
     );
     // The admin's settings from the environment, the verify profiles' from config.yaml.
-    const result = await spawnDpgw(['provision', manifest, '--json'], { env: { ...adminEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir } });
+    const result = await spawnDpgw(['provision', manifest, '--json'], { env: { ...asAdminEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir } });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage skipped', 'verify passed']);
