@@ -8,8 +8,7 @@ import { startProgress } from '../output/progress.js';
 import { loadManifest } from '../provision/manifest.js';
 import { plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
 import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
-import { requireWord } from '../settings/setting-values.js';
-import type { ProfileEngine } from '../provision/verify-step.js';
+import type { StatementClient } from '../query-engine/statement-client.js';
 import { verifyProfiles } from '../provision/verify-step.js';
 import { hiddenPrompt } from './prompts.js';
 
@@ -99,7 +98,7 @@ const provision: Handler = async (context) => {
   } finally {
     process.off('SIGINT', onInterrupt);
     client.close();
-    for (const engine of engines.values()) engine.client.close();
+    for (const engine of engines.values()) engine.close();
   }
 };
 
@@ -109,9 +108,9 @@ const provision: Handler = async (context) => {
  * Each profile's own session signs the checks in: DPGW_TOKEN, one token for the
  * run's main profile, is not used for them.
  */
-async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<typeof loadManifest>>, settings: Awaited<ReturnType<typeof resolveSettings>>): Promise<Map<string, ProfileEngine>> {
+async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<typeof loadManifest>>, settings: Awaited<ReturnType<typeof resolveSettings>>): Promise<Map<string, StatementClient>> {
   const profiles = new Set(loaded.entries.flatMap((entry) => (entry.verify ? verifyProfiles(entry.verify).map((p) => p.profile) : [])));
-  const engines = new Map<string, ProfileEngine>();
+  const engines = new Map<string, StatementClient>();
   if (profiles.size === 0) return engines;
   const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
   const env = { ...context.io.env };
@@ -119,7 +118,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   delete env.DPGW_PROFILE;
   for (const profile of profiles) {
     const profileSettings = resolveWithConfig({ flags: { ...context.options, profile }, env, manifest: { settings: loaded.settings } }, settings.config);
-    engines.set(profile, { client: createQueryEngineClient(profileSettings, context.reporter, { ...context.io, env }), catalog: requireWord(profileSettings, 'queryCatalog') });
+    engines.set(profile, createQueryEngineClient(profileSettings, context.reporter, { ...context.io, env }));
   }
   return engines;
 }

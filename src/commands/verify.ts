@@ -20,7 +20,6 @@ const verify: Handler = async (context) => {
     const report = await verifyAccess(client, {
       dataSet,
       table,
-      catalog: settings.values.queryCatalog.value!,
       expect,
       minRows,
       waitSeconds,

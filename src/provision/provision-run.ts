@@ -23,7 +23,8 @@ import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
 import type { LoadedManifest } from './manifest.js';
 import { memoryPacer } from './memory-pacer.js';
-import { verifyProfiles, verifyStep, type ProfileEngine } from './verify-step.js';
+import type { StatementClient } from '../query-engine/statement-client.js';
+import { verifyProfiles, verifyStep } from './verify-step.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify';
 /** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again); `passed`: a check held. */
@@ -74,7 +75,7 @@ export interface RunOptions {
   /** Data sources and their offers, asked once per run. */
   catalogCache?: CatalogCache;
   /** The query engine as a profile, for the verify steps (created before the run). */
-  engineOf?: (profile: string) => ProfileEngine;
+  engineOf?: (profile: string) => StatementClient;
   warn: (message: string) => void;
   onProgress?: (done: number, total: number, current: string) => void;
 }

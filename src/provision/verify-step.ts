@@ -8,12 +8,6 @@ import type { StatementClient } from '../query-engine/statement-client.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
 import type { VerifySettings } from './manifest.js';
 
-/** The query engine as one profile: its client and its analytics catalog. */
-export interface ProfileEngine {
-  client: StatementClient;
-  catalog: string;
-}
-
 export interface VerifyStepOutcome {
   detail: string;
   reports: Array<{ profile: string } & VerifyReport>;
@@ -24,11 +18,11 @@ export function verifyProfiles(spec: VerifySettings): Array<{ profile: string; e
   return [...(spec.visible ?? []).map((profile) => ({ profile, expect: 'visible' as const })), ...(spec.hidden ?? []).map((profile) => ({ profile, expect: 'hidden' as const }))];
 }
 
-export async function verifyStep(spec: VerifySettings, dataSet: string, table: string, engineOf: (profile: string) => ProfileEngine): Promise<VerifyStepOutcome> {
+/** `engineOf` gives the query engine as a profile: its signed-in client. */
+export async function verifyStep(spec: VerifySettings, dataSet: string, table: string, engineOf: (profile: string) => StatementClient): Promise<VerifyStepOutcome> {
   const reports: VerifyStepOutcome['reports'] = [];
   for (const { profile, expect } of verifyProfiles(spec)) {
-    const { client, catalog } = engineOf(profile);
-    const report = await verifyAccess(client, { dataSet, table, catalog, expect, minRows: spec.minRows ?? 1, waitSeconds: expect === 'visible' ? (spec.wait ?? 0) : 0 });
+    const report = await verifyAccess(engineOf(profile), { dataSet, table, expect, minRows: spec.minRows ?? 1, waitSeconds: expect === 'visible' ? (spec.wait ?? 0) : 0 });
     reports.push({ profile, ...report });
     const failed = report.checks.find((c) => !c.ok);
     if (failed) {

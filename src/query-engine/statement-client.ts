@@ -74,6 +74,11 @@ export class StatementClient {
     return this.http.baseUrl;
   }
 
+  /** The session catalog statements run in. */
+  get catalog(): string {
+    return this.options.catalog;
+  }
+
   close(): void {
     this.http.close();
   }

@@ -27,7 +27,6 @@ export interface VerifyOptions {
   /** The data set the table belongs to, for the hints. */
   dataSet?: string;
   table: string;
-  catalog: string;
   expect: Expectation;
   minRows: number;
   /** With `visible`: ask again until every check holds or this many seconds have passed. */
@@ -61,7 +60,8 @@ export async function verifyAccess(client: StatementClient, options: VerifyOptio
 }
 
 async function verifyOnce(client: StatementClient, options: VerifyOptions, attempts: number): Promise<VerifyReport> {
-  const { table, catalog, expect } = options;
+  const { table, expect } = options;
+  const catalog = client.catalog;
   const schema = QUERY_ENGINE_SCHEMA;
   const qualifiedSchema = `${catalog}.${schema}`;
   const schemasSql = `SHOW SCHEMAS FROM ${sqlIdentifier(catalog)}`;
@@ -98,7 +98,7 @@ async function verifyOnce(client: StatementClient, options: VerifyOptions, attem
       ...('error' in select ? failedWith(select.error) : { ok: rows >= options.minRows, answered: `${rows} row${rows === 1 ? '' : 's'}` }),
     });
     const missingTable = 'error' in select && select.error.errorName === 'TABLE_NOT_FOUND';
-    for (const check of checks) if (!check.ok) check.hint = visibleHint(check, options, missingTable);
+    for (const check of checks) if (!check.ok) check.hint = visibleHint(check, { ...options, catalog }, missingTable);
     return { expect, catalog, schema, table, ok: checks.every((c) => c.ok), attempts, checks, rows, columns: 'result' in select ? select.result.columns.map((c) => c.name) : undefined };
   }
 
@@ -163,7 +163,7 @@ function refusedIsHidden(error: QueryFailed): Pick<VerifyCheck, 'ok' | 'answered
   return { ok: hidden, answered: `refused: ${error.errorName}: ${error.engineMessage}`, engineError: engineError(error) };
 }
 
-function visibleHint(check: VerifyCheck, options: VerifyOptions, missingTable: boolean): string {
+function visibleHint(check: VerifyCheck, options: VerifyOptions & { catalog: string }, missingTable: boolean): string {
   if (missingTable) {
     return `the engine knows no table ${options.table} in ${options.catalog}.${QUERY_ENGINE_SCHEMA}: check --table and that \`dpgw table create\` ran; a table created moments ago can take the engine's metadata cache a while to appear (Trino's Pinot catalog: pinot.metadata-expiry, 2 minutes by default), so give it --wait <seconds>`;
   }

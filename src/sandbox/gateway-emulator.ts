@@ -159,7 +159,10 @@ export class GatewayEmulator {
     }
     if (path.startsWith(`${CATALOG_BASE}/`)) {
       const answer = this.catalog(method, path.slice(CATALOG_BASE.length), body, caller);
-      if (answer.granted?.length) await this.options.onGranted?.(answer.granted);
+      if (answer.granted?.length) {
+        const failed = await this.publishGrants(answer.granted, path);
+        if (failed) return failed;
+      }
       return answer;
     }
     return { status: 404, body: springError(404, 'Not Found', 'No endpoint', path) };
@@ -168,16 +171,29 @@ export class GatewayEmulator {
   private async createTable(body: unknown): Promise<Answer> {
     const { catalog, store } = this.options;
     const answer = store.addTable(body, (topic) => catalog.topics.has(topic));
-    if (answer.status === 200 && answer.table && answer.topic) await this.grantAutomatically(answer.table, answer.topic);
+    if (answer.status === 200 && answer.table && answer.topic) {
+      const failed = await this.grantAutomatically(answer.table, answer.topic);
+      if (failed) return failed;
+    }
     return { status: answer.status, body: answer.body };
   }
 
   /** From 1.15.165 on the platform grants the enablement groups by itself when a table is created; before, the storage touch does. */
-  private async grantAutomatically(table: string, topic: string): Promise<void> {
+  private async grantAutomatically(table: string, topic: string): Promise<Answer | undefined> {
     const { catalog } = this.options;
-    if (storageTouchNeeded(this.options.platformVersion()) !== 'not-needed') return;
+    if (storageTouchNeeded(this.options.platformVersion()) !== 'not-needed') return undefined;
     const granted = catalog.dataSetsOfTopic(topic).map(({ enablement, dataSet }) => catalog.grant(table, dataSet.name, enablement, 'automatic'));
-    await this.options.onGranted?.(granted);
+    return this.publishGrants(granted, `/api/internal/${this.options.olapSegment}/tables`);
+  }
+
+  /** Backed mode: the permissions reach the policy engine, or the call fails as the platform's would (502). */
+  private async publishGrants(granted: Permission[], path: string): Promise<Answer | undefined> {
+    try {
+      await this.options.onGranted?.(granted);
+      return undefined;
+    } catch (error) {
+      return { status: 502, body: springError(502, 'Bad Gateway', `the authorization service could not write the permissions: ${(error as Error).message}`, path) };
+    }
   }
 
   /** Backed mode: the store's own answer, unchanged; a created table is remembered for the storage touch. */
@@ -196,7 +212,8 @@ export class GatewayEmulator {
       const topic = streams[`stream.${streams.streamType}.topic.name`];
       if (topic) {
         this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic });
-        await this.grantAutomatically(table.tableName, topic);
+        const failed = await this.grantAutomatically(table.tableName, topic);
+        if (failed) return failed;
       }
     }
     return { status: response.status, body: answer };

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
 import { call, tokenFor } from '../helpers/sandbox-http.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
 import { trackSchema, trackTable } from '../helpers/track.js';
 
 let sandbox: Sandbox | undefined;
@@ -72,5 +73,43 @@ describe('sandbox query engine', () => {
     expect(await ask(s.policyBatchedUri, { context: identity(['other']), action: filter })).toEqual([]);
     const columns = { operation: 'FilterColumns', filterResources: [{ table: { catalogName: 'pinot', schemaName: 'default', tableName: 'track', columns: ['lon', 'lat', 'time'] } }] };
     expect(await ask(s.policyBatchedUri, { context: identity([TRACK_GROUP]), action: columns })).toEqual([0, 1, 2]);
+  });
+});
+
+describe("backed mode: the platform's grants in the policy engine's data", () => {
+  async function touchTrack(policyEngineUrl: string) {
+    sandbox = await startSandbox({ topicDelayMs: 0, backing: { policyEngine: { url: policyEngineUrl } } });
+    const admin = await tokenFor(sandbox, 'admin');
+    const source = sandbox.catalog.dataSources[0]!;
+    const base = `${sandbox.gatewayUrl}/api/v2/catalog/datasources/${source.id}`;
+    const enablement = (await call('POST', `${base}/enablements`, { token: admin, json: { name: 'track', groups: [TRACK_GROUP] } })).body;
+    await call('PUT', `${base}/enablements/${enablement.id}/datasets/track`, { token: admin });
+    await call('POST', `${sandbox.gatewayUrl}/api/internal/olap/schemas`, { token: admin, json: trackSchema() });
+    sandbox.store.addTable(trackTable('mock-data-library.track.track'), () => true);
+    const dataSet = sandbox.catalog.listDataSets('all', 'all').find((d) => d.name === 'track')!;
+    const self = dataSet.links.find((l) => l.rel === 'self')!.href;
+    return call('GET', `${sandbox.gatewayUrl}/api/v2/catalog${self}/storages/${dataSet.storage[0]!.id}`, { token: admin });
+  }
+
+  it('the storage touch writes the table’s groups before it answers', async () => {
+    const opa = await startRecordingServer({ 'PUT /v1/data/dpgw/grants/track': () => ({ status: 204 }) });
+    try {
+      const touched = await touchTrack(opa.url);
+      expect(touched.status).toBe(200);
+      expect(opa.requests.map((r) => `${r.method} ${r.path} ${r.body}`)).toEqual(['PUT /v1/data/dpgw/grants/track {"groups":["track-readers"]}']);
+    } finally {
+      await opa.close();
+    }
+  });
+
+  it('a policy engine that refuses the grant makes the call fail with 502, naming why', async () => {
+    const opa = await startRecordingServer({ 'PUT /v1/data/dpgw/grants/track': () => ({ status: 500, body: { code: 'internal_error' } }) });
+    try {
+      const touched = await touchTrack(opa.url);
+      expect(touched.status).toBe(502);
+      expect(touched.body.message).toContain('the authorization service could not write the permissions: the policy engine refused the grant on track: 500');
+    } finally {
+      await opa.close();
+    }
   });
 });
