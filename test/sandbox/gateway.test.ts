@@ -100,11 +100,13 @@ describe('authentication', () => {
   });
 
   it('refuses an expired token', async () => {
-    const shortLived = await startSandbox({ accessTokenLifetimeSeconds: 1 });
+    // Long enough for the first call on a busy machine; then wait until the token's own expiry has passed.
+    const shortLived = await startSandbox({ accessTokenLifetimeSeconds: 4 });
     try {
       const token = await tokenFor(shortLived, 'admin');
       expect((await call('GET', `${shortLived.gatewayUrl}/api/version`, { token })).status).toBe(200);
-      await sleep(2_100);
+      const { exp } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
+      await sleep(Math.max(0, exp * 1000 - Date.now()) + 1_100);
       const expired = await call('GET', `${shortLived.gatewayUrl}/api/version`, { token });
       expect(expired.status).toBe(401);
       expect(expired.body.message).toBe('Jwt expired');
