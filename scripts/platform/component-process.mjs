@@ -45,3 +45,19 @@ export async function serveInFront(name, start) {
   process.on('SIGINT', quit);
   process.on('SIGTERM', quit);
 }
+
+/**
+ * Runs an install step (a download, a build) to its end without blocking the event loop,
+ * so components started at the same time keep being polled; resolves with its output.
+ */
+export function runToEnd(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('error', (error) => resolve({ status: null, stdout, stderr: stderr || String(error) }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}

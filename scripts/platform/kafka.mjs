@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { connect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runUntilReady, serveInFront } from './component-process.mjs';
+import { runToEnd, runUntilReady, serveInFront } from './component-process.mjs';
 import { javaHome } from './keycloak.mjs';
 
 export const KAFKA_VERSION = process.env.DPGW_KAFKA_VERSION ?? '3.9.1';
@@ -18,7 +18,7 @@ const READY_TIMEOUT_MS = Number(process.env.DPGW_KAFKA_READY_TIMEOUT_MS ?? 120_0
 const secret = () => randomBytes(15).toString('base64url');
 
 /** Resolves the broker's jars (once) with Maven from Maven Central; returns the lib folder. */
-export function kafkaLibraries(version = KAFKA_VERSION) {
+export async function kafkaLibraries(version = KAFKA_VERSION) {
   const cache = join(homedir(), '.cache', 'dpgw', `kafka-${version}`);
   const lib = join(cache, 'lib');
   if (existsSync(join(lib, `kafka_2.13-${version}.jar`))) return lib;
@@ -34,7 +34,7 @@ export function kafkaLibraries(version = KAFKA_VERSION) {
 </project>
 `,
   );
-  const mvn = spawnSync('mvn', ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${lib}`, '-DincludeScope=runtime'], { cwd: cache, encoding: 'utf8' });
+  const mvn = await runToEnd('mvn', ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${lib}`, '-DincludeScope=runtime'], { cwd: cache });
   if (mvn.status !== 0) throw new Error(`Maven could not resolve Kafka ${version}: ${mvn.stdout}\n${mvn.stderr}`);
   return lib;
 }
@@ -49,7 +49,7 @@ function portOpen(port) {
 
 /** Formats a fresh storage with the SCRAM users and starts the broker; returns its settings and a stop function. */
 export async function startKafka({ port = 19092, controllerPort = 19093, streamUser = 'dpgw-stream' } = {}) {
-  const lib = kafkaLibraries();
+  const lib = await kafkaLibraries();
   const java = join(javaHome(), 'bin', 'java');
   const classpath = `${lib}/*`;
   const dir = mkdtempSync(join(tmpdir(), 'dpgw-kafka-'));

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { runUntilReady, serveInFront } from './component-process.mjs';
+import { runToEnd, runUntilReady, serveInFront } from './component-process.mjs';
 
 export const KEYCLOAK_VERSION = process.env.DPGW_KEYCLOAK_VERSION ?? '26.7.3';
 const MAVEN = 'https://repo1.maven.org/maven2';
@@ -49,8 +49,8 @@ export async function keycloakDistribution(version = KEYCLOAK_VERSION) {
     if (expected !== actual) throw new Error(`checksum mismatch for ${url}: ${actual} is not ${expected}`);
     renameSync(`${zip}.part`, zip);
   }
-  const unzip = spawnSync('unzip', ['-q', '-o', zip, '-d', cache], { encoding: 'utf8' });
-  if (unzip.status !== 0) throw new Error(`cannot unpack ${zip}: ${unzip.stderr || unzip.error}`);
+  const unzip = await runToEnd('unzip', ['-q', '-o', zip, '-d', cache]);
+  if (unzip.status !== 0) throw new Error(`cannot unpack ${zip}: ${unzip.stderr}`);
   return home;
 }
 

@@ -4,12 +4,11 @@
 // and telemetry off. The query engine asks it; the platform writes grants into its data.
 //
 //   node scripts/platform/opa.mjs start    # prints the settings as JSON; stays in front
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runUntilReady, serveInFront } from './component-process.mjs';
+import { runToEnd, runUntilReady, serveInFront } from './component-process.mjs';
 
 export const OPA_VERSION = process.env.DPGW_OPA_VERSION ?? '1.22.2';
 export const QUERY_ACCESS_POLICY = fileURLToPath(new URL('../../templates/opa/query-access.rego', import.meta.url));
@@ -18,19 +17,19 @@ export const POLICY_PATHS = { allow: '/v1/data/dpgw/query_access/allow', batch: 
 const READY_TIMEOUT_MS = Number(process.env.DPGW_OPA_READY_TIMEOUT_MS ?? 60_000);
 
 /** Builds the opa binary (once) with `go install`; returns its path. */
-export function opaBinary(version = OPA_VERSION) {
+export async function opaBinary(version = OPA_VERSION) {
   const bin = join(homedir(), '.cache', 'dpgw', `opa-${version}`, 'bin');
   const opa = join(bin, 'opa');
   if (existsSync(opa)) return opa;
   mkdirSync(bin, { recursive: true });
-  const go = spawnSync('go', ['install', `github.com/open-policy-agent/opa@v${version}`], { env: { ...process.env, GOBIN: bin, GOFLAGS: '-buildvcs=false' }, encoding: 'utf8' });
-  if (go.status !== 0 || !existsSync(opa)) throw new Error(`go install of OPA ${version} failed: ${go.stderr || go.error}`);
+  const go = await runToEnd('go', ['install', `github.com/open-policy-agent/opa@v${version}`], { env: { ...process.env, GOBIN: bin, GOFLAGS: '-buildvcs=false' } });
+  if (go.status !== 0 || !existsSync(opa)) throw new Error(`go install of OPA ${version} failed: ${go.stderr}`);
   return opa;
 }
 
 /** Starts OPA with the query-access policy and the given data; returns its URL, the policy URLs and a stop function. */
 export async function startOpa({ port = 18181, settings = { catalog: 'pinot' } } = {}) {
-  const opa = opaBinary();
+  const opa = await opaBinary();
   const dir = mkdtempSync(join(tmpdir(), 'dpgw-opa-'));
   const log = join(dir, 'opa.log');
   const url = `http://127.0.0.1:${port}`;

@@ -5,11 +5,10 @@
 // plugins on the classpath.
 //
 //   node scripts/platform/pinot.mjs start    # prints the settings as JSON; stays in front
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runUntilReady, serveInFront } from './component-process.mjs';
+import { runToEnd, runUntilReady, serveInFront } from './component-process.mjs';
 import { javaHome } from './keycloak.mjs';
 
 export const PINOT_VERSION = process.env.DPGW_PINOT_VERSION ?? '0.11.0';
@@ -18,7 +17,7 @@ const READY_TIMEOUT_MS = Number(process.env.DPGW_PINOT_READY_TIMEOUT_MS ?? 240_0
 // or never published); none is needed to consume JSON from Kafka.
 const EXCLUDED = ['org.apache.pinot:pinot-protobuf', 'org.apache.pinot:pinot-confluent-avro', 'org.apache.pinot:pinot-orc', 'io.confluent:*'];
 
-export function pinotLibraries(version = PINOT_VERSION) {
+export async function pinotLibraries(version = PINOT_VERSION) {
   const cache = join(homedir(), '.cache', 'dpgw', `pinot-${version}`);
   const lib = join(cache, 'lib');
   if (existsSync(join(lib, `pinot-tools-${version}.jar`))) return lib;
@@ -33,7 +32,7 @@ export function pinotLibraries(version = PINOT_VERSION) {
 </project>
 `,
   );
-  const mvn = spawnSync('mvn', ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${lib}`, '-DincludeScope=runtime'], { cwd: cache, encoding: 'utf8' });
+  const mvn = await runToEnd('mvn', ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${lib}`, '-DincludeScope=runtime'], { cwd: cache });
   if (mvn.status !== 0) throw new Error(`Maven could not resolve Pinot ${version}: ${mvn.stdout}\n${mvn.stderr}`);
   return lib;
 }
@@ -51,7 +50,7 @@ export async function startPinot() {
 }
 
 async function startPinotOnce() {
-  const lib = pinotLibraries();
+  const lib = await pinotLibraries();
   const java = join(javaHome(), 'bin', 'java');
   const dir = mkdtempSync(join(tmpdir(), 'dpgw-pinot-'));
   const log = join(dir, 'pinot.log');

@@ -20,7 +20,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { runUntilReady, serveInFront } from './component-process.mjs';
+import { runToEnd, runUntilReady, serveInFront } from './component-process.mjs';
 
 export const TRINO_VERSION = process.env.DPGW_TRINO_VERSION ?? '476';
 const MAVEN = 'https://repo1.maven.org/maven2';
@@ -65,8 +65,8 @@ export async function trinoServer(version = TRINO_VERSION) {
   const unpacked = join(cache, 'unpacked');
   rmSync(unpacked, { recursive: true, force: true });
   mkdirSync(unpacked);
-  const tar = spawnSync('tar', ['-xzf', tarball, '-C', unpacked], { encoding: 'utf8' });
-  if (tar.status !== 0) throw new Error(`cannot unpack ${tarball}: ${tar.stderr || tar.error}`);
+  const tar = await runToEnd('tar', ['-xzf', tarball, '-C', unpacked]);
+  if (tar.status !== 0) throw new Error(`cannot unpack ${tarball}: ${tar.stderr}`);
   const top = join(unpacked, `trino-server-${version}`);
   const staging = `${home}.part`;
   rmSync(staging, { recursive: true, force: true });

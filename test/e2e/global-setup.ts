@@ -12,15 +12,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error -- a plain ESM script of the project (scripts/), typed at its use
-import { KEYCLOAK_VERSION, startKeycloak } from '../../scripts/platform/keycloak.mjs';
+import { KEYCLOAK_VERSION, keycloakDistribution, startKeycloak } from '../../scripts/platform/keycloak.mjs';
 // @ts-expect-error -- likewise
-import { startKafka } from '../../scripts/platform/kafka.mjs';
+import { kafkaLibraries, startKafka } from '../../scripts/platform/kafka.mjs';
 // @ts-expect-error -- likewise
-import { startPinot } from '../../scripts/platform/pinot.mjs';
+import { pinotLibraries, startPinot } from '../../scripts/platform/pinot.mjs';
 // @ts-expect-error -- likewise
-import { startOpa } from '../../scripts/platform/opa.mjs';
+import { opaBinary, startOpa } from '../../scripts/platform/opa.mjs';
 // @ts-expect-error -- likewise
-import { startTrino } from '../../scripts/platform/trino.mjs';
+import { startTrino, trinoServer } from '../../scripts/platform/trino.mjs';
 
 export interface KeycloakSettings {
   authUrl: string;
@@ -105,6 +105,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     console.log(`[e2e] ${name} started in ${component.startSeconds.toFixed(1)} s${component.log ? ` (log ${component.log})` : ''}`);
     return component;
   };
+  // Downloads and builds first (a no-op on a warm cache), so no component's start-up
+  // timeout counts another one's installation. The two Maven resolutions share ~/.m2,
+  // which Maven does not lock: one after the other.
+  const installing = Date.now();
+  await Promise.all([
+    keycloakDistribution(),
+    (async () => {
+      await kafkaLibraries();
+      await pinotLibraries();
+    })(),
+    opaBinary(),
+    trinoServer(),
+  ]);
+  console.log(`[e2e] components installed (or found in ~/.cache/dpgw) in ${((Date.now() - installing) / 1000).toFixed(1)} s`);
   try {
     const keycloakPort = Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort()));
     const [keycloak, kafka, pinot, opa] = await Promise.all([
