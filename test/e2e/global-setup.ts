@@ -121,12 +121,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(`[e2e] components installed (or found in ~/.cache/dpgw) in ${((Date.now() - installing) / 1000).toFixed(1)} s`);
   try {
     const keycloakPort = Number(process.env.DPGW_KEYCLOAK_PORT ?? (await freePort()));
-    const [keycloak, kafka, pinot, opa] = await Promise.all([
+    // Side by side; when one fails, the others are still stopped once they are up.
+    const settled = await Promise.allSettled([
       keep(`Keycloak ${KEYCLOAK_VERSION}`, startKeycloak({ port: keycloakPort }) as Promise<Running & Omit<KeycloakSettings, 'version'>>),
       keep('Kafka', startKafka({ port: await freePort(), controllerPort: await freePort() }) as Promise<Running & KafkaSettings>),
       keep('Pinot', startPinot() as Promise<Running & PinotSettings>),
       keep('OPA', startOpa({ port: await freePort() }) as Promise<Running & OpaSettings>),
-    ]);
+    ] as const);
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [keycloak, kafka, pinot, opa] = settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+      Running & Omit<KeycloakSettings, 'version'>,
+      Running & KafkaSettings,
+      Running & PinotSettings,
+      Running & OpaSettings,
+    ];
     const { stop: _k, ...keycloakSettings } = keycloak;
     project.provide('keycloak', { ...keycloakSettings, version: KEYCLOAK_VERSION });
     const { stop: _ka, ...kafkaSettings } = kafka;
