@@ -211,7 +211,7 @@ export class QueryEngineEmulator {
       const schema = second ?? first ?? session.schema;
       if (schema === undefined) return engineError('MISSING_SCHEMA_NAME', 'line 1:1: Schema must be specified when session schema is not set');
       if (schema !== QUERY_ENGINE_SCHEMA && schema !== INFORMATION_SCHEMA) return engineError('SCHEMA_NOT_FOUND', `line 1:1: Schema '${schema}' does not exist`);
-      return { columns: [{ name: 'Table', type: 'varchar' }], rows: this.tablesOf(catalog, schema).filter((t) => policy.tableListed({ catalogName: catalog, schemaName: schema, tableName: t }, session.groups)).map((t) => [t]) };
+      return { columns: [{ name: 'Table', type: 'varchar' }], rows: this.listedTables(catalog, schema, session.groups).map((t) => [t]) };
     }
     match = new RegExp(`^SELECT (.+?) FROM ((?:${IDENTIFIER}\\.){0,2}${IDENTIFIER})(?: WHERE (.+?))?(?: LIMIT (\\d+))?$`, 'i').exec(statement);
     if (match) return this.select(statement, match, session);
@@ -269,16 +269,17 @@ export class QueryEngineEmulator {
     return { columns, rows: rows.slice(0, limit) };
   }
 
-  private tablesOf(catalog: string, schema: string): string[] {
-    if (schema === INFORMATION_SCHEMA) return ['columns', 'schemata', 'tables', 'views'];
-    return [...this.options.store.tables.keys()].map((t) => t.toLowerCase()).sort();
+  /** The tables of a schema that these groups see listed. */
+  private listedTables(catalog: string, schema: string, groups: string[]): string[] {
+    const tables = schema === INFORMATION_SCHEMA ? ['columns', 'schemata', 'tables', 'views'] : [...this.options.store.tables.keys()].map((t) => t.toLowerCase()).sort();
+    return tables.filter((tableName) => this.options.policy.tableListed({ catalogName: catalog, schemaName: schema, tableName }, groups));
   }
 
   private informationSchema(catalog: string, table: 'tables' | 'schemata', groups: string[]): { columns: Column[]; rows: unknown[][] } {
     const policy = this.options.policy;
     const schemas = [QUERY_ENGINE_SCHEMA, INFORMATION_SCHEMA].filter((schemaName) => policy.schemaListed({ catalogName: catalog, schemaName }, groups));
     if (table === 'schemata') return { columns: [{ name: 'catalog_name', type: 'varchar' }, { name: 'schema_name', type: 'varchar' }], rows: schemas.map((s) => [catalog, s]) };
-    const rows = schemas.flatMap((schema) => this.tablesOf(catalog, schema).filter((t) => policy.tableListed({ catalogName: catalog, schemaName: schema, tableName: t }, groups)).map((t) => [catalog, schema, t, 'BASE TABLE']));
+    const rows = schemas.flatMap((schema) => this.listedTables(catalog, schema, groups).map((t) => [catalog, schema, t, 'BASE TABLE']));
     return { columns: ['table_catalog', 'table_schema', 'table_name', 'table_type'].map((name) => ({ name, type: 'varchar' })), rows };
   }
 
