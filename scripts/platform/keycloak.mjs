@@ -62,6 +62,9 @@ export function realmDefinition(realm = 'data-platform') {
     clientSecret: secret(),
     webClientId: 'dpgw-web',
     webClientSecret: secret(),
+    // The dashboard tool's service account at the query engine (client credentials).
+    serviceClientId: 'superset',
+    serviceClientSecret: secret(),
     users: [
       { username: 'admin', password: secret(), groups: ['platform-admins'], firstName: 'Ada', lastName: 'Admin' },
       { username: 'analyst', password: secret(), groups: ['track-readers'], firstName: 'Ana', lastName: 'Lyst' },
@@ -83,6 +86,18 @@ export function realmDefinition(realm = 'data-platform') {
     clients: [
       { clientId: credentials.clientId, enabled: true, publicClient: false, secret: credentials.clientSecret, directAccessGrantsEnabled: true, standardFlowEnabled: false, protocolMappers: [groupsMapper] },
       { clientId: credentials.webClientId, enabled: true, publicClient: false, secret: credentials.webClientSecret, directAccessGrantsEnabled: false, standardFlowEnabled: true, redirectUris: ['http://127.0.0.1/*'] },
+      // A service account whose token the dashboard tool's database connection carries; it
+      // lives an hour (the tier's whole run), as a platform would rotate it.
+      {
+        clientId: credentials.serviceClientId,
+        enabled: true,
+        publicClient: false,
+        secret: credentials.serviceClientSecret,
+        serviceAccountsEnabled: true,
+        directAccessGrantsEnabled: false,
+        standardFlowEnabled: false,
+        attributes: { 'access.token.lifespan': '3600' },
+      },
     ],
     // Keycloak refuses users without first name, last name and e-mail (the user profile).
     users: credentials.users.map((u) => ({

@@ -24,6 +24,7 @@ const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = 
   provision: () => import('../commands/provision.js'),
   'access-control': () => import('../commands/access-control.js'),
   verify: () => import('../commands/verify.js'),
+  dashboard: () => import('../commands/dashboard.js'),
 };
 
 export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {

@@ -130,6 +130,17 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--wait <seconds>', 'with --expect visible, ask again until the checks hold or this time is up (ingestion is asynchronous)', '0')
     .action(action('verify'));
 
+  scopedSettingOptions(
+    add(program, 'dashboard', 'save the table as a data set in the dashboard tool, map it (lon, lat) on a dashboard and prove the chart renders (contract step 9)', 'dpgw dashboard --dataset track --dashboard "Tracks"'),
+    'dashboard',
+  )
+    .requiredOption('--dataset <name>', 'the data set whose table is mapped')
+    .option('--table <name>', 'the table (default: the data set name)')
+    .option('--dashboard <title>', 'dashboard to save the chart to, found by title or created (default: the data set name)')
+    .option('--chart <name>', 'chart name (default: "<table> positions")')
+    .option('--rows <n>', 'rows of the data set: SELECT * FROM default.<table> LIMIT <n>', '100')
+    .action(action('dashboard'));
+
   const provision = add(program, 'provision <manifest>', 'run the whole workflow for every data set of a manifest, in order, safe to re-run', 'dpgw provision examples/track/provision.yaml')
     .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
     .option('--dry-run', 'same as --plan')

@@ -5,11 +5,12 @@
  *  - RFC 7807 problem+json: { type, title, status, detail, instance }
  *  - the analytics store (Pinot): { code, error }
  *  - OAuth / Keycloak: { error, error_description }
+ *  - the dashboard tool (Superset, Flask-AppBuilder): { errors: [{ message }] } or { message: { field: [why] } }
  *  - plain text (or HTML from a proxy, reduced to its text)
  */
 import { redactText } from '../secrets/redaction.js';
 
-export type ErrorBodyShape = 'spring' | 'problem' | 'store' | 'oauth' | 'json' | 'text' | 'empty';
+export type ErrorBodyShape = 'spring' | 'problem' | 'store' | 'oauth' | 'dashboard' | 'json' | 'text' | 'empty';
 
 export interface ErrorBodyMessage {
   shape: ErrorBodyShape;
@@ -51,6 +52,14 @@ export function messageFromErrorBody(body: string | undefined): ErrorBodyMessage
   if (str('error') !== undefined && (str('error_description') !== undefined || Object.keys(o).length === 1)) {
     const description = str('error_description');
     return { shape: 'oauth', message: clip(description ? `${description} (${str('error')})` : str('error')!) };
+  }
+  if (Array.isArray(o.errors)) {
+    const messages = o.errors.flatMap((e) => (typeof (e as { message?: unknown })?.message === 'string' ? [(e as { message: string }).message] : []));
+    if (messages.length) return { shape: 'dashboard', message: clip(messages.join('; ')) };
+  }
+  if (o.message !== null && typeof o.message === 'object' && !Array.isArray(o.message)) {
+    const fields = Object.entries(o.message as Record<string, unknown>).map(([field, why]) => `${field}: ${Array.isArray(why) ? why.join(', ') : JSON.stringify(why)}`);
+    return { shape: 'dashboard', message: clip(fields.join('; ')) };
   }
   const fallback = str('message') ?? str('error') ?? str('detail');
   return { shape: 'json', message: clip(fallback ?? JSON.stringify(o)) };

@@ -32,12 +32,18 @@ export type SettingKey =
   | 'policyBatchedUri'
   | 'queryEngine'
   | 'queryCatalog'
+  | 'dashboardUrl'
+  | 'dashboardUser'
+  | 'dashboardPassword'
+  | 'dashboardDatabase'
   | 'token';
 
-export type SettingScope = 'table' | 'access' | 'query';
+export type SettingScope = 'table' | 'access' | 'query' | 'dashboard';
 
 /** The policy engine `access-control render` names by default (Trino's OPA access control). */
 export const DEFAULT_POLICY_ENGINE = 'opa';
+/** The dashboard tool's database connection to the query engine, by default. */
+export const DEFAULT_DASHBOARD_DATABASE = 'Trino';
 /** The query engine's catalog of the analytics store, by default. */
 export const DEFAULT_QUERY_CATALOG = 'pinot';
 
@@ -57,7 +63,7 @@ export interface SettingDefinition {
   /**
    * Which commands take the flag (every setting is also a profile key): 'table' the table
    * commands and provision, 'access' the access-control commands, 'query' verify and
-   * provision; undefined: a global flag.
+   * provision, 'dashboard' the dashboard command; undefined: a global flag.
    */
   scope?: SettingScope;
 }
@@ -115,6 +121,19 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'policyBatchedUri', flag: '--policy-batched-uri <url>', env: 'DPGW_POLICY_BATCHED_URI', profileKey: 'policyBatchedUri', display: 'plain', scope: 'access', description: 'policy engine batch decision URL, for filtering (opa.policy.batched-uri)' },
   { key: 'queryEngine', flag: '--query-engine <url>', env: 'DPGW_QUERY_ENGINE', profileKey: 'queryEngine', display: 'plain', scope: 'query', description: 'base URL of the SQL query engine (https:// for a token to be accepted)' },
   { key: 'queryCatalog', flag: '--query-catalog <name>', env: 'DPGW_QUERY_CATALOG', profileKey: 'queryCatalog', default: DEFAULT_QUERY_CATALOG, display: 'plain', scope: 'query', description: "analytics store's catalog in the query engine" },
+  { key: 'dashboardUrl', flag: '--dashboard-url <url>', env: 'DPGW_DASHBOARD_URL', profileKey: 'dashboardUrl', display: 'plain', scope: 'dashboard', description: 'base URL of the dashboard tool (Superset)' },
+  { key: 'dashboardUser', flag: '--dashboard-user <name>', env: 'DPGW_DASHBOARD_USER', profileKey: 'dashboardUser', display: 'plain', scope: 'dashboard', description: 'user to sign in to the dashboard tool as' },
+  {
+    key: 'dashboardPassword',
+    flag: '--dashboard-password <ref>',
+    env: 'DPGW_DASHBOARD_PASSWORD',
+    profileKey: 'dashboardPassword',
+    display: 'reference',
+    envIsSecret: true,
+    scope: 'dashboard',
+    description: 'secret reference of the dashboard user\'s password (env:, file:, exec:); DPGW_DASHBOARD_PASSWORD holds the password itself',
+  },
+  { key: 'dashboardDatabase', flag: '--dashboard-database <name>', env: 'DPGW_DASHBOARD_DATABASE', profileKey: 'dashboardDatabase', default: DEFAULT_DASHBOARD_DATABASE, display: 'plain', scope: 'dashboard', description: "the dashboard tool's database connection to the query engine" },
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 

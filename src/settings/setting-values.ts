@@ -3,7 +3,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { definitionOf, flagName, type SettingKey } from './setting-definitions.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 
-export type UrlSettingKey = 'gateway' | 'authUrl' | 'queryEngine' | 'policyUri' | 'policyBatchedUri';
+export type UrlSettingKey = 'gateway' | 'authUrl' | 'queryEngine' | 'policyUri' | 'policyBatchedUri' | 'dashboardUrl';
 
 /** A required http(s) URL, without a trailing slash. */
 export function requireUrl(settings: Settings, key: UrlSettingKey): string {

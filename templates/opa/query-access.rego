@@ -9,6 +9,8 @@
 #     platform's authorization service writes it when it creates the permissions of a
 #     data set (the storage touch before platform 1.15.165, table creation from it on).
 #   data.dpgw.settings.catalog: the analytics catalog's name in the engine (default pinot).
+#   data.dpgw.settings.impersonators: services that run queries for a signed-in user (the
+#     dashboard tool's database connection); that user's own groups then decide (default none).
 #
 # A member of a granted group sees schema `default`, the table, and can query it. Anyone
 # else sees no schema and no table of the analytics catalog, and a SELECT is denied.
@@ -84,6 +86,15 @@ allow if {
 allow if {
 	input.action.operation == "FilterColumns"
 	readable(input.action.resource.table)
+}
+
+default impersonators := []
+
+impersonators := data.dpgw.settings.impersonators
+
+allow if {
+	input.action.operation == "ImpersonateUser"
+	input.context.identity.user in impersonators
 }
 
 # A user's own queries.

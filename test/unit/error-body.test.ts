@@ -27,3 +27,11 @@ describe('messageFromErrorBody', () => {
     expect(messageFromErrorBody('x'.repeat(5_000)).message.length).toBeLessThanOrEqual(500);
   });
 });
+
+describe('the dashboard tool’s error bodies', () => {
+  it('reads Superset’s errors list and its field messages', () => {
+    expect(messageFromErrorBody('{"errors":[{"message":"Dashboard could not be created.","error_type":"GENERIC_BACKEND_ERROR"}]}')).toEqual({ shape: 'dashboard', message: 'Dashboard could not be created.' });
+    expect(messageFromErrorBody('{"message":{"table_name":["Dataset default.x already exists"]}}')).toEqual({ shape: 'dashboard', message: 'table_name: Dataset default.x already exists' });
+    expect(messageFromErrorBody('{"message":"Fatal error"}')).toEqual({ shape: 'json', message: 'Fatal error' });
+  });
+});

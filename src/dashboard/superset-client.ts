@@ -1,0 +1,115 @@
+/**
+ * The dashboard tool's REST API (Superset): a JWT from POST /api/v1/security/login,
+ * and for every POST/PUT the CSRF token of GET /api/v1/security/csrf_token/ together
+ * with the `session` cookie that call sets (one jar per run). Runs over dpgw's HTTP
+ * transport: CA file, proxy, timeout, retries of idempotent calls, masked trace, and
+ * one new sign-in when the JWT is refused.
+ */
+import type { Method } from 'got';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { GatewayError } from '../gateway/gateway-error.js';
+import { HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
+import { registerSecret } from '../secrets/redaction.js';
+
+export interface SupersetClientOptions extends Omit<HttpTransportOptions, 'tokenSupplier' | 'unreachableHint'> {
+  username: string;
+  password: string;
+}
+
+/** A filter of Superset's list endpoints: `col opr value`. */
+export interface ListFilter {
+  col: string;
+  opr: 'eq';
+  value: string | number;
+}
+
+export class SupersetClient {
+  private readonly http: HttpTransport;
+  private accessToken?: string;
+  private csrf?: { token: string; cookie: string };
+
+  constructor(private readonly options: SupersetClientOptions) {
+    this.http = new HttpTransport({
+      ...options,
+      unreachableHint: 'check --dashboard-url (see `dpgw config`) and that the dashboard tool is running',
+      tokenSupplier: async ({ forceRefresh }) => {
+        if (forceRefresh || this.accessToken === undefined) {
+          this.accessToken = await this.login();
+          this.csrf = undefined;
+        }
+        return this.accessToken;
+      },
+    });
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  close(): void {
+    this.http.close();
+  }
+
+  private async login(): Promise<string> {
+    try {
+      const answer = await this.http.request<{ access_token?: string }>('POST', '/api/v1/security/login', {
+        auth: 'none',
+        retry: false,
+        body: { username: this.options.username, password: this.options.password, provider: 'db', refresh: false },
+      });
+      const token = answer.body?.access_token;
+      if (!token) throw new DpgwError('auth', `the dashboard tool at ${this.baseUrl} answered the sign-in without a token`);
+      registerSecret(token);
+      return token;
+    } catch (error) {
+      if (error instanceof GatewayError && error.status === 401) {
+        throw new DpgwError('auth', `the dashboard tool refused the sign-in of ${this.options.username}: ${error.bodyMessage || 'wrong user or password'}`, {
+          where: `${this.baseUrl}/api/v1/security/login`,
+          hint: 'check --dashboard-user and the --dashboard-password reference',
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** The CSRF token and the session cookie it belongs to, asked once per run. */
+  private async csrfHeaders(): Promise<Record<string, string>> {
+    if (!this.csrf) {
+      const answer = await this.http.request<{ result?: string }>('GET', '/api/v1/security/csrf_token/');
+      const setCookie = answer.headers['set-cookie'];
+      const cookie = (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []).map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));
+      if (!answer.body?.result || !cookie) throw new DpgwError('failure', `the dashboard tool gave no CSRF token and session cookie at ${answer.url}`);
+      registerSecret(answer.body.result);
+      registerSecret(cookie.slice('session='.length));
+      this.csrf = { token: answer.body.result, cookie };
+    }
+    return { 'x-csrftoken': this.csrf.token, cookie: this.csrf.cookie, referer: this.baseUrl };
+  }
+
+  async get<T>(path: string): Promise<T> {
+    return (await this.http.request<T>('GET', path)).body as T;
+  }
+
+  /** The records of a list endpoint that pass every filter (all pages up to 100 records). */
+  async list<T>(resource: 'database' | 'dataset' | 'dashboard' | 'chart', filters: ListFilter[]): Promise<T[]> {
+    const q = rison({ filters, page_size: 100 });
+    return (await this.get<{ result?: T[] }>(`/api/v1/${resource}/?q=${encodeURIComponent(q)}`)).result ?? [];
+  }
+
+  async send<T>(method: Extract<Method, 'POST' | 'PUT' | 'DELETE'>, path: string, body?: unknown): Promise<T> {
+    const headers = await this.csrfHeaders();
+    return (await this.http.request<T>(method, path, { body, headers, retry: false })).body as T;
+  }
+}
+
+/** Rison, the URL form of JSON that Superset's list endpoints read (only what dpgw sends). */
+export function rison(value: unknown): string {
+  if (value === null) return '!n';
+  if (typeof value === 'boolean') return value ? '!t' : '!f';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return /^[a-zA-Z_./~][a-zA-Z0-9_./~-]*$/.test(value) ? value : `'${value.replace(/!/g, '!!').replace(/'/g, "!'")}'`;
+  if (Array.isArray(value)) return `!(${value.map(rison).join(',')})`;
+  return `(${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${rison(k)}:${rison(v)}`)
+    .join(',')})`;
+}
