@@ -6,7 +6,7 @@
 //
 //   node scripts/platform/superset.mjs start    # prints the settings as JSON; stays in front
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,4 +82,32 @@ export async function startSuperset({ port, users = [] }) {
 
 if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'start') {
   await serveInFront(`Superset ${SUPERSET_VERSION}`, () => startSuperset({ port: Number(process.env.DPGW_SUPERSET_PORT ?? 18088) }));
+}
+
+/**
+ * Creates (as the admin) the database connection to the query engine that dashboards
+ * use: Trino over HTTPS with the engine's CA, a service account's JWT, and per-user
+ * impersonation, so every query runs as the signed-in dashboard user.
+ */
+export async function createQueryEngineConnection({ url, admin, name = 'Trino', engineUrl, catalog, caFile, serviceToken, serviceUser }) {
+  const login = await (await fetch(`${url}/api/v1/security/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: admin.username, password: admin.password, provider: 'db' }) })).json();
+  const authorization = `Bearer ${login.access_token}`;
+  const csrf = await fetch(`${url}/api/v1/security/csrf_token/`, { headers: { authorization } });
+  const cookie = csrf.headers.get('set-cookie').split(';')[0];
+  const token = (await csrf.json()).result;
+  const engine = new URL(engineUrl);
+  const response = await fetch(`${url}/api/v1/database/`, {
+    method: 'POST',
+    headers: { authorization, cookie, 'x-csrftoken': token, referer: url, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      database_name: name,
+      sqlalchemy_uri: `trino://${encodeURIComponent(serviceUser)}@${engine.host}/${catalog}`,
+      impersonate_user: true,
+      expose_in_sqllab: true,
+      server_cert: readFileSync(caFile, 'utf8'),
+      masked_encrypted_extra: JSON.stringify({ auth_method: 'jwt', auth_params: { token: serviceToken } }),
+    }),
+  });
+  if (response.status !== 201) throw new Error(`Superset refused the database connection ${name}: ${response.status} ${await response.text()}`);
+  return { id: (await response.json()).id, name };
 }

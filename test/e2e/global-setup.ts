@@ -5,6 +5,7 @@
  * that `dpgw access-control render` wrote. A component that cannot be had fails the tier.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,8 @@ import { pinotLibraries, startPinot } from '../../scripts/platform/pinot.mjs';
 import { opaBinary, startOpa } from '../../scripts/platform/opa.mjs';
 // @ts-expect-error -- likewise
 import { startTrino, trinoServer } from '../../scripts/platform/trino.mjs';
+// @ts-expect-error -- likewise
+import { createQueryEngineConnection, startSuperset, supersetInstallation } from '../../scripts/platform/superset.mjs';
 
 export interface KeycloakSettings {
   authUrl: string;
@@ -29,6 +32,8 @@ export interface KeycloakSettings {
   clientSecret: string;
   webClientId: string;
   webClientSecret: string;
+  serviceClientId: string;
+  serviceClientSecret: string;
   users: Array<{ username: string; password: string; groups: string[] }>;
   version: string;
   startSeconds: number;
@@ -68,6 +73,16 @@ export interface TrinoSettings {
   startSeconds: number;
 }
 
+export interface SupersetSettings {
+  url: string;
+  /** Dashboard users (Alpha) named as the realm's users, with passwords of their own. */
+  users: Array<{ username: string; password: string }>;
+  /** The admin-made connection to Trino that impersonates each user. */
+  database: string;
+  version: string;
+  startSeconds: number;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     keycloak: KeycloakSettings;
@@ -75,13 +90,24 @@ declare module 'vitest' {
     pinot: PinotSettings;
     opa: OpaSettings;
     trino: TrinoSettings;
+    superset: SupersetSettings;
   }
 }
+
+/** The dashboard tool's service account at the query engine (Keycloak's name for client `superset`'s account). */
+const DASHBOARD_SERVICE_USER = 'service-account-superset';
 
 interface Running {
   stop: () => Promise<void>;
   startSeconds: number;
   log?: string;
+}
+
+async function clientCredentialsToken(keycloak: Omit<KeycloakSettings, 'version'>): Promise<string> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: keycloak.serviceClientId, client_secret: keycloak.serviceClientSecret });
+  const response = await fetch(`${keycloak.authUrl}/auth/realms/${keycloak.realm}/protocol/openid-connect/token`, { method: 'POST', body: form });
+  if (!response.ok) throw new Error(`no service token for the dashboard tool: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** A port on 127.0.0.1 that nothing listens on now. */
@@ -108,6 +134,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Downloads and builds first (a no-op on a warm cache), so no component's start-up
   // timeout counts another one's installation. The two Maven resolutions share ~/.m2,
   // which Maven does not lock: one after the other.
+  const dashboardUsers = ['analyst', 'outsider'].map((username) => ({ username, password: randomBytes(12).toString('base64url'), role: 'Alpha' }));
   const installing = Date.now();
   await Promise.all([
     keycloakDistribution(),
@@ -117,6 +144,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     })(),
     opaBinary(),
     trinoServer(),
+    supersetInstallation(),
   ]);
   console.log(`[e2e] components installed (or found in ~/.cache/dpgw) in ${((Date.now() - installing) / 1000).toFixed(1)} s`);
   try {
@@ -126,15 +154,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
       keep(`Keycloak ${KEYCLOAK_VERSION}`, startKeycloak({ port: keycloakPort }) as Promise<Running & Omit<KeycloakSettings, 'version'>>),
       keep('Kafka', startKafka({ port: await freePort(), controllerPort: await freePort() }) as Promise<Running & KafkaSettings>),
       keep('Pinot', startPinot() as Promise<Running & PinotSettings>),
-      keep('OPA', startOpa({ port: await freePort() }) as Promise<Running & OpaSettings>),
+      keep('OPA', startOpa({ port: await freePort(), settings: { catalog: 'pinot', impersonators: [DASHBOARD_SERVICE_USER] } }) as Promise<Running & OpaSettings>),
+      keep('Superset', startSuperset({ port: await freePort(), users: dashboardUsers }) as Promise<Running & { url: string; admin: { username: string; password: string }; version: string }>),
     ] as const);
     const failed = settled.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    const [keycloak, kafka, pinot, opa] = settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+    const [keycloak, kafka, pinot, opa, superset] = settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
       Running & Omit<KeycloakSettings, 'version'>,
       Running & KafkaSettings,
       Running & PinotSettings,
       Running & OpaSettings,
+      Running & { url: string; admin: { username: string; password: string }; version: string },
     ];
     const { stop: _k, ...keycloakSettings } = keycloak;
     project.provide('keycloak', { ...keycloakSettings, version: KEYCLOAK_VERSION });
@@ -161,6 +191,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
     const { stop: _t, ...trinoSettings } = trino;
     project.provide('trino', { ...trinoSettings, renderedFile });
+
+    // Contract step 9's tool: its connection to Trino, made by the admin, runs every query as the dashboard user.
+    const serviceToken = await clientCredentialsToken(keycloak);
+    const database = await createQueryEngineConnection({ url: superset.url, admin: superset.admin, engineUrl: trino.url, catalog: trino.catalog, caFile: trino.caFile, serviceToken, serviceUser: DASHBOARD_SERVICE_USER });
+    project.provide('superset', { url: superset.url, users: dashboardUsers, database: database.name, version: superset.version, startSeconds: superset.startSeconds });
   } catch (error) {
     await stopAll();
     throw error;
