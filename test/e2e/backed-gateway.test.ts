@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminEnv } from './admin-env.js';
+import { adminEnv, startBackedGateway } from './backed-platform.js';
 
 const keycloak = inject('keycloak');
 const kafka = inject('kafka');
@@ -22,19 +22,11 @@ const MESSAGES = 300;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
-  sandbox = await startSandbox({
-    topicDelayMs: 0,
-    backing: {
-      identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
-      kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
-      olapController: pinot.controller,
-    },
-  });
+  sandbox = await startBackedGateway();
 });
 afterAll(() => sandbox.close());
 
-const dpgwEnv = () => adminEnv(sandbox.gatewayUrl, keycloak, kafka);
+const dpgwEnv = () => adminEnv(sandbox.gatewayUrl);
 
 function kafkaClient(password = kafka.streamPassword) {
   return new Kafka({ clientId: 'dpgw-e2e', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password }, logLevel: logLevel.NOTHING, retry: { retries: 3 } });

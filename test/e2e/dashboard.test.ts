@@ -8,14 +8,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminEnv } from './admin-env.js';
+import { adminEnv, startBackedGateway } from './backed-platform.js';
 
-const keycloak = inject('keycloak');
 const kafka = inject('kafka');
 const pinot = inject('pinot');
-const opa = inject('opa');
 const superset = inject('superset');
 const { Kafka, logLevel } = kafkajs;
 const DATA_SET = 'telemetry';
@@ -23,18 +21,9 @@ const TOPIC = 'mock-sensor-feed.telemetry.telemetry';
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
-  sandbox = await startSandbox({
-    topicDelayMs: 0,
-    backing: {
-      identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
-      kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
-      olapController: pinot.controller,
-      policyEngine: { url: opa.url },
-    },
-  });
+  sandbox = await startBackedGateway({ grants: true });
   // The admin provisions the data set (its table has the track columns), and 150 positions arrive.
-  const env = adminEnv(sandbox.gatewayUrl, keycloak, kafka);
+  const env = adminEnv(sandbox.gatewayUrl);
   const passwordFile = join(env.DPGW_CONFIG_DIR!, 'stream-password');
   writeFileSync(passwordFile, kafka.streamPassword, { mode: 0o600 });
   const schema = join(env.DPGW_CONFIG_DIR!, 'telemetry-schema.yaml');

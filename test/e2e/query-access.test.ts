@@ -10,13 +10,12 @@ import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
-import { adminEnv } from './admin-env.js';
+import { adminEnv, startBackedGateway } from './backed-platform.js';
 
 const keycloak = inject('keycloak');
 const kafka = inject('kafka');
-const pinot = inject('pinot');
 const opa = inject('opa');
 const trino = inject('trino');
 const { Kafka, logLevel } = kafkajs;
@@ -28,17 +27,7 @@ let cacheDir: string;
 const password = (username: string) => keycloak.users.find((u) => u.username === username)!.password;
 
 beforeAll(async () => {
-  const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
-  sandbox = await startSandbox({
-    topicDelayMs: 0,
-    platformVersion: '1.15.164',
-    backing: {
-      identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
-      kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
-      olapController: pinot.controller,
-      policyEngine: { url: opa.url },
-    },
-  });
+  sandbox = await startBackedGateway({ platformVersion: '1.15.164', grants: true });
   const base = cleanEnv();
   configDir = base.DPGW_CONFIG_DIR!;
   cacheDir = base.XDG_CACHE_HOME!;
@@ -68,7 +57,7 @@ function userEnv(): NodeJS.ProcessEnv {
 }
 
 /** The admin who provisions, as in a pipeline; the stream password as such, as CI has it. */
-const asAdminEnv = () => adminEnv(sandbox.gatewayUrl, keycloak, kafka, { DPGW_STREAM_PASSWORD: kafka.streamPassword });
+const asAdminEnv = () => adminEnv(sandbox.gatewayUrl, { DPGW_STREAM_PASSWORD: kafka.streamPassword });
 
 async function asAdmin(args: string[]): Promise<RunResult> {
   const env = asAdminEnv();
