@@ -11,10 +11,12 @@ import { readLocatedDocument, type LocatedDocument, type PathPart } from '../ola
 import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { isSecretReference } from '../secrets/secret-reference.js';
-import { PROFILE_KEYS } from '../settings/setting-definitions.js';
+import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
 import { closestMatch } from '../text/closest-match.js';
 
 const name = z.string().min(1);
+/** Settings that hold secrets: a manifest names them by reference only. */
+const REFERENCE_KEYS = new Set(SETTING_DEFINITIONS.flatMap((d) => (d.display === 'reference' && d.profileKey ? [d.profileKey] : [])));
 const fieldSpec = z.looseObject({ name, dataType: name });
 
 const tableSettings = z.strictObject({
@@ -123,7 +125,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   for (const [key, raw] of Object.entries(manifest.settings ?? {})) {
     if (raw === undefined) continue;
     const value = String(raw);
-    if ((key === 'clientSecret' || key === 'streamPassword') && !isSecretReference(value)) {
+    if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
       issue(['settings', key], `${key} must be a secret reference (env:NAME, file:PATH, exec:COMMAND, base64:…, prompt), not the secret itself`);
     }
     settings.set(key, { value, location: document.at(['settings', key]) });
