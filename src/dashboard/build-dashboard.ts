@@ -9,6 +9,7 @@
  */
 import { QUERY_ENGINE_SCHEMA } from '../contract/constants.js';
 import { DpgwError } from '../errors/dpgw-error.js';
+import { GatewayError } from '../gateway/gateway-error.js';
 import { sqlIdentifier } from '../query-engine/statement-client.js';
 import { rison, type SupersetClient } from './superset-client.js';
 
@@ -118,7 +119,7 @@ async function withEngineMessage<T>(call: () => Promise<T>, client: SupersetClie
     const engine = await client
       .send<{ errors?: Array<{ message?: string }> }>('POST', '/api/v1/sqllab/execute/', { database_id: databaseId, schema: QUERY_ENGINE_SCHEMA, sql, runAsync: false, json: true })
       .then(() => undefined)
-      .catch((sqlLab: unknown) => (sqlLab instanceof DpgwError ? sqlLab.message.replace(/^.*?failed with \d+ [^:]*: /, '') : undefined));
+      .catch((sqlLab: unknown) => (sqlLab instanceof GatewayError ? sqlLab.bodyMessage : undefined));
     throw new DpgwError('rejected', `the dashboard tool could not save \`${sql}\` as a data set${engine ? `: ${engine}` : ''}`, {
       hint: engine && /Access Denied/i.test(engine) ? ACCESS_HINT : 'run the SQL in SQL Lab to see why',
       cause: error,
