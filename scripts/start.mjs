@@ -19,7 +19,7 @@ for (const key of Object.keys(env)) if (key.startsWith('DPGW_') && !['DPGW_CONFI
 const say = (text) => process.stdout.write(`${text}\n`);
 
 function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   const ready = new Promise((resolve, reject) => {
     let stdout = '';
@@ -54,7 +54,7 @@ try {
   const settings = await sandbox.ready;
   const user = (name) => settings.users.find((u) => u.username === name);
   const accessControlFile = join(configDir, 'access-control.properties');
-  say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, query engine ${settings.queryEngine}, platform ${settings.platformVersion}\n`);
+  say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, query engine ${settings.queryEngine}, dashboard tool ${settings.dashboardUrl}, platform ${settings.platformVersion}\n`);
   const steps = [
     { title: 'platform health', args: ['health', 'v2catalog'] },
     { title: "step 1: the query engine's access-control.properties, delegating to the policy engine", args: ['access-control', 'render', '-o', accessControlFile] },
@@ -67,13 +67,15 @@ try {
     { title: 'step 7: the analyst sees schema default and the table, and gets rows', args: ['verify', '--dataset', 'track', '--profile', user('analyst').profile] },
     { title: 'sign in as outsider, in none of the groups', args: ['login', '--profile', user('outsider').profile, '--password-stdin'], input: `${user('outsider').password}\n` },
     { title: 'step 8: the outsider sees no schema and no table, and the SELECT is denied', args: ['verify', '--dataset', 'track', '--expect', 'hidden', '--profile', user('outsider').profile] },
+    { title: 'step 9: the analyst maps the table (lon, lat) on a dashboard in the dashboard tool', args: ['dashboard', '--dataset', 'track', '--dashboard', 'Tracks', '--profile', user('analyst').profile] },
+    { title: 'step 9, refused: the outsider cannot, and nothing is created (exit 3 expected)', args: ['dashboard', '--dataset', 'track', '--dashboard', 'Tracks', '--profile', user('outsider').profile], exitCode: 3 },
   ];
   for (const step of steps) {
     say(`── ${step.title}\n$ dpgw ${step.args.join(' ')}`);
     const result = await dpgw(step.args, step.input);
     if (result.stdout) say(result.stdout.trimEnd());
     if (result.stderr) say(result.stderr.trimEnd());
-    if (result.code !== 0) {
+    if (result.code !== (step.exitCode ?? 0)) {
       say(`   failed with exit code ${result.code}\n`);
       failed = true;
       break;

@@ -151,10 +151,11 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--wait-timeout <seconds>', 'how long to wait for each topic', '120');
   scopedSettingOptions(tableSettingOptions(provision), 'query').action(action('provision'));
 
-  add(program, 'sandbox', 'run a local gateway, identity provider and query engine on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
+  add(program, 'sandbox', 'run a local gateway, identity provider, query engine and dashboard tool on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
     .option('--port <port>', 'gateway port (0: any free port)', '8080')
     .option('--auth-port <port>', 'identity provider port (0: any free port)', '8180')
     .option('--query-port <port>', 'query engine port (0: any free port)', '8190')
+    .option('--dashboard-port <port>', 'dashboard tool port (0: any free port)', '8188')
     .option('--platform-version <version>', 'platform version to emulate (default 1.15.164, before the storage-touch threshold)')
     .option('--users <file>', 'YAML file of users and clients with their passwords (default: generated and printed)')
     .option('--topic-delay <ms>', 'how long after enabling a data set its topic appears', '1000')

@@ -13,6 +13,7 @@ const run: Handler = async (context) => {
   const port = portOption(options.port, '--port');
   const authPort = portOption(options.authPort, '--auth-port');
   const queryPort = portOption(options.queryPort, '--query-port');
+  const dashboardPort = portOption(options.dashboardPort, '--dashboard-port');
   const topicDelayMs = nonNegativeInteger(options.topicDelay, '--topic-delay');
   const latencyMs = nonNegativeInteger(options.latency, '--latency');
   const accessTokenLifetimeSeconds = nonNegativeInteger(options.tokenLifetime, '--token-lifetime');
@@ -40,6 +41,7 @@ const run: Handler = async (context) => {
       port,
       authPort,
       queryPort,
+      dashboardPort,
       platformVersion,
       topicDelayMs,
       accessTokenLifetimeSeconds,
@@ -51,7 +53,7 @@ const run: Handler = async (context) => {
   } catch (error) {
     if (error instanceof RangeError) throw new DpgwError('usage', error.message, { where: '--down' });
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port, --auth-port and --query-port, or 0 for any free port' });
+    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port, --auth-port, --query-port and --dashboard-port, or 0 for any free port' });
     throw error;
   }
 
@@ -72,6 +74,7 @@ const run: Handler = async (context) => {
     queryCatalog: sandbox.queryCatalog,
     policyUri: sandbox.policyUri,
     policyBatchedUri: sandbox.policyBatchedUri,
+    dashboardUrl: sandbox.dashboardUrl,
     clientId: sandbox.clientId,
     clientSecret: sandbox.clientSecret,
     platformVersion: sandbox.platformVersion,
@@ -87,6 +90,7 @@ const run: Handler = async (context) => {
         `  gateway          ${data.gateway}`,
         `  identity         ${data.authUrl}/auth/realms/${data.realm}`,
         `  query engine     ${data.queryEngine} ${style.dim(`(catalog ${data.queryCatalog})`)}`,
+        `  dashboard tool   ${data.dashboardUrl} ${style.dim('(same users and passwords)')}`,
         `  client           ${data.clientId}`,
         `  platform version ${data.platformVersion}`,
         '',
@@ -145,6 +149,7 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
     queryCatalog: sandbox.queryCatalog,
     policyUri: sandbox.policyUri,
     policyBatchedUri: sandbox.policyBatchedUri,
+    dashboardUrl: sandbox.dashboardUrl,
     clientId: sandbox.clientId,
     clientSecret: `file:${secretFile}`,
     brokerList: sandbox.stream.brokerList,
@@ -156,7 +161,9 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
   for (const user of sandbox.users) {
     const name = user.username === 'admin' ? profile : `${profile}-${user.username}`;
     profiles[user.username] = name;
-    for (const [key, value] of Object.entries({ ...values, username: user.username })) editProfile(config, name, key, value);
+    // The dashboard tool signs the same user in, with the password from a 0600 file.
+    const dashboardPassword = await writeSecret(join(secretDirectory, `${name}-dashboard-password`), user.password);
+    for (const [key, value] of Object.entries({ ...values, username: user.username, dashboardUser: user.username, dashboardPassword: `file:${dashboardPassword}` })) editProfile(config, name, key, value);
   }
   await saveConfigFile(config);
   return profiles;

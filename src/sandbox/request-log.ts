@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 
-export type SandboxServerName = 'gateway' | 'identity' | 'query-engine';
+export type SandboxServerName = 'gateway' | 'identity' | 'query-engine' | 'dashboard-tool';
 
 export interface LoggedRequest {
   seq: number;
@@ -62,7 +62,7 @@ export function maskRequestHeaders(headers: Record<string, string | string[] | u
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(', ') : raw;
     if (name === 'authorization' || name === 'proxy-authorization') out[name] = `${value.split(' ')[0]} ${MASK}`;
-    else if (name === 'cookie') out[name] = MASK;
+    else if (name === 'cookie' || name === 'x-csrftoken') out[name] = MASK;
     else out[name] = value;
   }
   return out;

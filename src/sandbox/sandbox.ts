@@ -11,6 +11,7 @@ import { HealthChecks } from './health.js';
 import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
 import { OlapStore } from './olap-store.js';
 import { kafkaTopicCreator, type KafkaBacking } from './kafka-topics.js';
+import { DashboardToolEmulator } from './dashboard-tool.js';
 import { QueryAccessPolicy } from './query-access-policy.js';
 import { QueryEngineEmulator, SANDBOX_POLICY_PATHS } from './query-engine.js';
 import { RequestLog } from './request-log.js';
@@ -22,6 +23,8 @@ export const DEFAULT_SANDBOX_PLATFORM_VERSION = '1.15.164';
 export const DEFAULT_REALM = 'data-platform';
 /** The analytics store's catalog in the sandbox's query engine (as a Trino with a Pinot catalog names it). */
 export const DEFAULT_QUERY_CATALOG = 'pinot';
+/** The dashboard tool's connection to the query engine (as an admin names it on a platform). */
+export const DEFAULT_DASHBOARD_DATABASE = 'Trino';
 export const DEFAULT_CLIENT_ID = 'dpgw-backend';
 export const DEFAULT_AUDIENCE = 'data-platform-gateway';
 export const ADMIN_GROUP = 'platform-admins';
@@ -62,6 +65,8 @@ export interface SandboxOptions {
   queryCatalog?: string;
   /** Rows each table holds in the query engine (generated from its schema). */
   rowsPerTable?: number;
+  /** The dashboard tool's port (0: any free port). */
+  dashboardPort?: number;
   /**
    * Backed mode (the end-to-end tier): real systems behind the contract. Tokens
    * checked against a real identity provider's keys; topics created on a real Kafka.
@@ -89,6 +94,10 @@ export interface Sandbox {
   /** The sandbox's policy engine decisions, at OPA's paths (for access-control.properties). */
   policyUri: string;
   policyBatchedUri: string;
+  /** The dashboard tool (Superset's REST API, with the same users) and its connection to the query engine. */
+  dashboardUrl: string;
+  dashboardDatabase: string;
+  dashboard: DashboardToolEmulator;
   clientId: string;
   clientSecret: string;
   users: SandboxUser[];
@@ -165,6 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log: requestLog,
     rowsPerTable: options.rowsPerTable ?? 100,
   });
+  const dashboard = new DashboardToolEmulator({ port: options.dashboardPort ?? 0, users, engine: queryEngine, catalog: queryCatalog, databaseName: DEFAULT_DASHBOARD_DATABASE, log: requestLog });
   const policyEngine = options.backing?.policyEngine;
   const gateway = new GatewayEmulator({
     port: options.port ?? 0,
@@ -186,8 +196,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   try {
     await gateway.start();
     await queryEngine.start();
+    await dashboard.start();
   } catch (error) {
-    await Promise.all([gateway.stop(), identity.stop(), topics?.close()]);
+    await Promise.all([gateway.stop(), queryEngine.stop(), identity.stop(), topics?.close()]);
     throw error;
   }
   const primary = clients.find((c) => c.directAccessGrants) ?? clients[0]!;
@@ -201,6 +212,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     queryCatalog,
     policyUri: `${queryEngine.baseUrl}${SANDBOX_POLICY_PATHS.allow}`,
     policyBatchedUri: `${queryEngine.baseUrl}${SANDBOX_POLICY_PATHS.batch}`,
+    dashboardUrl: dashboard.baseUrl,
+    dashboardDatabase: DEFAULT_DASHBOARD_DATABASE,
+    dashboard,
     clientId: primary.clientId,
     clientSecret: primary.secret,
     users,
@@ -223,7 +237,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     close: async () => {
       catalog.close();
-      await Promise.all([gateway.stop(), queryEngine.stop(), identity.stop(), topics?.close()]);
+      await Promise.all([gateway.stop(), queryEngine.stop(), dashboard.stop(), identity.stop(), topics?.close()]);
     },
   };
 }

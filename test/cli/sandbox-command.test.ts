@@ -13,7 +13,7 @@ interface Running {
 }
 
 function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -92,7 +92,7 @@ describe('dpgw sandbox', () => {
     const env = cleanEnv();
     const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
     writeFileSync(file, 'users:\n  - { username: ops }\n');
-    const badFile = await spawnDpgw(['sandbox', '--users', file, '--port', '0', '--auth-port', '0', '--query-port', '0'], { env });
+    const badFile = await spawnDpgw(['sandbox', '--users', file, '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0'], { env });
     expect(badFile.code).toBe(2);
     expect(badFile.stderr).toBe(`dpgw: --users: ${file}: users[0] needs username and password — see README "Sandbox" for the users file format\n`);
     const badPort = await spawnDpgw(['sandbox', '--port', 'http'], { env });
@@ -103,7 +103,7 @@ describe('dpgw sandbox', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const port = (blocker.address() as { port: number }).port;
-      const inUse = await spawnDpgw(['sandbox', '--port', String(port), '--auth-port', '0', '--query-port', '0'], { env });
+      const inUse = await spawnDpgw(['sandbox', '--port', String(port), '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0'], { env });
       expect(inUse.code).toBe(1);
       expect(inUse.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(inUse.stderr).toContain('in use');

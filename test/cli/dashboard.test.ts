@@ -1,0 +1,95 @@
+/**
+ * Contract step 9 as a user runs it: `dpgw dashboard`, the built binary against the
+ * sandbox's dashboard tool, which runs the data set's SQL in the sandbox's query engine
+ * as the signed-in user.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { tokenFor } from '../helpers/sandbox-http.js';
+
+const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+/** The track table, granted to its group by the storage touch, with 40 rows. */
+async function withTrackTable(): Promise<Sandbox> {
+  sandbox = await startSandbox({ topicDelayMs: 0, rowsPerTable: 40 });
+  const s = sandbox;
+  const env = cleanEnv({ DPGW_GATEWAY: s.gatewayUrl, DPGW_TOKEN: await tokenFor(s, 'admin'), DPGW_BROKER_LIST: s.stream.brokerList, DPGW_REGISTRY_URL: s.stream.registryUrl, DPGW_STREAM_USER: s.stream.user, DPGW_STREAM_PASSWORD: s.stream.password });
+  for (const args of [['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], ['schema', 'push', SCHEMA], ['table', 'create', '--dataset', 'track', '--schema', SCHEMA], ['storage', 'touch', '--dataset', 'track']]) {
+    const result = await spawnDpgw(args, { env });
+    expect(result.code, result.stderr).toBe(0);
+  }
+  return s;
+}
+
+function dashboardAs(s: Sandbox, username: string, args: string[] = [], extra: Record<string, string> = {}) {
+  const password = s.users.find((u) => u.username === username)!.password;
+  return spawnDpgw(['dashboard', '--dataset', 'track', ...args], { env: cleanEnv({ DPGW_DASHBOARD_URL: s.dashboardUrl, DPGW_DASHBOARD_USER: username, DPGW_DASHBOARD_PASSWORD: password, ...extra }) });
+}
+
+describe('dpgw dashboard', () => {
+  it('saves the data set, the map chart and the dashboard as the analyst, proves it renders, and changes nothing on a re-run', async () => {
+    const s = await withTrackTable();
+    const first = await dashboardAs(s, 'analyst', ['--dashboard', 'Tracks', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const made = JSON.parse(first.stdout);
+    expect(made).toMatchObject({
+      user: 'analyst',
+      changed: true,
+      dataSet: { name: 'track_latest_100', sql: 'SELECT * FROM default.track LIMIT 100', change: 'created' },
+      dashboard: { title: 'Tracks', change: 'created', url: `${s.dashboardUrl}/superset/dashboard/${made.dashboard.id}/` },
+      chart: { name: 'track positions', change: 'created', url: `${s.dashboardUrl}/explore/?slice_id=${made.chart.id}` },
+      rendered: { rows: 40 },
+    });
+    const chart = s.dashboard.charts.get(made.chart.id)!;
+    expect(chart.viz_type).toBe('deck_scatter');
+    expect(JSON.parse(chart.params)).toMatchObject({ spatial: { type: 'latlong', lonCol: 'lon', latCol: 'lat' }, viewport: { bearing: 0, pitch: 0 } });
+    expect(JSON.parse(chart.query_context!).queries[0].columns).toEqual(['lon', 'lat']);
+    expect(chart.dashboards).toEqual([made.dashboard.id]);
+    // Every change carried the CSRF token with its session cookie.
+    const mutations = s.requestLog.entries.filter((e) => e.server === 'dashboard-tool' && e.method !== 'GET' && e.path !== '/api/v1/security/login');
+    expect(mutations.length).toBeGreaterThan(0);
+    expect(mutations.every((e) => e.headers['x-csrftoken'] === '***' && e.headers.cookie === '***' && e.headers.authorization === 'Bearer ***')).toBe(true);
+
+    const again = await dashboardAs(s, 'analyst', ['--dashboard', 'Tracks']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('✓ nothing to change: dashboard "Tracks" has chart "track positions" on data set track_latest_100; it renders 40 points');
+    expect(again.stdout).toBe(`dashboard ${made.dashboard.url}\nchart     ${made.chart.url}\n`);
+    expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([1, 1, 1]);
+  });
+
+  it('the outsider is refused in one line, exit 3, and nothing is created', async () => {
+    const s = await withTrackTable();
+    const result = await dashboardAs(s, 'outsider');
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'dpgw: the query engine shows this dashboard user no table track in schema default of connection "Trino" (it sees no table there); nothing was created — the dashboard user runs the SQL as itself in the query engine: it must be in one of the enablement groups; or check --table',
+    ]);
+    expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
+  });
+
+  it('wrong password, unknown connection, bad flags: one line each, the documented exit code, nothing sent that changes anything', async () => {
+    const s = await withTrackTable();
+    const wrong = await dashboardAs(s, 'analyst', [], { DPGW_DASHBOARD_PASSWORD: 'not-it' });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toBe(`dpgw: ${s.dashboardUrl}/api/v1/security/login: the dashboard tool refused the sign-in of analyst: Not authorized — check --dashboard-user and the --dashboard-password reference\n`);
+
+    const unknown = await dashboardAs(s, 'analyst', ['--dashboard-database', 'Druid']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--dashboard-database: the dashboard tool has no database connection named "Druid" that this user can see');
+
+    const rows = await dashboardAs(s, 'analyst', ['--rows', '0']);
+    expect(rows.code).toBe(2);
+    expect(rows.stderr).toBe('dpgw: --rows: "0" is not a row count from 1 to 100000\n');
+    const noUrl = await spawnDpgw(['dashboard', '--dataset', 'track'], { env: cleanEnv() });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('set it with --dashboard-url, or DPGW_DASHBOARD_URL');
+    expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
+  });
+});
