@@ -1,14 +1,8 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
 import type { Handler, HandlerModule } from '../cli/command-context.js';
-import { VERSION } from '../cli/version.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
-import { SupersetClient } from '../dashboard/superset-client.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
-import { certificateAuthorities } from '../net/trust-and-proxy.js';
-import { resolveSecretReference } from '../secrets/secret-reference.js';
-import { whereSet } from '../settings/resolve-settings.js';
-import { requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
 import { hiddenPrompt } from './prompts.js';
 
 const dashboard: Handler = async (context) => {
@@ -19,27 +13,9 @@ const dashboard: Handler = async (context) => {
   if (!Number.isInteger(rows) || rows < 1 || rows > 100_000) throw new DpgwError('usage', `"${String(options.rows)}" is not a row count from 1 to 100000`, { where: '--rows' });
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new DpgwError('usage', `"${table}" is not a table name (letters, digits, underscores)`, { where: typeof options.table === 'string' ? '--table' : '--dataset' });
   const settings = await context.settings();
-  const url = requireUrl(settings, 'dashboardUrl');
-  const username = requireValue(settings, 'dashboardUser');
-  const passwordSetting = settings.values.dashboardPassword;
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  let password: string;
-  if (passwordSetting.value === undefined) {
-    if (!prompt) throw new DpgwError('usage', 'no dashboard password is set', { where: 'dashboardPassword', hint: 'set DPGW_DASHBOARD_PASSWORD, or --dashboard-password <reference> (env:, file:, exec:)' });
-    password = await prompt(`Password of ${username} at ${url}:`);
-  } else {
-    password = passwordSetting.source.kind === 'env' ? passwordSetting.value : await resolveSecretReference(passwordSetting.value, { where: whereSet(passwordSetting), env: io.env, label: 'dashboard password', prompt });
-  }
-  const trace = reporter.options.verbose ? (line: string) => reporter.trace(line) : undefined;
-  const client = new SupersetClient({
-    baseUrl: url,
-    username,
-    password,
-    timeoutMs: timeoutMs(settings),
-    certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
-    trace,
-    userAgent: `dpgw/${VERSION}`,
-  });
+  const { createDashboardClient } = await import('../cli/create-dashboard-client.js');
+  const client = await createDashboardClient(settings, reporter, io, prompt);
   try {
     const result = await buildDashboard(client, {
       table,
@@ -55,7 +31,7 @@ const dashboard: Handler = async (context) => {
         : `nothing to change: dashboard "${result.dashboard.title}" has chart "${result.chart.name}" on data set ${result.dataSet.name}; it renders ${result.rendered.rows} points`,
     );
     return {
-      data: { table, user: username, ...result },
+      data: { table, user: settings.values.dashboardUser.value, ...result },
       human: (style) => [`${style.bold('dashboard')} ${result.dashboard.url}`, `${style.bold('chart')}     ${result.chart.url}`].join('\n'),
       exitCode: ExitCode.Ok,
     };

@@ -9,6 +9,7 @@ import { loadManifest } from '../provision/manifest.js';
 import { plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
 import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
+import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles } from '../provision/verify-step.js';
 import { hiddenPrompt } from './prompts.js';
 
@@ -45,6 +46,8 @@ const provision: Handler = async (context) => {
   const { createGatewayClient } = await import('../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
   const engines = await queryEngines(context, loaded, settings);
+  // A plan signs nothing in and reads no password.
+  const dashboards = planOnly ? new Map<string, { client: SupersetClient; databaseName: string }>() : await dashboardTools(context, loaded, settings, prompt);
   let interrupted = false;
   const onInterrupt = () => {
     if (interrupted) process.exit(EXIT_INTERRUPTED);
@@ -67,6 +70,7 @@ const provision: Handler = async (context) => {
       interrupted: () => interrupted,
       warn,
       engineOf: (profile: string) => engines.get(profile)!,
+      dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
@@ -99,8 +103,33 @@ const provision: Handler = async (context) => {
     process.off('SIGINT', onInterrupt);
     client.close();
     for (const engine of engines.values()) engine.close();
+    for (const dashboard of dashboards.values()) dashboard.client.close();
   }
 };
+
+/**
+ * The dashboard tool as each profile the manifest's dashboard steps name ('' for the
+ * run's own settings), signed in lazily but with settings and password checked before
+ * any request.
+ */
+async function dashboardTools(context: CommandContext, loaded: Awaited<ReturnType<typeof loadManifest>>, settings: Awaited<ReturnType<typeof resolveSettings>>, prompt: ((message: string) => Promise<string>) | undefined) {
+  const tools = new Map<string, { client: SupersetClient; databaseName: string }>();
+  const profiles = new Set(loaded.entries.flatMap((entry) => (entry.dashboard ? [entry.dashboard.profile ?? ''] : [])));
+  if (profiles.size === 0) return tools;
+  const { createDashboardClient } = await import('../cli/create-dashboard-client.js');
+  for (const profile of profiles) {
+    const profileSettings = profile === '' ? settings : resolveWithConfig({ flags: { ...context.options, profile }, env: withoutProfile(context.io.env), manifest: { settings: loaded.settings } }, settings.config);
+    tools.set(profile, { client: await createDashboardClient(profileSettings, context.reporter, context.io, prompt), databaseName: profileSettings.values.dashboardDatabase.value! });
+  }
+  return tools;
+}
+
+function withoutProfile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  delete copy.DPGW_TOKEN;
+  delete copy.DPGW_PROFILE;
+  return copy;
+}
 
 /**
  * The query engine as each profile the manifest's verify steps name, made before
@@ -113,9 +142,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   const engines = new Map<string, StatementClient>();
   if (profiles.size === 0) return engines;
   const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
-  const env = { ...context.io.env };
-  delete env.DPGW_TOKEN;
-  delete env.DPGW_PROFILE;
+  const env = withoutProfile(context.io.env);
   for (const profile of profiles) {
     const profileSettings = resolveWithConfig({ flags: { ...context.options, profile }, env, manifest: { settings: loaded.settings } }, settings.config);
     engines.set(profile, createQueryEngineClient(profileSettings, context.reporter, { ...context.io, env }));
@@ -152,9 +179,10 @@ function sameExitCode(failed: DataSetResult[]): number {
 
 function renderSummary(results: DataSetResult[], style: ChalkInstance): string {
   const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
-  const withVerify = results.some((r) => r.steps.some((s) => s.step === 'verify'));
-  const rows = results.map((r) => [r.dataset, r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), ...(withVerify ? [stepOf(r, 'verify')] : []), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
-  const header = ['DATA SET', 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', ...(withVerify ? ['VERIFY'] : []), 'STATUS', 'TIME'];
+  const has = (step: string) => results.some((r) => r.steps.some((s) => s.step === step));
+  const optional = ['verify', 'dashboard'].filter(has);
+  const rows = results.map((r) => [r.dataset, r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
   const statusColumn = header.indexOf('STATUS');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();

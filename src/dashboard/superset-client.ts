@@ -87,7 +87,7 @@ export class SupersetClient {
   }
 
   async get<T>(path: string): Promise<T> {
-    return (await this.http.request<T>('GET', path)).body as T;
+    return forbiddenSaysRole(() => this.http.request<T>('GET', path)).then((answer) => answer.body as T);
   }
 
   /** The records of a list endpoint that pass every filter (all pages up to 100 records). */
@@ -98,7 +98,22 @@ export class SupersetClient {
 
   async send<T>(method: Extract<Method, 'POST' | 'PUT' | 'DELETE'>, path: string, body?: unknown): Promise<T> {
     const headers = await this.csrfHeaders();
-    return (await this.http.request<T>(method, path, { body, headers, retry: false })).body as T;
+    return forbiddenSaysRole(() => this.http.request<T>(method, path, { body, headers, retry: false })).then((answer) => answer.body as T);
+  }
+}
+
+/** The dashboard tool's 403 is about its own roles, not the query engine's groups: say which role. */
+async function forbiddenSaysRole<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof GatewayError && error.status === 403) {
+      throw new DpgwError('rejected', `${error.method} ${error.url} was forbidden by the dashboard tool${error.bodyMessage ? `: ${error.bodyMessage}` : ''}`, {
+        hint: 'the dashboard user needs a role that may create data sets, charts and dashboards (Alpha, or a custom role with those permissions)',
+        details: error.details,
+      });
+    }
+    throw error;
   }
 }
 

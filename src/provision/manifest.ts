@@ -38,6 +38,13 @@ const verifySettings = z.strictObject({
   wait: z.number().nonnegative().optional().describe('seconds to keep asking until the visible checks hold, as ingestion is asynchronous (default 0)'),
 });
 
+const dashboardSettings = z.strictObject({
+  profile: name.optional().describe("profile whose dashboard user builds it (a permitted user, contract step 9; default: the run's settings)"),
+  title: name.optional().describe('dashboard title, found or created (default: the data set name)'),
+  chart: name.optional().describe('chart name (default: "<table> positions")'),
+  rows: z.number().int().positive().max(100_000).optional().describe('rows of the data set: SELECT * FROM default.<table> LIMIT <rows> (default 100)'),
+});
+
 export const dataSetEntry = z.strictObject({
   datasource: name.describe('data source offering the data set (name or id)'),
   dataset: name.describe('data set to provision'),
@@ -48,7 +55,10 @@ export const dataSetEntry = z.strictObject({
     .describe('schema file (relative to the manifest) or the schema inline'),
   table: tableSettings.optional().describe('table settings'),
   verify: verifySettings.optional().describe('after the storage touch, check access in the SQL query engine as these profiles (each signed in with `dpgw login --profile …`)'),
+  dashboard: dashboardSettings.optional().describe('last: the table as a data set, a map chart (lon, lat) and a dashboard in the dashboard tool, proven to render'),
 });
+
+export type DashboardSettings = z.infer<typeof dashboardSettings>;
 
 export type VerifySettings = z.infer<typeof verifySettings>;
 
@@ -141,6 +151,7 @@ function knownKeysAt(path: readonly (string | number)[]): string[] {
   if (tail === 'settings') return [...PROFILE_KEYS];
   if (tail === 'table') return Object.keys(tableSettings.shape);
   if (tail === 'verify') return Object.keys(verifySettings.shape);
+  if (tail === 'dashboard') return Object.keys(dashboardSettings.shape);
   if (tail === 'dataSets') return Object.keys(dataSetEntry.shape);
   return [];
 }

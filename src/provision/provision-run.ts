@@ -24,9 +24,11 @@ import type { Settings } from '../settings/resolve-settings.js';
 import type { LoadedManifest } from './manifest.js';
 import { memoryPacer } from './memory-pacer.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
+import { buildDashboard } from '../dashboard/build-dashboard.js';
+import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles, verifyStep } from './verify-step.js';
 
-export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify';
+export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
 /** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again); `passed`: a check held. */
 export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'passed' | 'skipped' | 'failed' | 'planned';
 
@@ -76,6 +78,8 @@ export interface RunOptions {
   catalogCache?: CatalogCache;
   /** The query engine as a profile, for the verify steps (created before the run). */
   engineOf?: (profile: string) => StatementClient;
+  /** The dashboard tool as a profile (undefined: the run's settings), with its connection's name. */
+  dashboardOf?: (profile: string | undefined) => { client: SupersetClient; databaseName: string };
   warn: (message: string) => void;
   onProgress?: (done: number, total: number, current: string) => void;
 }
@@ -108,6 +112,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     steps.push({ step: 'table', status: 'planned', detail: `POST table ${table.tableName} (an existing table is left unchanged)`, request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } });
     steps.push(storageStep(version, 'planned'));
     if (entry.verify) steps.push({ step: 'verify', status: 'planned', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` });
+    if (entry.dashboard) steps.push({ step: 'dashboard', status: 'planned', detail: dashboardPlan(entry, tableName) });
     results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schema.schemaName, table: tableName, status: 'planned', changed: false, steps, ms: Date.now() - started });
   }
   return results;
@@ -193,6 +198,13 @@ async function provisionOne({ entry, schema, tableName }: Prepared, result: Data
       const verified = await verifyStep(entry.verify, entry.dataset, tableName, options.engineOf);
       steps.push({ step: 'verify', status: 'passed', detail: verified.detail });
     }
+    if (entry.dashboard && options.dashboardOf) {
+      if (options.interrupted()) return finish('interrupted');
+      current = 'dashboard';
+      const { client, databaseName } = options.dashboardOf(entry.dashboard.profile);
+      const built = await buildDashboard(client, { ...dashboardRequest(entry, tableName), databaseName });
+      steps.push({ step: 'dashboard', status: built.changed ? 'changed' : 'unchanged', detail: `${built.dashboard.url} (chart ${built.chart.id}, ${built.rendered.rows} points)` });
+    }
     return finish('done');
   } catch (error) {
     const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { cause: error });
@@ -212,6 +224,15 @@ async function createTable(options: RunOptions, table: RealtimeTableDefinition):
     if (error instanceof GatewayError && error.status === 409) throw new DpgwError('rejected', `table ${table.tableName} exists already (--fail-on-exists)`, { details: error.details });
     throw error;
   }
+}
+
+function dashboardRequest(entry: Prepared['entry'], tableName: string) {
+  return { table: tableName, rows: entry.dashboard?.rows ?? 100, dashboardTitle: entry.dashboard?.title ?? entry.dataset, chartName: entry.dashboard?.chart ?? `${tableName} positions` };
+}
+
+function dashboardPlan(entry: Prepared['entry'], tableName: string): string {
+  const request = dashboardRequest(entry, tableName);
+  return `in the dashboard tool${entry.dashboard?.profile ? ` as ${entry.dashboard.profile}` : ''}: data set SELECT * FROM default.${tableName} LIMIT ${request.rows}, chart "${request.chartName}" on dashboard "${request.dashboardTitle}"`;
 }
 
 function storageStep(version: string | undefined, status: 'planned' | 'skipped'): StepResult {

@@ -3,7 +3,9 @@
  * sandbox's dashboard tool, which runs the data set's SQL in the sandbox's query engine
  * as the signed-in user.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
@@ -91,5 +93,62 @@ describe('dpgw dashboard', () => {
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('set it with --dashboard-url, or DPGW_DASHBOARD_URL');
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
+  });
+});
+
+describe('dpgw provision with a dashboard step', () => {
+  it('builds the map as the named profile after the storage touch, says so in the summary, changes nothing on a re-run, and fails the data set for a user who may not', async () => {
+    sandbox = await startSandbox({ topicDelayMs: 0, rowsPerTable: 30 });
+    const s = sandbox;
+    const env = cleanEnv({ DPGW_PROFILE: 'admin' });
+    const dir = env.DPGW_CONFIG_DIR!;
+    const secret = (name: string, value: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, value, { mode: 0o600 });
+      return `file:${file}`;
+    };
+    const profile = (username: string) => ({
+      gateway: s.gatewayUrl,
+      authUrl: s.authUrl,
+      realm: s.realm,
+      clientId: s.clientId,
+      clientSecret: secret('client-secret', s.clientSecret),
+      username,
+      queryEngine: s.queryEngineUrl,
+      dashboardUrl: s.dashboardUrl,
+      dashboardUser: username,
+      dashboardPassword: secret(`${username}-password`, s.users.find((u) => u.username === username)!.password),
+      brokerList: s.stream.brokerList,
+      registryUrl: s.stream.registryUrl,
+      streamUser: s.stream.user,
+      streamPassword: secret('stream-password', s.stream.password),
+    });
+    writeFileSync(join(dir, 'config.yaml'), stringify({ profiles: { admin: profile('admin'), analyst: profile('analyst'), outsider: profile('outsider') } }), { mode: 0o600 });
+    const login = await spawnDpgw(['login', '--password-stdin'], { env, input: `${s.users.find((u) => u.username === 'admin')!.password}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    const manifest = (dashboard: Record<string, unknown>) => {
+      const file = join(dir, 'provision.yaml');
+      writeFileSync(file, stringify({ version: 1, dataSets: [{ datasource: 'mock-data-library', dataset: 'track', groups: [TRACK_GROUP], schema: SCHEMA, table: { name: 'track' }, dashboard }] }));
+      return file;
+    };
+
+    const plan = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--plan'], { env });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('5. dashboard in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
+
+    const first = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' })], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +STORAGE +DASHBOARD +STATUS +TIME$/m);
+    expect(first.stdout).toMatch(/^track .* changed +done /m);
+    const again = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--json'], { env });
+    const step = JSON.parse(again.stdout).dataSets[0].steps.find((x: { step: string }) => x.step === 'dashboard');
+    expect(step).toEqual({ step: 'dashboard', status: 'unchanged', detail: `${s.dashboardUrl}/superset/dashboard/1/ (chart 1, 30 points)` });
+
+    const refused = await spawnDpgw(['provision', manifest({ profile: 'outsider', title: 'Tracks' }), '--json'], { env });
+    expect(refused.code).toBe(3);
+    const failed = JSON.parse(refused.stdout).dataSets[0];
+    expect(failed.steps.at(-1)).toMatchObject({ step: 'dashboard', status: 'failed' });
+    expect(failed.error.message).toContain('the query engine shows this dashboard user no table track');
+    expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([1, 1, 1]);
   });
 });

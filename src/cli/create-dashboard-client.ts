@@ -1,0 +1,33 @@
+import { SupersetClient } from '../dashboard/superset-client.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { certificateAuthorities } from '../net/trust-and-proxy.js';
+import type { Reporter } from '../output/reporter.js';
+import { resolveSecretReference } from '../secrets/secret-reference.js';
+import { whereSet, type Settings } from '../settings/resolve-settings.js';
+import { requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
+import type { Io } from './io.js';
+import { VERSION } from './version.js';
+
+/** The dashboard tool's client for a profile's settings: its URL, user and password (a reference, DPGW_DASHBOARD_PASSWORD, or a prompt). */
+export async function createDashboardClient(settings: Settings, reporter: Reporter, io: Io, prompt?: (message: string) => Promise<string>): Promise<SupersetClient> {
+  const url = requireUrl(settings, 'dashboardUrl');
+  const username = requireValue(settings, 'dashboardUser');
+  const setting = settings.values.dashboardPassword;
+  let password: string;
+  if (setting.value === undefined) {
+    if (!prompt) throw new DpgwError('usage', `no dashboard password is set for ${username}`, { where: 'dashboardPassword', hint: 'set DPGW_DASHBOARD_PASSWORD, or --dashboard-password <reference> (env:, file:, exec:)' });
+    password = await prompt(`Password of ${username} at ${url}:`);
+  } else {
+    password = setting.source.kind === 'env' ? setting.value : await resolveSecretReference(setting.value, { where: whereSet(setting), env: io.env, label: 'dashboard password', prompt });
+  }
+  const trace = reporter.options.verbose ? (line: string) => reporter.trace(line) : undefined;
+  return new SupersetClient({
+    baseUrl: url,
+    username,
+    password,
+    timeoutMs: timeoutMs(settings),
+    certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
+    trace,
+    userAgent: `dpgw/${VERSION}`,
+  });
+}
