@@ -59,7 +59,16 @@ export class LoopbackServer {
   constructor(private readonly handler: (request: IncomingMessage, response: ServerResponse) => Promise<void>) {}
 
   async listen(port: number): Promise<void> {
-    const server = createServer((request, response) => void this.handler(request, response));
+    // A handler that throws (a client gone mid-request, a bad body) ends that one exchange, never the sandbox.
+    const server = createServer((request, response) => {
+      this.handler(request, response).catch((error: unknown) => {
+        if (response.headersSent || response.destroyed) {
+          response.destroy();
+          return;
+        }
+        sendJson(response, 500, { message: `sandbox: ${(error as Error).message}` });
+      });
+    });
     server.keepAliveTimeout = 5_000;
     server.on('connection', () => this.connections++);
     await new Promise<void>((resolve, reject) => {
