@@ -118,10 +118,19 @@ async function dashboardTools(context: CommandContext, loaded: Awaited<ReturnTyp
   if (profiles.size === 0) return tools;
   const { createDashboardClient } = await import('../cli/create-dashboard-client.js');
   for (const profile of profiles) {
-    const profileSettings = profile === '' ? settings : resolveWithConfig({ flags: { ...context.options, profile }, env: withoutProfile(context.io.env), manifest: { settings: loaded.settings } }, settings.config);
+    const profileSettings = profile === '' ? settings : settingsOfProfile(context, loaded, settings, profile);
     tools.set(profile, { client: await createDashboardClient(profileSettings, context.reporter, context.io, prompt), databaseName: profileSettings.values.dashboardDatabase.value! });
   }
   return tools;
+}
+
+/**
+ * Another profile's settings for a verify or dashboard step: its own profile under the
+ * run's flags and manifest settings. DPGW_TOKEN, the one token of the run's profile, and
+ * DPGW_PROFILE do not apply to it.
+ */
+function settingsOfProfile(context: CommandContext, loaded: Awaited<ReturnType<typeof loadManifest>>, settings: Awaited<ReturnType<typeof resolveSettings>>, profile: string) {
+  return resolveWithConfig({ flags: { ...context.options, profile }, env: withoutProfile(context.io.env), manifest: { settings: loaded.settings } }, settings.config);
 }
 
 function withoutProfile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -142,10 +151,8 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   const engines = new Map<string, StatementClient>();
   if (profiles.size === 0) return engines;
   const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
-  const env = withoutProfile(context.io.env);
   for (const profile of profiles) {
-    const profileSettings = resolveWithConfig({ flags: { ...context.options, profile }, env, manifest: { settings: loaded.settings } }, settings.config);
-    engines.set(profile, createQueryEngineClient(profileSettings, context.reporter, { ...context.io, env }));
+    engines.set(profile, createQueryEngineClient(settingsOfProfile(context, loaded, settings, profile), context.reporter, { ...context.io, env: withoutProfile(context.io.env) }));
   }
   return engines;
 }

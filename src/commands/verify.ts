@@ -1,7 +1,6 @@
 /** `dpgw verify`: contract steps 7 and 8 in the SQL query engine, as the signed-in user. */
 import type { ChalkInstance } from 'chalk';
 import type { Handler, HandlerModule } from '../cli/command-context.js';
-import { readClaims } from '../auth/jwt-claims.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
@@ -25,13 +24,15 @@ const verify: Handler = async (context) => {
       waitSeconds,
       onRetry: (attempt, failing) => reporter.info(`not yet (attempt ${attempt}): ${failing.map((c) => `${c.check}: ${c.answered}`).join('; ')}; asking again…`),
     });
-    const identity = await whoAmI(settings.values.token.value, context);
+    // Who the engine was asked as (from the token, for the report, not for trust).
+    const { sessionStatus } = await import('../auth/session.js');
+    const identity = await sessionStatus({ settings, env: io.env, warn: () => undefined }).catch(() => undefined);
     for (const check of report.checks.filter((c) => !c.ok)) {
       reporter.problem(`verify: ${check.check} failed: expected ${check.expected}; the query engine answered ${check.answered}${check.hint ? ` — ${check.hint}` : ''}`);
     }
-    if (report.ok) reporter.success(summary(report, identity.user));
+    if (report.ok) reporter.success(summary(report, identity?.username));
     return {
-      data: { dataSet, user: identity.user ?? null, groups: identity.groups ?? null, queryEngine: client.baseUrl, ...report },
+      data: { dataSet, user: identity?.username ?? null, groups: identity?.groups ?? null, queryEngine: client.baseUrl, ...report },
       human: (style) => renderReport(report, style),
       exitCode: report.ok ? ExitCode.Ok : ExitCode.VerificationFailed,
     };
@@ -45,21 +46,6 @@ function summary(report: VerifyReport, user: string | undefined): string {
   return report.expect === 'visible'
     ? `${who} sees ${report.catalog}.${report.schema}.${report.table} and got ${report.rows} row${report.rows === 1 ? '' : 's'}`
     : `${who} sees neither ${report.catalog}.${report.schema} nor ${report.table}, and the SELECT is denied`;
-}
-
-/** Who the engine was asked as, read from the token (for the report, not for trust). */
-async function whoAmI(rawToken: string | undefined, context: Parameters<Handler>[0]): Promise<{ user?: string; groups?: string[] }> {
-  let token = rawToken;
-  if (token === undefined) {
-    try {
-      const { tokenCacheFor } = await import('../auth/session.js');
-      token = (await tokenCacheFor({ settings: await context.settings(), env: context.io.env, warn: () => undefined }).read())?.accessToken;
-    } catch {
-      return {};
-    }
-  }
-  const claims = token ? readClaims(token) : undefined;
-  return { user: claims?.preferred_username ?? claims?.sub, groups: claims?.groups };
 }
 
 function renderReport(report: VerifyReport, style: ChalkInstance): string {

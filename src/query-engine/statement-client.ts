@@ -15,7 +15,6 @@ interface StatementAnswer {
   nextUri?: string;
   columns?: Array<{ name: string; type: string }>;
   data?: unknown[][];
-  stats?: { state?: string };
   error?: EngineErrorBody;
 }
 

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LoopbackServer, readBody, sendJson } from './http-kit.js';
+import { LoopbackService, readBody, sendJson } from './http-kit.js';
 import type { QueryEngineEmulator } from './query-engine.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
@@ -54,8 +54,7 @@ const DATABASE_ID = 1;
 const fatal = (): Answer => ({ status: 500, body: { message: 'Fatal error' } });
 const notFound = (): Answer => ({ status: 404, body: { message: 'Not found' } });
 
-export class DashboardToolEmulator {
-  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
+export class DashboardToolEmulator extends LoopbackService {
   private readonly tokens = new Map<string, string>();
   /** session cookie → CSRF token. */
   private readonly sessions = new Map<string, string>();
@@ -64,21 +63,11 @@ export class DashboardToolEmulator {
   readonly charts = new Map<number, Chart>();
   private nextId = { dataSet: 1, dashboard: 1, chart: 1 };
 
-  constructor(private readonly options: DashboardToolOptions) {}
-
-  async start(): Promise<void> {
-    await this.server.listen(this.options.port);
+  constructor(private readonly options: DashboardToolOptions) {
+    super(options.port);
   }
 
-  get baseUrl(): string {
-    return this.server.baseUrl;
-  }
-
-  async stop(): Promise<void> {
-    await this.server.close();
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://sandbox');

@@ -13,7 +13,7 @@ import { CATALOG_BASE } from '../contract/paths.js';
 import type { Catalog, Permission } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
-import { LoopbackServer, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
+import { LoopbackService, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
 import type { OlapStore } from './olap-store.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
@@ -53,32 +53,15 @@ interface Caller {
   groups: string[];
 }
 
-export class GatewayEmulator {
-  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
+export class GatewayEmulator extends LoopbackService {
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(private readonly options: GatewayEmulatorOptions) {
+    super(options.port);
     this.jwks = createRemoteJWKSet(new URL(options.jwksUri));
   }
 
-  async start(): Promise<void> {
-    await this.server.listen(this.options.port);
-  }
-
-  get baseUrl(): string {
-    return this.server.baseUrl;
-  }
-
-  /** TCP connections accepted so far. */
-  get connections(): number {
-    return this.server.connections;
-  }
-
-  async stop(): Promise<void> {
-    await this.server.close();
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://sandbox');

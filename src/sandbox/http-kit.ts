@@ -1,4 +1,4 @@
-/** Small HTTP helpers for the sandbox's two servers: bodies in, JSON and errors out. */
+/** Small HTTP helpers for the sandbox's servers: bodies in, JSON and errors out, and the server each one is. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -85,5 +85,34 @@ export class LoopbackServer {
     this.server = undefined;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/**
+ * A sandbox server on 127.0.0.1 (gateway, identity provider, query engine, dashboard
+ * tool): one request handler, started, stopped and located the same way.
+ */
+export abstract class LoopbackService {
+  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
+
+  constructor(private readonly port: number) {}
+
+  protected abstract handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+
+  async start(): Promise<void> {
+    await this.server.listen(this.port);
+  }
+
+  get baseUrl(): string {
+    return this.server.baseUrl;
+  }
+
+  /** TCP connections accepted so far. */
+  get connections(): number {
+    return this.server.connections;
+  }
+
+  async stop(): Promise<void> {
+    await this.server.close();
   }
 }

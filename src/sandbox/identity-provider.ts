@@ -12,7 +12,7 @@ import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type CryptoKe
 import { PASSWORD_GRANT } from '../contract/constants.js';
 import type { TokenResponse } from '../contract/types.js';
 import type { Faults } from './faults.js';
-import { LoopbackServer, parseForm, readBody, sendJson } from './http-kit.js';
+import { LoopbackService, parseForm, readBody, sendJson } from './http-kit.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
 export interface SandboxUser {
@@ -57,15 +57,15 @@ interface Session {
 
 const KID_BYTES = 8;
 
-export class IdentityProvider {
+export class IdentityProvider extends LoopbackService {
   readonly options: IdentityProviderOptions;
-  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
   private keys?: { privateKey: CryptoKey; publicJwk: JWK; kid: string };
   /** HMAC key for refresh tokens: only this server reads them, as in Keycloak. */
   private readonly refreshKey = new Uint8Array(randomBytes(32));
   private readonly sessions = new Map<string, Session>();
 
   constructor(options: IdentityProviderOptions) {
+    super(options.port);
     this.options = options;
   }
 
@@ -82,25 +82,12 @@ export class IdentityProvider {
     return `${this.issuer}/protocol/openid-connect/certs`;
   }
 
-  async start(): Promise<void> {
+  override async start(): Promise<void> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const publicJwk = await exportJWK(publicKey);
     const kid = createHash('sha256').update(JSON.stringify(publicJwk)).digest('base64url').slice(0, KID_BYTES * 2);
     this.keys = { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid };
-    await this.server.listen(this.options.port);
-  }
-
-  get baseUrl(): string {
-    return this.server.baseUrl;
-  }
-
-  /** TCP connections accepted so far. */
-  get connections(): number {
-    return this.server.connections;
-  }
-
-  async stop(): Promise<void> {
-    await this.server.close();
+    await super.start();
   }
 
   /** Ends every session of a user (as an admin's "sign out" would): their refresh tokens stop working. */
@@ -108,7 +95,7 @@ export class IdentityProvider {
     for (const session of this.sessions.values()) if (session.username === username) session.active = false;
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     const url = new URL(request.url ?? '/', 'http://sandbox');
     let text = '';

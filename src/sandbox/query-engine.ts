@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { QUERY_ENGINE_SCHEMA } from '../contract/constants.js';
 import type { AnalyticsSchema } from '../contract/types.js';
-import { LoopbackServer, readBody, sendJson } from './http-kit.js';
+import { LoopbackService, readBody, sendJson } from './http-kit.js';
 import type { OlapStore } from './olap-store.js';
 import { INFORMATION_SCHEMA, type QueryAccessPolicy } from './query-access-policy.js';
 import { maskRequestHeaders, type RequestLog } from './request-log.js';
@@ -61,30 +61,18 @@ function identifier(text: string): string {
   return text.startsWith('"') ? text.slice(1, -1).replace(/""/g, '"') : text.toLowerCase();
 }
 
-export class QueryEngineEmulator {
-  private readonly server = new LoopbackServer((request, response) => this.handle(request, response));
+export class QueryEngineEmulator extends LoopbackService {
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
   /** Finished statements waiting for their page to be read. */
   private readonly pending = new Map<string, { user: string; outcome: Outcome }>();
   private queries = 0;
 
   constructor(private readonly options: QueryEngineOptions) {
+    super(options.port);
     this.jwks = createRemoteJWKSet(new URL(options.jwksUri));
   }
 
-  async start(): Promise<void> {
-    await this.server.listen(this.options.port);
-  }
-
-  get baseUrl(): string {
-    return this.server.baseUrl;
-  }
-
-  async stop(): Promise<void> {
-    await this.server.close();
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', 'http://sandbox');
