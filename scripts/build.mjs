@@ -31,6 +31,12 @@ await build({
   format: 'esm',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  // The dependencies go into the chunks too: resolving and reading hundreds of small
+  // files from node_modules cost more start-up than the code itself (docs/benchmarks.md).
+  // undici stays outside: only a CA file or a proxy for the identity provider loads it.
+  external: ['undici', 'kafkajs'],
+  // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
+  banner: { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" },
 });
 
 /** Keeps `import('./dispatch.js')` a real dynamic import of the ESM part. */
@@ -40,10 +46,27 @@ const dispatchStaysOutside = {
     builder.onResolve({ filter: /^\.\/dispatch\.js$/ }, () => ({ path: './dispatch.js', external: true }));
   },
 };
+/**
+ * commander requires node:child_process at load for executable subcommands, which
+ * dpgw does not use; loading it costs about 4 % of a cold start. The start-up bundle
+ * gets a stand-in that loads the real module on first use.
+ */
+const childProcessOnDemand = {
+  name: 'child-process-on-demand',
+  setup(builder) {
+    builder.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.namespace === 'on-demand' ? { path: 'node:child_process', external: true } : { path: 'child_process', namespace: 'on-demand' },
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'on-demand' }, () => ({
+      contents: "let real; const load = () => (real ??= require('node:child_process')); module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });",
+      loader: 'js',
+    }));
+  },
+};
 await build({
   ...common,
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/cli/dpgw.cjs',
   format: 'cjs',
-  plugins: [dispatchStaysOutside],
+  plugins: [dispatchStaysOutside, childProcessOnDemand],
 });

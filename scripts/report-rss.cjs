@@ -2,5 +2,5 @@
 // set size in kilobytes to DPGW_BENCH_RSS_FILE when it exits.
 const { writeFileSync } = require('node:fs');
 process.on('exit', () => {
-  if (process.env.DPGW_BENCH_RSS_FILE) writeFileSync(process.env.DPGW_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS));
+  if (process.env.DPGW_BENCH_RSS_FILE) writeFileSync(process.env.DPGW_BENCH_RSS_FILE, JSON.stringify({ rssKb: process.resourceUsage().maxRSS, cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 }));
 });

@@ -4,12 +4,13 @@
  * data set with its topic (the platform creates topics asynchronously).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CATALOG_ALL } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';
-import type { CatalogDataSource, Enablement, OfferedDataSet } from '../contract/types.js';
+import type { CatalogDataSet, CatalogDataSource, Enablement, OfferedDataSet } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { closestMatch } from '../text/closest-match.js';
-import { defaultStorageOf, selfHrefOf, topicOf } from './data-set-facts.js';
+import { defaultStorageOf, parseSelfHref, selfHrefOf, topicOf } from './data-set-facts.js';
 
 export interface EnableRequest {
   dataSource: string;
@@ -26,13 +27,26 @@ export interface EnableRequest {
   catalogCache?: CatalogCache;
 }
 
+/**
+ * What one run learns from the catalog once and shares between its data sets, so a
+ * data set costs only the contract's own requests (docs/benchmarks.md): the data
+ * sources, what each offers, each source's enablements (one listing, then the ones
+ * this run creates), and which data sets are enabled already.
+ */
 export interface CatalogCache {
+  /** 'run': many data sets share it, so the catalog's one listing of every data set is read once; 'call': one data set, its enablement's listing. */
+  scope: 'run' | 'call';
   dataSources?: Promise<CatalogDataSource[]>;
   offered: Map<string, Promise<OfferedDataSet[]>>;
+  enablements: Map<string, Promise<Enablement[]>>;
+  /** Enablements this run is creating, by data source and name: two data sets naming one create it once. */
+  creating: Map<string, Promise<Enablement>>;
+  /** The catalog's data sets as listed before this run enabled any, by listing path. */
+  listed: Map<string, Promise<CatalogDataSet[]>>;
 }
 
-export function newCatalogCache(): CatalogCache {
-  return { offered: new Map() };
+export function newCatalogCache(scope: CatalogCache['scope'] = 'run'): CatalogCache {
+  return { scope, offered: new Map(), enablements: new Map(), creating: new Map(), listed: new Map() };
 }
 
 export interface PlannedRequest {
@@ -54,15 +68,13 @@ export interface EnableResult {
 }
 
 export async function enableDataSet(client: GatewayClient, request: EnableRequest): Promise<EnableResult> {
-  const cache = request.catalogCache ?? newCatalogCache();
+  const cache = request.catalogCache ?? newCatalogCache('call');
   const source = await findDataSource(client, request.dataSource, cache);
-  let offeredList = cache.offered.get(source.id);
-  if (!offeredList) {
-    offeredList = client.listOfferedDataSets(source.id);
-    cache.offered.set(source.id, offeredList);
-    offeredList.catch(() => cache.offered.delete(source.id));
-  }
-  const offered = await offeredList;
+  // What the source offers and its enablements do not depend on each other: asked side by side.
+  const [offered, enablements] = await Promise.all([
+    once(cache.offered, source.id, () => client.listOfferedDataSets(source.id)),
+    once(cache.enablements, source.id, () => client.listEnablements(source.id)),
+  ]);
   if (!offered.some((d) => d.name === request.dataSet)) {
     const near = closestMatch(request.dataSet, offered.map((d) => d.name));
     throw new DpgwError('usage', `data source ${source.name} offers no data set "${request.dataSet}"`, {
@@ -71,8 +83,10 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
     });
   }
   const enablementName = request.enablement ?? request.dataSet;
-  const existing = (await client.listEnablements(source.id)).find((e) => e.name === enablementName);
-  if (!existing && request.groups.length === 0) {
+  const creatingKey = `${source.id}\u0000${enablementName}`;
+  const existing = enablements.find((e) => e.name === enablementName);
+  const beingCreated = existing ? undefined : cache.creating.get(creatingKey);
+  if (!existing && !beingCreated && request.groups.length === 0) {
     throw new DpgwError('usage', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { where: '--group', hint: 'pass --group <group> (once per group)' });
   }
   if (existing && request.groups.length > 0 && !sameSet(existing.groups, request.groups)) {
@@ -92,31 +106,34 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
     };
   }
 
-  let enablement: Enablement | undefined = existing;
-  if (!enablement) {
-    enablement = await client.createEnablement(source.id, { name: enablementName, groups: request.groups });
-    // A gateway that answers the POST without a body: find the new enablement by name.
-    enablement ??= (await client.listEnablements(source.id)).find((e) => e.name === enablementName);
-    if (!enablement) throw new DpgwError('rejected', `the gateway accepted enablement "${enablementName}" but does not list it`, { hint: 'check the catalog, then run the command again' });
+  let enablement: Enablement;
+  let created = false;
+  if (existing) enablement = existing;
+  else if (beingCreated) enablement = await beingCreated;
+  else {
+    created = true;
+    enablement = await once(cache.creating, creatingKey, () => createEnablement(client, source.id, enablementName, request.groups));
   }
-  const already = (await client.listDataSets({ dataSourceId: source.id, enablementId: enablement.id })).some((d) => d.name === request.dataSet && topicOf(d));
+  const done = (listed: CatalogDataSet, change: EnableResult['change']): EnableResult => ({
+    dataSource: { id: source.id, name: source.name },
+    enablement: { id: enablement.id, name: enablement.name, groups: enablement.groups, created },
+    dataSet: request.dataSet,
+    change,
+    topic: topicOf(listed),
+    selfHref: selfHrefOf(listed),
+    storageId: defaultStorageOf(listed)?.id,
+  });
+
+  // A data set in an enablement created just now cannot be enabled yet; in an existing
+  // one, the catalog's listing says whether it is, and with a topic nothing is left to do.
+  const before = created || beingCreated ? undefined : await listedBefore(client, cache, source.id, enablement.id, request.dataSet);
+  if (before && topicOf(before) && selfHrefOf(before)) return done(before, 'already');
   await client.enableDataSet(source.id, enablement.id, request.dataSet);
 
   const started = Date.now();
   for (let delay = 250; ; delay = Math.min(delay * 2, 2_000)) {
     const listed = (await client.listDataSets({ dataSourceId: source.id, enablementId: enablement.id })).find((d) => d.name === request.dataSet);
-    const topic = listed ? topicOf(listed) : undefined;
-    if (listed && topic) {
-      return {
-        dataSource: { id: source.id, name: source.name },
-        enablement: { id: enablement.id, name: enablement.name, groups: enablement.groups, created: !existing },
-        dataSet: request.dataSet,
-        change: already ? 'already' : 'enabled',
-        topic,
-        selfHref: selfHrefOf(listed),
-        storageId: defaultStorageOf(listed)?.id,
-      };
-    }
+    if (listed && topicOf(listed)) return done(listed, before ? 'already' : 'enabled');
     const elapsed = Date.now() - started;
     if (elapsed >= request.waitTimeoutMs) {
       throw new DpgwError('failure', `data set ${request.dataSet} is enabled in enablement ${enablement.name}, but its topic did not appear within ${Math.round(request.waitTimeoutMs / 1000)} s`, {
@@ -128,12 +145,54 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   }
 }
 
-async function findDataSource(client: GatewayClient, nameOrId: string, cache: CatalogCache): Promise<CatalogDataSource> {
+async function createEnablement(client: GatewayClient, dataSourceId: string, name: string, groups: string[]): Promise<Enablement> {
+  // A gateway that answers the POST without a body: find the new enablement by name.
+  const enablement = (await client.createEnablement(dataSourceId, { name, groups })) ?? (await client.listEnablements(dataSourceId)).find((e) => e.name === name);
+  if (!enablement) throw new DpgwError('rejected', `the gateway accepted enablement "${name}" but does not list it`, { hint: 'check the catalog, then run the command again' });
+  return enablement;
+}
+
+/**
+ * The data set as the catalog listed it before this run touched it. A run reads the
+ * listing of every data set once for all its data sets; a single call reads only its
+ * enablement's listing.
+ */
+async function listedBefore(client: GatewayClient, cache: CatalogCache, dataSourceId: string, enablementId: string, dataSet: string): Promise<CatalogDataSet | undefined> {
+  const selector = cache.scope === 'run' ? {} : { dataSourceId, enablementId };
+  const listed = await once(cache.listed, `${selector.dataSourceId ?? CATALOG_ALL}/${selector.enablementId ?? CATALOG_ALL}`, () => client.listDataSets(selector));
+  return listed.find((d) => {
+    if (d.name !== dataSet) return false;
+    const ids = parseSelfHref(selfHrefOf(d) ?? '');
+    return ids === undefined ? cache.scope === 'call' : ids.dataSourceId === dataSourceId && ids.enablementId === enablementId;
+  });
+}
+
+/** A value asked for once per key and shared; a failed ask is forgotten so the next caller asks again. */
+function once<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let pending = map.get(key);
+  if (!pending) {
+    pending = load();
+    map.set(key, pending);
+    pending.catch(() => map.delete(key));
+  }
+  return pending;
+}
+
+/** Starts the data source listing a run needs first, so it overlaps other start-up requests; its errors reach the data sets that use it. */
+export function primeCatalog(client: GatewayClient, cache: CatalogCache): void {
+  void dataSourcesOf(client, cache).catch(() => undefined);
+}
+
+function dataSourcesOf(client: GatewayClient, cache: CatalogCache): Promise<CatalogDataSource[]> {
   if (!cache.dataSources) {
     cache.dataSources = client.listDataSources();
     cache.dataSources.catch(() => (cache.dataSources = undefined));
   }
-  const sources = await cache.dataSources;
+  return cache.dataSources;
+}
+
+async function findDataSource(client: GatewayClient, nameOrId: string, cache: CatalogCache): Promise<CatalogDataSource> {
+  const sources = await dataSourcesOf(client, cache);
   const found = sources.find((s) => s.id === nameOrId) ?? sources.find((s) => s.name === nameOrId);
   if (found) return found;
   const near = closestMatch(nameOrId, sources.map((s) => s.name));

@@ -32,7 +32,7 @@ const provision: Handler = async (context) => {
   const settings = await resolveSettings({
     flags: options,
     env: io.env,
-    manifest: { profile: loaded.manifest.profile ? { value: loaded.manifest.profile, location: loaded.document.at(['profile']) } : undefined, settings: loaded.settings },
+    manifest: { profile: manifestProfile(loaded), settings: loaded.settings },
   });
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   const streamPassword = planOnly ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
@@ -106,6 +106,18 @@ const provision: Handler = async (context) => {
     for (const dashboard of dashboards.values()) dashboard.client.close();
   }
 };
+
+/** The manifest's profile, its position found only when shown. */
+function manifestProfile(loaded: Awaited<ReturnType<typeof loadManifest>>): { value: string; location: string } | undefined {
+  const value = loaded.manifest.profile;
+  if (!value) return undefined;
+  return {
+    value,
+    get location() {
+      return loaded.document.at(['profile']);
+    },
+  };
+}
 
 /**
  * The dashboard tool as each profile the manifest's dashboard steps name ('' for the

@@ -15,10 +15,12 @@ import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions }
 
 /**
  * Supplies the bearer token for a request. `forceRefresh` is set after the
- * gateway answered 401 to a token: the supplier should fetch a new one.
+ * gateway answered 401 to the token `refused`: the supplier should fetch a new
+ * one, unless it already has (several requests in flight may be refused the
+ * same token, and one refresh serves them all).
  * Returning undefined sends the request without Authorization.
  */
-export type TokenSupplier = (options: { forceRefresh: boolean }) => Promise<string | undefined>;
+export type TokenSupplier = (options: { forceRefresh: boolean; refused?: string }) => Promise<string | undefined>;
 
 export interface HttpTransportOptions {
   baseUrl: string;
@@ -107,7 +109,7 @@ export class HttpTransport {
         if (status === 401 && token !== undefined && !refreshed && this.options.tokenSupplier) {
           // The server refused the token before doing anything, so any method may be re-sent once.
           refreshed = true;
-          const fresh = await this.token(options.auth ?? 'required', true);
+          const fresh = await this.token(options.auth ?? 'required', true, token);
           if (fresh !== undefined && fresh !== token) {
             token = fresh;
             this.trace(`  token refused; retrying once with a refreshed token`);
@@ -133,16 +135,16 @@ export class HttpTransport {
     }
   }
 
-  private async token(auth: 'required' | 'optional' | 'none', forceRefresh: boolean): Promise<string | undefined> {
+  private async token(auth: 'required' | 'optional' | 'none', forceRefresh: boolean, refused?: string): Promise<string | undefined> {
     if (auth === 'none' || !this.options.tokenSupplier) return undefined;
     if (auth === 'optional') {
       try {
-        return await this.options.tokenSupplier({ forceRefresh });
+        return await this.options.tokenSupplier({ forceRefresh, refused });
       } catch {
         return undefined;
       }
     }
-    return this.options.tokenSupplier({ forceRefresh });
+    return this.options.tokenSupplier({ forceRefresh, refused });
   }
 
   private async attempt(

@@ -43,7 +43,7 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
   else if (/\s/.test(name)) issue(['schemaName'], `schemaName "${name}" contains white space`);
   else if (name.includes('__')) issue(['schemaName'], `schemaName "${name}" contains "__", which the store reserves`);
 
-  const seen = new Map<string, string>();
+  const seen = new Map<string, PathPart[]>();
   let columns = 0;
   for (const group of GROUPS) {
     const specs = schema[group];
@@ -62,8 +62,8 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
       columns++;
       unknownKeys(field, group === 'dateTimeFieldSpecs' ? DATE_TIME_KEYS : FIELD_KEYS, path, issue);
       if (typeof field.name !== 'string' || field.name === '') issue([...path, 'name'], 'the field name is missing');
-      else if (seen.has(field.name)) issue([...path, 'name'], `column "${field.name}" is defined twice (also at ${seen.get(field.name)})`);
-      else seen.set(field.name, document.at([...path, 'name']));
+      else if (seen.has(field.name)) issue([...path, 'name'], `column "${field.name}" is defined twice (also at ${document.at([...seen.get(field.name)!, 'name'])})`);
+      else seen.set(field.name, path);
       const type = field.dataType;
       if (typeof type !== 'string') issue([...path, 'dataType'], 'dataType is missing');
       else if (!ALL_TYPES.includes(type)) {

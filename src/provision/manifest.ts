@@ -82,7 +82,7 @@ export interface LoadedManifest {
   /** Settings from the manifest with their locations, for the settings' sources. */
   settings: Map<string, { value: string; location: string }>;
   /** Entries with paths resolved from the manifest's folder and their locations. */
-  entries: Array<DataSetEntry & { index: number; location: string; schemaFile?: string; templateFile?: string }>;
+  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string }>;
 }
 
 export function manifestJsonSchema(): Record<string, unknown> {
@@ -114,12 +114,13 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   const folder = dirname(resolve(file));
   const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
 
-  const seen = new Map<string, string>();
+  // Indexes, not positions: a position costs a full parse with the yaml library, paid only for a problem.
+  const seen = new Map<string, number>();
   const entries = manifest.dataSets.map((entry, index) => {
-    const location = document.at(['dataSets', index]);
     const key = `${entry.datasource}/${entry.enablement ?? entry.dataset}/${entry.dataset}`;
-    if (seen.has(key)) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${seen.get(key)})`);
-    else seen.set(key, document.at(['dataSets', index, 'dataset']));
+    const first = seen.get(key);
+    if (first !== undefined) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${document.at(['dataSets', first, 'dataset'])})`);
+    else seen.set(key, index);
     const schemaFile = typeof entry.schema === 'string' ? fromManifest(entry.schema) : undefined;
     if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
     if (entry.verify && !entry.verify.visible && !entry.verify.hidden) issue(['dataSets', index, 'verify'], 'name the profiles to check: visible, hidden, or both');
@@ -128,7 +129,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     }
     const templateFile = entry.table?.template ? fromManifest(entry.table.template) : undefined;
     if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
-    return { ...entry, index, location, schemaFile, templateFile };
+    return { ...entry, index, schemaFile, templateFile };
   });
 
   const settings = new Map<string, { value: string; location: string }>();
@@ -138,7 +139,12 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
       issue(['settings', key], `${key} must be a secret reference (env:NAME, file:PATH, exec:COMMAND, base64:…, prompt), not the secret itself`);
     }
-    settings.set(key, { value, location: document.at(['settings', key]) });
+    settings.set(key, {
+      value,
+      get location() {
+        return document.at(['settings', key]);
+      },
+    });
   }
   failOnIssues(issues, 'manifest', 'each is reported with its line and column');
   return { file, manifest, document, settings, entries };

@@ -7,7 +7,7 @@
  * platform is checked before the first request (prepare).
  */
 import { parseSelfHref, selfHrefOf, topicOf } from '../catalog/data-set-facts.js';
-import { enableDataSet, newCatalogCache, type CatalogCache } from '../catalog/enable-data-set.js';
+import { enableDataSet, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
 import { storageTouchNeeded } from '../contract/platform-version.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { paths } from '../contract/paths.js';
@@ -22,7 +22,6 @@ import { failOnIssues } from '../olap/table-template.js';
 import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
 import type { LoadedManifest } from './manifest.js';
-import { memoryPacer } from './memory-pacer.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
@@ -53,9 +52,6 @@ export interface DataSetResult {
   exitCode?: number;
   ms: number;
 }
-
-/** A concurrent major collection after every this many finished data sets (docs/benchmarks.md). */
-const DATA_SETS_PER_COLLECTION = 32;
 
 export interface Prepared {
   entry: LoadedManifest['entries'][number];
@@ -119,6 +115,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
 }
 
 export async function run(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
+  primeCatalog(options.client, (options.catalogCache ??= newCatalogCache()));
   const version = await platformVersion(options);
   const results: DataSetResult[] = prepared.map(({ entry, schema, tableName }) => ({
     dataset: entry.dataset,
@@ -134,7 +131,6 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
   let next = 0;
   let done = 0;
   let stop = false;
-  const pace = memoryPacer(DATA_SETS_PER_COLLECTION);
   const worker = async () => {
     for (;;) {
       if (stop || options.interrupted()) return;
@@ -143,7 +139,6 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
       options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
       results[index] = await provisionOne(prepared[index]!, results[index]!, version, options);
       done++;
-      pace();
       options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
       if (results[index]!.status === 'failed' && options.failFast) stop = true;
     }

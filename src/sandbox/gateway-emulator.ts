@@ -93,9 +93,12 @@ export class GatewayEmulator extends LoopbackService {
       answer = this.admin(method, path, body);
     } else {
       const faults = this.options.faults;
-      if (faults.settings.latencyMs > 0) await sleep(faults.settings.latencyMs);
+      // Latency is when the answer leaves, counted from the request's arrival: the
+      // gateway's own work happens inside it, as it would on a remote gateway.
+      const answerAt = started + faults.settings.latencyMs;
       const decision = faults.decide(method, path);
       if (decision.kind === 'drop') {
+        await untilTime(answerAt);
         request.socket.destroy();
         if (entry) this.options.log.complete(entry, 0, Math.round(performance.now() - started));
         return;
@@ -109,6 +112,7 @@ export class GatewayEmulator extends LoopbackService {
       } else {
         answer = await this.route(method, path, request.headers.authorization, body);
       }
+      await untilTime(answerAt);
     }
     sendJson(response, answer.status, answer.body, answer.headers);
     if (entry) this.options.log.complete(entry, answer.status, Math.round(performance.now() - started));
@@ -330,4 +334,9 @@ function methodNotAllowed(path: string): Answer {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function untilTime(at: number): Promise<void> {
+  const wait = at - performance.now();
+  if (wait >= 1) await sleep(wait);
 }

@@ -58,7 +58,7 @@ export function resolveWithConfig({ flags, env, manifest }: SettingsInput, confi
       resolved = { key: definition.key, value: fromEnv, source: { kind: 'env', name: definition.env! } };
       if (definition.envIsSecret || definition.display === 'secret') registerSecret(fromEnv);
     } else if (fromManifest !== undefined) {
-      resolved = { key: definition.key, value: fromManifest.value, source: { kind: 'manifest', location: fromManifest.location } };
+      resolved = { key: definition.key, value: fromManifest.value, source: manifestSource(fromManifest) };
     } else if (fromProfile !== undefined) {
       resolved = { key: definition.key, value: fromProfile.value, source: { kind: 'profile', profile, location: fromProfile.location } };
     } else if (definition.default !== undefined) {
@@ -75,7 +75,7 @@ function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, c
   let chosen: { profile: string; source: SettingSource };
   if (typeof flags.profile === 'string' && flags.profile !== '') chosen = { profile: flags.profile, source: { kind: 'flag', name: '--profile' } };
   else if (nonEmpty(env.DPGW_PROFILE)) chosen = { profile: env.DPGW_PROFILE!, source: { kind: 'env', name: 'DPGW_PROFILE' } };
-  else if (fromManifest) chosen = { profile: fromManifest.value, source: { kind: 'manifest', location: fromManifest.location } };
+  else if (fromManifest) chosen = { profile: fromManifest.value, source: manifestSource(fromManifest) };
   else if (config.currentProfile) chosen = { profile: config.currentProfile.value, source: { kind: 'profile', profile: config.currentProfile.value, location: config.currentProfile.location } };
   else return { profile: DEFAULT_PROFILE, source: { kind: 'default' } };
 
@@ -124,4 +124,14 @@ export function whereSet(setting: ResolvedSetting): string {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** A manifest's position is read when shown: finding it costs a second parse of the manifest. */
+function manifestSource(from: { location: string }): SettingSource {
+  return {
+    kind: 'manifest',
+    get location() {
+      return from.location;
+    },
+  };
 }

@@ -93,6 +93,42 @@ describe('dpgw provision', () => {
     expect((await dpgw(['provision', file, '--fail-on-exists'])).code).toBe(3);
   });
 
+  it("sends each data set only the contract's requests, and asks the catalog's listings once per run", async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp({ topicDelayMs: 0 });
+    const file = manifest(threeDataSets);
+    const shape = (e: { method: string; path: string }) => `${e.method} ${e.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`;
+    const count = (lines: string[]) => lines.reduce((counts, line) => counts.set(line, (counts.get(line) ?? 0) + 1), new Map<string, number>());
+
+    expect((await dpgw(['provision', file, '--concurrency', '3'])).code).toBe(0);
+    const first = count(gatewayLog().map(shape));
+    expect(Object.fromEntries(first)).toEqual({
+      // Once per run: the version and the catalog's listings.
+      'GET /api/version': 1,
+      'GET /api/v2/catalog/datasources': 1,
+      'GET /api/v2/catalog/datasources/{id}/datasets': 1,
+      'GET /api/v2/catalog/datasources/{id}/enablements': 1,
+      // Each of the three data sets: the six requests of the contract on 1.15.164, nothing more.
+      'POST /api/v2/catalog/datasources/{id}/enablements': 3,
+      'PUT /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/track': 1,
+      'PUT /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/vessel': 1,
+      'PUT /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/weather': 1,
+      'GET /api/v2/catalog/datasources/{id}/enablements/{id}/datasets': 3,
+      'POST /api/internal/olap/schemas': 3,
+      'POST /api/internal/olap/tables': 3,
+      'GET /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/{id}/storages/{id}': 3,
+    });
+
+    // Again: the listing of every data set, read once, says all three are enabled with their topics.
+    sandbox!.requestLog.clear();
+    const again = await dpgw(['provision', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).dataSets.map((d: { steps: Array<{ status: string }> }) => d.steps[0]!.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    const second = count(gatewayLog().map(shape));
+    expect(second.get('GET /api/v2/catalog/datasources/all/enablements/all/datasets')).toBe(1);
+    expect([...second.keys()].filter((line) => line.startsWith('PUT') || line.startsWith('POST /api/v2'))).toEqual([]);
+    expect(second.get('GET /api/v2/catalog/datasources/{id}/enablements/{id}/datasets')).toBeUndefined();
+  });
+
   it('resumes after a failure at table create', async () => {
     const { dpgw, sandbox } = await setUp();
     sandbox.faults.update({ failures: [{ method: 'POST', path: '/api/internal/olap/tables', status: 500, times: 1 }] });
