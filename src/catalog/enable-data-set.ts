@@ -131,7 +131,8 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   await client.enableDataSet(source.id, enablement.id, request.dataSet);
 
   const started = Date.now();
-  for (let delay = 250; ; delay = Math.min(delay * 2, 2_000)) {
+  // Topics usually appear within a fraction of a second: ask again soon, then back off to every 2 s.
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
     const listed = (await client.listDataSets({ dataSourceId: source.id, enablementId: enablement.id })).find((d) => d.name === request.dataSet);
     if (listed && topicOf(listed)) return done(listed, before ? 'already' : 'enabled');
     const elapsed = Date.now() - started;
