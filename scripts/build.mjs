@@ -33,8 +33,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // The dependencies go into the chunks too: resolving and reading hundreds of small
   // files from node_modules cost more start-up than the code itself (docs/benchmarks.md).
-  // undici stays outside: only a CA file or a proxy for the identity provider loads it.
-  external: ['undici', 'kafkajs'],
+  external: ['kafkajs'],
   // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
   banner: { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" },
 });

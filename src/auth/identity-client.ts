@@ -1,16 +1,21 @@
 /**
  * The identity provider, through openid-client: discovery at
  * `{auth_url}/auth/realms/{realm}`, the password grant with the contract's form
- * fields, the refresh_token grant, and sign-out. Its fetch runs on undici with
- * the same trust and proxy rules as the gateway client, a timeout, and a masked
- * trace. Every failure becomes a one-line DpgwError: exit 4 for what the
+ * fields, the refresh_token grant, and sign-out. Its fetch runs on got, the
+ * gateway client's HTTP stack, with the same trust and proxy rules, a timeout and
+ * a masked trace: Node's own fetch compiles its HTTP parser (WebAssembly) on the
+ * first connection, about 30 MB of resident memory for two requests
+ * (docs/benchmarks.md). Every failure becomes a one-line DpgwError: exit 4 for what the
  * provider refused, 5 when it cannot be reached.
  */
-import type { Dispatcher } from 'undici';
+import type http from 'node:http';
+import type https from 'node:https';
+import got, { type Method } from 'got';
 import * as oidc from 'openid-client';
 import { PASSWORD_GRANT } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';
 import { DpgwError } from '../errors/dpgw-error.js';
+import { agentsFor } from '../net/trust-and-proxy.js';
 import { maskSecrets, redactText, registerSecret } from '../secrets/redaction.js';
 
 export interface IdentitySettings {
@@ -42,36 +47,11 @@ export interface IssuedTokens {
 }
 
 export class IdentityClient {
-  /**
-   * undici, for a CA file or a proxy; Node's own fetch otherwise. The undici
-   * package costs tens of megabytes, which a plain sign-in does not need.
-   */
-  private transport?: Promise<{ fetch: typeof fetch; dispatcher?: Dispatcher }>;
+  /** Keep-alive agents for the provider, direct or through the proxy the environment names. */
+  private agents?: { http: http.Agent; https: https.Agent };
 
   constructor(private readonly settings: IdentitySettings) {
     registerSecret(settings.clientSecret);
-  }
-
-  private http(): Promise<{ fetch: typeof fetch; dispatcher?: Dispatcher }> {
-    this.transport ??= (async () => {
-      const env = this.settings.env ?? process.env;
-      const proxied = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
-      if (!proxied && !this.settings.certificateAuthorities) return { fetch: globalThis.fetch };
-      const undici = await import('undici');
-      const tlsOptions = this.settings.certificateAuthorities ? { ca: this.settings.certificateAuthorities } : {};
-      const dispatcher = proxied
-        ? new undici.EnvHttpProxyAgent({
-            httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-            httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-            noProxy: env.NO_PROXY ?? env.no_proxy,
-            connect: tlsOptions,
-            requestTls: tlsOptions,
-            proxyTls: tlsOptions,
-          })
-        : new undici.Agent({ connect: tlsOptions });
-      return { fetch: undici.fetch as unknown as typeof fetch, dispatcher };
-    })();
-    return this.transport;
   }
 
   get issuer(): string {
@@ -79,8 +59,8 @@ export class IdentityClient {
   }
 
   async close(): Promise<void> {
-    const transport = await this.transport;
-    await transport?.dispatcher?.close();
+    this.agents?.http.destroy();
+    this.agents?.https.destroy();
   }
 
   /** Step 3 of the contract: the resource-owner password grant. */
@@ -145,22 +125,37 @@ export class IdentityClient {
     return this.settings.clientAuth === 'basic' ? oidc.ClientSecretBasic(this.settings.clientSecret) : oidc.ClientSecretPost(this.settings.clientSecret);
   }
 
-  /** fetch on undici with dpgw's trust, proxy, timeout and trace. */
+  /** The fetch openid-client calls, on got with dpgw's trust, proxy, timeout and trace. */
   private readonly fetch = async (url: string, init: oidc.CustomFetchOptions | RequestInit): Promise<Response> => {
     const method = (init.method ?? 'GET').toUpperCase();
     this.trace(`→ ${method} ${url}`);
-    if (this.settings.trace && (typeof init.body === 'string' || init.body instanceof URLSearchParams)) {
-      this.trace(`  ${JSON.stringify(maskSecrets(Object.fromEntries(new URLSearchParams(init.body))))}`);
-    }
+    const body = init.body === undefined || init.body === null ? undefined : init.body instanceof URLSearchParams ? init.body.toString() : String(init.body);
+    if (this.settings.trace && body !== undefined) this.trace(`  ${JSON.stringify(maskSecrets(Object.fromEntries(new URLSearchParams(body))))}`);
     const started = performance.now();
-    const http = await this.http();
+    this.agents ??= agentsFor(this.settings.authUrl, this.settings.certificateAuthorities);
     try {
-      const response = await http.fetch(url, {
-        ...(init as RequestInit),
-        ...(http.dispatcher ? { dispatcher: http.dispatcher } : {}),
-        signal: init.signal ?? AbortSignal.timeout(this.settings.timeoutMs),
-      } as RequestInit);
-      this.trace(`← ${response.status} ${method} ${url} ${Math.round(performance.now() - started)} ms`);
+      const answer = await got(url, {
+        method: method as Method,
+        headers: Object.fromEntries(new Headers(init.headers as ConstructorParameters<typeof Headers>[0])),
+        body,
+        agent: this.agents,
+        https: this.settings.certificateAuthorities ? { certificateAuthority: this.settings.certificateAuthorities } : undefined,
+        timeout: { request: this.settings.timeoutMs },
+        signal: init.signal ?? undefined,
+        throwHttpErrors: false,
+        followRedirect: false,
+        retry: { limit: 0 },
+        responseType: 'text',
+      });
+      this.trace(`← ${answer.statusCode} ${method} ${url} ${Math.round(performance.now() - started)} ms`);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+      }
+      const withoutBody = answer.statusCode === 204 || answer.statusCode === 205 || answer.statusCode === 304;
+      const response = new Response(withoutBody ? null : answer.body, { status: answer.statusCode, statusText: answer.statusMessage ?? '', headers });
+      // openid-client reports the URL of a failed answer.
+      Object.defineProperty(response, 'url', { value: answer.url });
       return response;
     } catch (error) {
       this.trace(`✗ ${method} ${url} ${networkCode(error) ?? 'ERROR'} after ${Math.round(performance.now() - started)} ms`);
@@ -217,7 +212,7 @@ export class IdentityClient {
       }
       return new DpgwError('auth', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
     }
-    // The cause is undici's Response (not the global one), so check its shape.
+    // The cause is the Response, so check its shape.
     const response = (error as { cause?: unknown }).cause as { status?: unknown; url?: string } | undefined;
     if (error instanceof oidc.ClientError && typeof response?.status === 'number') {
       if (response.status === 404) {
