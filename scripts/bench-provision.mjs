@@ -50,14 +50,15 @@ const env = {
   DPGW_STREAM_USER: sandbox.stream.user,
   DPGW_STREAM_PASSWORD: sandbox.stream.password,
   DPGW_BENCH_RSS_FILE: rssFile,
-  // For experiments with V8 flags on the measured process (docs/benchmarks.md).
-  ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+  // The peak RSS reporter, and any V8 flags to try on the measured process (docs/benchmarks.md).
+  NODE_OPTIONS: [`--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`, process.env.BENCH_NODE_OPTIONS ?? ''].join(' ').trim(),
 };
 
 const sandboxCpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
 const result = await new Promise((resolve) => {
-  const child = spawn(process.execPath, ['-r', join(root, 'scripts/report-rss.cjs'), join(root, 'bin/dpgw'), 'provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The binary itself, as a user's shell runs it: its shebang line carries dpgw's V8 flags.
+  const child = spawn(join(root, 'bin/dpgw'), ['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));

@@ -36,7 +36,8 @@ const samples = cases.map(() => []);
 for (let i = 0; i < runs + 2; i++) {
   cases.forEach((c, index) => {
     const started = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, c.argv, { stdio: ['ignore', 'ignore', 'pipe'], ...(c.env ? { env: c.env } : {}) });
+    const [command, ...args] = c.argv[0] === bin ? c.argv : [process.execPath, ...c.argv];
+    const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...(c.env ? { env: c.env } : {}) });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.status !== 0) throw new Error(`${c.name} exited ${result.status}: ${result.stderr}`);
     if (i >= 2) samples[index].push(ms); // two warm-up rounds fill the page cache
@@ -71,7 +72,8 @@ const section = [
   'Only commander and the command tree load for `--version` and `--help` (a CommonJS bundle);',
   'every handler and heavy module (got, openid-client, yaml, chalk, ora, inquirer) is imported by',
   'the command that runs, from ES module chunks that bundle the dependencies. `dpgw health` runs',
-  'against a sandbox gateway (no latency added), without a session, like `node -e "fetch(…)"`.',
+  'against a sandbox gateway (no latency added), without a session, like `node -e "fetch(…)"`. dpgw',
+  'runs as a shell runs it: the file itself, through its `#!/usr/bin/env -S node …` line.',
   '<!-- /bench:startup -->',
 ].join('\n');
 const docPath = `${root}docs/benchmarks.md`;

@@ -98,7 +98,8 @@ try {
     DPGW_STREAM_USER: kafka.streamUser,
     DPGW_STREAM_PASSWORD: kafka.streamPassword,
   };
-  const dpgw = (args, extra = {}) => run(process.execPath, ['-r', join(root, 'scripts/report-rss.cjs'), join(root, 'bin/dpgw'), ...args], { env: { ...env, ...extra } });
+  // The binary itself, as a user's shell runs it (its shebang carries dpgw's V8 flags).
+  const dpgw = (args, extra = {}) => run(join(root, 'bin/dpgw'), args, { env: { ...env, NODE_OPTIONS: `--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`, ...extra } });
 
   // The same schema for every pair (the track example's columns), under each pair's name.
   const track = loadYaml(readFileSync(join(root, 'examples/track/schema.yaml'), 'utf8'));

@@ -6,6 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { DpgwError } from '../errors/dpgw-error.js';
 import { redactText } from '../secrets/redaction.js';
+import { jsonChunks } from './json-chunks.js';
 import type { OutputStream } from '../cli/io.js';
 
 export interface ReporterOptions {
@@ -42,7 +43,16 @@ export class Reporter {
   result(output: CommandOutput): void {
     if (output.printed) return;
     if (this.options.json) {
-      this.stdout.write(redactText(JSON.stringify(output.data, null, 2)) + '\n');
+      // In pieces of about 64 KB: a large summary is never one string.
+      let pending = '';
+      for (const chunk of jsonChunks(output.data)) {
+        pending += chunk;
+        if (pending.length >= 65_536) {
+          this.stdout.write(redactText(pending));
+          pending = '';
+        }
+      }
+      this.stdout.write(redactText(pending) + '\n');
       return;
     }
     const text = output.human ? output.human(this.out) : JSON.stringify(output.data, null, 2);

@@ -1,8 +1,9 @@
 /** `dpgw sandbox` as a user runs it: starts, prints what to use, writes a profile, stops on Ctrl-C. */
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { call } from '../helpers/sandbox-http.js';
@@ -12,8 +13,8 @@ interface Running {
   stop(): Promise<{ code: number | null; stderr: string }>;
 }
 
-function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv, command: string[] = [process.execPath, BIN]): Running & { pid: number } {
+  const child = spawn(command[0]!, [...command.slice(1), 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -30,6 +31,7 @@ function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Running {
     void exited.then((code) => reject(new Error(`sandbox exited ${code}: ${stderr}`)));
   });
   return {
+    pid: child.pid!,
     ready,
     stop: async () => {
       child.kill('SIGINT');
@@ -109,6 +111,25 @@ describe('dpgw sandbox', () => {
       expect(inUse.stderr).toContain('in use');
     } finally {
       blocker.close();
+    }
+  });
+});
+
+describe('the installed command', () => {
+  it("runs through npm's link in a bin directory with the V8 flags of its #! line", async () => {
+    // npm installs a command on Linux and macOS as a symbolic link in a bin directory on PATH.
+    const binDir = mkdtempSync(join(tmpdir(), 'dpgw-bin-'));
+    symlinkSync(BIN, join(binDir, 'dpgw'));
+    const env = cleanEnv({ PATH: `${binDir}${delimiter}${dirname(process.execPath)}${delimiter}${process.env.PATH}` });
+    const running = startSandboxProcess([], env, ['dpgw']);
+    try {
+      await running.ready;
+      // env(1) replaced itself with node: the process is node, started with the flags.
+      const argv = readFileSync(`/proc/${running.pid}/cmdline`, 'utf8').split('\0');
+      expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=1024']));
+      expect(argv.some((arg) => arg.endsWith(join('bin', 'dpgw')) || arg.endsWith('dpgw'))).toBe(true);
+    } finally {
+      expect((await running.stop()).code).toBe(0);
     }
   });
 });
