@@ -78,6 +78,14 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--dry-run', 'print the request and send nothing')
     .action(action('schema'));
   add(schema, 'validate <file>', 'check a schema file without sending it; lists every problem', 'dpgw schema validate examples/track/schema.yaml').action(action('schema'));
+  add(schema, 'infer [files...]', 'infer the schema from messages (JSON Lines or a JSON array; - or none: stdin), or --check them against one', 'dpgw schema infer track.jsonl -o track-schema.yaml')
+    .option('--sample <n>', 'read at most this many messages (default: all, streamed)')
+    .option('--name <name>', 'schemaName (default: the first file name)')
+    .option('--time-column <name>', 'the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())')
+    .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
+    .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
+    .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it')
+    .action(action('schema'));
 
   const table = group('table', 'real-time tables');
   const tableOptions = (command: Command): Command => {

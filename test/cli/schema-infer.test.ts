@@ -1,0 +1,135 @@
+/** `dpgw schema infer` as a data engineer runs it: messages in, the schema `schema push` reads out. */
+import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+
+const work = mkdtempSync(join(tmpdir(), 'dpgw-infer-'));
+const file = (name: string, content: string | Buffer) => {
+  const path = join(work, name);
+  writeFileSync(path, content);
+  return path;
+};
+
+/** Track messages as a feed sends them: the contract's columns, enumerations, a nested __security__ object. */
+function trackMessages(count: number): string {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      origin: ['THIRD_PARTY', 'SENSOR'][i % 2],
+      dataMode: ['REAL', 'TEST', 'EXERCISE'][i % 3],
+      objType: ['VESSEL', 'AIRCRAFT'][i % 2],
+      id: `trk-${i}`,
+      createdBy: 'feed',
+      classificationMarking: 'U',
+      objIdent: ['FRIEND', 'NEUTRAL', 'UNKNOWN'][i % 3],
+      origNetwork: 'OPS',
+      trkId: `T${1000 + i}`,
+      asset: 7 + (i % 5),
+      __security__: { releasability: ['NATO'], owner: { org: 'x' } },
+      alt: 100.5 + i,
+      lon: 4.25 + i / 1000,
+      lat: 52.125 + i / 1000,
+      time: now - i * 1000,
+    }),
+  ).join('\n');
+}
+
+const byGroup = (schema: Record<string, unknown>) =>
+  Object.fromEntries(['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'].map((group) => [group, ((schema[group] as Array<Record<string, unknown>>) ?? []).map((spec) => `${String(spec.name)}:${String(spec.dataType)}`).sort()]));
+
+describe('dpgw schema infer', () => {
+  it("infers exactly the contract's track schema from track messages, and schema validate accepts it", async () => {
+    const messages = file('track.jsonl', trackMessages(300));
+    const output = join(work, 'track-schema.yaml');
+    const result = await spawnDpgw(['schema', 'infer', messages, '--name', 'track', '-o', output]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('column time holds epoch milliseconds near now: it is the date-time column');
+    const inferred = load(readFileSync(output, 'utf8')) as Record<string, unknown>;
+    const contract = load(readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(byGroup(inferred)).toEqual(byGroup(contract));
+    expect(inferred.dateTimeFieldSpecs).toEqual(contract.dateTimeFieldSpecs);
+    expect(readFileSync(output, 'utf8')).toMatch(/^# Inferred by `dpgw schema infer` from 300 messages of track\.jsonl\./);
+    expect((await spawnDpgw(['schema', 'validate', output])).code).toBe(0);
+  });
+
+  it('reads stdin, widens mixed columns with a warning naming a sample line, reports nulls and absent columns, adds the time column the template fills', async () => {
+    const lines = ['{"a": 1, "b": "x", "n": null, "flag": true}', '{"a": 2.5, "b": 3, "n": null}', '{"a": 3, "b": "y", "n": null}'].join('\n');
+    const result = await spawnDpgw(['schema', 'infer', '--json'], { input: lines });
+    expect(result.code, result.stderr).toBe(0);
+    const { schema, messages } = JSON.parse(result.stdout);
+    expect(messages).toBe(3);
+    expect(byGroup(schema)).toEqual({ dimensionFieldSpecs: ['b:STRING', 'flag:STRING', 'n:STRING'], metricFieldSpecs: ['a:DOUBLE'], dateTimeFieldSpecs: ['time:LONG'] });
+    expect(result.stderr).toMatch(/column b mixes types \(string at stdin:1, int at stdin:2\): widened to STRING/);
+    expect(result.stderr).toContain('column n is null in every message');
+    expect(result.stderr).toContain('column flag is in 1 of 3 messages (33 %)');
+    expect(result.stderr).toContain('added time, which the table template fills with now()');
+  });
+
+  it('skips malformed lines with their file:line, never crashes, and refuses input with no message', async () => {
+    const good = '{"id": "a", "speed": 1.5}';
+    const mixed = file('mixed.jsonl', Buffer.concat([Buffer.from('\uFEFF' + good + '\n{"id": "b", "spe\n'), Buffer.from([0x00, 0xff, 0xfe, 0x0a]), Buffer.from('[1, 2]\n42\n\n' + good + '\n')]));
+    const result = await spawnDpgw(['schema', 'infer', mixed, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).messages).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`${mixed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: skipped: not JSON`));
+    expect(result.stderr).toMatch(/mixed\.jsonl:3: skipped: not JSON/);
+    expect(result.stderr).toMatch(/mixed\.jsonl:4: skipped: a JSON array, not an object/);
+    expect(result.stderr).toMatch(/mixed\.jsonl:5: skipped: a JSON number, not an object/);
+
+    const empty = await spawnDpgw(['schema', 'infer', file('empty.jsonl', '')]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim().split('\n')).toHaveLength(1);
+    expect(empty.stderr).toMatch(/no JSON object messages in .*empty\.jsonl/);
+    const missing = await spawnDpgw(['schema', 'infer', join(work, 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.jsonl: no such file/);
+  });
+
+  it('streams a 50 MB file of messages', async () => {
+    const big = join(work, 'big.jsonl');
+    const out = createWriteStream(big);
+    const line = JSON.stringify({ id: 'x'.repeat(100), value: 1.5, count: 3, time: Date.now() }) + '\n';
+    for (let written = 0; written < 50 * 1024 * 1024; written += line.length) if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    await new Promise<void>((resolve) => out.end(() => resolve()));
+    const result = await spawnDpgw(['schema', 'infer', big, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const { schema, messages } = JSON.parse(result.stdout);
+    expect(messages).toBeGreaterThan(300_000);
+    expect(byGroup(schema)).toEqual({ dimensionFieldSpecs: ['count:INT', 'id:STRING'], metricFieldSpecs: ['value:DOUBLE'], dateTimeFieldSpecs: ['time:LONG'] });
+  });
+
+  it('--check lists every missing, extra and mistyped column and exits 2; messages that fit exit 0', async () => {
+    const schema = join(ROOT, 'examples/track/schema.yaml');
+    const fitting = await spawnDpgw(['schema', 'infer', file('fit.jsonl', trackMessages(20)), '--check', schema]);
+    expect(fitting.code, fitting.stderr).toBe(0);
+    expect(fitting.stdout).toContain('20 messages fit');
+    const drifted = trackMessages(5)
+      .split('\n')
+      .map((line) => {
+        const message = JSON.parse(line);
+        delete message.trkId;
+        message.asset = 'A-7';
+        message.heading = 90.5;
+        return JSON.stringify(message);
+      })
+      .join('\n');
+    const result = await spawnDpgw(['schema', 'infer', file('drift.jsonl', drifted), '--check', schema]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/^missing: .*declares trkId \(STRING\); no message has it$/m);
+    expect(result.stdout).toMatch(/^type: .*declares asset INT; the messages make it STRING$/m);
+    expect(result.stdout).toMatch(/^extra: the messages have heading \(DOUBLE\)/m);
+  });
+
+  it('a --time-column or --metric the messages lack is a usage error', async () => {
+    const messages = file('small.jsonl', '{"a": 1, "b": "x"}\n');
+    const time = await spawnDpgw(['schema', 'infer', messages, '--time-column', 'ts']);
+    expect(time.code).toBe(2);
+    expect(time.stderr).toMatch(/--time-column ts: no such column in the messages \(they have a, b\)/);
+    const metric = await spawnDpgw(['schema', 'infer', messages, '--metric', 'b']);
+    expect(metric.code).toBe(2);
+    expect(metric.stderr).toMatch(/--metric b: a metric must be numeric/);
+  });
+});
