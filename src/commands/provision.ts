@@ -5,6 +5,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { resolveStreamPassword } from '../olap/build-table.js';
 import { startProgress } from '../output/progress.js';
+import { locatedValue } from '../olap/located-document.js';
 import { loadManifest } from '../provision/manifest.js';
 import { plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
 import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
@@ -32,7 +33,7 @@ const provision: Handler = async (context) => {
   const settings = await resolveSettings({
     flags: options,
     env: io.env,
-    manifest: { profile: manifestProfile(loaded), settings: loaded.settings },
+    manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
   });
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   const streamPassword = planOnly ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
@@ -106,18 +107,6 @@ const provision: Handler = async (context) => {
     for (const dashboard of dashboards.values()) dashboard.client.close();
   }
 };
-
-/** The manifest's profile, its position found only when shown. */
-function manifestProfile(loaded: Awaited<ReturnType<typeof loadManifest>>): { value: string; location: string } | undefined {
-  const value = loaded.manifest.profile;
-  if (!value) return undefined;
-  return {
-    value,
-    get location() {
-      return loaded.document.at(['profile']);
-    },
-  };
-}
 
 /**
  * The dashboard tool as each profile the manifest's dashboard steps name ('' for the

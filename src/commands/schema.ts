@@ -3,13 +3,14 @@ import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import type { ChalkInstance } from 'chalk';
+import type { Handler, HandlerModule } from '../cli/command-context.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { parseLocatedDocument } from '../olap/located-document.js';
 import { validateSchema } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
-import { FILLED_TIME_COLUMN, fits, InferenceError, SchemaInference } from '../schema-inference/infer-schema.js';
+import { FILLED_TIME_COLUMN, fits, InferenceError, SchemaInference, type InferredType } from '../schema-inference/infer-schema.js';
 import { InputTooLarge, readMessages, type Skipped } from '../schema-inference/read-messages.js';
 import { schemaYaml } from '../schema-inference/schema-text.js';
 import { paths } from '../contract/paths.js';
@@ -95,7 +96,7 @@ const infer: Handler = async (context) => {
   inferred.warnings.forEach((warning) => reporter.warn(warning));
   inferred.notes.forEach((note) => reporter.info(note));
 
-  if (typeof options.check === 'string') return check(context, options.check, inferred.types, inferred.messages);
+  if (typeof options.check === 'string') return check(options.check, inferred.types, inferred.messages);
 
   const sampled = `${inferred.messages} message${inferred.messages === 1 ? '' : 's'} of ${sources.map((s) => (s === '-' ? 'stdin' : basename(s))).join(', ')}`;
   const text = schemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${sampled}.`, 'Check it, then: dpgw schema push <this file>']);
@@ -114,7 +115,7 @@ const infer: Handler = async (context) => {
 };
 
 /** --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any. */
-async function check(context: CommandContext, file: string, types: Map<string, string>, messages: number) {
+async function check(file: string, types: Map<string, InferredType>, messages: number) {
   const schema: AnalyticsSchema = await loadSchema(file);
   const declared = new Map<string, string>();
   for (const spec of [...(schema.dimensionFieldSpecs ?? []), ...(schema.metricFieldSpecs ?? []), ...(schema.dateTimeFieldSpecs ?? [])]) declared.set(spec.name, spec.dataType);
@@ -124,13 +125,13 @@ async function check(context: CommandContext, file: string, types: Map<string, s
     const seen = types.get(column);
     // The table template fills its time column with now() when the messages lack it.
     if (seen === undefined && !(timeColumns.has(column) && column === FILLED_TIME_COLUMN)) problems.push({ column, problem: 'missing', detail: `${file} declares ${column} (${dataType}); no message has it` });
-    else if (seen !== undefined && !fits(seen as never, dataType)) problems.push({ column, problem: 'type', detail: `${file} declares ${column} ${dataType}; the messages make it ${seen}` });
+    else if (seen !== undefined && !fits(seen, dataType)) problems.push({ column, problem: 'type', detail: `${file} declares ${column} ${dataType}; the messages make it ${seen}` });
   }
   for (const [column, seen] of types) if (!declared.has(column)) problems.push({ column, problem: 'extra', detail: `the messages have ${column} (${seen}); ${file} does not declare it, so the table drops it` });
   return {
     data: { schema: file, messages, ok: problems.length === 0, problems },
     exitCode: problems.length === 0 ? ExitCode.Ok : ExitCode.Usage,
-    human: (style: { green: (text: string) => string }) =>
+    human: (style: ChalkInstance) =>
       problems.length === 0 ? `${style.green('✓')} ${messages} messages fit ${file}` : problems.map((p) => `${p.problem}: ${p.detail}`).join('\n'),
   };
 }

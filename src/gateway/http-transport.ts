@@ -6,10 +6,10 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { type Method, RequestError } from 'got';
+import { type Got, type Method, RequestError } from 'got';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { maskHeaders, maskSecrets, redactText } from '../secrets/redaction.js';
-import { agentsFor } from '../net/trust-and-proxy.js';
+import { plainGot } from '../net/trust-and-proxy.js';
 import { GatewayError } from './gateway-error.js';
 import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
 
@@ -68,7 +68,7 @@ export class HttpTransport {
   private readonly retry: RetryOptions;
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** got with this transport's fixed options merged once, not on every request. */
-  private readonly got: typeof got;
+  private readonly got: Got;
 
   constructor(options: HttpTransportOptions) {
     this.options = options;
@@ -76,16 +76,7 @@ export class HttpTransport {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     // Keep-alive: provision runs many requests; a new TCP+TLS handshake for each is the slow part.
     // Through HTTPS_PROXY / HTTP_PROXY when the environment names one for this gateway.
-    this.agents = agentsFor(this.baseUrl, options.certificateAuthorities);
-    this.got = got.extend({
-      throwHttpErrors: false,
-      followRedirect: false,
-      retry: { limit: 0 },
-      timeout: { request: options.timeoutMs ?? DEFAULT_TIMEOUT_MS },
-      agent: this.agents,
-      https: options.certificateAuthorities ? { certificateAuthority: options.certificateAuthorities } : undefined,
-      responseType: 'text',
-    });
+    ({ agents: this.agents, got: this.got } = plainGot(this.baseUrl, options.certificateAuthorities, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
   }
 
   /** Release pooled connections so the process can exit at once. */

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import got, { type Got } from 'got';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
@@ -44,5 +45,27 @@ export function agentsFor(baseUrl: string, ca: string[] | undefined): { http: ht
   return {
     http: new HttpProxyAgent(proxy, common) as unknown as http.Agent,
     https: new HttpsProxyAgent(proxy, { ...common, ...(ca ? { ca } : {}) }) as unknown as https.Agent,
+  };
+}
+
+/**
+ * got for one server, as every dpgw client uses it: keep-alive agents (through the
+ * environment's proxy), the trusted authorities, a per-attempt timeout, and nothing
+ * done behind the caller's back — no redirects, no retries (each caller has its own
+ * policy), no exception for an HTTP status, the body as text.
+ */
+export function plainGot(baseUrl: string, ca: string[] | undefined, timeoutMs: number): { got: Got; agents: { http: http.Agent; https: https.Agent } } {
+  const agents = agentsFor(baseUrl, ca);
+  return {
+    agents,
+    got: got.extend({
+      throwHttpErrors: false,
+      followRedirect: false,
+      retry: { limit: 0 },
+      timeout: { request: timeoutMs },
+      agent: agents,
+      https: ca ? { certificateAuthority: ca } : undefined,
+      responseType: 'text',
+    }),
   };
 }

@@ -19,6 +19,16 @@ export interface LocatedDocument {
   keyAt(path: readonly PathPart[]): string;
 }
 
+/** A value with its file:line:column, found only when read: a position costs a second parse of a large file. */
+export function locatedValue<T>(document: LocatedDocument, path: readonly PathPart[], value: T): { value: T; readonly location: string } {
+  return {
+    value,
+    get location() {
+      return document.at(path);
+    },
+  };
+}
+
 export async function readLocatedDocument(file: string, what: string): Promise<LocatedDocument> {
   let text: string;
   try {

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
+import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
 import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { isSecretReference } from '../secrets/secret-reference.js';
@@ -139,12 +139,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
       issue(['settings', key], `${key} must be a secret reference (env:NAME, file:PATH, exec:COMMAND, base64:…, prompt), not the secret itself`);
     }
-    settings.set(key, {
-      value,
-      get location() {
-        return document.at(['settings', key]);
-      },
-    });
+    settings.set(key, locatedValue(document, ['settings', key], value));
   }
   failOnIssues(issues, 'manifest', 'each is reported with its line and column');
   return { file, manifest, document, settings, entries };
