@@ -33,7 +33,9 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // The dependencies go into the chunks too: resolving and reading hundreds of small
   // files from node_modules cost more start-up than the code itself (docs/benchmarks.md).
-  external: ['kafkajs'],
+  // The stream client stays a package: only reading a topic loads it, and it loads its
+  // own WebAssembly helpers relative to itself.
+  external: ['kafkajs', '@platformatic/kafka'],
   // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
   banner: { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" },
 });

@@ -20,6 +20,8 @@ export interface SessionContext {
   settings: Settings;
   env: NodeJS.ProcessEnv;
   warn: (message: string) => void;
+  /** Told when the session signs in by itself (DPGW_PASSWORD). */
+  info?: (message: string) => void;
   trace?: (line: string) => void;
   /** A hidden prompt when a person is there; undefined otherwise. */
   prompt?: (message: string) => Promise<string>;
@@ -158,7 +160,7 @@ export function sessionTokenSupplier(context: SessionContext): TokenSupplier {
   let known: CachedSession | undefined;
   let refreshing: Promise<string> | undefined;
   return async ({ forceRefresh, refused }) => {
-    known ??= await applicableSession(context, cache);
+    known ??= await applicableSession(context, cache).catch((error: unknown) => signInFromEnvironment(context, cache, error));
     // A token refused after this process already replaced it: the replacement serves.
     const replaced = refused !== undefined && refused !== known.accessToken;
     if ((!forceRefresh || replaced) && !nearExpiry(known)) return known.accessToken;
@@ -176,6 +178,22 @@ export async function currentAccessToken(context: SessionContext): Promise<strin
   const token = await sessionTokenSupplier(context)({ forceRefresh: false });
   if (token === undefined) throw notSignedIn(context.settings.profile);
   return token;
+}
+
+/**
+ * Not signed in (or signed in for another identity provider), in a pipeline that set
+ * DPGW_PASSWORD and a username: every command signs in as `dpgw login` would, and
+ * caches the session for the next command.
+ */
+async function signInFromEnvironment(context: SessionContext, cache: TokenCache, error: unknown): Promise<CachedSession> {
+  const password = context.env.DPGW_PASSWORD;
+  const username = context.settings.values.username.value;
+  if (!(error instanceof DpgwError && error.kind === 'auth') || !password || username === undefined) throw error;
+  await login(context, username, password);
+  context.info?.(`signed in as ${username}`);
+  const session = await cache.read();
+  if (!session) throw error;
+  return session;
 }
 
 async function applicableSession(context: SessionContext, cache: TokenCache): Promise<CachedSession> {
@@ -270,5 +288,5 @@ function summary(session: CachedSession, cacheFile: string): SessionSummary {
 }
 
 function notSignedIn(profile: string): DpgwError {
-  return new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: 'run `dpgw login`, or set DPGW_TOKEN in a pipeline' });
+  return new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: 'run `dpgw login`, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline' });
 }

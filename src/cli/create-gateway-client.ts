@@ -14,7 +14,7 @@ export function createGatewayClient(settings: Settings, reporter: Reporter, io: 
     baseUrl: requireUrl(settings, 'gateway'),
     timeoutMs: timeoutMs(settings),
     olapSegment: requireWord(settings, 'olapSegment'),
-    tokenSupplier: sessionTokenSupplier({ settings, env: io.env, warn: (message) => reporter.warn(message), trace, prompt }),
+    tokenSupplier: sessionTokenSupplier({ settings, env: io.env, warn: (message) => reporter.warn(message), info: (message) => reporter.info(message), trace, prompt }),
     certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
     trace,
     userAgent: `dpgw/${VERSION}`,

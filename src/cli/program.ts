@@ -4,7 +4,7 @@
  * runs, so `dpgw --help` and `dpgw --version` stay as fast as node itself.
  */
 import { Command, Option } from 'commander';
-import { SETTING_DEFINITIONS, type SettingScope } from '../settings/setting-definitions.js';
+import { SETTING_DEFINITIONS, type SettingKey, type SettingScope } from '../settings/setting-definitions.js';
 import type { HandlerModuleName } from './command-context.js';
 
 /** Runs a parsed command; supplied by run-cli.ts so this module stays light. */
@@ -78,14 +78,17 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--dry-run', 'print the request and send nothing')
     .action(action('schema'));
   add(schema, 'validate <file>', 'check a schema file without sending it; lists every problem', 'dpgw schema validate examples/track/schema.yaml').action(action('schema'));
-  add(schema, 'infer [files...]', 'infer the schema from messages (JSON Lines or a JSON array; - or none: stdin), or --check them against one', 'dpgw schema infer track.jsonl -o track-schema.yaml')
-    .option('--sample <n>', 'read at most this many messages (default: all, streamed)')
-    .option('--name <name>', 'schemaName (default: the first file name)')
+  const infer = add(schema, 'infer [files...]', "infer the schema from messages (JSON Lines or a JSON array; - or none: stdin; or the data set's topic), or --check them against one", 'dpgw schema infer --dataset track -o track-schema.yaml')
+    .option('--dataset <name>', "read the messages from this data set's topic (read-only, from the earliest offset)")
+    .option('--topic <name>', "read the messages from this topic (no catalog lookup)")
+    .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
+    .option('--sample <n>', 'read at most this many messages (default: all of the files; 200 of a topic)')
+    .option('--name <name>', 'schemaName (default: the data set, else the first file name)')
     .option('--time-column <name>', 'the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())')
     .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
     .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
-    .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it')
-    .action(action('schema'));
+    .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it');
+  settingOptions(infer, ['brokerList', 'streamUser', 'streamPassword']).action(action('schema'));
 
   const table = group('table', 'real-time tables');
   const tableOptions = (command: Command): Command => {
@@ -199,13 +202,18 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
 
 /** The settings of one scope (table: stream, retention, tenants, classes; access; query) as flags of a command. */
 function scopedSettingOptions(command: Command, scope: SettingScope): Command {
-  for (const definition of SETTING_DEFINITIONS) {
-    if (definition.scope === scope && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
-  }
-  return command;
+  return settingOptions(command, SETTING_DEFINITIONS.filter((d) => d.scope === scope).map((d) => d.key));
 }
 
 const tableSettingOptions = (command: Command): Command => scopedSettingOptions(command, 'table');
+
+/** Some settings as flags of a command. */
+function settingOptions(command: Command, keys: readonly SettingKey[]): Command {
+  for (const definition of SETTING_DEFINITIONS) {
+    if (keys.includes(definition.key) && definition.flag) command.addOption(new Option(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
+  }
+  return command;
+}
 
 function requireSubcommand(group: Command): never {
   const names = group.commands.map((c) => c.name());

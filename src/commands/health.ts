@@ -6,6 +6,7 @@ import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../contract/constants.js';
 import type { HealthRecord } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
+import { onStopSignal } from '../cli/interruption.js';
 import { GatewayError } from '../gateway/gateway-error.js';
 
 const health: Handler = async (context) => {
@@ -29,7 +30,7 @@ const health: Handler = async (context) => {
     // Refresh in place on a terminal, a new block per check otherwise; until Ctrl-C.
     const tty = context.io.stdout.isTTY === true;
     let stopped = false;
-    process.once('SIGINT', () => (stopped = true));
+    const stopWatching = onStopSignal(() => (stopped = true));
     for (;;) {
       const text = renderTree(record, component, context.reporter.out) + `\n${context.reporter.out.dim(`checked ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
       context.io.stdout.write(tty ? `\u001b[H\u001b[2J${text}` : `${text}\n`);
@@ -37,7 +38,9 @@ const health: Handler = async (context) => {
       if (stopped) break;
       record = await check();
     }
-    return { data: record, printed: true, exitCode: record.status === HEALTH_STATUS_UP ? ExitCode.Ok : ExitCode.Unhealthy };
+    stopWatching();
+    // Stopped by Ctrl-C or SIGTERM, as a shell reports it.
+    return { data: record, printed: true, exitCode: ExitCode.Interrupted };
   }
   return {
     data: record,

@@ -1,10 +1,21 @@
 import type { CommandContext } from '../cli/command-context.js';
+import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
+
+/** Ctrl-C at a prompt: inquirer rejects with ExitPromptError; dpgw exits 130 as a shell expects. */
+async function unlessInterrupted<T>(asked: Promise<T>): Promise<T> {
+  try {
+    return await asked;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new DpgwError('interrupted', 'interrupted at the prompt; nothing was sent');
+    throw error;
+  }
+}
 
 /** A hidden prompt on stderr (stdout stays data); the answer is registered as a secret. */
 export async function hiddenPrompt(context: CommandContext, message: string): Promise<string> {
   const { password } = await import('@inquirer/prompts');
-  const answer = await password({ message, mask: true }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream });
+  const answer = await unlessInterrupted(password({ message, mask: true }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream }));
   registerSecret(answer);
   return answer;
 }
@@ -12,5 +23,5 @@ export async function hiddenPrompt(context: CommandContext, message: string): Pr
 /** A visible prompt on stderr. */
 export async function textPrompt(context: CommandContext, message: string): Promise<string> {
   const { input } = await import('@inquirer/prompts');
-  return input({ message }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream });
+  return unlessInterrupted(input({ message }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream }));
 }

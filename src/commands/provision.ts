@@ -3,7 +3,11 @@ import type { ChalkInstance } from 'chalk';
 import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
-import { resolveStreamPassword } from '../olap/build-table.js';
+import { HEALTH_STATUS_UP } from '../contract/constants.js';
+import type { HealthRecord } from '../contract/types.js';
+import { onStopSignal } from '../cli/interruption.js';
+import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
+import { timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
 import { locatedValue } from '../olap/located-document.js';
 import { loadManifest } from '../provision/manifest.js';
@@ -36,7 +40,10 @@ const provision: Handler = async (context) => {
     manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
   });
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  const streamPassword = planOnly ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
+  // A plan reads no password, unless it reads a topic to show an inferred schema.
+  const infers = loaded.entries.some((entry) => entry.inferAt !== undefined);
+  const streamPassword = planOnly && !infers ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
+  const stream = infers ? connectionWith(settings, streamPassword) : undefined;
   const warnings = new Set<string>();
   const warn = (message: string) => {
     if (!warnings.has(message)) reporter.warn(message);
@@ -50,12 +57,11 @@ const provision: Handler = async (context) => {
   // A plan signs nothing in and reads no password.
   const dashboards = planOnly ? new Map<string, { client: SupersetClient; databaseName: string }>() : await dashboardTools(context, loaded, settings, prompt);
   let interrupted = false;
-  const onInterrupt = () => {
+  const stopListening = onStopSignal((signal) => {
     if (interrupted) process.exit(EXIT_INTERRUPTED);
     interrupted = true;
-    reporter.warn('interrupted: finishing the steps under way, starting no new ones (Ctrl-C again quits at once)');
-  };
-  process.on('SIGINT', onInterrupt);
+    reporter.warn(`interrupted (${signal}): finishing the steps under way, starting no new ones (Ctrl-C again quits at once)`);
+  });
   const started = Date.now();
   try {
     await signInWhenNeeded(context, settings, prompt);
@@ -64,6 +70,8 @@ const provision: Handler = async (context) => {
       settings,
       env: io.env,
       streamPassword,
+      stream,
+      streamTimeoutMs: timeoutMs(settings),
       concurrency,
       failFast: options.failFast === true,
       failOnExists: options.failOnExists === true,
@@ -91,17 +99,20 @@ const provision: Handler = async (context) => {
       ? EXIT_INTERRUPTED
       : failed.length > 0
         ? sameExitCode(failed)
-        : health && health.status !== 'UP'
+        : health && health.status !== HEALTH_STATUS_UP
           ? ExitCode.Unhealthy
           : options.detailedExitcode === true && changed
             ? EXIT_CHANGES_MADE
             : ExitCode.Ok;
     const summary = { manifest: file, ok: failed.length === 0 && !interrupted, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(health ? { health } : {}) };
     for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false });
+    if (health && health.status !== HEALTH_STATUS_UP) {
+      reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
+    }
     if (!reporter.options.json) reporter.info(`${interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : 'done: nothing to change'} in ${summary.seconds.toFixed(1)} s`);
     return { data: summary, exitCode, human: (style) => renderSummary(results, style) };
   } finally {
-    process.off('SIGINT', onInterrupt);
+    stopListening();
     client.close();
     for (const engine of engines.values()) engine.close();
     for (const dashboard of dashboards.values()) dashboard.client.close();
@@ -161,7 +172,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
 /** Login when needed: with a password from DPGW_PASSWORD or a terminal, when no token is at hand. */
 async function signInWhenNeeded(context: CommandContext, settings: Awaited<ReturnType<typeof resolveSettings>>, prompt: ((message: string) => Promise<string>) | undefined): Promise<void> {
   if (settings.values.token.value !== undefined) return;
-  const session = { settings, env: context.io.env, warn: (m: string) => context.reporter.warn(m), prompt };
+  const session = { settings, env: context.io.env, warn: (m: string) => context.reporter.warn(m), info: (m: string) => context.reporter.info(m), prompt };
   const { currentAccessToken, login } = await import('../auth/session.js');
   try {
     await currentAccessToken(session);
@@ -176,8 +187,28 @@ async function signInWhenNeeded(context: CommandContext, settings: Awaited<Retur
   }
 }
 
-async function healthCheck(client: Awaited<ReturnType<CommandContext['gateway']>>, target: true | string) {
-  return (await client.health(target === true ? undefined : target)).record;
+/**
+ * The final health check. Its failure never hides the summary: a record that is not UP
+ * names its failing components, and a check that could not be made says why.
+ */
+async function healthCheck(client: Awaited<ReturnType<CommandContext['gateway']>>, target: true | string): Promise<HealthRecord & { failing?: string[]; error?: string }> {
+  const checked = target === true ? undefined : target;
+  try {
+    const { record } = await client.health(checked);
+    if (record.status === HEALTH_STATUS_UP) return record;
+    const failing = failingComponents(record, checked ? [checked] : []);
+    return { ...record, failing: failing.length ? failing : [checked ?? 'platform'] };
+  } catch (error) {
+    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message);
+    return { status: 'UNKNOWN', failing: [checked ?? 'platform'], error: known.toLine() };
+  }
+}
+
+/** The deepest components not UP, as dotted paths (mq.connection). */
+function failingComponents(record: HealthRecord, path: string[]): string[] {
+  const children = Object.entries(record.components ?? {}).flatMap(([name, child]) => failingComponents(child, [...path, name]));
+  if (children.length) return children;
+  return record.status !== HEALTH_STATUS_UP && path.length ? [path.join('.')] : [];
 }
 
 function sameExitCode(failed: DataSetResult[]): number {
@@ -202,7 +233,7 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance): string {
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
-      ...r.steps.map((s, i) => `  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.detail}`),
+      ...r.steps.flatMap((s, i) => [`  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.detail}`, ...(s.shown ? [s.shown.trimEnd().replace(/^/gm, '     ')] : [])]),
       ...r.steps.filter((s) => s.step === 'table' && s.request).map((s) => JSON.stringify(s.request!.body, null, 2).replace(/^/gm, '     ')),
     ].join('\n'),
   );

@@ -1,6 +1,7 @@
 /** `dpgw sandbox`: the local platform emulator in the foreground, until Ctrl-C. */
 import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
+import { onStopSignal } from '../cli/interruption.js';
 import type { Handler, HandlerModule } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -119,13 +120,10 @@ const run: Handler = async (context) => {
 /** Resolves on Ctrl-C or SIGTERM. */
 function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const stopListening = onStopSignal(() => {
+      stopListening();
       resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    });
   });
 }
 

@@ -1,22 +1,22 @@
 /** `dpgw schema push`, `validate` and `infer`: step 4 of the contract, and the schema from the messages. */
-import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import { resolveDataSet } from '../catalog/resolve-data-set.js';
+import { startProgress } from '../output/progress.js';
+import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../schema-inference/sample-messages.js';
+import { streamConnection } from '../stream/stream-connection.js';
+import { hiddenPrompt } from './prompts.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
-import { parseLocatedDocument } from '../olap/located-document.js';
-import { validateSchema } from '../olap/schema-validation.js';
-import { failOnIssues } from '../olap/table-template.js';
-import { FILLED_TIME_COLUMN, fits, InferenceError, SchemaInference, type InferredType } from '../schema-inference/infer-schema.js';
-import { InputTooLarge, readMessages, type Skipped } from '../schema-inference/read-messages.js';
-import { schemaYaml } from '../schema-inference/schema-text.js';
+import { FILLED_TIME_COLUMN, fits, InferenceError, type InferredType } from '../schema-inference/infer-schema.js';
+import { checkedSchemaYaml } from '../schema-inference/schema-text.js';
 import { paths } from '../contract/paths.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { loadSchema, schemaIssues } from '../olap/load-schema.js';
-import { requireWord } from '../settings/setting-values.js';
+import { requireWord, timeoutMs } from '../settings/setting-values.js';
 import { renderDryRun } from './dry-run.js';
 
 const push: Handler = async (context) => {
@@ -50,47 +50,17 @@ const validate: Handler = async (context) => {
 const SKIPPED_SHOWN = 5;
 
 const infer: Handler = async (context) => {
-  const { options, reporter, io } = context;
-  const files = (context.args[0] as string[] | undefined) ?? [];
-  const sample = options.sample === undefined ? Infinity : Number(options.sample);
-  if (!(Number.isInteger(sample) && sample > 0) && sample !== Infinity) throw new DpgwError('usage', `"${String(options.sample)}" is not a number of messages`, { where: '--sample' });
-  const sources = files.length === 0 || (files.length === 1 && files[0] === '-') ? ['-'] : files;
-  if (sources.includes('-') && io.stdin.isTTY) throw new DpgwError('usage', 'no messages: give JSON Lines files, or pipe them in', { hint: 'dpgw schema infer messages.jsonl   or   … | dpgw schema infer -' });
-
-  const inference = new SchemaInference();
-  const skipped: Skipped[] = [];
-  for (const source of sources) {
-    const name = source === '-' ? 'stdin' : source;
-    const input: Readable = source === '-' ? (io.stdin as Readable) : createReadStream(source);
-    try {
-      for await (const { message, where } of readMessages(name, input, (skip) => skipped.push(skip))) {
-        inference.observe(message, where);
-        if (inference.messages >= sample) break;
-      }
-    } catch (error) {
-      if (error instanceof InputTooLarge) throw new DpgwError('input', error.message, { where: name });
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code) throw new DpgwError('input', `cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message}`, { where: name, hint: 'check the path' });
-      throw error;
-    } finally {
-      if (source !== '-') (input as ReturnType<typeof createReadStream>).destroy();
-    }
-    if (inference.messages >= sample) break;
-  }
+  const { options, reporter } = context;
+  const { skipped, inference, described, defaultSchemaName } = await sampleFor(context);
   skipped.slice(0, SKIPPED_SHOWN).forEach((skip) => reporter.warn(`${skip.where}: skipped: ${skip.reason}`));
-  if (skipped.length > SKIPPED_SHOWN) reporter.warn(`… and ${skipped.length - SKIPPED_SHOWN} more lines skipped`);
-  if (inference.messages === 0) {
-    throw new DpgwError('input', `no JSON object messages in ${sources.map((s) => (s === '-' ? 'stdin' : s)).join(', ')}${skipped.length ? ` (${skipped.length} lines skipped)` : ''}`, {
-      hint: 'give one JSON object a line (JSON Lines), or a JSON array of objects',
-    });
-  }
+  if (skipped.length > SKIPPED_SHOWN) reporter.warn(`… and ${skipped.length - SKIPPED_SHOWN} more messages skipped`);
 
-  const schemaName = typeof options.name === 'string' ? options.name : defaultName(sources[0]!);
+  const schemaName = typeof options.name === 'string' ? options.name : defaultSchemaName;
   let inferred;
   try {
     inferred = inference.result({ name: schemaName, timeColumn: typeof options.timeColumn === 'string' ? options.timeColumn : undefined, metrics: Array.isArray(options.metric) ? options.metric.map(String) : [] });
   } catch (error) {
-    if (error instanceof InferenceError) throw new DpgwError('usage', error.message);
+    if (error instanceof InferenceError) throw new DpgwError('usage', error.message, { where: error.option === 'metrics' ? '--metric' : '--time-column' });
     throw error;
   }
   inferred.warnings.forEach((warning) => reporter.warn(warning));
@@ -98,14 +68,11 @@ const infer: Handler = async (context) => {
 
   if (typeof options.check === 'string') return check(options.check, inferred.types, inferred.messages);
 
-  const sampled = `${inferred.messages} message${inferred.messages === 1 ? '' : 's'} of ${sources.map((s) => (s === '-' ? 'stdin' : basename(s))).join(', ')}`;
-  const text = schemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${sampled}.`, 'Check it, then: dpgw schema push <this file>']);
-  // The same checks as \`schema push\`, before anything is printed or written.
-  failOnIssues(validateSchema(parseLocatedDocument(text, 'inferred schema.yaml')).issues, 'inferred schema', 'run with --verbose');
+  const text = checkedSchemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${described}.`, 'Check it, then: dpgw schema push <this file>']);
   const output = typeof options.output === 'string' ? options.output : undefined;
   if (output) {
     await writeFile(output, extname(output).toLowerCase() === '.json' ? `${JSON.stringify(inferred.schema, null, 2)}\n` : text);
-    reporter.success(`schema ${schemaName} from ${sampled} written to ${output}`);
+    reporter.success(`schema ${schemaName} from ${described} written to ${output}`);
     reporter.next(`dpgw schema push ${output}`);
   }
   return {
@@ -113,6 +80,41 @@ const infer: Handler = async (context) => {
     human: () => (output ? '' : text),
   };
 };
+
+/** The messages to infer from: --dataset/--topic read the topic, else the files or stdin. */
+async function sampleFor(context: CommandContext): Promise<Sampled & { defaultSchemaName: string }> {
+  const { options, io } = context;
+  const files = (context.args[0] as string[] | undefined) ?? [];
+  const sampleGiven = options.sample !== undefined;
+  const sample = sampleGiven ? Number(options.sample) : undefined;
+  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0)) throw new DpgwError('usage', `"${String(options.sample)}" is not a number of messages`, { where: '--sample', hint: 'for example --sample 500' });
+  const dataSet = typeof options.dataset === 'string' ? options.dataset : undefined;
+  const topicGiven = typeof options.topic === 'string' ? options.topic : undefined;
+
+  if (dataSet !== undefined || topicGiven !== undefined) {
+    if (files.length > 0) throw new DpgwError('usage', `give messages files or ${dataSet !== undefined ? '--dataset' : '--topic'}, not both`, { where: files[0], hint: 'drop the files to read the topic, or drop the flag to read the files' });
+    const settings = await context.settings();
+    const topic = topicGiven ?? (await topicOf(context, dataSet!));
+    const connection = await streamConnection({ settings, env: io.env, prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined });
+    const progress = await startProgress(context.reporter, io, `reading messages of topic ${topic}`);
+    let sampled;
+    try {
+      sampled = await sampleTopic({ ...connection, topic, limit: sample ?? DEFAULT_TOPIC_SAMPLE, timeoutMs: timeoutMs(settings), trace: (line) => context.reporter.trace(line) });
+    } finally {
+      progress.stop();
+    }
+    return { ...sampled, defaultSchemaName: dataSet ?? topic.replace(/^.*\./, '') };
+  }
+  const sources = files.length === 0 || (files.length === 1 && files[0] === '-') ? ['-'] : files;
+  if (sources.includes('-') && io.stdin.isTTY) throw new DpgwError('usage', 'no messages: give JSON Lines files, --dataset, or pipe them in', { hint: 'dpgw schema infer messages.jsonl   or   dpgw schema infer --dataset track   or   … | dpgw schema infer -' });
+  return { ...(await sampleFiles(sources, io.stdin as Readable, sample ?? Infinity)), defaultSchemaName: defaultName(sources[0]!) };
+}
+
+async function topicOf(context: CommandContext, dataSet: string): Promise<string> {
+  const resolved = await resolveDataSet(await context.gateway(), dataSet, typeof context.options.enablement === 'string' ? context.options.enablement : undefined);
+  if (resolved.topic === undefined) throw new DpgwError('failure', `data set "${dataSet}" has no topic label (a label whose key ends in /dataset)`, { where: '--dataset', hint: 'name the topic with --topic <name>' });
+  return resolved.topic;
+}
 
 /** --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any. */
 async function check(file: string, types: Map<string, InferredType>, messages: number) {

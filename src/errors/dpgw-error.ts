@@ -1,7 +1,7 @@
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
 /** The small set of error kinds; each maps to one exit code. */
-export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'failure';
+export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'failure' | 'interrupted';
 
 const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   usage: ExitCode.Usage,
@@ -12,6 +12,7 @@ const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   unhealthy: ExitCode.Unhealthy,
   verification: ExitCode.VerificationFailed,
   failure: ExitCode.Failure,
+  interrupted: ExitCode.Interrupted,
 };
 
 export interface DpgwErrorOptions {

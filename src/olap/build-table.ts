@@ -8,10 +8,10 @@ import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
-import { resolveSecretReference } from '../secrets/secret-reference.js';
-import { whereSet, type Settings } from '../settings/resolve-settings.js';
+import type { Settings } from '../settings/resolve-settings.js';
 import { definitionOf, flagName, type SettingKey } from '../settings/setting-definitions.js';
 import { requireWord } from '../settings/setting-values.js';
+import { resolveStreamPassword } from '../stream/stream-connection.js';
 import { scramJaasConfig } from './jaas-config.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
@@ -93,11 +93,4 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
 function onlyDateTimeColumn(schema: AnalyticsSchema): string | undefined {
   const dateTimes = [...schemaColumns(schema).entries()].filter(([, c]) => c.group === 'dateTimeFieldSpecs').map(([name]) => name);
   return dateTimes.length === 1 ? dateTimes[0] : undefined;
-}
-
-export async function resolveStreamPassword(inputs: Pick<TableInputs, 'settings' | 'env' | 'prompt'>): Promise<string | undefined> {
-  const setting = inputs.settings.values.streamPassword;
-  if (setting.value === undefined) return inputs.prompt ? inputs.prompt('Stream password:') : undefined;
-  if (setting.source.kind === 'env') return setting.value;
-  return resolveSecretReference(setting.value, { where: whereSet(setting), env: inputs.env, label: 'stream password', prompt: inputs.prompt });
 }

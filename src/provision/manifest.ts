@@ -45,14 +45,27 @@ const dashboardSettings = z.strictObject({
   rows: z.number().int().positive().max(100_000).optional().describe('rows of the data set: SELECT * FROM default.<table> LIMIT <rows> (default 100)'),
 });
 
+const inferSettings = z.strictObject({
+  sample: z.number().int().positive().max(100_000).optional().describe('messages to read from the earliest offset of the topic (default 200)'),
+  name: name.optional().describe('schemaName (default: the data set name)'),
+  timeColumn: name.optional().describe('the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())'),
+  metrics: z.array(name).optional().describe('integer columns to make metrics (decimals are metrics already)'),
+});
+
+export type InferSettings = z.infer<typeof inferSettings>;
+
 export const dataSetEntry = z.strictObject({
   datasource: name.describe('data source offering the data set (name or id)'),
   dataset: name.describe('data set to provision'),
   groups: z.array(name).optional().describe('groups that may read the data set (needed to create the enablement)'),
   enablement: name.optional().describe('enablement name (reused when it exists; default: the data set name)'),
   schema: z
-    .union([name, z.looseObject({ schemaName: name, dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() })])
-    .describe('schema file (relative to the manifest) or the schema inline'),
+    .union([
+      name,
+      z.strictObject({ infer: inferSettings }),
+      z.looseObject({ schemaName: name, dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() }),
+    ])
+    .describe("schema file (relative to the manifest), the schema inline, or { infer: … }: inferred from the data set's topic once it is enabled"),
   table: tableSettings.optional().describe('table settings'),
   verify: verifySettings.optional().describe('after the storage touch, check access in the SQL query engine as these profiles (each signed in with `dpgw login --profile …`)'),
   dashboard: dashboardSettings.optional().describe('last: the table as a data set, a map chart (lon, lat) and a dashboard in the dashboard tool, proven to render'),
@@ -82,7 +95,7 @@ export interface LoadedManifest {
   /** Settings from the manifest with their locations, for the settings' sources. */
   settings: Map<string, { value: string; location: string }>;
   /** Entries with paths resolved from the manifest's folder and their locations. */
-  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string }>;
+  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string } }>;
 }
 
 export function manifestJsonSchema(): Record<string, unknown> {
@@ -129,7 +142,9 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     }
     const templateFile = entry.table?.template ? fromManifest(entry.table.template) : undefined;
     if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
-    return { ...entry, index, schemaFile, templateFile };
+    // Where `infer` is, found only when a message needs it.
+    const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
+    return { ...entry, index, schemaFile, templateFile, inferAt };
   });
 
   const settings = new Map<string, { value: string; location: string }>();
@@ -153,6 +168,7 @@ function knownKeysAt(path: readonly (string | number)[]): string[] {
   if (tail === 'table') return Object.keys(tableSettings.shape);
   if (tail === 'verify') return Object.keys(verifySettings.shape);
   if (tail === 'dashboard') return Object.keys(dashboardSettings.shape);
+  if (tail === 'infer') return Object.keys(inferSettings.shape);
   if (tail === 'dataSets') return Object.keys(dataSetEntry.shape);
   return [];
 }
@@ -160,7 +176,7 @@ function knownKeysAt(path: readonly (string | number)[]): string[] {
 function friendly(problem: z.core.$ZodIssue): string {
   if (problem.code === 'invalid_type') return `expected ${problem.expected}${problem.message.includes('received') ? `, ${problem.message.split('received ')[1] ? `got ${problem.message.split('received ')[1]}` : ''}` : ''}`;
   if (problem.code === 'too_small' && problem.origin === 'array') return 'must list at least one entry';
-  if (problem.code === 'invalid_union') return 'expected a file name or a mapping';
+  if (problem.code === 'invalid_union') return 'expected a schema file name, an inline schema (schemaName: …) or { infer: { sample: … } }';
   return problem.message;
 }
 

@@ -21,7 +21,12 @@ import { validateSchema } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
-import type { LoadedManifest } from './manifest.js';
+import type { InferSettings, LoadedManifest } from './manifest.js';
+import { inferredSchemaName, inferStep } from './infer-step.js';
+import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
+import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
+import type { StreamConnection } from '../stream/stream-connection.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
@@ -36,6 +41,8 @@ export interface StepResult {
   status: StepStatus;
   detail: string;
   request?: { method: string; path: string; body?: unknown };
+  /** Shown under the step in a plan: the schema inferred from the topic. */
+  shown?: string;
 }
 
 export interface DataSetResult {
@@ -55,7 +62,9 @@ export interface DataSetResult {
 
 export interface Prepared {
   entry: LoadedManifest['entries'][number];
-  schema: AnalyticsSchema;
+  /** Undefined for `schema: { infer: … }`: inferred from the topic once the data set is enabled. */
+  schema?: AnalyticsSchema;
+  schemaName: string;
   tableName: string;
 }
 
@@ -64,6 +73,10 @@ export interface RunOptions {
   settings: Settings;
   env: NodeJS.ProcessEnv;
   streamPassword?: string;
+  /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
+  stream?: StreamConnection;
+  /** The whole read of one topic. */
+  streamTimeoutMs?: number;
   concurrency: number;
   failFast: boolean;
   failOnExists: boolean;
@@ -84,9 +97,11 @@ export interface RunOptions {
 export async function prepare(loaded: LoadedManifest, settings: Settings, env: NodeJS.ProcessEnv, streamPassword: string | undefined, warn: (message: string) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   for (const entry of loaded.entries) {
-    const schema = entry.schemaFile ? await loadSchema(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema);
-    const { table } = await buildTable(tableInputs(entry, schema, settings, env, `<topic of ${entry.dataset}>`, streamPassword ?? '<stream password>', warn));
-    prepared.push({ entry, schema, tableName: table.tableName });
+    const infer = inferSettingsOf(entry);
+    const schema = infer ? undefined : entry.schemaFile ? await loadSchema(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema);
+    const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
+    const { table } = await buildTable(tableInputs(entry, checkedWith, settings, env, `<topic of ${entry.dataset}>`, streamPassword ?? '<stream password>', warn));
+    prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
   }
   return prepared;
 }
@@ -96,20 +111,34 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
   const version = await platformVersion(options);
   const listed = await options.client.listDataSets();
   const results: DataSetResult[] = [];
-  for (const { entry, schema, tableName } of prepared) {
+  for (const { entry, schema: given, schemaName, tableName } of prepared) {
     const started = Date.now();
     const steps: StepResult[] = [];
     const enabled = await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
     const enabledAlready = listed.find((d) => d.name === entry.dataset && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enabled.enablement.id);
     const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
     steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
-    steps.push({ step: 'schema', status: 'planned', detail: `POST schema ${schema.schemaName}`, request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema } });
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
+    const infer = inferSettingsOf(entry);
+    let schema = given;
+    if (infer && topic === undefined) {
+      steps.push({ step: 'schema', status: 'planned', detail: `POST schema ${schemaName}, inferred from the first ${infer.sample ?? DEFAULT_TOPIC_SAMPLE} messages of the topic once ${entry.dataset} is enabled` });
+    } else {
+      const inferred = infer ? await inferStep(inferInputs(entry, infer, topic!, options)) : undefined;
+      schema = inferred?.schema ?? schema;
+      steps.push({
+        step: 'schema',
+        status: 'planned',
+        detail: `POST schema ${schemaName}${inferred ? ` ${inferred.detail}` : ''}`,
+        request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema },
+        ...(inferred ? { shown: inferred.text } : {}),
+      });
+    }
+    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
     steps.push({ step: 'table', status: 'planned', detail: `POST table ${table.tableName} (an existing table is left unchanged)`, request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } });
     steps.push(storageStep(version, 'planned'));
     if (entry.verify) steps.push({ step: 'verify', status: 'planned', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` });
     if (entry.dashboard) steps.push({ step: 'dashboard', status: 'planned', detail: dashboardPlan(entry, tableName) });
-    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schema.schemaName, table: tableName, status: 'planned', changed: false, steps, ms: Date.now() - started });
+    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schemaName, table: tableName, status: 'planned', changed: false, steps, ms: Date.now() - started });
   }
   return results;
 }
@@ -117,11 +146,11 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
 export async function run(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
   primeCatalog(options.client, (options.catalogCache ??= newCatalogCache()));
   const version = await platformVersion(options);
-  const results: DataSetResult[] = prepared.map(({ entry, schema, tableName }) => ({
+  const results: DataSetResult[] = prepared.map(({ entry, schemaName, tableName }) => ({
     dataset: entry.dataset,
     datasource: entry.datasource,
     enablement: entry.enablement ?? entry.dataset,
-    schema: schema.schemaName,
+    schema: schemaName,
     table: tableName,
     status: 'skipped',
     changed: false,
@@ -147,7 +176,7 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
   return results;
 }
 
-async function provisionOne({ entry, schema, tableName }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
+async function provisionOne({ entry, schema: given, tableName }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
   const started = Date.now();
   const steps: StepResult[] = [];
   const finish = (status: DataSetResult['status'], error?: DpgwError): DataSetResult => ({
@@ -171,8 +200,11 @@ async function provisionOne({ entry, schema, tableName }: Prepared, result: Data
     if (options.interrupted()) return finish('interrupted');
 
     current = 'schema';
+    const infer = inferSettingsOf(entry);
+    const inferred = infer ? await inferStep(inferInputs(entry, infer, entry.table?.topic ?? enabled.topic!, options)) : undefined;
+    const schema = inferred?.schema ?? given!;
     const pushed = await options.client.createSchema(schema);
-    steps.push({ step: 'schema', status: 'accepted', detail: `schema ${schema.schemaName} accepted (${pushed.status})` });
+    steps.push({ step: 'schema', status: 'accepted', detail: `schema ${schema.schemaName}${inferred ? ` ${inferred.detail};` : ''} accepted (${pushed.status})` });
     if (options.interrupted()) return finish('interrupted');
 
     current = 'table';
@@ -243,6 +275,20 @@ async function platformVersion(options: RunOptions): Promise<string | undefined>
 function enableRequest(entry: Prepared['entry'], options: RunOptions) {
   options.catalogCache ??= newCatalogCache();
   return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache: options.catalogCache };
+}
+
+/** Until the schema is inferred, the table template is checked with its date-time column alone. */
+function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchema {
+  return { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
+}
+
+function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
+  return typeof entry.schema === 'object' && 'infer' in entry.schema ? (entry.schema.infer as InferSettings) : undefined;
+}
+
+function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: string, options: RunOptions) {
+  if (!options.stream) throw new Error('a manifest entry infers its schema, but the run has no stream connection');
+  return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
 }
 
 function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: Settings, env: NodeJS.ProcessEnv, topic: string, streamPassword: string | undefined, warn: (message: string) => void) {

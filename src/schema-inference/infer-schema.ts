@@ -85,8 +85,8 @@ export class SchemaInference {
     const metrics = new Set(options.metrics ?? []);
     for (const metric of metrics) {
       const type = types.get(metric);
-      if (type === undefined) throw new InferenceError(`--metric ${metric}: no such column in the messages (they have ${[...types.keys()].join(', ')})`);
-      if (type !== 'INT' && type !== 'LONG' && type !== 'DOUBLE') throw new InferenceError(`--metric ${metric}: a metric must be numeric, and the messages make it ${type}`);
+      if (type === undefined) throw new InferenceError('metrics', `${metric}: no such column in the messages (they have ${[...types.keys()].join(', ')})`);
+      if (type !== 'INT' && type !== 'LONG' && type !== 'DOUBLE') throw new InferenceError('metrics', `${metric}: a metric must be numeric, and the messages make it ${type}`);
     }
     const dimensions: FieldSpec[] = [];
     const metricSpecs: FieldSpec[] = [];
@@ -109,8 +109,8 @@ export class SchemaInference {
   private chooseTimeColumn(options: InferOptions, types: Map<string, InferredType>, notes: string[], warnings: string[]): string {
     if (options.timeColumn !== undefined) {
       const type = types.get(options.timeColumn);
-      if (type === undefined) throw new InferenceError(`--time-column ${options.timeColumn}: no such column in the messages (they have ${[...types.keys()].join(', ')})`);
-      if (type !== 'INT' && type !== 'LONG') throw new InferenceError(`--time-column ${options.timeColumn}: the messages make it ${type}, and the contract's date-time column is epoch milliseconds (LONG)`);
+      if (type === undefined) throw new InferenceError('timeColumn', `${options.timeColumn}: no such column in the messages (they have ${[...types.keys()].join(', ')})`);
+      if (type !== 'INT' && type !== 'LONG') throw new InferenceError('timeColumn', `${options.timeColumn}: the messages make it ${type}, and the contract's date-time column is epoch milliseconds (LONG)`);
       return options.timeColumn;
     }
     const now = options.now ?? Date.now();
@@ -125,15 +125,22 @@ export class SchemaInference {
       return chosen;
     }
     if (types.has(FILLED_TIME_COLUMN)) {
-      throw new InferenceError(`column ${FILLED_TIME_COLUMN} is ${types.get(FILLED_TIME_COLUMN)} in the messages, not epoch milliseconds, and no other column is: name the date-time column with --time-column`);
+      throw new InferenceError('timeColumn', `column ${FILLED_TIME_COLUMN} is ${types.get(FILLED_TIME_COLUMN)} in the messages, not epoch milliseconds, and no other column is: name the date-time column`);
     }
     notes.push(`the messages have no epoch-milliseconds column: added ${FILLED_TIME_COLUMN}, which the table template fills with now() at ingestion`);
     return FILLED_TIME_COLUMN;
   }
 }
 
-/** A problem with the request itself (a flag naming a column the messages lack). */
-export class InferenceError extends Error {}
+/** A problem with the request itself (a time column or metric the messages lack); `option` says which. */
+export class InferenceError extends Error {
+  constructor(
+    readonly option: 'timeColumn' | 'metrics',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 function kindOf(value: unknown): Seen {
   if (typeof value === 'number') {

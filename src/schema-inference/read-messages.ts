@@ -39,20 +39,7 @@ export async function* readMessages(name: string, input: Readable, skipped: (ski
     }
     let text = bytes.toString('utf8');
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    text = text.trim();
-    if (text === '') return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      skipped({ where, reason: `not JSON (${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')})` });
-      return undefined;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      skipped({ where, reason: `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object` });
-      return undefined;
-    }
-    return { message: value as Record<string, unknown>, where };
+    return parseMessage(text, where, skipped);
   };
 
   for await (const raw of input) {
@@ -123,6 +110,24 @@ export async function* readMessages(name: string, input: Readable, skipped: (ski
 }
 
 export class InputTooLarge extends Error {}
+
+/** One message's text: a JSON object, or skipped with the reason. Blank text is no message. */
+export function parseMessage(raw: string, where: string, skipped: (skip: Skipped) => void): Message | undefined {
+  const text = raw.trim();
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    skipped({ where, reason: `not JSON (${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')})` });
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    skipped({ where, reason: `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object` });
+    return undefined;
+  }
+  return { message: value as Record<string, unknown>, where };
+}
 
 function firstSignificantByte(bytes: Buffer): number | undefined {
   let index = 0;

@@ -1,5 +1,15 @@
 /** An inferred schema as the file `dpgw schema push` reads: YAML with a header of what was sampled, or JSON. */
 import type { AnalyticsSchema, DateTimeFieldSpec, FieldSpec } from '../contract/types.js';
+import { parseLocatedDocument } from '../olap/located-document.js';
+import { validateSchema } from '../olap/schema-validation.js';
+import { failOnIssues } from '../olap/table-template.js';
+
+/** The schema as YAML, after the same checks as `schema push`: nothing unpushable is printed, written or sent. */
+export function checkedSchemaYaml(schema: AnalyticsSchema, header: string[]): string {
+  const text = schemaYaml(schema, header);
+  failOnIssues(validateSchema(parseLocatedDocument(text, 'inferred schema.yaml')).issues, 'inferred schema', 'run with --verbose');
+  return text;
+}
 
 export function schemaYaml(schema: AnalyticsSchema, header: string[]): string {
   const name = (value: string) => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) ? value : JSON.stringify(value));

@@ -84,6 +84,23 @@ describe('dpgw login', () => {
     expect(none.stderr).toBe('dpgw: password: no password and no terminal to ask for one — pass --password-stdin (and pipe it in), or set DPGW_PASSWORD\n');
   });
 
+  it('in a pipeline with DPGW_USERNAME and DPGW_PASSWORD, any command signs in by itself, once, and caches the session', async () => {
+    const { dpgw, secretFile, admin, tokenRequests } = await setUp();
+    const env = { DPGW_PASSWORD: admin.password, DPGW_CLIENT_SECRET: readFileSync(secretFile, 'utf8').trim() };
+    const enabled = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'track-readers'], { env });
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stderr).toContain('signed in as admin');
+    const again = await dpgw(['storage', 'touch', '--dataset', 'track'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('signed in');
+    expect(tokenRequests().map((r) => (r.body as { grant_type: string }).grant_type)).toEqual(['password']);
+    expect(enabled.stderr + enabled.stdout + again.stderr + again.stdout).not.toContain(admin.password);
+    // Without the password it is still the one-line "not signed in" of exit 4.
+    const fresh = cleanEnv();
+    const none = await spawnDpgw(['storage', 'touch', '--dataset', 'track', '--gateway', sandbox!.gatewayUrl], { env: fresh });
+    expect([none.code, none.stderr]).toEqual([4, expect.stringMatching(/^dpgw: not signed in \(profile "default"\)/)]);
+  });
+
   it('reuses the cached token: one call of the token endpoint across several commands', async () => {
     const { login, dpgw, tokenRequests } = await setUp();
     await login();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifestJsonSchema } from '../../src/provision/manifest.js';
 import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { closedPort } from '../helpers/recording-server.js';
 import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { tokenFor } from '../helpers/sandbox-http.js';
 
@@ -179,7 +180,7 @@ describe('dpgw provision', () => {
     while (sandbox.store.tables.size === 0) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toContain('interrupted: finishing the steps under way');
+    expect(stderr).toContain('interrupted (SIGINT): finishing the steps under way');
     const summary = JSON.parse(stdout);
     expect(summary.interrupted).toBe(true);
     const statuses = summary.dataSets.map((r: { status: string }) => r.status);
@@ -215,5 +216,63 @@ describe('bad manifests: rejected before any request, with their location', () =
 describe('the manifest JSON Schema', () => {
   it('docs/provision-manifest.schema.json is what the code describes', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'docs/provision-manifest.schema.json'), 'utf8'))).toEqual(manifestJsonSchema());
+  });
+});
+
+describe('dpgw provision: a final health check that fails keeps the summary', () => {
+  const healthChecked = (extra = '') => `healthCheck: true\ndataSets:\n${entry('track')}${extra}`;
+
+  it('DOWN: exit 6, every data set in the summary, the failing component named', async () => {
+    const { dpgw, manifest } = await setUp({ down: ['mq.connection'] });
+    const json = await dpgw(['provision', manifest(healthChecked()), '--json']);
+    expect(json.code).toBe(6);
+    const summary = JSON.parse(json.stdout);
+    expect(summary.dataSets.map((r: { dataset: string; status: string }) => `${r.dataset} ${r.status}`)).toEqual(['track done']);
+    expect(summary.health).toMatchObject({ status: 'DOWN', failing: ['mq.connection'] });
+    expect(json.stderr).toContain('dpgw: health check after provisioning: DOWN; not UP: mq.connection');
+    const human = await dpgw(['provision', manifest(healthChecked())]);
+    expect(human.code).toBe(6);
+    expect(human.stdout).toMatch(/^track\s+mock-data-library\.track\.track\s+track accepted\s+track unchanged/m);
+  });
+
+  it('a 500 from the health endpoint: exit 6, the summary, and why the check could not be made', async () => {
+    const { dpgw, manifest } = await setUp({ faults: { failures: [{ method: 'GET', path: '/api/health', status: 500, times: 10 }] } });
+    const result = await dpgw(['provision', manifest(healthChecked()), '--json']);
+    expect(result.code).toBe(6);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done' });
+    expect(summary.health).toMatchObject({ status: 'UNKNOWN', failing: ['platform'], error: expect.stringContaining('500') });
+    expect(result.stderr).toMatch(/dpgw: health check after provisioning: .*500/);
+  });
+});
+
+describe('dpgw provision: schema: { infer: … }', () => {
+  const inferEntry = (infer: string) => `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: { infer: ${infer} } }\n`;
+
+  it('is checked before any request; --plan says when it will infer; a stream it cannot read fails the data set before its schema and table', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    // A misspelt key inside infer: located, nothing sent.
+    const typo = await dpgw(['provision', manifest(inferEntry('{ sampel: 50 }'))]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/provision\.yaml:2:\d+: dataSets\[0\]\.schema\.infer\.sampel: unknown key "sampel" \(did you mean sample\?\)/);
+    // Reading a topic needs the broker list, checked before any request.
+    const noBrokers = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }'))], { DPGW_BROKER_LIST: '' });
+    expect([noBrokers.code, noBrokers.stderr]).toEqual([2, expect.stringMatching(/brokerList: no stream bootstrap address/)]);
+    expect(gatewayLog()).toHaveLength(0);
+
+    const planned = await dpgw(['provision', manifest(inferEntry('{ sample: 50, timeColumn: ts }')), '--plan']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('schema   POST schema track, inferred from the first 50 messages of the topic once track is enabled');
+    expect(planned.stdout).toContain('"timeColumnName": "ts"');
+    expect(gatewayLog().filter((e) => e.method !== 'GET')).toHaveLength(0);
+
+    // The sandbox's brokers are not a real Kafka: nothing listens there.
+    const broker = `127.0.0.1:${await closedPort()}`;
+    const run = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5'], { DPGW_BROKER_LIST: broker });
+    expect(run.code).toBe(5);
+    const [result] = JSON.parse(run.stdout).dataSets;
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema failed']);
+    expect(result.steps[1].detail).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
+    expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
   });
 });

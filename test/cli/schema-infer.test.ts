@@ -2,9 +2,12 @@
 import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { load } from 'js-yaml';
-import { describe, expect, it } from 'vitest';
-import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { tokenFor } from '../helpers/sandbox-http.js';
 
 const work = mkdtempSync(join(tmpdir(), 'dpgw-infer-'));
 const file = (name: string, content: string | Buffer) => {
@@ -127,9 +130,58 @@ describe('dpgw schema infer', () => {
     const messages = file('small.jsonl', '{"a": 1, "b": "x"}\n');
     const time = await spawnDpgw(['schema', 'infer', messages, '--time-column', 'ts']);
     expect(time.code).toBe(2);
-    expect(time.stderr).toMatch(/--time-column ts: no such column in the messages \(they have a, b\)/);
+    expect(time.stderr).toMatch(/--time-column: ts: no such column in the messages \(they have a, b\)/);
     const metric = await spawnDpgw(['schema', 'infer', messages, '--metric', 'b']);
     expect(metric.code).toBe(2);
-    expect(metric.stderr).toMatch(/--metric b: a metric must be numeric/);
+    expect(metric.stderr).toMatch(/--metric: b: a metric must be numeric/);
   });
+});
+
+/** A port on 127.0.0.1 nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+// Reading a real topic is in the end-to-end tier (test/e2e/backed-gateway.test.ts, real Kafka).
+describe('dpgw schema infer --dataset: what goes wrong before and around the stream', () => {
+  let sandbox: Sandbox | undefined;
+  afterAll(() => sandbox?.close());
+
+  it('finds the topic in the catalog; flags are checked before any connection; unreachable brokers are one line with exit 5', async () => {
+    sandbox = await startSandbox({ topicDelayMs: 0 });
+    const broker = `127.0.0.1:${await closedPort()}`;
+    const env = cleanEnv({ DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_TOKEN: await tokenFor(sandbox, 'admin'), DPGW_BROKER_LIST: broker, DPGW_STREAM_USER: sandbox.stream.user, DPGW_STREAM_PASSWORD: sandbox.stream.password });
+    const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(['schema', 'infer', ...args], { env: { ...env, ...extra } });
+
+    const notEnabled = await dpgw(['--dataset', 'track']);
+    expect(notEnabled.code).toBe(1);
+    expect(notEnabled.stderr).toMatch(/--dataset: data set "track" is not enabled.*dpgw enable --datasource <source> --dataset track/);
+    const enabled = await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--json'], { env });
+    expect(enabled.code, enabled.stderr).toBe(0);
+    const topic = JSON.parse(enabled.stdout).topic as string;
+
+    const unreachable = await dpgw(['--dataset', 'track', '--timeout', '5', '--verbose']);
+    expect(unreachable.code).toBe(5);
+    expect(unreachable.stderr).toContain(`reading messages of topic ${topic}`);
+    expect(unreachable.stderr).toContain(`stream: metadata of ${topic} from ${broker} as ${sandbox.stream.user} (SASL SCRAM-SHA-512)`);
+    expect(unreachable.stderr).toMatch(new RegExp(`dpgw: ${broker}: cannot read from the brokers: Connection to ${broker} failed — check --broker-list`));
+    expect(unreachable.stderr.split('\n').filter((l) => l.startsWith('dpgw:'))).toHaveLength(1);
+    expect(unreachable.stderr + unreachable.stdout).not.toContain(sandbox.stream.password);
+
+    // Usage errors: exit 2, nothing read.
+    const both = await dpgw([file('one.jsonl', '{"a":1}\n'), '--dataset', 'track']);
+    expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/give messages files or --dataset, not both/)]);
+    const badBroker = await dpgw(['--topic', topic], { DPGW_BROKER_LIST: 'kafka-0' });
+    expect([badBroker.code, badBroker.stderr]).toEqual([2, expect.stringMatching(/DPGW_BROKER_LIST: broker "kafka-0" is not host:port/)]);
+    const noBroker = await dpgw(['--topic', topic], { DPGW_BROKER_LIST: '' });
+    expect([noBroker.code, noBroker.stderr]).toEqual([2, expect.stringMatching(/brokerList: no stream bootstrap address.*--broker-list/)]);
+    const noPassword = await dpgw(['--topic', topic, '--no-input'], { DPGW_STREAM_PASSWORD: '' });
+    expect([noPassword.code, noPassword.stderr]).toEqual([2, expect.stringMatching(/stream user dpgw-stream needs the stream password.*DPGW_STREAM_PASSWORD/)]);
+    const badSample = await dpgw(['--topic', topic, '--sample', '0']);
+    expect([badSample.code, badSample.stderr]).toEqual([2, expect.stringMatching(/--sample: "0" is not a number of messages/)]);
+  }, 30_000);
 });

@@ -3,10 +3,11 @@
  * backed mode): tokens from the real Keycloak, topics on the real Kafka, schemas
  * and tables sent to the real Pinot, whose answers the gateway passes through.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -53,7 +54,8 @@ function trackMessage(i: number): Record<string, unknown> {
     trkId: `T${1000 + (i % 40)}`,
     asset: 100 + (i % 12),
     __security__: { releasability: ['NATO'], owner: 'data-platform' },
-    alt: Math.round((500 + ((i * 37) % 11000)) * 10) / 10,
+    // Feet with a fraction, as track feeds send it: a JSON number with decimals.
+    alt: 500.25 + ((i * 37) % 11000),
     lon: Math.round((-179 + ((i * 7.31) % 358)) * 1e5) / 1e5,
     lat: Math.round((-89 + ((i * 3.17) % 178)) * 1e5) / 1e5,
   };
@@ -107,6 +109,60 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
       expect(Math.abs(lon!)).toBeLessThanOrEqual(180);
       expect(Math.abs(lat!)).toBeLessThanOrEqual(90);
     }
+  }, 240_000);
+
+  it('dpgw schema infer --dataset track reads those messages from Kafka, read-only; Pinot accepts the schema and fills a table from it', async () => {
+    const env = dpgwEnv();
+    env.DPGW_STREAM_PASSWORD = kafka.streamPassword;
+    env.DPGW_TOKEN = await adminToken();
+    const admin = kafkaClient().admin();
+    await admin.connect();
+    const groupsBefore = (await admin.listGroups()).groups.map((g) => g.groupId);
+    const output = join(env.DPGW_CONFIG_DIR!, 'track_inferred.yaml');
+    const result = await spawnDpgw(['schema', 'infer', '--dataset', 'track', '--sample', String(MESSAGES), '--name', 'track_inferred', '-o', output, '--verbose'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`stream: metadata of ${TOPIC} from ${kafka.brokerList} as ${kafka.streamUser} (SASL SCRAM-SHA-512)`);
+    expect(result.stderr).toContain(`schema track_inferred from ${MESSAGES} messages of topic ${TOPIC} written to ${output}`);
+    expect(result.stdout + result.stderr).not.toContain(kafka.streamPassword);
+
+    // The contract's track schema: the same columns in the same groups with the same types; time is the one the template fills.
+    const byGroup = (schema: Record<string, Array<{ name: string; dataType: string }>>) =>
+      Object.fromEntries(['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'].map((group) => [group, (schema[group] ?? []).map((spec) => `${spec.name}:${spec.dataType}`).sort()]));
+    const inferred = parseYaml(readFileSync(output, 'utf8'));
+    expect(byGroup(inferred)).toEqual(byGroup(parseYaml(readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8'))));
+
+    // Read-only: no consumer group was joined, so none was left behind (and nothing committed).
+    try {
+      expect((await admin.listGroups()).groups.map((g) => g.groupId).sort()).toEqual(groupsBefore.sort());
+    } finally {
+      await admin.disconnect();
+    }
+
+    const pushed = await spawnDpgw(['schema', 'push', output], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(await (await fetch(`${pinot.controller}/schemas`)).json()).toContain('track_inferred');
+    const created = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', output], { env });
+    expect(created.code, created.stderr).toBe(0);
+    let count = 0;
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && count < MESSAGES) {
+      count = Number((await query('SELECT COUNT(*) FROM track_inferred')).rows[0]?.[0] ?? 0);
+      if (count < MESSAGES) await sleep(1_000);
+    }
+    expect(count).toBe(MESSAGES);
+
+    // The same from a manifest: --plan shows the inferred schema, provision pushes it and creates the table.
+    const manifest = join(env.DPGW_CONFIG_DIR!, 'infer.yaml');
+    writeFileSync(manifest, `dataSets:\n  - datasource: mock-data-library\n    dataset: track\n    enablement: track\n    groups: [track-readers]\n    schema: { infer: { sample: ${MESSAGES}, name: track_manifest } }\n    table: { name: track_manifest }\n`);
+    const planned = await spawnDpgw(['provision', manifest, '--plan'], { env });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain(`schema   POST schema track_manifest inferred from ${MESSAGES} messages of topic ${TOPIC}`);
+    expect(planned.stdout).toMatch(/^ {5}metricFieldSpecs:\n {7}- \{ name: alt, dataType: DOUBLE \}/m);
+    const provisioned = await spawnDpgw(['provision', manifest, '--json'], { env });
+    expect(provisioned.code, provisioned.stderr).toBe(0);
+    const [summary] = JSON.parse(provisioned.stdout).dataSets;
+    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage unchanged']);
+    expect(await (await fetch(`${pinot.controller}/schemas/track_manifest`)).json()).toMatchObject({ schemaName: 'track_manifest', metricFieldSpecs: expect.arrayContaining([expect.objectContaining({ name: 'alt', dataType: 'DOUBLE' })]) });
   }, 240_000);
 
   it("a table Pinot rejects gives dpgw's exit 3 with Pinot's reason", async () => {

@@ -1,0 +1,15 @@
+/**
+ * Ctrl-C at a terminal (SIGINT) and a CI runner's cancel (SIGTERM) mean the same to
+ * dpgw: stop starting work, say what was done, exit 130. One place registers both.
+ */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
+
+/** Calls `handler` on Ctrl-C or SIGTERM until the returned function is called. */
+export function onStopSignal(handler: (signal: StopSignal) => void): () => void {
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
+  return () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, handler);
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Feeds a SchemaInference from where the messages are: files and stdin (streamed), or
+ * a topic on the message stream (read-only). Shared by `dpgw schema infer` and a
+ * manifest's `schema: { infer: … }`.
+ */
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { readTopic, type ReadTopicOptions } from '../stream/read-topic.js';
+import { SchemaInference } from './infer-schema.js';
+import { InputTooLarge, parseMessage, readMessages, type Skipped } from './read-messages.js';
+
+/** Messages read from a topic when no --sample is given (a topic can hold millions). */
+export const DEFAULT_TOPIC_SAMPLE = 200;
+
+export interface Sampled {
+  inference: SchemaInference;
+  skipped: Skipped[];
+  /** What was read, for the schema's header: "300 messages of track.jsonl". */
+  described: string;
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** Files by path, `-` for stdin; at most `sample` messages over all of them. */
+export async function sampleFiles(sources: string[], stdin: Readable, sample: number): Promise<Sampled> {
+  const inference = new SchemaInference();
+  const skipped: Skipped[] = [];
+  for (const source of sources) {
+    const name = source === '-' ? 'stdin' : source;
+    const input: Readable = source === '-' ? stdin : createReadStream(source);
+    try {
+      for await (const { message, where } of readMessages(name, input, (skip) => skipped.push(skip))) {
+        inference.observe(message, where);
+        if (inference.messages >= sample) break;
+      }
+    } catch (error) {
+      if (error instanceof InputTooLarge) throw new DpgwError('input', error.message, { where: name });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code) throw new DpgwError('input', `cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message}`, { where: name, hint: 'check the path' });
+      throw error;
+    } finally {
+      if (source !== '-') input.destroy();
+    }
+    if (inference.messages >= sample) break;
+  }
+  const names = sources.map((s) => (s === '-' ? 'stdin' : s));
+  if (inference.messages === 0) {
+    throw new DpgwError('input', `no JSON object messages in ${names.join(', ')}${skipped.length ? ` (${plural(skipped.length, 'line')} skipped)` : ''}`, {
+      hint: 'give one JSON object a line (JSON Lines), or a JSON array of objects',
+    });
+  }
+  return { inference, skipped, described: `${plural(inference.messages, 'message')} of ${names.map((n) => n.replace(/^.*\//, '')).join(', ')}` };
+}
+
+/** The first `limit` messages of a topic, from the earliest offset; nothing is committed. */
+export async function sampleTopic(options: ReadTopicOptions): Promise<Sampled> {
+  const inference = new SchemaInference();
+  const skipped: Skipped[] = [];
+  const onSkip = (skip: Skipped) => skipped.push(skip);
+  for await (const { value, where } of readTopic(options)) {
+    if (value === null) onSkip({ where, reason: 'no value (a tombstone)' });
+    // Confluent's schema-registry framing: a zero byte and a 4-byte schema id before the payload.
+    else if (value.length >= 5 && value[0] === 0) onSkip({ where, reason: `schema-registry framing (schema id ${value.readUInt32BE(1)}): dpgw reads plain JSON messages` });
+    else {
+      const parsed = parseMessage(value.toString('utf8'), where, onSkip);
+      if (parsed) inference.observe(parsed.message, where);
+    }
+  }
+  if (inference.messages === 0) {
+    throw new DpgwError('input', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {
+      where: skipped[0]?.where,
+      hint: 'the table decodes JSON objects; check what the producers write to the topic',
+    });
+  }
+  const read = inference.messages + skipped.length;
+  return { inference, skipped, described: `${plural(inference.messages, 'message')} of topic ${options.topic}${read < options.limit ? ' (all it held)' : ''}` };
+}

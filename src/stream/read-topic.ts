@@ -1,0 +1,206 @@
+/**
+ * Reads the messages of one topic on the message stream, read-only: from each
+ * partition's earliest offset up to the end it had when reading began, with plain
+ * Fetch requests and no consumer group, so nothing is committed and no group appears
+ * on the brokers. The client (@platformatic/kafka) is imported here, on first use, so
+ * only the commands that read a topic pay for loading it.
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { StreamConnection } from './stream-connection.js';
+
+export interface ReadTopicOptions extends StreamConnection {
+  topic: string;
+  /** Stop after this many records. */
+  limit: number;
+  /** The whole read, connecting included. */
+  timeoutMs: number;
+  /** Told about each step, for --verbose. */
+  trace?: (line: string) => void;
+}
+
+export interface TopicRecord {
+  value: Buffer | null;
+  /** topic/partition@offset, as a user finds the record again. */
+  where: string;
+}
+
+/** How long one Fetch may wait at the broker for data, so the deadline is checked often. */
+const FETCH_WAIT_MS = 500;
+const PARTITION_MAX_BYTES = 1024 * 1024;
+const CLIENT_ID = 'dpgw-schema-infer';
+
+interface PartitionCursor {
+  partition: number;
+  leader: number;
+  next: bigint;
+  /** The end offset when reading began: records produced later are not waited for. */
+  end: bigint;
+}
+
+export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<TopicRecord> {
+  const { topic, limit, trace } = options;
+  const deadline = Date.now() + options.timeoutMs;
+  const kafka = await import('@platformatic/kafka');
+  const brokers = options.brokers.join(',');
+  // A Consumer for its Metadata, ListOffsets and Fetch calls; its group is never joined.
+  const consumer = new kafka.Consumer({
+    clientId: CLIENT_ID,
+    groupId: CLIENT_ID,
+    bootstrapBrokers: options.brokers,
+    ...(options.username !== undefined ? { sasl: { mechanism: 'SCRAM-SHA-512' as const, username: options.username, password: options.password ?? '' } } : {}),
+    connectTimeout: Math.min(options.timeoutMs, 10_000),
+    timeout: Math.min(options.timeoutMs, 30_000),
+    retries: 1,
+    retryDelay: 250,
+    autocreateTopics: false,
+  });
+  const beforeDeadline = <T>(what: string, work: Promise<T>): Promise<T> => {
+    const left = deadline - Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeadlineReached(what)), Math.max(0, left));
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  };
+
+  try {
+    trace?.(`stream: metadata of ${topic} from ${brokers}${options.username !== undefined ? ` as ${options.username} (SASL SCRAM-SHA-512)` : ' (no SASL)'}`);
+    let metadata;
+    try {
+      metadata = await beforeDeadline('connecting', consumer.metadata({ topics: [topic] }));
+    } catch (error) {
+      throw streamError(error, options, topic);
+    }
+    const topicMetadata = metadata.topics.get(topic);
+    if (!topicMetadata) throw unknownTopic(topic, brokers);
+    const [earliest, latest] = await beforeDeadline(
+      'listing offsets',
+      Promise.all([
+        consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.EARLIEST }),
+        consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST }),
+      ]),
+    ).catch((error: unknown) => {
+      throw streamError(error, options, topic);
+    });
+    const cursors: PartitionCursor[] = topicMetadata.partitions.map((p, partition) => ({
+      partition,
+      leader: p.leader,
+      next: earliest.get(topic)?.[partition] ?? 0n,
+      end: latest.get(topic)?.[partition] ?? 0n,
+    }));
+    const held = cursors.reduce((sum, c) => sum + (c.end - c.next), 0n);
+    trace?.(`stream: ${topic} has ${cursors.length} partition${cursors.length === 1 ? '' : 's'} holding ${held} record${held === 1n ? '' : 's'}`);
+    if (held === 0n) {
+      throw new DpgwError('failure', `topic ${topic} holds no messages yet (${cursors.length} partition${cursors.length === 1 ? '' : 's'}, all empty)`, {
+        where: brokers,
+        hint: 'produce some messages first, or infer from a file: dpgw schema infer messages.jsonl',
+      });
+    }
+
+    let yielded = 0;
+    while (yielded < limit) {
+      const open = cursors.filter((c) => c.next < c.end);
+      if (open.length === 0) return;
+      if (Date.now() >= deadline) throw new DeadlineReached('reading');
+      const byLeader = new Map<number, PartitionCursor[]>();
+      for (const cursor of open) byLeader.set(cursor.leader, [...(byLeader.get(cursor.leader) ?? []), cursor]);
+      const answers = await beforeDeadline(
+        'reading',
+        Promise.all(
+          [...byLeader].map(async ([node, partitions]) => ({
+            partitions,
+            response: await consumer.fetch({
+              node,
+              maxWaitTime: FETCH_WAIT_MS,
+              minBytes: 1,
+              maxBytes: PARTITION_MAX_BYTES * partitions.length,
+              topics: [{ topicId: topicMetadata.id, partitions: partitions.map((c) => ({ partition: c.partition, fetchOffset: c.next, currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: PARTITION_MAX_BYTES })) }],
+            }),
+          })),
+        ),
+      ).catch((error: unknown) => {
+        if (error instanceof DeadlineReached) throw error;
+        throw streamError(error, options, topic);
+      });
+      for (const { partitions, response } of answers) {
+        for (const answered of response.responses.flatMap((t) => t.partitions)) {
+          const cursor = partitions.find((c) => c.partition === answered.partitionIndex);
+          if (!cursor) continue;
+          if (answered.errorCode !== 0) throw new DpgwError('failure', `the broker answered error ${answered.errorCode} reading ${topic}/${cursor.partition}`, { where: brokers, hint: 'try again; if it persists, ask the platform team about the topic' });
+          let progressed = false;
+          for (const batch of answered.records ?? []) {
+            const lastInBatch = batch.firstOffset + BigInt(batch.lastOffsetDelta);
+            // Control batches (transaction markers) hold no messages.
+            if ((batch.attributes & kafka.IS_CONTROL) === 0) {
+              for (const record of batch.records) {
+                const offset = batch.firstOffset + BigInt(record.offsetDelta);
+                if (offset < cursor.next || offset >= cursor.end) continue;
+                yield { value: record.value, where: `${topic}/${cursor.partition}@${offset}` };
+                if (++yielded >= limit) return;
+              }
+            }
+            if (lastInBatch + 1n > cursor.next) {
+              cursor.next = lastInBatch + 1n;
+              progressed = true;
+            }
+          }
+          // No batch although records were expected: they were deleted (retention) or compacted away.
+          if (!progressed && (answered.records ?? []).length === 0 && answered.highWatermark <= cursor.next) cursor.end = cursor.next;
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof DeadlineReached) {
+      throw new DpgwError('network', `reading topic ${topic} took longer than ${options.timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
+    }
+    throw error;
+  } finally {
+    await new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+  }
+}
+
+class DeadlineReached extends Error {
+  constructor(readonly what: string) {
+    super(what);
+  }
+}
+
+function unknownTopic(topic: string, brokers: string): DpgwError {
+  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { where: brokers, hint: "check the data set's topic label (dpgw enable waits for it), or name the topic with --topic" });
+}
+
+interface ClientError {
+  code?: string;
+  message?: string;
+  errors?: unknown[];
+  cause?: unknown;
+}
+
+/** The client's error, and the errors inside it. */
+function* nested(error: unknown): Generator<ClientError> {
+  if (error === null || typeof error !== 'object') return;
+  const value = error as ClientError;
+  yield value;
+  for (const inner of value.errors ?? []) yield* nested(inner);
+  yield* nested(value.cause);
+}
+
+/** The client's errors as one line a user can act on; never its stack, never a secret. */
+function streamError(error: unknown, options: ReadTopicOptions, topic: string): DpgwError {
+  if (error instanceof DpgwError) return error;
+  const brokers = options.brokers.join(',');
+  const all = [...nested(error)];
+  if (all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION')) {
+    return new DpgwError('auth', `the brokers refused stream user ${options.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
+  }
+  if (all.some((e) => e.code === 'PLT_KFK_USER' && /unknown topic/i.test(e.message ?? ''))) return unknownTopic(topic, brokers);
+  if (all.some((e) => e.code === 'PLT_KFK_NETWORK' || e.code === 'PLT_KFK_TIMEOUT')) {
+    const detail = (all.map((e) => e.message).find((m) => m && /connection to|timeout|closed/i.test(m)) ?? 'no connection').replace(/\.$/, '');
+    return new DpgwError('network', `cannot read from the brokers: ${detail}`, {
+      where: brokers,
+      hint: options.username === undefined ? 'check --broker-list; a broker that asks for SASL needs --stream-user and the stream password' : 'check --broker-list and that the brokers are reachable from here',
+    });
+  }
+  const message = all.map((e) => e.message).filter(Boolean).join(': ') || String(error);
+  return new DpgwError('failure', `reading topic ${topic} failed: ${message}`, { where: brokers });
+}

@@ -1,0 +1,93 @@
+/**
+ * Stopping dpgw as people and pipelines do: Ctrl-C pressed at a real (pseudo-)terminal
+ * while the spinner runs or a prompt waits, and SIGTERM as a CI runner's cancel sends it.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { atTerminal, CTRL_C } from '../helpers/at-terminal.js';
+import { BIN, cleanEnv, ROOT } from '../helpers/run-dpgw.js';
+import { tokenFor } from '../helpers/sandbox-http.js';
+
+const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+async function setUp(options: SandboxOptions = {}) {
+  sandbox = await startSandbox({ topicDelayMs: 50, ...options });
+  const env = cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_TOKEN: await tokenFor(sandbox, 'admin'),
+    DPGW_BROKER_LIST: sandbox.stream.brokerList,
+    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
+    DPGW_STREAM_USER: sandbox.stream.user,
+    DPGW_STREAM_PASSWORD: sandbox.stream.password,
+  });
+  const entry = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: ${SCHEMA}, table: { name: ${dataset} } }\n`;
+  const manifest = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
+  writeFileSync(manifest, `dataSets:\n${entry('track')}${entry('vessel')}${entry('weather')}`);
+  return { sandbox, env, manifest };
+}
+
+// What a person reads on the screen: colours and cursor moves stripped.
+const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+const screen = (text: string) => text.replace(ESCAPE_SEQUENCE, '').replace(/\r/g, '');
+
+describe('Ctrl-C at a terminal', () => {
+  it('stops provision while the spinner runs: the steps under way finish, none start, exit 130 with a true summary', async () => {
+    const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
+    const result = await atTerminal(['provision', manifest, '--concurrency', '1'], { env, when: 'provisioning: 1/3 done', keys: CTRL_C });
+    const text = screen(result.stdout);
+    expect(result.code, text).toBe(130);
+    expect(text).toContain('interrupted (SIGINT): finishing the steps under way');
+    expect(text).toMatch(/interrupted in \d+\.\d s\n/);
+    expect([...sandbox.store.tables.keys()]).toEqual(['track']);
+  });
+
+  it('at the password prompt of login: exit 130, one line, nothing sent', async () => {
+    const { env } = await setUp();
+    const tokenRequests = () => sandbox!.requestLog.of('identity').filter((e) => e.path.endsWith('/token')).length;
+    const before = tokenRequests();
+    const result = await atTerminal(['login', '--auth-url', sandbox!.authUrl, '--realm', sandbox!.realm, '--client-id', sandbox!.clientId, '--username', 'admin'], {
+      env: { ...env, DPGW_TOKEN: '', DPGW_CLIENT_SECRET: sandbox!.clientSecret },
+      when: 'Password',
+      keys: CTRL_C,
+    });
+    const text = screen(result.stdout);
+    expect(result.code, text).toBe(130);
+    expect(text).toContain('dpgw: interrupted at the prompt; nothing was sent');
+    expect(text).not.toContain('unexpected error');
+    expect(tokenRequests()).toBe(before);
+  });
+
+  it('stops health --watch with exit 130', async () => {
+    const { env } = await setUp();
+    const result = await atTerminal(['health', '--watch', '1'], { env, when: 'Ctrl-C stops', keys: CTRL_C });
+    expect(result.code, screen(result.stdout)).toBe(130);
+    expect(screen(result.stdout)).toContain('UP');
+  });
+});
+
+describe('SIGTERM, as a CI runner cancels', () => {
+  it('provision treats it as Ctrl-C: exit 130 and the summary of what was done', async () => {
+    const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
+    const child = spawn(process.execPath, [BIN, 'provision', manifest, '--concurrency', '1', '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (sandbox.store.tables.size === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupted (SIGTERM)');
+    const summary = JSON.parse(stdout);
+    expect(summary.interrupted).toBe(true);
+    expect(summary.dataSets.map((r: { status: string }) => r.status).slice(1)).toEqual(['skipped', 'skipped']);
+  });
+});

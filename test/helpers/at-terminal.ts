@@ -1,0 +1,24 @@
+/** dpgw run in a pseudo-terminal (test/helpers/terminal.py), with keys pressed as a person presses them. */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { BIN, ROOT, type RunResult } from './run-dpgw.js';
+
+export const CTRL_C = '\\x03';
+
+/** Runs `dpgw argv` at a terminal; once `when` appears in its output, types `keys`. stdout and stderr arrive mixed, as on a screen. */
+export function atTerminal(argv: string[], options: { env: NodeJS.ProcessEnv; when: string; keys: string; timeoutSeconds?: number }): Promise<RunResult> {
+  const helper = join(ROOT, 'test/helpers/terminal.py');
+  const child = spawn('python3', [helper, options.when, options.keys, String(options.timeoutSeconds ?? 30), '--', process.execPath, BIN, ...argv], {
+    env: { ...options.env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
