@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'dpgw');
 const configDir = mkdtempSync(join(tmpdir(), 'dpgw-start-'));
-const env = { ...process.env, DPGW_CONFIG_DIR: configDir, DPGW_PROFILE: 'sandbox' };
+// Settings and the token cache both in the temporary folder: the tour leaves no session in the user's own cache.
+const env = { ...process.env, DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: configDir, DPGW_PROFILE: 'sandbox' };
 for (const key of Object.keys(env)) if (key.startsWith('DPGW_') && !['DPGW_CONFIG_DIR', 'DPGW_PROFILE'].includes(key)) delete env[key];
 
 const say = (text) => process.stdout.write(`${text}\n`);

@@ -217,7 +217,15 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     if (need === 'not-needed') steps.push(storageStep(version, 'skipped'));
     else {
       const touched = await options.client.touchStorage(enabled.selfHref!, enabled.storageId!);
-      steps.push({ step: 'storage', status: 'unchanged', detail: `touched the default storage (${touched.status})${need === 'unknown' ? '; platform version unknown' : ''}` });
+      // The answer does not say whether permissions were created ("response: not shown").
+      // After enabling or creating the table in this run, this is the touch that creates them.
+      const firstTouch = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
+      const version = need === 'unknown' ? '; platform version unknown' : '';
+      steps.push(
+        firstTouch
+          ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created (${touched.status})${version}` }
+          : { step: 'storage', status: 'accepted', detail: `touched the default storage again (${touched.status}); the gateway does not say whether permissions were missing${version}` },
+      );
     }
     if (entry.verify && options.engineOf) {
       if (options.interrupted()) return finish('interrupted');

@@ -1,8 +1,10 @@
 /** The built binary as a user meets it: no TTY, stdout and stderr apart, exit codes. */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 
 const COMMANDS = ['login', 'logout', 'auth', 'enable', 'schema', 'table', 'storage', 'health', 'provision', 'sandbox', 'config'];
 // eslint-disable-next-line no-control-regex -- ANSI escapes are what this looks for
@@ -95,4 +97,18 @@ describe('colour', () => {
     expect((await spawnDpgw(['config', '--no-color'], { env: { ...env, FORCE_COLOR: '1' } })).stdout).not.toMatch(ANSI);
     expect((await spawnDpgw(['config'], { env: { ...env, FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout).not.toMatch(ANSI);
   });
+});
+
+describe('npm pack on a clean clone', () => {
+  it('builds first (prepack), so the package ships the binary it names', async () => {
+    // The tracked files only, as a fresh clone has them: no dist/.
+    const clone = mkdtempSync(join(tmpdir(), 'dpgw-pack-'));
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    for (const file of tracked) cpSync(join(ROOT, file), join(clone, file), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel', 'error'], { cwd: clone, encoding: 'utf8', env: cleanEnv() })) as Array<{ files: Array<{ path: string }> }>;
+    const files = packed[0]!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['bin/dpgw', 'dist/cli/dpgw.cjs', 'dist/cli/dispatch.js', 'templates/realtime-table.yaml']));
+  }, 120_000);
 });

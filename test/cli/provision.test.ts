@@ -47,7 +47,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ ok: true, changed: true, interrupted: false, health: { status: 'UP' } });
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', topic: 'mock-data-library.track.track', status: 'done' });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage unchanged']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage changed']);
     const order = gatewayLog()
       .filter((e) => e.method !== 'GET' || e.path.includes('/storages/'))
       .map((e) => `${e.method} ${e.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`);
@@ -88,7 +88,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(second.stdout);
     expect(summary.changed).toBe(false);
     for (const result of summary.dataSets) {
-      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table unchanged', 'storage unchanged']);
+      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table unchanged', 'storage accepted']);
     }
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.endsWith('/enablements')).length).toBe(enablementsCreated);
     expect((await dpgw(['provision', file, '--fail-on-exists'])).code).toBe(3);
@@ -143,7 +143,7 @@ describe('dpgw provision', () => {
     expect(sandbox.store.tables.size).toBe(0);
     const resumed = await dpgw(['provision', file, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage unchanged']);
+    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage changed']);
     expect([...sandbox.store.tables.keys()]).toEqual(['track']);
   });
 

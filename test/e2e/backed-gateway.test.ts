@@ -70,7 +70,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: TOPIC });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage unchanged']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage changed']);
     expect(result.stderr).toContain('signed in as admin');
 
     // Pinot has the schema and the table; Kafka has the topic.
@@ -161,7 +161,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     const provisioned = await spawnDpgw(['provision', manifest, '--json'], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
     const [summary] = JSON.parse(provisioned.stdout).dataSets;
-    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage unchanged']);
+    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage changed']);
     expect(await (await fetch(`${pinot.controller}/schemas/track_manifest`)).json()).toMatchObject({ schemaName: 'track_manifest', metricFieldSpecs: expect.arrayContaining([expect.objectContaining({ name: 'alt', dataType: 'DOUBLE' })]) });
   }, 240_000);
 
