@@ -6,6 +6,7 @@
  * load: running a command imports dispatch.ts, and it imports the rest.
  */
 import { CommanderError, type Command } from 'commander';
+import { DpgwError } from '../errors/dpgw-error.js';
 import { commandPath } from './command-context.js';
 import type { Io } from './io.js';
 import { buildProgram } from './program.js';
@@ -19,6 +20,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     const { dispatch } = await import('./dispatch.js');
     exitCode = await dispatch(module, command, io);
   });
+  const wantsJson = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
   const helpWidth = io.stdout.isTTY && io.stdout.columns ? Math.min(io.stdout.columns, 120) : 100;
   const configure = (command: Command): void => {
     command.exitOverride();
@@ -27,7 +29,12 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: () => helpWidth,
       getErrHelpWidth: () => helpWidth,
-      outputError: (text, write) => write(`dpgw: ${oneLine(text)} — see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\`\n`),
+      outputError: (text, write) => {
+        const hint = `see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\``;
+        write(`dpgw: ${oneLine(text)} — ${hint}\n`);
+        // With --json a pipeline always gets one document, a usage error included.
+        if (wantsJson) io.stdout.write(`${JSON.stringify({ error: new DpgwError('usage', oneLine(text), { hint }).toJSON() }, null, 2)}\n`);
+      },
     });
     command.commands.forEach(configure);
   };

@@ -72,8 +72,9 @@ export class Reporter {
     this.info(`${this.err.dim('next:')} ${command}`);
   }
 
+  /** Dropped with --quiet, which keeps only results and errors. */
   warn(message: string): void {
-    this.stderr.write(redactText(`${this.err.yellow('warning:')} ${message}`) + '\n');
+    if (!this.options.quiet) this.stderr.write(redactText(`${this.err.yellow('warning:')} ${message}`) + '\n');
   }
 
   /** One of several problems a command found (the command decides the exit code); shown even with --quiet. */

@@ -112,3 +112,30 @@ describe('npm pack on a clean clone', () => {
     expect(files).toEqual(expect.arrayContaining(['bin/dpgw', 'dist/cli/dpgw.cjs', 'dist/cli/dispatch.js', 'templates/realtime-table.yaml']));
   }, 120_000);
 });
+
+describe('--json and --quiet hold for every outcome', () => {
+  it('a usage error with --json is still one JSON error document on stdout, and one line on stderr', async () => {
+    for (const argv of [['bogus', '--json'], ['enable', '--json'], ['schema', 'infer', '--sample', '--json']]) {
+      const result = await spawnDpgw(argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr.trimEnd().split('\n'), argv.join(' ')).toHaveLength(1);
+      const document = JSON.parse(result.stdout) as { error: { kind: string; exitCode: number; message: string; hint: string } };
+      expect(document.error).toMatchObject({ kind: 'usage', exitCode: 2, hint: expect.stringMatching(/--help`$/) });
+      expect(result.stderr).toContain(document.error.message);
+    }
+    // Without --json, stdout stays empty.
+    expect((await spawnDpgw(['bogus'])).stdout).toBe('');
+  });
+
+  it('--quiet drops warnings and keeps the result', async () => {
+    const env = cleanEnv();
+    const messages = join(env.DPGW_CONFIG_DIR!, 'messages.jsonl');
+    writeFileSync(messages, '{"a": 1}\nnot json\n{"a": "x"}\n');
+    const loud = await spawnDpgw(['schema', 'infer', messages], { env });
+    expect(loud.stderr).toMatch(/^warning: .*messages\.jsonl:2: skipped/m);
+    const quiet = await spawnDpgw(['schema', 'infer', messages, '--quiet'], { env });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe(loud.stdout);
+  });
+});
