@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { atTerminal, CTRL_C } from '../helpers/at-terminal.js';
-import { BIN, cleanEnv, ROOT } from '../helpers/run-dpgw.js';
-import { tokenFor } from '../helpers/sandbox-http.js';
+import { BIN, ROOT } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 
 const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
 let sandbox: Sandbox | undefined;
@@ -20,14 +20,7 @@ afterEach(async () => {
 
 async function setUp(options: SandboxOptions = {}) {
   sandbox = await startSandbox({ topicDelayMs: 50, ...options });
-  const env = cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_TOKEN: await tokenFor(sandbox, 'admin'),
-    DPGW_BROKER_LIST: sandbox.stream.brokerList,
-    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
-    DPGW_STREAM_USER: sandbox.stream.user,
-    DPGW_STREAM_PASSWORD: sandbox.stream.password,
-  });
+  const env = await adminPipelineEnv(sandbox);
   const entry = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: ${SCHEMA}, table: { name: ${dataset} } }\n`;
   const manifest = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
   writeFileSync(manifest, `dataSets:\n${entry('track')}${entry('vessel')}${entry('weather')}`);

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manifestJsonSchema } from '../../src/provision/manifest.js';
 import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { closedPort } from '../helpers/recording-server.js';
-import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { tokenFor } from '../helpers/sandbox-http.js';
+import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 
 const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
 let sandbox: Sandbox | undefined;
@@ -18,14 +18,7 @@ afterEach(async () => {
 
 async function setUp(options: SandboxOptions = {}) {
   sandbox = await startSandbox({ topicDelayMs: 50, ...options });
-  const env = cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_TOKEN: await tokenFor(sandbox, 'admin'),
-    DPGW_BROKER_LIST: sandbox.stream.brokerList,
-    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
-    DPGW_STREAM_USER: sandbox.stream.user,
-    DPGW_STREAM_PASSWORD: sandbox.stream.password,
-  });
+  const env = await adminPipelineEnv(sandbox);
   const manifest = (text: string) => {
     const file = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
     writeFileSync(file, text);

@@ -1,5 +1,6 @@
 /** Talking to a sandbox over plain HTTP (fetch), independent of dpgw's own client. */
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { cleanEnv } from './run-dpgw.js';
 
 export interface Json {
   status: number;
@@ -25,6 +26,18 @@ export async function tokenFor(sandbox: Sandbox, username: string): Promise<stri
   const answer = await passwordGrant(sandbox, username);
   if (answer.status !== 200) throw new Error(`no token for ${username}: ${JSON.stringify(answer.body)}`);
   return answer.body.access_token as string;
+}
+
+/** The environment of an admin pipeline on the sandbox: gateway, a token, and the table's stream settings, in a clean environment. */
+export async function adminPipelineEnv(sandbox: Sandbox): Promise<NodeJS.ProcessEnv> {
+  return cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_TOKEN: await tokenFor(sandbox, 'admin'),
+    DPGW_BROKER_LIST: sandbox.stream.brokerList,
+    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
+    DPGW_STREAM_USER: sandbox.stream.user,
+    DPGW_STREAM_PASSWORD: sandbox.stream.password,
+  });
 }
 
 export async function call(method: string, url: string, options: { token?: string; json?: unknown; form?: URLSearchParams; headers?: Record<string, string> } = {}): Promise<Json> {
