@@ -245,7 +245,7 @@ describe('dpgw provision with a verify step', () => {
     const result = await spawnDpgw(['provision', file], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +STORAGE +VERIFY +STATUS +TIME$/m);
-    expect(result.stdout).toMatch(/^track .* unchanged +passed +done /m);
+    expect(result.stdout).toMatch(/^track .* changed +passed +done /m);
     const json = await spawnDpgw(['provision', file, '--json'], { env });
     const verify = JSON.parse(json.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'verify');
     expect(verify).toEqual({ step: 'verify', status: 'passed', detail: 'analyst sees track (1 row); outsider sees nothing, SELECT denied' });
