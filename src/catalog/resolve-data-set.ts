@@ -46,6 +46,13 @@ export async function resolveDataSet(client: GatewayClient, name: string, enable
   throw new DpgwError('usage', `data set "${name}" is enabled in ${candidates.length} enablements`, { where: '--dataset', hint: `choose one with --enablement: ${describe(candidates)}` });
 }
 
+/** The topic feeding an enabled data set: its catalog label, or a one-line error that says to pass --topic. */
+export async function topicOfDataSet(client: GatewayClient, name: string, enablement?: string): Promise<string> {
+  const { topic } = await resolveDataSet(client, name, enablement);
+  if (topic === undefined) throw new DpgwError('failure', `data set "${name}" has no topic label (a label whose key ends in /dataset)`, { where: '--dataset', hint: 'pass the topic with --topic <name>' });
+  return topic;
+}
+
 async function enablementNames(client: GatewayClient, candidates: ResolvedDataSet[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   for (const dataSourceId of new Set(candidates.map((c) => c.dataSourceId))) {

@@ -31,14 +31,17 @@ const health: Handler = async (context) => {
     const tty = context.io.stdout.isTTY === true;
     let stopped = false;
     const stopWatching = onStopSignal(() => (stopped = true));
-    for (;;) {
-      const text = renderTree(record, component, context.reporter.out) + `\n${context.reporter.out.dim(`checked ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
-      context.io.stdout.write(tty ? `\u001b[H\u001b[2J${text}` : `${text}\n`);
-      for (let waited = 0; waited < watch * 1000 && !stopped; waited += 100) await sleep(100);
-      if (stopped) break;
-      record = await check();
+    try {
+      for (;;) {
+        const text = renderTree(record, component, context.reporter.out) + `\n${context.reporter.out.dim(`checked ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
+        context.io.stdout.write(tty ? `\u001b[H\u001b[2J${text}` : `${text}\n`);
+        for (let waited = 0; waited < watch * 1000 && !stopped; waited += 100) await sleep(100);
+        if (stopped) break;
+        record = await check();
+      }
+    } finally {
+      stopWatching();
     }
-    stopWatching();
     // Stopped by Ctrl-C or SIGTERM, as a shell reports it.
     return { data: record, printed: true, exitCode: ExitCode.Interrupted };
   }

@@ -11,12 +11,13 @@ import { timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
 import { locatedValue } from '../olap/located-document.js';
 import { loadManifest } from '../provision/manifest.js';
-import { plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
+import { inferSettingsOf, plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
 import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles } from '../provision/verify-step.js';
 import { hiddenPrompt } from './prompts.js';
+import { plural } from '../text/plural.js';
 
 /** With --detailed-exitcode: done, and changes were made (0 then means nothing to do). */
 const EXIT_CHANGES_MADE = ExitCode.Changed;
@@ -41,7 +42,7 @@ const provision: Handler = async (context) => {
   });
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   // A plan reads no password, unless it reads a topic to show an inferred schema.
-  const infers = loaded.entries.some((entry) => entry.inferAt !== undefined);
+  const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
   const streamPassword = planOnly && !infers ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
   const stream = infers ? connectionWith(settings, streamPassword) : undefined;
   const warnings = new Set<string>();
@@ -85,7 +86,7 @@ const provision: Handler = async (context) => {
       const planned = await plan(prepared, runOptions);
       return { data: { manifest: file, plan: planned }, human: (style) => renderPlan(planned, style) };
     }
-    const progress = await startProgress(reporter, io, `provisioning ${prepared.length} data set${prepared.length === 1 ? '' : 's'}`);
+    const progress = await startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
     try {
       results = await run(prepared, { ...runOptions, onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`) });

@@ -4,7 +4,7 @@ import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
-import { resolveDataSet } from '../catalog/resolve-data-set.js';
+import { topicOfDataSet } from '../catalog/resolve-data-set.js';
 import { startProgress } from '../output/progress.js';
 import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../schema-inference/sample-messages.js';
 import { streamConnection } from '../stream/stream-connection.js';
@@ -85,8 +85,7 @@ const infer: Handler = async (context) => {
 async function sampleFor(context: CommandContext): Promise<Sampled & { defaultSchemaName: string }> {
   const { options, io } = context;
   const files = (context.args[0] as string[] | undefined) ?? [];
-  const sampleGiven = options.sample !== undefined;
-  const sample = sampleGiven ? Number(options.sample) : undefined;
+  const sample = options.sample === undefined ? undefined : Number(options.sample);
   if (sample !== undefined && !(Number.isInteger(sample) && sample > 0)) throw new DpgwError('usage', `"${String(options.sample)}" is not a number of messages`, { where: '--sample', hint: 'for example --sample 500' });
   const dataSet = typeof options.dataset === 'string' ? options.dataset : undefined;
   const topicGiven = typeof options.topic === 'string' ? options.topic : undefined;
@@ -94,7 +93,7 @@ async function sampleFor(context: CommandContext): Promise<Sampled & { defaultSc
   if (dataSet !== undefined || topicGiven !== undefined) {
     if (files.length > 0) throw new DpgwError('usage', `give messages files or ${dataSet !== undefined ? '--dataset' : '--topic'}, not both`, { where: files[0], hint: 'drop the files to read the topic, or drop the flag to read the files' });
     const settings = await context.settings();
-    const topic = topicGiven ?? (await topicOf(context, dataSet!));
+    const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, typeof options.enablement === 'string' ? options.enablement : undefined));
     const connection = await streamConnection({ settings, env: io.env, prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined });
     const progress = await startProgress(context.reporter, io, `reading messages of topic ${topic}`);
     let sampled;
@@ -108,12 +107,6 @@ async function sampleFor(context: CommandContext): Promise<Sampled & { defaultSc
   const sources = files.length === 0 || (files.length === 1 && files[0] === '-') ? ['-'] : files;
   if (sources.includes('-') && io.stdin.isTTY) throw new DpgwError('usage', 'no messages: give JSON Lines files, --dataset, or pipe them in', { hint: 'dpgw schema infer messages.jsonl   or   dpgw schema infer --dataset track   or   … | dpgw schema infer -' });
   return { ...(await sampleFiles(sources, io.stdin as Readable, sample ?? Infinity)), defaultSchemaName: defaultName(sources[0]!) };
-}
-
-async function topicOf(context: CommandContext, dataSet: string): Promise<string> {
-  const resolved = await resolveDataSet(await context.gateway(), dataSet, typeof context.options.enablement === 'string' ? context.options.enablement : undefined);
-  if (resolved.topic === undefined) throw new DpgwError('failure', `data set "${dataSet}" has no topic label (a label whose key ends in /dataset)`, { where: '--dataset', hint: 'name the topic with --topic <name>' });
-  return resolved.topic;
 }
 
 /** --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any. */

@@ -1,6 +1,6 @@
 /** `dpgw table create` and `dpgw table render`: step 5 of the contract. */
 import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
-import { resolveDataSet } from '../catalog/resolve-data-set.js';
+import { topicOfDataSet } from '../catalog/resolve-data-set.js';
 import { paths } from '../contract/paths.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { GatewayError } from '../gateway/gateway-error.js';
@@ -14,14 +14,7 @@ async function build(context: CommandContext, maskStreamPassword: boolean): Prom
   const { options } = context;
   const settings = await context.settings();
   const dataSetName = String(options.dataset);
-  let topic = typeof options.topic === 'string' ? options.topic : undefined;
-  if (topic === undefined) {
-    const resolved = await resolveDataSet(await context.gateway(), dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
-    topic = resolved.topic;
-    if (topic === undefined) {
-      throw new DpgwError('failure', `data set "${dataSetName}" has no topic label (a label whose key ends in /dataset)`, { where: '--dataset', hint: 'pass the topic with --topic <name>' });
-    }
-  }
+  const topic = typeof options.topic === 'string' ? options.topic : await topicOfDataSet(await context.gateway(), dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
   const built = await buildTable({
     settings,
     env: context.io.env,

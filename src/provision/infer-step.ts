@@ -8,7 +8,9 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { InferenceError } from '../schema-inference/infer-schema.js';
 import { DEFAULT_TOPIC_SAMPLE, sampleTopic } from '../schema-inference/sample-messages.js';
 import { checkedSchemaYaml } from '../schema-inference/schema-text.js';
+import { EmptyTopic } from '../stream/read-topic.js';
 import type { StreamConnection } from '../stream/stream-connection.js';
+import { plural } from '../text/plural.js';
 import type { InferSettings } from './manifest.js';
 
 export interface InferStepInputs {
@@ -35,7 +37,7 @@ export const inferredSchemaName = (infer: InferSettings, dataSet: string): strin
 export async function inferStep(inputs: InferStepInputs): Promise<InferredForStep> {
   const { infer, dataSet, topic } = inputs;
   const sampled = await sampleTopic({ ...inputs.stream, topic, limit: infer.sample ?? DEFAULT_TOPIC_SAMPLE, timeoutMs: inputs.timeoutMs }).catch((error: unknown) => {
-    if (error instanceof DpgwError && /holds no messages yet/.test(error.message)) {
+    if (error instanceof EmptyTopic) {
       throw new DpgwError('failure', `${error.message}: there is nothing to infer the schema of ${dataSet} from`, {
         where: inputs.where,
         hint: 'let the producers write to the topic and run provision again (it continues where it stopped), or give the schema as a file',
@@ -43,7 +45,7 @@ export async function inferStep(inputs: InferStepInputs): Promise<InferredForSte
     }
     throw error;
   });
-  if (sampled.skipped.length > 0) inputs.warn(`${dataSet}: ${sampled.skipped.length} message${sampled.skipped.length === 1 ? '' : 's'} of ${topic} skipped (first at ${sampled.skipped[0]!.where}: ${sampled.skipped[0]!.reason})`);
+  if (sampled.skipped.length > 0) inputs.warn(`${dataSet}: ${plural(sampled.skipped.length, 'message')} of ${topic} skipped (first at ${sampled.skipped[0]!.where}: ${sampled.skipped[0]!.reason})`);
   let inferred;
   try {
     inferred = sampled.inference.result({ name: inferredSchemaName(infer, dataSet), timeColumn: infer.timeColumn, metrics: infer.metrics });

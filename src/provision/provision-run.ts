@@ -220,11 +220,11 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
       // The answer does not say whether permissions were created ("response: not shown").
       // After enabling or creating the table in this run, this is the touch that creates them.
       const firstTouch = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
-      const version = need === 'unknown' ? '; platform version unknown' : '';
+      const unknownVersion = need === 'unknown' ? '; platform version unknown' : '';
       steps.push(
         firstTouch
-          ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created (${touched.status})${version}` }
-          : { step: 'storage', status: 'accepted', detail: `touched the default storage again (${touched.status}); the gateway does not say whether permissions were missing${version}` },
+          ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created (${touched.status})${unknownVersion}` }
+          : { step: 'storage', status: 'accepted', detail: `touched the default storage again (${touched.status}); the gateway does not say whether permissions were missing${unknownVersion}` },
       );
     }
     if (entry.verify && options.engineOf) {
@@ -290,7 +290,8 @@ function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchem
   return { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
 }
 
-function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
+/** The entry's `schema: { infer: … }`, when it has one. */
+export function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
   return typeof entry.schema === 'object' && 'infer' in entry.schema ? (entry.schema.infer as InferSettings) : undefined;
 }
 

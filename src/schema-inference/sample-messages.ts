@@ -9,6 +9,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { readTopic, type ReadTopicOptions } from '../stream/read-topic.js';
 import { SchemaInference } from './infer-schema.js';
 import { InputTooLarge, parseMessage, readMessages, type Skipped } from './read-messages.js';
+import { plural } from '../text/plural.js';
 
 /** Messages read from a topic when no --sample is given (a topic can hold millions). */
 export const DEFAULT_TOPIC_SAMPLE = 200;
@@ -19,8 +20,6 @@ export interface Sampled {
   /** What was read, for the schema's header: "300 messages of track.jsonl". */
   described: string;
 }
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Files by path, `-` for stdin; at most `sample` messages over all of them. */
 export async function sampleFiles(sources: string[], stdin: Readable, sample: number): Promise<Sampled> {

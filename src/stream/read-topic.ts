@@ -7,6 +7,7 @@
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { StreamConnection } from './stream-connection.js';
+import { plural } from '../text/plural.js';
 
 export interface ReadTopicOptions extends StreamConnection {
   topic: string;
@@ -89,9 +90,9 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
       end: latest.get(topic)?.[partition] ?? 0n,
     }));
     const held = cursors.reduce((sum, c) => sum + (c.end - c.next), 0n);
-    trace?.(`stream: ${topic} has ${cursors.length} partition${cursors.length === 1 ? '' : 's'} holding ${held} record${held === 1n ? '' : 's'}`);
+    trace?.(`stream: ${topic} has ${plural(cursors.length, 'partition')} holding ${plural(held, 'record')}`);
     if (held === 0n) {
-      throw new DpgwError('failure', `topic ${topic} holds no messages yet (${cursors.length} partition${cursors.length === 1 ? '' : 's'}, all empty)`, {
+      throw new EmptyTopic('failure', `topic ${topic} holds no messages yet (${plural(cursors.length, 'partition')}, all empty)`, {
         where: brokers,
         hint: 'produce some messages first, or infer from a file: dpgw schema infer messages.jsonl',
       });
@@ -158,6 +159,9 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     await new Promise<void>((resolve) => consumer.close(true, () => resolve()));
   }
 }
+
+/** The topic exists and holds nothing to read. */
+export class EmptyTopic extends DpgwError {}
 
 class DeadlineReached extends Error {
   constructor(readonly what: string) {

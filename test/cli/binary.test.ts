@@ -101,9 +101,9 @@ describe('colour', () => {
 
 describe('npm pack on a clean clone', () => {
   it('builds first (prepack), so the package ships the binary it names', async () => {
-    // The tracked files only, as a fresh clone has them: no dist/.
+    // The files a commit would hold (tracked, and new ones not ignored), as a fresh clone has them: no dist/.
     const clone = mkdtempSync(join(tmpdir(), 'dpgw-pack-'));
-    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
     for (const file of tracked) cpSync(join(ROOT, file), join(clone, file), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
     expect(existsSync(join(clone, 'dist'))).toBe(false);

@@ -1,14 +1,14 @@
 /**
- * Stopping dpgw as people and pipelines do: Ctrl-C pressed at a real (pseudo-)terminal
- * while the spinner runs or a prompt waits, and SIGTERM as a CI runner's cancel sends it.
+ * Stopping dpgw as a person does: Ctrl-C pressed at a real (pseudo-)terminal while the
+ * spinner runs or a prompt waits. Signals sent by other processes (SIGINT, SIGTERM as a
+ * CI runner cancels): test/cli/provision.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { atTerminal, CTRL_C } from '../helpers/at-terminal.js';
-import { BIN, ROOT } from '../helpers/run-dpgw.js';
+import { ROOT } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 
 const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
@@ -63,24 +63,5 @@ describe('Ctrl-C at a terminal', () => {
     const result = await atTerminal(['health', '--watch', '1'], { env, when: 'Ctrl-C stops', keys: CTRL_C });
     expect(result.code, screen(result.stdout)).toBe(130);
     expect(screen(result.stdout)).toContain('UP');
-  });
-});
-
-describe('SIGTERM, as a CI runner cancels', () => {
-  it('provision treats it as Ctrl-C: exit 130 and the summary of what was done', async () => {
-    const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
-    const child = spawn(process.execPath, [BIN, 'provision', manifest, '--concurrency', '1', '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    while (sandbox.store.tables.size === 0) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(130);
-    expect(stderr).toContain('interrupted (SIGTERM)');
-    const summary = JSON.parse(stdout);
-    expect(summary.interrupted).toBe(true);
-    expect(summary.dataSets.map((r: { status: string }) => r.status).slice(1)).toEqual(['skipped', 'skipped']);
   });
 });

@@ -160,7 +160,8 @@ describe('dpgw provision', () => {
     expect(JSON.parse(result.stdout).dataSets.map((r: { status: string }) => r.status)).toEqual(['failed', 'skipped', 'skipped']);
   });
 
-  it('Ctrl-C mid-run exits non-zero with a true summary of what was done', async () => {
+  // SIGINT as `kill -INT` sends it (Ctrl-C at a terminal: test/cli/interruption.test.ts), SIGTERM as a CI runner cancels.
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s mid-run exits 130 with a true summary of what was done', async (signal) => {
     const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
     const file = manifest(threeDataSets);
     const child = spawn(process.execPath, [BIN, 'provision', file, '--concurrency', '1', '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -171,9 +172,9 @@ describe('dpgw provision', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Interrupt once the first table exists.
     while (sandbox.store.tables.size === 0) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
+    child.kill(signal);
     expect(await exited).toBe(130);
-    expect(stderr).toContain('interrupted (SIGINT): finishing the steps under way');
+    expect(stderr).toContain(`interrupted (${signal}): finishing the steps under way`);
     const summary = JSON.parse(stdout);
     expect(summary.interrupted).toBe(true);
     const statuses = summary.dataSets.map((r: { status: string }) => r.status);
