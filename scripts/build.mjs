@@ -4,7 +4,8 @@
 //  - dist/cli/dispatch.js: ESM, imported when a command runs, with each command's
 //    handler split into a chunk of its own so a command loads only what it uses.
 // Runtime dependencies other than commander stay external (node_modules).
-import { readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -71,3 +72,10 @@ await build({
   format: 'cjs',
   plugins: [dispatchStaysOutside, childProcessOnDemand],
 });
+
+// The build's identity, last in the bundle: bin/dpgw keys its code cache by it, so a new
+// build never runs an old build's compiled code (docs/benchmarks.md, start-up).
+const startBundle = new URL('../dist/cli/dpgw.cjs', import.meta.url);
+const startSource = await readFile(startBundle, 'utf8');
+const buildId = createHash('sha256').update(startSource).digest('hex').slice(0, 16);
+await writeFile(startBundle, `${startSource.trimEnd()}\n// dpgw build ${buildId}\n`);

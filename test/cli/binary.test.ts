@@ -1,6 +1,6 @@
 /** The built binary as a user meets it: no TTY, stdout and stderr apart, exit codes. */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,51 @@ describe('dpgw --help and --version', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Usage: dpgw health [options] [component]');
     expect(stdout).toContain('$ dpgw health mq');
+  });
+});
+
+describe('the start-up code cache', () => {
+  const cacheFolder = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'dpgw', 'code-cache');
+  const onlyCacheFile = (env: NodeJS.ProcessEnv) => {
+    const files = readdirSync(cacheFolder(env));
+    expect(files).toHaveLength(1);
+    return join(cacheFolder(env), files[0]!);
+  };
+
+  it('is written once, private to the user, and later starts run commands from it', async () => {
+    const env = cleanEnv();
+    const first = await spawnDpgw(['config', 'show', '--json'], { env });
+    expect(first.code).toBe(0);
+    const file = onlyCacheFile(env);
+    expect(file).toMatch(new RegExp(`dpgw-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const written = statSync(file).mtimeMs;
+    // A command dispatched from the cached bundle: its handler is imported through bin/dpgw.
+    const second = await spawnDpgw(['config', 'show', '--json'], { env });
+    expect(second).toEqual(first);
+    expect(statSync(file).mtimeMs).toBe(written);
+  });
+
+  it('a damaged cache is compiled past and replaced, with nothing said', async () => {
+    const env = cleanEnv();
+    await spawnDpgw(['--version'], { env });
+    const file = onlyCacheFile(env);
+    writeFileSync(file, 'not V8 code');
+    const run = await spawnDpgw(['--help'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('Usage: dpgw');
+    expect(readFileSync(file, 'utf8')).not.toBe('not V8 code');
+  });
+
+  it('an unwritable cache folder costs nothing but the compile; NODE_DISABLE_COMPILE_CACHE turns the cache off', async () => {
+    const blocked = cleanEnv();
+    writeFileSync(join(blocked.XDG_CACHE_HOME!, 'dpgw'), 'a file where the folder would go');
+    const run = await spawnDpgw(['--version'], { env: blocked });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const disabled = cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect((await spawnDpgw(['--version'], { env: disabled })).code).toBe(0);
+    expect(existsSync(cacheFolder(disabled))).toBe(false);
   });
 });
 
