@@ -15,6 +15,17 @@ export default tseslint.config(
     },
   },
   {
+    // Promises nobody awaits are how a command ends before its work does, or hangs after it:
+    // these rules need the types, so they read the project (tsconfig.json).
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     files: ['bin/**', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

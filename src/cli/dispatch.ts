@@ -76,6 +76,19 @@ export async function dispatch(module: HandlerModuleName, command: Command, io: 
   }
 }
 
+/**
+ * The last word on an error that escaped every command (main.ts): one line, scrubbed of
+ * the secrets this process has read, its stack only with --verbose, and with --json the
+ * error document a pipeline expects. Returns the exit code.
+ */
+export function reportUnexpectedError(error: unknown, argv: readonly string[], io: Io): number {
+  const flags = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
+  const reporter = new Reporter(io.stdout, io.stderr, { json: flags.includes('--json'), quiet: false, verbose: flags.includes('--verbose'), colorStdout: false, colorStderr: false });
+  reporter.error(unexpected(error));
+  if (error instanceof Error && error.stack) reporter.trace(error.stack);
+  return ExitCode.Failure;
+}
+
 function unexpected(error: unknown): DpgwError {
   const message = error instanceof Error ? error.message : String(error);
   return new DpgwError('failure', `unexpected error: ${message}`, { hint: 'run again with --verbose and report it with the trace', cause: error });

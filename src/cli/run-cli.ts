@@ -9,24 +9,16 @@ import { CommanderError, type Command } from 'commander';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { commandPath } from './command-context.js';
 import type { Io } from './io.js';
-import type * as DispatchModuleNamespace from './dispatch.js';
+import { loadDispatch } from './load-dispatch.js';
 import { buildProgram } from './program.js';
 import { VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
 
-type DispatchModule = typeof DispatchModuleNamespace;
-/**
- * bin/dpgw runs this bundle from V8's code cache, where import() has no module loader
- * behind it (Node 20), so it hands in the dispatcher's import; in-process callers import it here.
- */
-const importDispatch: () => Promise<DispatchModule> =
-  (globalThis as { [key: symbol]: (() => Promise<DispatchModule>) | undefined })[Symbol.for('dpgw.importDispatch')] ?? (() => import('./dispatch.js'));
-
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(VERSION, async (module, command) => {
-    const { dispatch } = await importDispatch();
+    const { dispatch } = await loadDispatch();
     exitCode = await dispatch(module, command, io);
   });
   const wantsJson = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');

@@ -2,7 +2,7 @@
 import type { Handler, HandlerModule } from '../cli/command-context.js';
 import { enableDataSet } from '../catalog/enable-data-set.js';
 import { DpgwError } from '../errors/dpgw-error.js';
-import { startProgress } from '../output/progress.js';
+import { startProgress, type Progress } from '../output/progress.js';
 import { renderDryRun } from './dry-run.js';
 
 const enable: Handler = async (context) => {
@@ -12,7 +12,7 @@ const enable: Handler = async (context) => {
   const groups = Array.isArray(options.group) ? options.group.map(String) : [];
   const gateway = await context.gateway();
   const dataSet = String(options.dataset);
-  let progress: Awaited<ReturnType<typeof startProgress>> | undefined;
+  let progress: Progress | undefined;
   try {
     const result = await enableDataSet(gateway, {
       dataSource: String(options.datasource),
@@ -22,8 +22,8 @@ const enable: Handler = async (context) => {
       waitTimeoutMs: waitSeconds * 1000,
       dryRun: options.dryRun === true,
       warn: (message) => reporter.warn(message),
-      onWaiting: async (elapsed) => {
-        progress ??= await startProgress(reporter, context.io, `waiting for the topic of ${dataSet}`);
+      onWaiting: (elapsed) => {
+        progress ??= startProgress(reporter, context.io, `waiting for the topic of ${dataSet}`);
         progress.update(`waiting for the topic of ${dataSet} (${Math.round(elapsed / 1000)} s)`);
       },
     });

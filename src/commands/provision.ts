@@ -86,7 +86,7 @@ const provision: Handler = async (context) => {
       const planned = await plan(prepared, runOptions);
       return { data: { manifest: file, plan: planned }, human: (style) => renderPlan(planned, style) };
     }
-    const progress = await startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
+    const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
     try {
       results = await run(prepared, { ...runOptions, onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`) });

@@ -95,7 +95,7 @@ async function sampleFor(context: CommandContext): Promise<Sampled & { defaultSc
     const settings = await context.settings();
     const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, typeof options.enablement === 'string' ? options.enablement : undefined));
     const connection = await streamConnection({ settings, env: io.env, prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined });
-    const progress = await startProgress(context.reporter, io, `reading messages of topic ${topic}`);
+    const progress = startProgress(context.reporter, io, `reading messages of topic ${topic}`);
     let sampled;
     try {
       sampled = await sampleTopic({ ...connection, topic, limit: sample ?? DEFAULT_TOPIC_SAMPLE, timeoutMs: timeoutMs(settings), trace: (line) => context.reporter.trace(line) });

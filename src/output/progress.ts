@@ -7,16 +7,39 @@ export interface Progress {
   stop(): void;
 }
 
-export async function startProgress(reporter: Reporter, io: Io, text: string): Promise<Progress> {
+/**
+ * Starts at once and returns at once: ora loads in the background and the spinner starts
+ * only if stop() has not been called by then. (A caller that awaited the load could stop
+ * before the spinner existed, and the spinner then kept the process alive: issue #14.)
+ */
+export function startProgress(reporter: Reporter, io: Io, text: string): Progress {
   if (reporter.options.quiet || reporter.options.json) return { update: () => undefined, stop: () => undefined };
   // A terminal that reports no width (a fresh pseudo-terminal) makes ora clear ever more lines: a plain line then.
   if (!io.stderr.isTTY || !((io.stderr as Partial<NodeJS.WriteStream>).columns! > 0)) {
     reporter.info(`${text}…`);
     return { update: () => undefined, stop: () => undefined };
   }
-  const { default: ora } = await import('ora');
-  // discardStdin off: ora's stdin discarder puts the terminal in raw mode without reading
-  // it, so Ctrl-C never became SIGINT (issue #14); the terminal's own Ctrl-C is kept.
-  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, color: reporter.options.colorStderr ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
-  return { update: (next) => (spinner.text = next), stop: () => spinner.stop() };
+  let latest = text;
+  let stopped = false;
+  let spinner: { text: string; stop(): unknown } | undefined;
+  import('ora').then(
+    ({ default: ora }) => {
+      if (stopped) return;
+      // discardStdin off: ora's stdin discarder puts the terminal in raw mode without reading
+      // it, so Ctrl-C never became SIGINT (issue #14); the terminal's own Ctrl-C is kept.
+      spinner = ora({ text: latest, stream: io.stderr as NodeJS.WritableStream, color: reporter.options.colorStderr ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
+    },
+    // A spinner that cannot load is not worth failing a command for: the work goes on without it.
+    () => undefined,
+  );
+  return {
+    update: (next) => {
+      latest = next;
+      if (spinner) spinner.text = next;
+    },
+    stop: () => {
+      stopped = true;
+      spinner?.stop();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /** The built binary as a user meets it: no TTY, stdout and stderr apart, exit codes. */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +107,20 @@ describe('bad input: one line, exit 2', () => {
     const sub = await spawnDpgw(['schema', 'pish', 'x']);
     expect(sub.code).toBe(2);
     oneLine(sub.stderr);
+  });
+
+  it('an install missing its command code ends in one line and exit 1, not a stack', async () => {
+    const install = mkdtempSync(join(tmpdir(), 'dpgw-broken-install-'));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(install, part), { recursive: true });
+    writeFileSync(join(install, 'dist/cli/dispatch.js'), 'export const dispatch = ;\n');
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [join(install, 'bin/dpgw'), 'config', 'show'], { env: cleanEnv() }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr })),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    oneLine(stderr);
+    expect(stderr).toMatch(/^dpgw: unexpected error: .+ — reinstall dpgw, or run again with --verbose and report it$/m);
+    expect(stderr).not.toMatch(/^\s+at /m);
   });
 
   it('a malformed config file, with its line and column', async () => {
