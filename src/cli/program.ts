@@ -3,7 +3,8 @@
  * commander is loaded here; each handler module is imported when its command
  * runs, so `dpgw --help` and `dpgw --version` stay as fast as node itself.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { nameProblem, type NameKind } from '../names/platform-names.js';
 import { SETTING_DEFINITIONS, type SettingKey, type SettingScope } from '../settings/setting-definitions.js';
 import type { HandlerModuleName } from './command-context.js';
 
@@ -65,10 +66,10 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
   add(auth, 'token', 'print the access token for scripts, refreshing it if needed', 'curl -H "Authorization: Bearer $(dpgw auth token)" …').action(action('session'));
 
   add(program, 'enable', 'create (or reuse) an enablement, enable a data set in it and wait for its topic', 'dpgw enable --datasource mock-data-library --dataset track --group track-readers')
-    .requiredOption('--datasource <name|id>', 'data source offering the data set')
-    .requiredOption('--dataset <name>', 'data set to enable')
-    .option('--group <group...>', 'group(s) that may read the data set')
-    .option('--enablement <name>', 'enablement name (reused when it exists)')
+    .addOption(nameOption('--datasource <name|id>', 'data source offering the data set', 'data source').makeOptionMandatory())
+    .addOption(nameOption('--dataset <name>', 'data set to enable', 'data set').makeOptionMandatory())
+    .addOption(nameOption('--group <group...>', 'group(s) that may read the data set', 'group'))
+    .addOption(nameOption('--enablement <name>', 'enablement name (reused when it exists)', 'enablement'))
     .option('--wait-timeout <seconds>', 'how long to wait for the topic', '120')
     .option('--dry-run', 'print the requests and send nothing')
     .action(action('enable'));
@@ -79,11 +80,11 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .action(action('schema'));
   add(schema, 'validate <file>', 'check a schema file without sending it; lists every problem', 'dpgw schema validate examples/track/schema.yaml').action(action('schema'));
   const infer = add(schema, 'infer [files...]', "infer the schema from messages (JSON Lines or a JSON array; - or none: stdin; or the data set's topic), or --check them against one", 'dpgw schema infer --dataset track -o track-schema.yaml')
-    .option('--dataset <name>', "read the messages from this data set's topic (read-only, from the earliest offset)")
-    .option('--topic <name>', "read the messages from this topic (no catalog lookup)")
-    .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
+    .addOption(nameOption('--dataset <name>', "read the messages from this data set's topic (read-only, from the earliest offset)", 'data set'))
+    .addOption(nameOption('--topic <name>', 'read the messages from this topic (no catalog lookup)', 'topic'))
+    .addOption(nameOption('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
     .option('--sample <n>', 'read at most this many messages (default: all of the files; 200 of a topic)')
-    .option('--name <name>', 'schemaName (default: the data set, else the first file name)')
+    .addOption(nameOption('--name <name>', 'schemaName (default: the data set, else the first file name)', 'schema'))
     .option('--time-column <name>', 'the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())')
     .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
     .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
@@ -93,12 +94,12 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
   const table = group('table', 'real-time tables');
   const tableOptions = (command: Command): Command => {
     command
-      .requiredOption('--dataset <name>', 'catalog data set whose topic feeds the table')
+      .addOption(nameOption('--dataset <name>', 'catalog data set whose topic feeds the table', 'data set').makeOptionMandatory())
       .requiredOption('--schema <file|name>', 'schema file, or the name of a pushed schema')
-      .option('--name <table>', 'table name (default: the schema name)')
+      .addOption(nameOption('--name <table>', 'table name (default: the schema name)', 'table'))
       .option('--template <file>', 'table template (default: templates/realtime-table.yaml)')
-      .option('--topic <name>', "topic name, overriding the data set's label")
-      .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
+      .addOption(nameOption('--topic <name>', "topic name, overriding the data set's label", 'topic'))
+      .addOption(nameOption('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
       .option('--time-column <name>', 'time column, when the schema has several date-time columns or is given by name');
     return tableSettingOptions(command);
   };
@@ -109,8 +110,8 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
 
   const storage = group('storage', 'catalog storages');
   add(storage, 'touch', 'create store permissions by reading the default storage (platforms older than 1.15.165)', 'dpgw storage touch --dataset track')
-    .requiredOption('--dataset <name>', 'catalog data set')
-    .option('--enablement <name|id>', 'enablement, when the data set is enabled in several')
+    .addOption(nameOption('--dataset <name>', 'catalog data set', 'data set').makeOptionMandatory())
+    .addOption(nameOption('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
     .option('--force', 'make the call even when the platform does not need it')
     .option('--dry-run', 'print the request and send nothing')
     .action(action('storage'));
@@ -134,8 +135,8 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     add(program, 'verify', 'prove in the SQL query engine that the signed-in user sees the table and gets rows, or sees nothing (contract steps 7 and 8)', 'dpgw verify --dataset track --profile analyst --wait 60'),
     'query',
   )
-    .requiredOption('--dataset <name>', 'the data set whose table is checked')
-    .option('--table <name>', 'the table (default: the data set name)')
+    .addOption(nameOption('--dataset <name>', 'the data set whose table is checked', 'data set').makeOptionMandatory())
+    .addOption(nameOption('--table <name>', 'the table (default: the data set name)', 'table'))
     .addOption(new Option('--expect <outcome>', 'visible: schema, table and rows are there; hidden: none of them is').choices(['visible', 'hidden']).default('visible'))
     .option('--min-rows <n>', 'rows the SELECT must return with --expect visible', '1')
     .option('--wait <seconds>', 'with --expect visible, ask again until the checks hold or this time is up (ingestion is asynchronous)', '0')
@@ -145,8 +146,8 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     add(program, 'dashboard', 'save the table as a data set in the dashboard tool, map it (lon, lat) on a dashboard and prove the chart renders (contract step 9)', 'dpgw dashboard --dataset track --dashboard "Tracks"'),
     'dashboard',
   )
-    .requiredOption('--dataset <name>', 'the data set whose table is mapped')
-    .option('--table <name>', 'the table (default: the data set name)')
+    .addOption(nameOption('--dataset <name>', 'the data set whose table is mapped', 'data set').makeOptionMandatory())
+    .addOption(nameOption('--table <name>', 'the table (default: the data set name)', 'table'))
     .option('--dashboard <title>', 'dashboard to save the chart to, found by title or created (default: the data set name)')
     .option('--chart <name>', 'chart name (default: "<table> positions")')
     .option('--rows <n>', 'rows of the data set: SELECT * FROM default.<table> LIMIT <n>', '100')
@@ -156,6 +157,7 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
     .option('--dry-run', 'same as --plan')
     .option('--concurrency <n>', 'data sets provisioned at once', '4')
+    .option('--allow-outside-files', "read schema and template files outside the manifest's folder")
     .option('--fail-fast', 'stop at the first failing data set')
     .option('--fail-on-exists', 'treat an existing table as a failure')
     .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
@@ -222,4 +224,15 @@ function requireSubcommand(group: Command): never {
   if (given === undefined) group.error(`${path} needs a subcommand: ${names.join(', ')}`, { code: 'dpgw.missingSubcommand', exitCode: 2 });
   const near = names.find((n) => n.startsWith(given.slice(0, 2)));
   group.error(`unknown command '${given}' for '${path}'${near ? ` (Did you mean ${near}?)` : ''}; its subcommands: ${names.join(', ')}`, { code: 'dpgw.unknownSubcommand', exitCode: 2 });
+}
+
+/** A flag that names something on the platform, checked as commander reads it: nothing is sent with a bad name. */
+function nameOption(flags: string, description: string, kind: NameKind): Option {
+  const check = (value: string): string => {
+    const problem = nameProblem(kind, value);
+    if (problem !== undefined) throw new InvalidArgumentError(problem);
+    return value;
+  };
+  const option = new Option(flags, description);
+  return option.variadic ? option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), check(value)]) : option.argParser(check);
 }

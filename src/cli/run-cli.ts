@@ -60,6 +60,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
 function oneLine(text: string): string {
   return text
     .replace(/^error:\s*/i, '')
+    // commander quotes a refused name raw (line breaks and all); the name rule's reason quotes it escaped.
+    .replace(/^option '(-[^\s']+)[^']*' argument '[\s\S]*' is invalid\. (the [a-z ]+ name ")/, '$1: $2')
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)

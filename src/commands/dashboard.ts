@@ -1,6 +1,7 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
 import type { Handler, HandlerModule } from '../cli/command-context.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
+import { requireName } from '../names/platform-names.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { hiddenPrompt } from './prompts.js';
@@ -11,7 +12,7 @@ const dashboard: Handler = async (context) => {
   const table = typeof options.table === 'string' ? options.table : dataSet;
   const rows = Number(options.rows);
   if (!Number.isInteger(rows) || rows < 1 || rows > 100_000) throw new DpgwError('usage', `"${String(options.rows)}" is not a row count from 1 to 100000`, { where: '--rows' });
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new DpgwError('usage', `"${table}" is not a table name (letters, digits, underscores)`, { where: typeof options.table === 'string' ? '--table' : '--dataset' });
+  requireName('table', table, typeof options.table === 'string' ? '--table' : '--dataset');
   const settings = await context.settings();
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   const { createDashboardClient } = await import('../cli/create-dashboard-client.js');

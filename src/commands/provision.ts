@@ -34,7 +34,7 @@ const provision: Handler = async (context) => {
   const planOnly = options.plan === true || options.dryRun === true;
 
   // Everything that can fail without the platform fails here, before any request.
-  const loaded = await loadManifest(file);
+  const loaded = await loadManifest(file, { allowOutsideFiles: options.allowOutsideFiles === true });
   const settings = await resolveSettings({
     flags: options,
     env: io.env,

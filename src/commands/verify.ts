@@ -1,4 +1,5 @@
 /** `dpgw verify`: contract steps 7 and 8 in the SQL query engine, as the signed-in user. */
+import { requireName } from '../names/platform-names.js';
 import type { ChalkInstance } from 'chalk';
 import type { Handler, HandlerModule } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
@@ -8,7 +9,7 @@ import { verifyAccess, type Expectation, type VerifyReport } from '../query-engi
 const verify: Handler = async (context) => {
   const { options, reporter, io } = context;
   const dataSet = String(options.dataset);
-  const table = typeof options.table === 'string' ? options.table : dataSet;
+  const table = requireName('table', typeof options.table === 'string' ? options.table : dataSet, typeof options.table === 'string' ? '--table' : '--dataset');
   const expect = options.expect as Expectation;
   const minRows = wholeNumber(options.minRows, '--min-rows', 0);
   const waitSeconds = wholeNumber(options.wait, '--wait', 0);

@@ -3,6 +3,7 @@
  * schema and the settings, then checked. Shared by `table create`, `table render`
  * and `provision`.
  */
+import { nameProblem } from '../names/platform-names.js';
 import { existsSync } from 'node:fs';
 import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
@@ -48,7 +49,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const fromFile = typeof given === 'string' && (existsSync(given) || /\.(ya?ml|json)$/i.test(given));
   const schema = typeof given !== 'string' ? given.schema : fromFile ? await loadSchema(given) : undefined;
   const schemaName = schema?.schemaName ?? (given as string);
-  if (!schema && !/^[A-Za-z0-9_-]+$/.test(schemaName)) {
+  if (!schema && nameProblem('schema', schemaName) !== undefined) {
     throw new DpgwError('usage', `"${inputs.schema}" is neither a schema file nor a schema name`, { where: '--schema', hint: 'give the schema file (YAML or JSON), or the schemaName of a pushed schema' });
   }
   const timeColumn = inputs.timeColumn ?? (schema ? onlyDateTimeColumn(schema) : undefined);
@@ -86,7 +87,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   };
   const template = await readTemplate(inputs.templateFile);
   const { table, issues } = fillTemplate(template, values);
-  failOnIssues([...issues, ...(issues.length ? [] : checkTable(table, schema, template))], 'table settings or template', 'run `dpgw table render` to see the definition');
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(table, schema, template))], 'table settings or template');
   return { table, schema, schemaName };
 }
 

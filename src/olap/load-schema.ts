@@ -7,7 +7,7 @@ import { failOnIssues } from './table-template.js';
 export async function loadSchema(file: string): Promise<AnalyticsSchema> {
   const document = await readLocatedDocument(file, 'schema file');
   const { schema, issues } = validateSchema(document);
-  failOnIssues(issues, 'schema file', `\`dpgw schema validate ${file}\` lists them all`);
+  failOnIssues(issues, 'schema file');
   return schema!;
 }
 

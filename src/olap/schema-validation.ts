@@ -3,6 +3,7 @@
  * its file:line:column. The rules are the contract's (field specs, date-time
  * patterns) and the analytics store's (data types, unique columns, numeric metrics).
  */
+import { nameProblem } from '../names/platform-names.js';
 import { CONTRACT_DATA_TYPES } from '../contract/constants.js';
 import { isDateTimeFormat, isGranularity, NUMERIC_DATA_TYPES, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema } from '../contract/types.js';
@@ -40,7 +41,7 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
 
   const name = schema.schemaName;
   if (typeof name !== 'string' || name.trim() === '') issue(['schemaName'], 'schemaName is missing');
-  else if (/\s/.test(name)) issue(['schemaName'], `schemaName "${name}" contains white space`);
+  else if (nameProblem('schema', name) !== undefined) issue(['schemaName'], nameProblem('schema', name)!);
   else if (name.includes('__')) issue(['schemaName'], `schemaName "${name}" contains "__", which the store reserves`);
 
   const seen = new Map<string, PathPart[]>();

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { TABLE_DEFAULTS } from '../contract/constants.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+import { plural } from '../text/plural.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { packageRoot } from '../package-root.js';
 import { readLocatedDocument, type LocatedDocument, type PathPart } from './located-document.js';
@@ -98,10 +99,14 @@ export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSche
 }
 
 /** Stops at the first issue, saying how many more there are. */
-export function failOnIssues(issues: ValidationIssue[], what: string, seeAll: string): void {
+/**
+ * Every problem at once, before anything is sent: the error names the first, and carries
+ * all of them (details.issues), which the reporter lists one line each.
+ */
+export function failOnIssues(issues: ValidationIssue[], what: string): void {
   if (issues.length === 0) return;
   const [first] = issues as [ValidationIssue];
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''}: ${seeAll})` : '';
+  const more = issues.length > 1 ? ` (and ${plural(issues.length - 1, 'more problem')})` : '';
   throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues } });
 }
 

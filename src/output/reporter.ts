@@ -3,6 +3,7 @@
  * JSON document with --json); messages, warnings and traces go to stderr. Every
  * string passes through redaction on its way out.
  */
+import type { ValidationIssue } from '../olap/schema-validation.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { DpgwError } from '../errors/dpgw-error.js';
 import { redactText } from '../secrets/redaction.js';
@@ -26,6 +27,9 @@ export interface CommandOutput<T = unknown> {
   /** The command rendered its result already (a long-running command prints when ready). */
   printed?: boolean;
 }
+
+/** A terminal's worth: a manifest with thousands of problems lists the first ones, --json all. */
+const LISTED_PROBLEMS = 100;
 
 export class Reporter {
   readonly out: ChalkInstance;
@@ -89,6 +93,10 @@ export class Reporter {
   /** One line on stderr; with --json also `{ "error": … }` on stdout, so a pipeline always gets a document. */
   error(error: DpgwError, options: { stdout: boolean } = { stdout: true }): void {
     this.stderr.write(redactText(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
+    // An input error found several problems (a manifest, a schema): the line above names the first, one line each for the rest.
+    const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
+    for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(`${issue.where}: ${issue.field}: ${issue.message}`);
+    if (issues.length > LISTED_PROBLEMS) this.problem(`… and ${issues.length - LISTED_PROBLEMS} more; --json lists them all`);
     if (this.options.json && options.stdout) this.stdout.write(redactText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
   }
 }

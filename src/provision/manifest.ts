@@ -5,24 +5,27 @@
  * is reported with the manifest's file:line:column before any request.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
 import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
+import { namePattern, nameProblem, type NameKind } from '../names/platform-names.js';
 import { isSecretReference } from '../secrets/secret-reference.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
 import { closestMatch } from '../text/closest-match.js';
 
 const name = z.string().min(1);
+/** A name sent to the platform: the one rule of src/names/platform-names.ts, also as the JSON Schema's pattern for editors. */
+const platformName = (kind: NameKind) => z.string().regex(namePattern(kind), { error: (issue) => nameProblem(kind, String(issue.input)) });
 /** Settings that hold secrets: a manifest names them by reference only. */
 const REFERENCE_KEYS = new Set(SETTING_DEFINITIONS.flatMap((d) => (d.display === 'reference' && d.profileKey ? [d.profileKey] : [])));
 const fieldSpec = z.looseObject({ name, dataType: name });
 
 const tableSettings = z.strictObject({
-  name: name.optional().describe('table name (default: the schema name)'),
+  name: platformName('table').optional().describe('table name (default: the schema name)'),
   template: name.optional().describe('table template file, relative to the manifest (default: templates/realtime-table.yaml)'),
-  topic: name.optional().describe("topic name, overriding the data set's catalog label"),
+  topic: platformName('topic').optional().describe("topic name, overriding the data set's catalog label"),
   timeColumn: name.optional().describe('time column, when the schema has several date-time columns'),
   retentionDays: z.number().int().positive().optional().describe('segment retention in days'),
 });
@@ -47,7 +50,7 @@ const dashboardSettings = z.strictObject({
 
 const inferSettings = z.strictObject({
   sample: z.number().int().positive().max(100_000).optional().describe('messages to read from the earliest offset of the topic (default 200)'),
-  name: name.optional().describe('schemaName (default: the data set name)'),
+  name: platformName('schema').optional().describe('schemaName (default: the data set name)'),
   timeColumn: name.optional().describe('the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())'),
   metrics: z.array(name).optional().describe('integer columns to make metrics (decimals are metrics already)'),
 });
@@ -55,15 +58,15 @@ const inferSettings = z.strictObject({
 export type InferSettings = z.infer<typeof inferSettings>;
 
 export const dataSetEntry = z.strictObject({
-  datasource: name.describe('data source offering the data set (name or id)'),
-  dataset: name.describe('data set to provision'),
-  groups: z.array(name).optional().describe('groups that may read the data set (needed to create the enablement)'),
-  enablement: name.optional().describe('enablement name (reused when it exists; default: the data set name)'),
+  datasource: platformName('data source').describe('data source offering the data set (name or id)'),
+  dataset: platformName('data set').describe('data set to provision'),
+  groups: z.array(platformName('group')).optional().describe('groups that may read the data set (needed to create the enablement)'),
+  enablement: platformName('enablement').optional().describe('enablement name (reused when it exists; default: the data set name)'),
   schema: z
     .union([
       name,
       z.strictObject({ infer: inferSettings }),
-      z.looseObject({ schemaName: name, dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() }),
+      z.looseObject({ schemaName: platformName('schema'), dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() }),
     ])
     .describe("schema file (relative to the manifest), the schema inline, or { infer: … }: inferred from the data set's topic once it is enabled"),
   table: tableSettings.optional().describe('table settings'),
@@ -102,7 +105,12 @@ export function manifestJsonSchema(): Record<string, unknown> {
   return { ...z.toJSONSchema(manifestSchema), title: 'dpgw provision manifest' };
 }
 
-export async function loadManifest(file: string): Promise<LoadedManifest> {
+export interface ManifestOptions {
+  /** Schema and template files may lie outside the manifest's folder (--allow-outside-files). */
+  allowOutsideFiles?: boolean;
+}
+
+export async function loadManifest(file: string, options: ManifestOptions = {}): Promise<LoadedManifest> {
   const document = await readLocatedDocument(file, 'manifest');
   const issues: ValidationIssue[] = [];
   const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
@@ -121,11 +129,17 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
         issue(path, friendly(problem));
       }
     }
-    failOnIssues(issues, 'manifest', 'each is reported with its line and column');
+    failOnIssues(issues, 'manifest');
   }
   const manifest = parsed.data!;
   const folder = dirname(resolve(file));
   const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
+  // A manifest from a pull request must not make a CI job read (and send) any file it can reach.
+  const outside = (path: string) => {
+    const within = relative(folder, path);
+    return !options.allowOutsideFiles && (within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within));
+  };
+  const outsideProblem = (what: string, path: string) => `${what} ${path} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
 
   // Indexes, not positions: a position costs a full parse with the yaml library, paid only for a problem.
   const seen = new Map<string, number>();
@@ -135,13 +149,15 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     if (first !== undefined) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${document.at(['dataSets', first, 'dataset'])})`);
     else seen.set(key, index);
     const schemaFile = typeof entry.schema === 'string' ? fromManifest(entry.schema) : undefined;
-    if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
+    if (schemaFile && outside(schemaFile)) issue(['dataSets', index, 'schema'], outsideProblem('schema file', schemaFile));
+    else if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
     if (entry.verify && !entry.verify.visible && !entry.verify.hidden) issue(['dataSets', index, 'verify'], 'name the profiles to check: visible, hidden, or both');
     for (const profile of entry.verify?.visible ?? []) {
       if (entry.verify?.hidden?.includes(profile)) issue(['dataSets', index, 'verify'], `profile ${profile} is listed as both visible and hidden`);
     }
     const templateFile = entry.table?.template ? fromManifest(entry.table.template) : undefined;
-    if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
+    if (templateFile && outside(templateFile)) issue(['dataSets', index, 'table', 'template'], outsideProblem('template', templateFile));
+    else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
     // Where `infer` is, found only when a message needs it.
     const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
     return { ...entry, index, schemaFile, templateFile, inferAt };
@@ -156,7 +172,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }
-  failOnIssues(issues, 'manifest', 'each is reported with its line and column');
+  failOnIssues(issues, 'manifest');
   return { file, manifest, document, settings, entries };
 }
 

@@ -6,6 +6,7 @@
  * says whether it changed anything. Everything that can be checked without the
  * platform is checked before the first request (prepare).
  */
+import { nameProblem } from '../names/platform-names.js';
 import { parseSelfHref, selfHrefOf, topicOf } from '../catalog/data-set-facts.js';
 import { enableDataSet, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
 import { storageTouchNeeded } from '../contract/platform-version.js';
@@ -31,6 +32,7 @@ import type { StatementClient } from '../query-engine/statement-client.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles, verifyStep } from './verify-step.js';
+import { EntryProblems } from './entry-problems.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
 /** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again); `passed`: a check held. */
@@ -93,16 +95,37 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, current: string) => void;
 }
 
-/** Checks every entry without the platform: schemas, templates and settings, with a stand-in topic. */
+/**
+ * Checks every entry without the platform: schemas, templates and settings, with a stand-in
+ * topic. Every entry is checked, and every problem reported with its manifest line
+ * (EntryProblems), before anything is sent.
+ */
 export async function prepare(loaded: LoadedManifest, settings: Settings, env: NodeJS.ProcessEnv, streamPassword: string | undefined, warn: (message: string) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
+  const problems = new EntryProblems(loaded);
+  // A schema file that many entries name is read and checked once.
+  const schemaFiles = new Map<string, Promise<AnalyticsSchema>>();
+  const schemaOf = (file: string) => {
+    let schema = schemaFiles.get(file);
+    if (!schema) schemaFiles.set(file, (schema = loadSchema(file)));
+    return schema;
+  };
   for (const entry of loaded.entries) {
-    const infer = inferSettingsOf(entry);
-    const schema = infer ? undefined : entry.schemaFile ? await loadSchema(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema);
-    const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
-    const { table } = await buildTable(tableInputs(entry, checkedWith, settings, env, `<topic of ${entry.dataset}>`, streamPassword ?? '<stream password>', warn));
-    prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
+    try {
+      const infer = inferSettingsOf(entry);
+      const schema = infer ? undefined : entry.schemaFile ? await schemaOf(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema);
+      if (infer && infer.name === undefined && nameProblem('schema', entry.dataset) !== undefined) {
+        // Found now, not after the data set has been enabled.
+        throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { where: entry.inferAt?.location });
+      }
+      const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
+      const { table } = await buildTable(tableInputs(entry, checkedWith, settings, env, `<topic of ${entry.dataset}>`, streamPassword ?? '<stream password>', warn));
+      prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
+    } catch (error) {
+      problems.add(entry, error);
+    }
   }
+  failOnIssues(problems.issues(), 'manifest');
   return prepared;
 }
 
@@ -323,6 +346,6 @@ function inlineSchema(document: LocatedDocument, index: number, schema: Analytic
   const prefix: PathPart[] = ['dataSets', index, 'schema'];
   const view: LocatedDocument = { file: document.file, value: schema, at: (path) => document.at([...prefix, ...path]), keyAt: (path) => document.keyAt([...prefix, ...path]) };
   const { issues } = validateSchema(view);
-  failOnIssues(issues, 'inline schema', 'fix them in the manifest');
+  failOnIssues(issues, 'inline schema');
   return schema;
 }

@@ -7,7 +7,7 @@ import { failOnIssues } from '../olap/table-template.js';
 /** The schema as YAML, after the same checks as `schema push`: nothing unpushable is printed, written or sent. */
 export function checkedSchemaYaml(schema: AnalyticsSchema, header: string[]): string {
   const text = schemaYaml(schema, header);
-  failOnIssues(validateSchema(parseLocatedDocument(text, 'inferred schema.yaml')).issues, 'inferred schema', 'run with --verbose');
+  failOnIssues(validateSchema(parseLocatedDocument(text, 'inferred schema.yaml')).issues, 'inferred schema');
   return text;
 }
 

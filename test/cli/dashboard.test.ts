@@ -3,7 +3,7 @@
  * sandbox's dashboard tool, which runs the data set's SQL in the sandbox's query engine
  * as the signed-in user.
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -128,7 +128,8 @@ describe('dpgw provision with a dashboard step', () => {
     expect(login.code, login.stderr).toBe(0);
     const manifest = (dashboard: Record<string, unknown>) => {
       const file = join(dir, 'provision.yaml');
-      writeFileSync(file, stringify({ version: 1, dataSets: [{ datasource: 'mock-data-library', dataset: 'track', groups: [TRACK_GROUP], schema: SCHEMA, table: { name: 'track' }, dashboard }] }));
+      copyFileSync(SCHEMA, join(dir, 'track-schema.yaml'));
+      writeFileSync(file, stringify({ version: 1, dataSets: [{ datasource: 'mock-data-library', dataset: 'track', groups: [TRACK_GROUP], schema: 'track-schema.yaml', table: { name: 'track' }, dashboard }] }));
       return file;
     };
 

@@ -3,7 +3,7 @@
  * spinner runs or a prompt waits. Signals sent by other processes (SIGINT, SIGTERM as a
  * CI runner cancels): test/cli/provision.test.ts.
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
@@ -21,8 +21,9 @@ afterEach(async () => {
 async function setUp(options: SandboxOptions = {}) {
   sandbox = await startSandbox({ topicDelayMs: 50, ...options });
   const env = await adminPipelineEnv(sandbox);
-  const entry = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: ${SCHEMA}, table: { name: ${dataset} } }\n`;
+  const entry = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset} } }\n`;
   const manifest = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
+  copyFileSync(SCHEMA, join(env.DPGW_CONFIG_DIR!, 'track-schema.yaml'));
   writeFileSync(manifest, `dataSets:\n${entry('track')}${entry('vessel')}${entry('weather')}`);
   return { sandbox, env, manifest };
 }

@@ -1,6 +1,6 @@
 /** dpgw provision as a pipeline runs it: the built binary against the sandbox. */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manifestJsonSchema } from '../../src/provision/manifest.js';
@@ -22,6 +22,7 @@ async function setUp(options: SandboxOptions = {}) {
   const manifest = (text: string) => {
     const file = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
     writeFileSync(file, text);
+    copyFileSync(SCHEMA, join(env.DPGW_CONFIG_DIR!, 'track-schema.yaml'));
     return file;
   };
   const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
@@ -29,7 +30,7 @@ async function setUp(options: SandboxOptions = {}) {
   return { sandbox, env, manifest, dpgw, gatewayLog };
 }
 
-const entry = (dataset: string, extra = '') => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: ${SCHEMA}, table: { name: ${dataset} }${extra} }\n`;
+const entry = (dataset: string, extra = '') => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset} }${extra} }\n`;
 const threeDataSets = `dataSets:\n${entry('track')}${entry('vessel')}${entry('weather')}`;
 
 describe('dpgw provision', () => {
@@ -188,11 +189,11 @@ describe('dpgw provision', () => {
 
 describe('bad manifests: rejected before any request, with their location', () => {
   const cases: Array<[string, string, RegExp]> = [
-    ['unknown key', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: ${SCHEMA}, tabel: {} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/],
+    ['unknown key', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/],
     ['missing schema file', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: nowhere.yaml }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.schema: schema file .*nowhere\.yaml does not exist/],
     ['duplicate data set', `dataSets:\n${entry('track')}${entry('track')}`, /provision\.yaml:3:\d+: dataSets\[1\]\.dataset: data set track of mock-data-library \(enablement track\) is listed twice \(first at .*provision\.yaml:2:\d+\)/],
     ['bad secret reference', `settings:\n  streamPassword: vault:secret/stream\ndataSets:\n${entry('track')}`, /provision\.yaml:2:19: settings\.streamPassword: streamPassword must be a secret reference/],
-    ['wrong type', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: track-readers, schema: ${SCHEMA} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.groups: expected array/],
+    ['wrong type', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: track-readers, schema: track-schema.yaml }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.groups: expected array/],
     ['YAML syntax', `dataSets:\n  - { datasource: mock-data-library\n`, /provision\.yaml:\d+:\d+: YAML syntax error/],
   ];
   for (const [name, text, expected] of cases) {

@@ -168,7 +168,7 @@ describe('bad schema files: one line with file:line:column, exit 2, nothing sent
     const result = await dpgw(['schema', 'validate', file]);
     expect(result.code).toBe(2);
     expect(result.stdout.trim().split('\n')).toEqual([
-      `${file}:1:13: schemaName: schemaName "my schema" contains white space`,
+      `${file}:1:13: schemaName: the schema name "my schema" has a space at position 3: use letters, digits, '-' and '_' (the analytics store refuses '.' and spaces)`,
       `${file}:3:26: metricFieldSpecs[0].dataType: metric "a" must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL), not STRING`,
       `${file}:4:13: metricFieldSpecs[1].name: column "a" is defined twice (also at ${file}:3:13)`,
     ]);

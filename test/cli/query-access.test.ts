@@ -3,7 +3,7 @@
  * and `dpgw verify` (alone and as provision's last step), the built binary against
  * the sandbox's gateway, identity provider and query engine.
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -229,7 +229,8 @@ describe('dpgw provision with a verify step', () => {
     }
     const manifest = (verify: Record<string, unknown>) => {
       const file = join(dir, 'provision.yaml');
-      writeFileSync(file, stringify({ version: 1, dataSets: [{ datasource: 'mock-data-library', dataset: 'track', groups: [TRACK_GROUP], schema: SCHEMA, table: { name: 'track' }, verify }] }));
+      copyFileSync(SCHEMA, join(dir, 'track-schema.yaml'));
+      writeFileSync(file, stringify({ version: 1, dataSets: [{ datasource: 'mock-data-library', dataset: 'track', groups: [TRACK_GROUP], schema: 'track-schema.yaml', table: { name: 'track' }, verify }] }));
       return file;
     };
     return { sandbox, env, manifest };

@@ -1,0 +1,73 @@
+/**
+ * Problems found while preparing a manifest's data sets, collected for all of them and
+ * placed in the manifest (issue #14): the checks they come from (schema files, the table
+ * template, the settings) speak of flags and template lines, which a manifest user never
+ * wrote. Each problem names the data set and its manifest line; one problem shared by
+ * many data sets (a setting missing for the template) is reported once, with a count.
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { PathPart } from '../olap/located-document.js';
+import type { ValidationIssue } from '../olap/schema-validation.js';
+import { fieldPath } from '../olap/schema-validation.js';
+import { plural } from '../text/plural.js';
+import type { LoadedManifest } from './manifest.js';
+
+/** The manifest field a command-line flag's check stands for. */
+const FIELD_OF_FLAG: Record<string, readonly string[]> = {
+  '--schema': ['schema'],
+  '--name': ['table', 'name'],
+  '--template': ['table', 'template'],
+  '--topic': ['table', 'topic'],
+  '--time-column': ['table', 'timeColumn'],
+};
+
+export class EntryProblems {
+  private readonly grouped = new Map<string, { issue: ValidationIssue; others: string[] }>();
+
+  constructor(private readonly loaded: LoadedManifest) {}
+
+  /** Takes an input error of one data set; anything else is not a manifest problem and is thrown on. */
+  add(entry: LoadedManifest['entries'][number], error: unknown): void {
+    if (!(error instanceof DpgwError) || (error.kind !== 'input' && error.kind !== 'usage')) throw error;
+    const nested = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : undefined;
+    const found = nested ?? [{ where: error.where ?? '', field: '', message: error.message }];
+    for (const issue of found) this.place(entry, issue);
+  }
+
+  issues(): ValidationIssue[] {
+    return [...this.grouped.values()].map(({ issue, others }) =>
+      others.length === 0 ? issue : { ...issue, message: `${issue.message} (also ${plural(others.length, 'more data set')}: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})` },
+    );
+  }
+
+  private place(entry: LoadedManifest['entries'][number], issue: ValidationIssue): void {
+    const { document, file } = this.loaded;
+    const entryPath: PathPart[] = ['dataSets', entry.index];
+    // Already placed in this manifest (an inline schema's own check).
+    if (issue.where.startsWith(`${file}:`)) return this.keep({ ...issue, field: issue.field || fieldPath(entryPath) }, `${issue.where}${issue.message}`, entry);
+    const flagField = FIELD_OF_FLAG[issue.where];
+    if (flagField && hasPath(entry, flagField)) {
+      const path = [...entryPath, ...flagField];
+      return this.keep({ where: document.at(path), field: fieldPath(path), message: issue.message }, `${path.join('.')}${issue.message}`, entry);
+    }
+    // From a template line, a schema file or the settings: the data set's line, and where the check looked.
+    const source = issue.where && !flagField ? ` (${issue.field ? `${issue.where}: ${issue.field}` : issue.where})` : '';
+    const placed = { where: document.at([...entryPath, 'dataset']), field: fieldPath([...entryPath, 'dataset']), message: `data set ${entry.dataset}: ${issue.message}${source}` };
+    this.keep(placed, `${issue.where}${issue.field}${issue.message}`, entry);
+  }
+
+  private keep(issue: ValidationIssue, key: string, entry: LoadedManifest['entries'][number]): void {
+    const known = this.grouped.get(key);
+    if (known) known.others.push(entry.dataset);
+    else this.grouped.set(key, { issue, others: [] });
+  }
+}
+
+function hasPath(entry: object, path: readonly string[]): boolean {
+  let value: unknown = entry;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null || !(part in value)) return false;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value !== undefined;
+}
