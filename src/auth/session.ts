@@ -11,7 +11,7 @@ import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
-import { requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
+import { checkedWhenSet, requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
 import type { IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
 import { readClaims } from './jwt-claims.js';
 import { TokenCache, type CachedSession } from './token-cache.js';
@@ -69,10 +69,7 @@ export async function identitySettings(context: SessionContext, fallback?: Cache
     clientSecret = await resolveSecretReference(reference, { where: whereSet(secretSetting), env: context.env, label: 'client secret', prompt: context.prompt });
     if (reference !== 'prompt') clientSecretReference = reference;
   }
-  const clientAuth = settings.values.clientAuth.value ?? 'post';
-  if (clientAuth !== 'post' && clientAuth !== 'basic') {
-    throw new DpgwError('usage', `client authentication "${clientAuth}" is not post or basic`, { where: whereSet(settings.values.clientAuth) });
-  }
+  const clientAuth = (checkedWhenSet(settings, 'clientAuth') ?? 'post') as 'post' | 'basic';
   return {
     authUrl,
     realm,

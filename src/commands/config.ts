@@ -2,18 +2,21 @@
 import type { Handler, HandlerModule } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
+import { isSecretReference } from '../secrets/secret-reference.js';
+import { settingValueProblem } from '../settings/setting-checks.js';
 import { join } from 'node:path';
 import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../settings/config-file.js';
 import { describeSource } from '../settings/resolve-settings.js';
-import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
+import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../settings/setting-definitions.js';
 import { closestMatch } from '../text/closest-match.js';
 
 const show: Handler = async (context) => {
   const settings = await context.settings();
   const rows = SETTING_DEFINITIONS.map((definition) => {
     const resolved = settings.values[definition.key];
-    // A value from the environment for clientSecret is the secret itself; a reference (env:, file:, exec:) is not secret.
-    const secret = definition.display === 'secret' || (definition.envIsSecret === true && resolved.source.kind === 'env');
+    // A value from the environment for clientSecret is the secret itself; a reference (env:, file:, exec:) is not
+    // secret, and anything else where a reference belongs is taken for the secret (a hand-edited config.yaml).
+    const secret = definition.display === 'secret' || (definition.envIsSecret === true && resolved.source.kind === 'env') || (definition.display === 'reference' && resolved.value !== undefined && !isSecretReference(resolved.value));
     const value = resolved.value === undefined ? null : secret ? MASK : resolved.value;
     return { key: definition.key, value, source: describeSource(resolved.source) };
   });
@@ -56,12 +59,8 @@ function targetProfile(options: Record<string, unknown>, env: NodeJS.ProcessEnv,
 const set: Handler = async (context) => {
   const [key, value] = context.args as [string, string];
   checkKey(key);
-  if (key === 'clientSecret' && !/^(env|file|exec):/.test(value)) {
-    throw new DpgwError('usage', 'clientSecret in a profile must be a secret reference, not the secret', {
-      where: 'config set clientSecret',
-      hint: 'use env:NAME, file:PATH or exec:COMMAND (see docs/secrets.md); for CI set DPGW_CLIENT_SECRET instead',
-    });
-  }
+  const problem = settingValueProblem(key as SettingKey, value);
+  if (problem !== undefined) throw new DpgwError('usage', problem, { where: `config set ${key}`, hint: 'nothing was written' });
   const config = await loadConfigFile(configDirectory(context.io.env));
   const profile = targetProfile(context.options, context.io.env, config.currentProfile?.value);
   const previous = config.profiles.get(profile)?.get(key)?.value;

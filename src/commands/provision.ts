@@ -7,7 +7,7 @@ import { HEALTH_STATUS_UP } from '../contract/constants.js';
 import type { HealthRecord } from '../contract/types.js';
 import { onStopSignal } from '../cli/interruption.js';
 import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
-import { timeoutMs } from '../settings/setting-values.js';
+import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
 import { locatedValue } from '../olap/located-document.js';
 import { loadManifest } from '../provision/manifest.js';
@@ -40,6 +40,7 @@ const provision: Handler = async (context) => {
     env: io.env,
     manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
   });
+  checkedWhenSet(settings, 'platformVersion');
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   // A plan reads no password, unless it reads a topic to show an inferred schema.
   const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);

@@ -1,6 +1,7 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
 import type { Handler, HandlerModule } from '../cli/command-context.js';
-import { storageTouchNeeded, isVersion } from '../contract/platform-version.js';
+import { storageTouchNeeded } from '../contract/platform-version.js';
+import { checkedWhenSet } from '../settings/setting-values.js';
 import { resolveDataSet } from '../catalog/resolve-data-set.js';
 import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';
@@ -11,13 +12,13 @@ import { renderDryRun } from './dry-run.js';
 const touch: Handler = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
+  checkedWhenSet(settings, 'platformVersion');
   const gateway = await context.gateway();
   const dataSetName = String(options.dataset);
   const resolved = await resolveDataSet(gateway, dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
   if (!resolved.storageId) throw new DpgwError('failure', `data set ${dataSetName} lists no storage named "default"`, { where: '--dataset', hint: 'check the catalog entry of the data set' });
 
   const configured = settings.values.platformVersion;
-  if (configured.value !== undefined && !isVersion(configured.value)) throw new DpgwError('usage', `"${configured.value}" is not a version like 1.15.164`, { where: whereSet(configured) });
   const version = configured.value ?? (await gateway.platformVersion());
   const versionSource = configured.value !== undefined ? whereSet(configured) : version !== undefined ? 'GET /api/version' : undefined;
   const need = storageTouchNeeded(version);

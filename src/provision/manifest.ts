@@ -11,7 +11,7 @@ import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart 
 import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { namePattern, nameProblem, type NameKind } from '../names/platform-names.js';
-import { isSecretReference } from '../secrets/secret-reference.js';
+import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
 import { closestMatch } from '../text/closest-match.js';
 
@@ -168,7 +168,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     if (raw === undefined) continue;
     const value = String(raw);
     if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
-      issue(['settings', key], `${key} must be a secret reference (env:NAME, file:PATH, exec:COMMAND, base64:…, prompt), not the secret itself`);
+      issue(['settings', key], notAReference(key));
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }

@@ -30,8 +30,14 @@ export interface SecretReferenceContext {
 
 const SCHEMES = 'env:NAME, file:PATH, exec:COMMAND ARGS…, base64:<reference> or prompt';
 
+/** The one test of "is this a reference, not the secret": manifests, `config set`, `config show` and resolution all ask here. */
 export function isSecretReference(text: string): boolean {
-  return /^(env|file|exec|base64):/.test(text) || text === 'prompt';
+  return /^(env|file|exec|base64):/.test(text.trim()) || text.trim() === 'prompt';
+}
+
+/** Why a value cannot stand where a reference belongs; it never repeats the value, which is then the secret itself. */
+export function notAReference(label: string): string {
+  return `the ${label} must be a secret reference (${SCHEMES}), not the secret itself`;
 }
 
 export async function resolveSecretReference(reference: string, context: SecretReferenceContext): Promise<string> {
@@ -76,7 +82,8 @@ async function resolve(reference: string, context: SecretReferenceContext): Prom
       return context.prompt(`${capitalise(context.label)}:`);
     }
     default:
-      throw bad(`unknown secret reference "${scheme}:…"`, context);
+      // Not a reference: most likely the secret itself, so it is not repeated.
+      throw new DpgwError('usage', notAReference(context.label), { where: context.where, hint: 'see docs/secrets.md; a value from the environment variable itself needs no reference' });
   }
 }
 

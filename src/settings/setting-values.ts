@@ -2,6 +2,7 @@
 import { DpgwError } from '../errors/dpgw-error.js';
 import { definitionOf, flagName, type SettingKey } from './setting-definitions.js';
 import { whereSet, type Settings } from './resolve-settings.js';
+import { settingValueProblem } from './setting-checks.js';
 
 export type UrlSettingKey = 'gateway' | 'authUrl' | 'queryEngine' | 'policyUri' | 'policyBatchedUri' | 'dashboardUrl';
 
@@ -9,19 +10,16 @@ export type UrlSettingKey = 'gateway' | 'authUrl' | 'queryEngine' | 'policyUri' 
 export function requireUrl(settings: Settings, key: UrlSettingKey): string {
   const setting = settings.values[key];
   if (setting.value === undefined) throw missing(key);
-  let url: URL;
-  try {
-    url = new URL(setting.value);
-  } catch {
-    throw new DpgwError('usage', `"${setting.value}" is not a URL`, { where: whereSet(setting), hint: 'give an http:// or https:// URL' });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DpgwError('usage', `"${setting.value}" is not an http(s) URL`, { where: whereSet(setting), hint: 'give an http:// or https:// URL' });
-  }
-  if (url.username || url.password) {
-    throw new DpgwError('usage', 'credentials inside the URL are not accepted', { where: whereSet(setting), hint: 'remove user:password@ from the URL and use `dpgw login`' });
-  }
+  checked(settings, key, 'give an http:// or https:// URL');
   return setting.value.replace(/\/+$/, '');
+}
+
+/** Throws the setting's problem (setting-checks.ts), naming where the value was set. */
+function checked(settings: Settings, key: SettingKey, hint?: string): string {
+  const setting = settings.values[key];
+  const problem = settingValueProblem(key, setting.value ?? '');
+  if (problem !== undefined) throw new DpgwError('usage', problem, { where: whereSet(setting), hint });
+  return setting.value ?? '';
 }
 
 /** An optional http(s) URL: undefined when not set, checked like requireUrl when set. */
@@ -37,22 +35,17 @@ export function requireValue(settings: Settings, key: SettingKey): string {
 
 /** The request timeout in milliseconds. */
 export function timeoutMs(settings: Settings): number {
-  const setting = settings.values.timeout;
-  const seconds = Number(setting.value);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
-    throw new DpgwError('usage', `timeout "${setting.value}" is not a number of seconds between 0 and 3600`, { where: whereSet(setting), hint: 'for example --timeout 30' });
-  }
-  return Math.round(seconds * 1000);
+  return Math.round(Number(checked(settings, 'timeout', 'for example --timeout 30')) * 1000);
 }
 
 /** A word used inside URL paths or stream keys: letters, digits, dot, dash, underscore. */
 export function requireWord(settings: Settings, key: 'streamType' | 'olapSegment' | 'policyEngine' | 'queryCatalog'): string {
-  const setting = settings.values[key];
-  const value = setting.value ?? '';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) {
-    throw new DpgwError('usage', `${key} "${value}" must be a single word of letters, digits, '.', '-' or '_'`, { where: whereSet(setting) });
-  }
-  return value;
+  return checked(settings, key);
+}
+
+/** A setting checked by setting-checks.ts when it is set. */
+export function checkedWhenSet(settings: Settings, key: SettingKey, hint?: string): string | undefined {
+  return settings.values[key].value === undefined ? undefined : checked(settings, key, hint);
 }
 
 function missing(key: SettingKey): DpgwError {

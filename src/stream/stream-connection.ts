@@ -6,7 +6,7 @@
 import { DpgwError } from '../errors/dpgw-error.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
-import { requireValue } from '../settings/setting-values.js';
+import { checkedWhenSet, requireValue } from '../settings/setting-values.js';
 
 export interface StreamConnection {
   brokers: string[];
@@ -29,21 +29,13 @@ export async function resolveStreamPassword(inputs: StreamSecretInputs): Promise
   return resolveSecretReference(setting.value, { where: whereSet(setting), env: inputs.env, label: 'stream password', prompt: inputs.prompt });
 }
 
-/** host:port, host names or IPv4, or [IPv6]:port. */
-const BROKER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/;
-
 /** The broker list as addresses: comma-separated host:port, each checked before any connection. */
 export function brokerAddresses(settings: Settings): string[] {
-  const setting = settings.values.brokerList;
-  const brokers = requireValue(settings, 'brokerList')
+  requireValue(settings, 'brokerList');
+  return checkedWhenSet(settings, 'brokerList', 'give host:port[,host:port…], for example --broker-list kafka-0.stream:9092')!
     .split(',')
     .map((broker) => broker.trim())
     .filter(Boolean);
-  const bad = brokers.find((broker) => !BROKER.test(broker) || Number(BROKER.exec(broker)![2]) > 65535);
-  if (brokers.length === 0 || bad !== undefined) {
-    throw new DpgwError('usage', `broker "${bad ?? setting.value}" is not host:port`, { where: whereSet(setting), hint: 'give host:port[,host:port…], for example --broker-list kafka-0.stream:9092' });
-  }
-  return brokers;
 }
 
 export async function streamConnection(inputs: StreamSecretInputs): Promise<StreamConnection> {

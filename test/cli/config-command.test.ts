@@ -81,6 +81,42 @@ describe('profiles', () => {
     expect(readFileSync(file, 'utf8')).toBe('profiles:\n  dev:\n    gateway: http://gw\n');
   });
 
+  it('config set checks a value as a flag would, and takes every reference docs/secrets.md shows for every secret setting', async () => {
+    const env = cleanEnv();
+    const file = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
+    writeFileSync(file, 'profiles:\n  dev:\n    gateway: http://gw\n');
+    const refused: Array<[string, string, string]> = [
+      ['timeout', '0', 'timeout "0" is not a number of seconds above 0 and at most 3600'],
+      ['timeout', 'soon', 'timeout "soon" is not a number of seconds'],
+      ['retentionDays', '-3', 'retentionDays "-3" is not a whole number of days from 1'],
+      ['gateway', 'gw.example', '"gw.example" is not a URL'],
+      ['clientAuth', 'header', 'client authentication "header" is not post or basic'],
+      ['platformVersion', 'latest', 'platform version "latest" is not a version such as 1.15.164'],
+      ['brokerList', 'kafka', 'broker "kafka" is not host:port'],
+      ['streamPassword', 'plain-stream-password', 'the streamPassword must be a secret reference'],
+      ['dashboardPassword', 'plain-dashboard-password', 'the dashboardPassword must be a secret reference'],
+    ];
+    for (const [key, value, message] of refused) {
+      const result = await runInProcess(['config', 'set', key, value], env);
+      expect(result.code, `${key} ${value}`).toBe(2);
+      expect(result.stderr).toContain(`dpgw: config set ${key}: ${message}`);
+      if (key.endsWith('Password')) expect(result.stderr).not.toContain(value);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('profiles:\n  dev:\n    gateway: http://gw\n');
+    for (const [key, value] of [['clientSecret', 'base64:exec:kubectl get secret backend -o jsonpath={.data.secret}'], ['streamPassword', 'file:~/.stream-password'], ['dashboardPassword', 'prompt'], ['timeout', '0.5']]) {
+      expect((await runInProcess(['config', 'set', key!, value!], env)).code, `${key} ${value}`).toBe(0);
+    }
+  });
+
+  it('a secret hand-written into config.yaml where a reference belongs is masked by config show and named, never repeated, when used', async () => {
+    const env = cleanEnv();
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'profiles:\n  default:\n    gateway: http://127.0.0.1:1\n    brokerList: 127.0.0.1:9\n    registryUrl: http://r\n    streamUser: u\n    streamPassword: hand-written-stream-password\n');
+    const shown = await runInProcess(['config', '--json'], env);
+    expect(configJson(shown.stdout).settings.streamPassword?.value).toBe('***');
+    const used = await spawnDpgw(['table', 'render', '--dataset', 'track', '--schema', 'examples/track/schema.yaml', '--topic', 't'], { env });
+    expect(`${used.stdout}${used.stderr}`).not.toContain('hand-written-stream-password');
+  });
+
   it('with --json, an error is one JSON document on stdout and one line on stderr', async () => {
     const env = cleanEnv();
     const { code, stdout, stderr } = await runInProcess(['config', 'use', 'missing', '--json'], env);

@@ -248,6 +248,24 @@ describe('through a proxy', () => {
   });
 });
 
+describe('one proxy rule for every server', () => {
+  it('HTTP_PROXY alone carries the gateway as it carries the sign-in; NO_PROXY bypasses both', async () => {
+    sandbox = await startSandbox({});
+    const proxy = await startForwardProxy();
+    try {
+      const env = cleanEnv({ DPGW_GATEWAY: sandbox.gatewayUrl, HTTP_PROXY: proxy.url });
+      const health = await spawnDpgw(['health', '--json'], { env });
+      expect(health.code, health.stderr).toBe(0);
+      expect(proxy.seen).toContain(`GET ${sandbox.gatewayUrl}/api/health`);
+      const seenBefore = proxy.seen.length;
+      expect((await spawnDpgw(['health', '--json'], { env: { ...env, NO_PROXY: '127.0.0.1' } })).code).toBe(0);
+      expect(proxy.seen.length).toBe(seenBefore);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('secrets stay secret', () => {
   it('no password, client secret or token appears in any output, trace or child argv', async () => {
     const { dpgw, env, admin } = await setUp({ accessTokenLifetimeSeconds: 2 });

@@ -192,7 +192,7 @@ describe('bad manifests: rejected before any request, with their location', () =
     ['unknown key', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/],
     ['missing schema file', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: nowhere.yaml }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.schema: schema file .*nowhere\.yaml does not exist/],
     ['duplicate data set', `dataSets:\n${entry('track')}${entry('track')}`, /provision\.yaml:3:\d+: dataSets\[1\]\.dataset: data set track of mock-data-library \(enablement track\) is listed twice \(first at .*provision\.yaml:2:\d+\)/],
-    ['bad secret reference', `settings:\n  streamPassword: vault:secret/stream\ndataSets:\n${entry('track')}`, /provision\.yaml:2:19: settings\.streamPassword: streamPassword must be a secret reference/],
+    ['bad secret reference', `settings:\n  streamPassword: vault:secret/stream\ndataSets:\n${entry('track')}`, /provision\.yaml:2:19: settings\.streamPassword: the streamPassword must be a secret reference/],
     ['wrong type', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: track-readers, schema: track-schema.yaml }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.groups: expected array/],
     ['YAML syntax', `dataSets:\n  - { datasource: mock-data-library\n`, /provision\.yaml:\d+:\d+: YAML syntax error/],
   ];

@@ -39,7 +39,10 @@ describe('secret references', () => {
   it('says what is wrong, where, and what to do', async () => {
     const unset = await failure('env:NOT_SET_ANYWHERE');
     expect(unset.toLine()).toBe('--client-secret: the client secret reference env:NOT_SET_ANYWHERE names a variable that is not set — export NOT_SET_ANYWHERE=… or change the reference');
-    expect((await failure('vault:kv/x')).message).toBe('unknown secret reference "vault:…" (for the client secret)');
+    // Not a reference is taken for the secret itself: named, never repeated, not even its first characters.
+    const notReference = await failure('vault:kv/x');
+    expect(notReference.message).toBe('the client secret must be a secret reference (env:NAME, file:PATH, exec:COMMAND ARGS…, base64:<reference> or prompt), not the secret itself');
+    expect(notReference.toLine()).not.toContain('vault');
     expect((await failure(`file:${join(dir, 'missing')}`)).message).toContain('ENOENT');
     expect((await failure('exec:no-such-command-dpgw')).message).toContain('command not found');
     const failing = await failure(`exec:${process.execPath} -e "console.error('permission denied'); process.exit(3)"`);

@@ -1,0 +1,62 @@
+/**
+ * What each setting's value must look like, in one place: the typed reads of
+ * setting-values.ts (for flags, the environment, profiles and manifests) and
+ * `dpgw config set` (before it writes) ask here, so a value `config set` accepts is
+ * one every command accepts, and the reverse (issue #14).
+ */
+import { isVersion } from '../contract/platform-version.js';
+import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
+import { definitionOf, type SettingKey } from './setting-definitions.js';
+
+const URL_KEYS = new Set<SettingKey>(['gateway', 'authUrl', 'queryEngine', 'policyUri', 'policyBatchedUri', 'dashboardUrl']);
+const WORD_KEYS = new Set<SettingKey>(['streamType', 'olapSegment', 'policyEngine', 'queryCatalog']);
+/** host:port, host names or IPv4, or [IPv6]:port. */
+const BROKER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/;
+export const MAX_TIMEOUT_SECONDS = 3600;
+
+/** Why the value does not fit the setting, or undefined when it does. The message never repeats a secret. */
+export function settingValueProblem(key: SettingKey, value: string): string | undefined {
+  if (definitionOf(key).display === 'reference') return isSecretReference(value) ? undefined : notAReference(key);
+  if (URL_KEYS.has(key)) return urlProblem(value);
+  if (WORD_KEYS.has(key)) return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value) ? undefined : `${key} "${value}" must be a single word of letters, digits, '.', '-' or '_'`;
+  switch (key) {
+    case 'timeout': {
+      const seconds = Number(value);
+      return value.trim() !== '' && Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS
+        ? undefined
+        : `timeout "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (0 would mean no request could ever finish)`;
+    }
+    case 'retentionDays':
+      return /^[1-9]\d{0,5}$/.test(value.trim()) ? undefined : `retentionDays "${value}" is not a whole number of days from 1`;
+    case 'clientAuth':
+      return value === 'post' || value === 'basic' ? undefined : `client authentication "${value}" is not post or basic`;
+    case 'platformVersion':
+      return isVersion(value) ? undefined : `platform version "${value}" is not a version such as 1.15.164`;
+    case 'brokerList':
+      return brokerListProblem(value);
+    default:
+      return undefined;
+  }
+}
+
+function urlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not a URL`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${value}" is not an http(s) URL`;
+  if (url.username || url.password) return 'credentials inside the URL are not accepted: remove user:password@ and use `dpgw login`';
+  return undefined;
+}
+
+function brokerListProblem(value: string): string | undefined {
+  const brokers = value
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
+  const bad = brokers.find((broker) => !BROKER.test(broker) || Number(BROKER.exec(broker)![2]) > 65535);
+  if (brokers.length === 0 || bad !== undefined) return `broker "${bad ?? value}" is not host:port`;
+  return undefined;
+}
