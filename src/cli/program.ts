@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { nameProblem, type NameKind } from '../names/platform-names.js';
+import { closestMatch } from '../text/closest-match.js';
 import { SETTING_DEFINITIONS, type SettingKey, type SettingScope } from '../settings/setting-definitions.js';
 import type { HandlerModuleName } from './command-context.js';
 
@@ -50,7 +51,8 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
   const group = (name: string, description: string): Command => {
     const command = program.command(name).description(description).helpOption('-h, --help', 'show help').helpCommand(false);
     // Without a subcommand, or with an unknown one, say so in one line (commander would print the whole help).
-    command.argument('[subcommand]').action(function (this: Command) {
+    // [subcommand...]: a misspelt subcommand with its arguments (`schema pish file.yaml`) is still named as one.
+    command.argument('[subcommand...]').usage('<command> [options]').action(function (this: Command) {
       requireSubcommand(this);
     });
     return command;
@@ -222,7 +224,8 @@ function requireSubcommand(group: Command): never {
   const given = group.args[0];
   const path = `dpgw ${group.name()}`;
   if (given === undefined) group.error(`${path} needs a subcommand: ${names.join(', ')}`, { code: 'dpgw.missingSubcommand', exitCode: 2 });
-  const near = names.find((n) => n.startsWith(given.slice(0, 2)));
+  // The same nearness as every other "did you mean" of dpgw (src/text/closest-match.ts).
+  const near = closestMatch(given, names);
   group.error(`unknown command '${given}' for '${path}'${near ? ` (Did you mean ${near}?)` : ''}; its subcommands: ${names.join(', ')}`, { code: 'dpgw.unknownSubcommand', exitCode: 2 });
 }
 

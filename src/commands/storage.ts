@@ -1,11 +1,10 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
 import type { Handler, HandlerModule } from '../cli/command-context.js';
-import { storageTouchNeeded } from '../contract/platform-version.js';
+import { storageDecision, storagePathParts, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
 import { checkedWhenSet } from '../settings/setting-values.js';
 import { resolveDataSet } from '../catalog/resolve-data-set.js';
 import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';
-import { DpgwError } from '../errors/dpgw-error.js';
 import { whereSet } from '../settings/resolve-settings.js';
 import { renderDryRun } from './dry-run.js';
 
@@ -16,21 +15,22 @@ const touch: Handler = async (context) => {
   const gateway = await context.gateway();
   const dataSetName = String(options.dataset);
   const resolved = await resolveDataSet(gateway, dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
-  if (!resolved.storageId) throw new DpgwError('failure', `data set ${dataSetName} lists no storage named "default"`, { where: '--dataset', hint: 'check the catalog entry of the data set' });
+  const storage = { dataSet: dataSetName, selfHref: resolved.selfHref, storageId: resolved.storageId };
+  const [selfHref, storageId] = storagePathParts(storage);
 
   const configured = settings.values.platformVersion;
   const version = configured.value ?? (await gateway.platformVersion());
   const versionSource = configured.value !== undefined ? whereSet(configured) : version !== undefined ? 'GET /api/version' : undefined;
-  const need = storageTouchNeeded(version);
-  const base = { dataSet: dataSetName, selfHref: resolved.selfHref, storageId: resolved.storageId, platformVersion: version ?? null, versionSource: versionSource ?? null };
+  const decision = storageDecision(version, options.force === true);
+  const base = { dataSet: dataSetName, selfHref, storageId, platformVersion: version ?? null, versionSource: versionSource ?? null };
 
-  if (need === 'not-needed' && options.force !== true) {
+  if (!decision.touch) {
     reporter.info(`storage touch not needed: platform ${version} (${versionSource}) creates the permissions itself from ${STORAGE_TOUCH_NOT_NEEDED_FROM} on; nothing was sent (--force makes the call anyway)`);
-    return { data: { ...base, touched: false, reason: 'not-needed' }, human: () => '' };
+    return { data: { ...base, touched: false, reason: decision.reason }, human: () => '' };
   }
-  if (need === 'unknown') reporter.info(`platform version unknown (no --platform-version, and the gateway has no /api/version): touching the storage anyway, a harmless GET`);
-  if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(resolved.selfHref, resolved.storageId) }], base);
-  const answer = await gateway.touchStorage(resolved.selfHref, resolved.storageId);
+  if (!decision.versionKnown) reporter.info(`platform version unknown (no --platform-version, and the gateway has no /api/version): touching the storage anyway, a harmless GET`);
+  if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(selfHref, storageId) }], base);
+  const answer = await touchDefaultStorage(gateway, storage);
   const said = typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
   reporter.success(`touched the default storage of ${dataSetName} (${answer.status})${said}`);
   reporter.next('query the table as a member of an enablement group');

@@ -2,8 +2,7 @@
 import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
 import { topicOfDataSet } from '../catalog/resolve-data-set.js';
 import { paths } from '../contract/paths.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { GatewayError } from '../gateway/gateway-error.js';
+import { createTableOnce } from '../catalog/table-and-storage-steps.js';
 import { buildTable, type BuiltTable } from '../olap/build-table.js';
 import { maskSecrets } from '../secrets/redaction.js';
 import { requireWord } from '../settings/setting-values.js';
@@ -35,19 +34,7 @@ const create: Handler = async (context) => {
   if (context.options.dryRun === true) {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(await context.settings(), 'olapSegment')), body: built.table }], { topic: built.topic });
   }
-  const gateway = await context.gateway();
-  let answer;
-  try {
-    answer = await gateway.createTable(built.table);
-  } catch (error) {
-    if (error instanceof GatewayError && error.status === 409) {
-      throw new DpgwError('rejected', `table ${built.table.tableName} exists already; nothing was changed (${error.bodyMessage || '409 Conflict'})`, {
-        hint: 'use it as it is, or choose another name with --name',
-        details: error.details,
-      });
-    }
-    throw error;
-  }
+  const { answer } = await createTableOnce(await context.gateway(), built.table, 'failure', 'use it as it is, or choose another name with --name');
   context.reporter.success(`table ${built.table.tableName} created, consuming topic ${built.topic} (${answer.status})`);
   context.reporter.next(`dpgw storage touch --dataset ${built.dataSet}`);
   return { data: { tableName: built.table.tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null }, human: () => '' };

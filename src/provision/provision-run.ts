@@ -14,7 +14,6 @@ import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types
 import { paths } from '../contract/paths.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
-import { GatewayError } from '../gateway/gateway-error.js';
 import { buildTable } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
@@ -32,6 +31,7 @@ import type { StatementClient } from '../query-engine/statement-client.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles, verifyStep } from './verify-step.js';
+import { createTableOnce, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
 import { EntryProblems } from './entry-problems.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
@@ -236,14 +236,14 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     if (options.interrupted()) return finish('interrupted');
 
     current = 'storage';
-    const need = storageTouchNeeded(version);
-    if (need === 'not-needed') steps.push(storageStep(version, 'skipped'));
+    const decision = storageDecision(version);
+    if (!decision.touch) steps.push(storageStep(version, 'skipped'));
     else {
-      const touched = await options.client.touchStorage(enabled.selfHref!, enabled.storageId!);
+      const touched = await touchDefaultStorage(options.client, { dataSet: entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId });
       // The answer does not say whether permissions were created ("response: not shown").
       // After enabling or creating the table in this run, this is the touch that creates them.
       const firstTouch = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
-      const unknownVersion = need === 'unknown' ? '; platform version unknown' : '';
+      const unknownVersion = decision.versionKnown ? '' : '; platform version unknown';
       steps.push(
         firstTouch
           ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created (${touched.status})${unknownVersion}` }
@@ -272,16 +272,8 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
 }
 
 async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {
-  try {
-    const answer = await options.client.createTable(table);
-    return { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${answer.status})` };
-  } catch (error) {
-    if (error instanceof GatewayError && error.status === 409 && !options.failOnExists) {
-      return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists already: unchanged` };
-    }
-    if (error instanceof GatewayError && error.status === 409) throw new DpgwError('rejected', `table ${table.tableName} exists already (--fail-on-exists)`, { details: error.details });
-    throw error;
-  }
+  const outcome = await createTableOnce(options.client, table, options.failOnExists ? 'failure' : 'unchanged', 'the run was told to fail on an existing table (--fail-on-exists)');
+  return outcome.created ? { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${outcome.answer.status})` } : { step: 'table', status: 'unchanged', detail: outcome.message };
 }
 
 function dashboardRequest(entry: Prepared['entry'], tableName: string) {

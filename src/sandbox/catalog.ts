@@ -67,6 +67,7 @@ export class Catalog {
     seed: SeedDataSource[],
     private readonly topicDelayMs: () => number,
     private readonly omitTopicLabels = false,
+    private readonly omitStorages = false,
   ) {
     this.dataSources = seed.map((source) => {
       const id = stableId(`datasource:${source.name}`);
@@ -138,7 +139,7 @@ export class Catalog {
         out.push({
           id: dataSet.id,
           name: dataSet.name,
-          storage: [{ name: DEFAULT_STORAGE_NAME, id: dataSet.storageId }],
+          storage: this.omitStorages ? [] : [{ name: DEFAULT_STORAGE_NAME, id: dataSet.storageId }],
           links: [{ rel: SELF_LINK_REL, href: selfHref(enablement, dataSet) }],
           ...(this.omitTopicLabels ? {} : { labels: { [TOPIC_LABEL_KEY]: dataSet.topic } }),
         });

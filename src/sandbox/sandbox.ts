@@ -57,6 +57,8 @@ export interface SandboxOptions {
   streamPassword?: string;
   /** A platform variant whose catalog data sets carry no topic label. */
   omitTopicLabels?: boolean;
+  /** A platform variant whose catalog data sets list no storage (none provisioned for them). */
+  omitStorages?: boolean;
   /** A platform variant without /api/version (its version is then unknown to clients). */
   versionEndpoint?: boolean;
   /** The query engine's port (0: any free port). */
@@ -146,7 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new Faults(options.faults);
   const health = new HealthChecks();
   for (const target of options.down ?? []) health.set(target, 'DOWN');
-  const catalog = new Catalog(options.seed ?? DEFAULT_SEED, () => options.topicDelayMs ?? 0, options.omitTopicLabels === true);
+  const catalog = new Catalog(options.seed ?? DEFAULT_SEED, () => options.topicDelayMs ?? 0, options.omitTopicLabels === true, options.omitStorages === true);
   const store = new OlapStore();
 
   const identity = new IdentityProvider({

@@ -107,6 +107,9 @@ describe('bad input: one line, exit 2', () => {
     const sub = await spawnDpgw(['schema', 'pish', 'x']);
     expect(sub.code).toBe(2);
     oneLine(sub.stderr);
+    expect(sub.stderr).toContain("unknown command 'pish' for 'dpgw schema' (Did you mean push?)");
+    // The same nearness as every "did you mean" of dpgw: no guess for a word that is far from all.
+    expect((await spawnDpgw(['table', 'zzz'])).stderr).not.toContain('Did you mean');
   });
 
   it('an install missing its command code ends in one line and exit 1, not a stack', async () => {

@@ -187,6 +187,36 @@ describe('dpgw provision', () => {
   });
 });
 
+describe('table create and storage touch: the same steps in provision as in their commands', () => {
+  it('a data set that lists no default storage fails its storage step by name, and no path with "undefined" is asked for', async () => {
+    const { dpgw, manifest, gatewayLog, env } = await setUp({ omitStorages: true });
+    const result = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--json']);
+    expect(result.code).toBe(1);
+    const [track] = JSON.parse(result.stdout).dataSets;
+    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage failed']);
+    expect(track.error.message).toBe('data set track lists no storage named "default"');
+    expect(gatewayLog().some((e) => e.path.includes('undefined'))).toBe(false);
+    // The command says the same, in the same words.
+    const touch = await spawnDpgw(['storage', 'touch', '--dataset', 'track'], { env });
+    expect(touch.code).toBe(1);
+    expect(touch.stderr).toContain('data set track lists no storage named "default"');
+  });
+
+  it('an existing table: unchanged in provision, a refusal naming the table in table create, a failure with --fail-on-exists', async () => {
+    const { dpgw, manifest, env } = await setUp();
+    const file = manifest(`dataSets:\n${entry('track')}`);
+    expect((await dpgw(['provision', file])).code).toBe(0);
+    const again = JSON.parse((await dpgw(['provision', file, '--json'])).stdout).dataSets[0];
+    expect(again.steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged', detail: expect.stringMatching(/^table track exists already; nothing was changed \(/) });
+    const strict = JSON.parse((await dpgw(['provision', file, '--json', '--fail-on-exists'])).stdout).dataSets[0];
+    expect(strict.error).toMatchObject({ kind: 'rejected', hint: expect.stringContaining('--fail-on-exists') });
+    expect(strict.error.message).toMatch(/^table track exists already; nothing was changed/);
+    const create = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name', 'track'], { env });
+    expect(create.code).toBe(3);
+    expect(create.stderr).toMatch(/^dpgw: table track exists already; nothing was changed \(.*\) — use it as it is, or choose another name with --name$/m);
+  });
+});
+
 describe('bad manifests: rejected before any request, with their location', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['unknown key', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/],
