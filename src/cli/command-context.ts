@@ -34,7 +34,7 @@ export interface HandlerModule {
 }
 
 /** The handler modules dispatch.ts can load; program.ts names them without importing them. */
-export type HandlerModuleName = 'config' | 'sandbox' | 'session' | 'enable' | 'schema' | 'table' | 'storage' | 'health' | 'provision' | 'access-control' | 'verify' | 'dashboard';
+export type HandlerModuleName = 'config' | 'sandbox' | 'session' | 'enable' | 'schema' | 'table' | 'storage' | 'health' | 'provision' | 'access-control' | 'verify' | 'dashboard' | 'completion';
 
 export function commandPath(command: Command): string {
   const names: string[] = [];

@@ -25,7 +25,18 @@ const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = 
   'access-control': () => import('../commands/access-control.js'),
   verify: () => import('../commands/verify.js'),
   dashboard: () => import('../commands/dashboard.js'),
+  completion: () => import('../commands/completion.js'),
 };
+
+/** The profiles of config.yaml, for completing --profile; none when the file cannot be read. */
+export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { configDirectory, loadConfigFile } = await import('../settings/config-file.js');
+  try {
+    return [...(await loadConfigFile(configDirectory(env))).profiles.keys()];
+  } catch {
+    return [];
+  }
+}
 
 export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {
   const options = command.optsWithGlobals<Record<string, unknown>>();

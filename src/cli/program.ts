@@ -181,6 +181,10 @@ export function buildProgram(version: string, dispatch: Dispatch): Command {
     .option('--write-profile [name]', 'write the settings as a profile of config.yaml (default name: sandbox), and <name>-<user> for the other users')
     .action(action('sandbox'));
 
+  add(program, 'completion <shell>', 'print the shell completion script (bash, zsh or fish): commands, options, choices and profile names', 'eval "$(dpgw completion bash)"')
+    .addHelpText('after', '\nInstall:\n  bash  eval "$(dpgw completion bash)"   in ~/.bashrc\n  zsh   eval "$(dpgw completion zsh)"    in ~/.zshrc, after compinit\n  fish  dpgw completion fish > ~/.config/fish/completions/dpgw.fish\n')
+    .action(action('completion'));
+
   const config = group('config', 'show and edit settings and profiles');
   const configHandlers: HandlerModuleName = 'config';
   add(config, 'show', 'show the effective settings and where each came from (secrets masked)', 'dpgw config show --profile dev').action(action(configHandlers));

@@ -10,6 +10,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { commandPath } from './command-context.js';
 import type { Io } from './io.js';
 import { loadDispatch } from './load-dispatch.js';
+import { COMPLETE_COMMAND, completionCandidates } from './completion.js';
 import { buildProgram } from './program.js';
 import { VERSION } from './version.js';
 
@@ -41,6 +42,11 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   };
   configure(program);
 
+  if (argv[0] === COMPLETE_COMMAND) {
+    const candidates = await completionCandidates(program, argv.slice(1), async () => (await loadDispatch()).profileNames(io.env));
+    io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
+    return 0;
+  }
   if (argv.length === 0) {
     io.stdout.write(program.helpInformation());
     return 0;

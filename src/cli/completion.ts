@@ -1,0 +1,92 @@
+/**
+ * Shell completion, answered from the command tree itself so it is never out of date:
+ * the scripts `dpgw completion bash|zsh|fish` prints call `dpgw __complete <words…>`
+ * at each Tab, and this module answers with one candidate per line — subcommands,
+ * options (the command's and the global ones), an option's choices, and profile names
+ * after --profile. No candidates means "a file name", which the shell completes.
+ * Part of the start-up bundle: a Tab costs a start of dpgw, not of its handlers.
+ */
+import type { Command, Option } from 'commander';
+
+export const COMPLETE_COMMAND = '__complete';
+export type Shell = 'bash' | 'zsh' | 'fish';
+export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
+
+/** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
+export async function completionCandidates(program: Command, words: readonly string[], profileNames: () => Promise<string[]>): Promise<string[]> {
+  const partial = words[words.length - 1] ?? '';
+  const before = words.slice(0, -1);
+  let command = program;
+  let valueFor: Option | undefined;
+  for (const word of before) {
+    if (valueFor) {
+      valueFor = undefined;
+      continue;
+    }
+    if (word.startsWith('-')) {
+      const option = optionsOf(command).find((o) => o.long === word || o.short === word);
+      // An option that takes a value takes the next word, unless given as --flag=value.
+      if (option && (option.required || option.optional) && !word.includes('=')) valueFor = option;
+      continue;
+    }
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub) command = sub;
+  }
+  const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(partial));
+  if (valueFor) {
+    if (valueFor.long === '--profile') return matching(await profileNames());
+    return matching(valueFor.argChoices ?? []);
+  }
+  if (partial.startsWith('-')) return matching([...new Set(optionsOf(command).flatMap((o) => (o.hidden || !o.long ? [] : [o.long])))].concat('--help'));
+  const subcommands = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden && c.name() !== COMPLETE_COMMAND).map((c) => c.name());
+  return matching(subcommands);
+}
+
+/** The command's own options, then the global ones of every command above it. */
+function optionsOf(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let current: Command | null = command; current; current = current.parent) options.push(...current.options);
+  return options;
+}
+
+/** The script that hooks dpgw into a shell's completion. */
+export function completionScript(shell: Shell): string {
+  switch (shell) {
+    case 'bash':
+      return [
+        '# dpgw completion for bash: eval "$(dpgw completion bash)" in ~/.bashrc',
+        '_dpgw_complete() {',
+        '  local IFS=$\'\\n\'',
+        '  local candidates',
+        '  candidates=$(dpgw __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0',
+        '  COMPREPLY=($candidates)',
+        '}',
+        '# -o default: with no candidate (a file argument), bash completes file names.',
+        'complete -o default -F _dpgw_complete dpgw',
+        '',
+      ].join('\n');
+    case 'zsh':
+      return [
+        '#compdef dpgw',
+        '# dpgw completion for zsh: eval "$(dpgw completion zsh)" in ~/.zshrc (after compinit)',
+        '_dpgw_complete() {',
+        '  local -a candidates',
+        '  candidates=("${(@f)$(dpgw __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")',
+        '  candidates=(${candidates:#})',
+        '  if (( ${#candidates} )); then compadd -- "${candidates[@]}"; else _files; fi',
+        '}',
+        'compdef _dpgw_complete dpgw',
+        '',
+      ].join('\n');
+    case 'fish':
+      return [
+        '# dpgw completion for fish: dpgw completion fish > ~/.config/fish/completions/dpgw.fish',
+        'function __dpgw_complete',
+        '    set -l words (commandline -opc) (commandline -ct)',
+        '    dpgw __complete $words[2..-1] 2>/dev/null',
+        'end',
+        "complete -c dpgw -a '(__dpgw_complete)'",
+        '',
+      ].join('\n');
+  }
+}

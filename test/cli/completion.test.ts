@@ -1,0 +1,75 @@
+/**
+ * Tab completion as a bash user gets it: the script `dpgw completion bash` prints is
+ * loaded into a real bash with dpgw on its PATH, and its completion function is called
+ * the way bash calls it at a Tab (COMP_WORDS, COMP_CWORD → COMPREPLY).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+
+const bin = mkdtempSync(join(tmpdir(), 'dpgw-completion-bin-'));
+symlinkSync(BIN, join(bin, 'dpgw'));
+
+/** What bash offers after typing `line` (the words after the last space being completed) and pressing Tab. */
+function tab(line: string, env: NodeJS.ProcessEnv = cleanEnv()): string[] {
+  const words = line.split(' ');
+  const script = [
+    'eval "$(dpgw completion bash)"',
+    `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+    `COMP_CWORD=${words.length - 1}`,
+    '_dpgw_complete',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { env: { ...env, PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return result.stdout.split('\n').filter(Boolean);
+}
+
+describe('dpgw completion bash, in bash', () => {
+  it('completes commands, subcommands and options from the command tree', () => {
+    expect(tab('dpgw sch')).toEqual(['schema']);
+    expect(tab('dpgw schema ')).toEqual(['push', 'validate', 'infer']);
+    expect(tab('dpgw table create --da')).toEqual(['--dataset']);
+    expect(tab('dpgw table create --dr')).toEqual(['--dry-run']);
+    // Global options too, after the command's own.
+    expect(tab('dpgw health --js')).toEqual(['--json']);
+  });
+
+  it("completes an option's choices and the profiles of config.yaml", () => {
+    expect(tab('dpgw verify --expect ')).toEqual(['visible', 'hidden']);
+    const env = cleanEnv();
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'profiles:\n  dev:\n    gateway: http://dev\n  prod:\n    gateway: https://prod\n  staging:\n    gateway: https://staging\n');
+    expect(tab('dpgw enable --profile ', env)).toEqual(['dev', 'prod', 'staging']);
+    expect(tab('dpgw enable --profile p', env)).toEqual(['prod']);
+    // A value that follows an option is not taken for a subcommand.
+    expect(tab('dpgw --profile dev sch', env)).toEqual(['schema']);
+  });
+
+  it('offers nothing for a file argument, so bash completes file names (-o default)', () => {
+    expect(tab('dpgw schema push exa')).toEqual([]);
+    const registered = spawnSync('bash', ['--noprofile', '--norc', '-c', 'eval "$(dpgw completion bash)"; complete -p dpgw'], { env: { ...cleanEnv(), PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' });
+    expect(registered.stdout.trim()).toBe('complete -o default -F _dpgw_complete dpgw');
+  });
+});
+
+describe('dpgw completion zsh and fish', () => {
+  // No zsh or fish on this machine: the scripts are checked for what they call, not run.
+  it.each([
+    ['zsh', /compdef _dpgw_complete dpgw/, /dpgw __complete "\$\{\(@\)words\[2,CURRENT\]\}"/],
+    ['fish', /complete -c dpgw -a '\(__dpgw_complete\)'/, /dpgw __complete \$words\[2\.\.-1\]/],
+  ])('%s: registers a function that asks dpgw __complete', async (shell, registers, asks) => {
+    const result = await spawnDpgw(['completion', shell]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(registers);
+    expect(result.stdout).toMatch(asks);
+  });
+
+  it('an unknown shell: exit 2, one line', async () => {
+    const result = await spawnDpgw(['completion', 'powershell']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toEqual(['dpgw: <shell>: no completion for shell "powershell" — choose bash, zsh, fish']);
+  });
+});
