@@ -62,7 +62,115 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
     const mark = (error as { mark?: { line: number; column: number } }).mark;
     throw new DpgwError('input', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { where: `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`, hint: 'fix the YAML' });
   }
-  return { file, value, at: (path) => locator().locate(path, false), keyAt: (path) => locator().locate(path, true) };
+  // Positions of a document that parsed: js-yaml again, recording where each node starts
+  // (the yaml library took 10 s and 950 MB for a 12 MB manifest; this takes a fraction).
+  let tree: PositionTree | undefined;
+  const positions = () => {
+    if (tree === undefined) {
+      try {
+        tree = positionTree(text, file);
+      } catch {
+        // A text JSON.parse takes and js-yaml does not (duplicate keys): the yaml library's positions.
+        tree = { locate: (path, wantKey) => locator().locate(path, wantKey) };
+      }
+    }
+    return tree;
+  };
+  return { file, value, at: (path) => positions().locate(path, false), keyAt: (path) => positions().locate(path, true) };
+}
+
+interface PositionTree {
+  locate(path: readonly PathPart[], wantKey: boolean): string;
+}
+
+/** A node as js-yaml composed it: where it starts and ends, its kind, a scalar's value (keys are matched by it), its children in order. */
+interface Composed {
+  start: number;
+  end: number;
+  kind: string | null;
+  scalar?: unknown;
+  children?: Composed[];
+}
+
+function positionTree(text: string, file: string): PositionTree {
+  const stack: Composed[] = [{ start: 0, end: text.length, kind: 'root' }];
+  loadYaml(text, {
+    schema: CORE_SCHEMA,
+    filename: file,
+    listener(event, state) {
+      if (event === 'open') {
+        stack.push({ start: state.position, end: state.position, kind: null });
+        return;
+      }
+      const node = stack.pop()!;
+      node.end = state.position;
+      node.kind = state.kind;
+      // Keys are short scalars; long values need no copy.
+      if (state.kind === 'scalar' && !(typeof state.result === 'string' && state.result.length > 256)) node.scalar = state.result;
+      (stack[stack.length - 1]!.children ??= []).push(node);
+    },
+  });
+  const root = stack[0]!.children?.[0];
+  let lineStarts: number[] | undefined;
+  const position = (offset: number): string => {
+    // The node's first character: js-yaml opens a node before the blanks and comments ahead of it.
+    let at = offset;
+    for (;;) {
+      while (at < text.length && /[ \t\r\n]/.test(text[at]!)) at++;
+      if (text[at] !== '#') break;
+      while (at < text.length && text[at] !== '\n') at++;
+    }
+    lineStarts ??= [0, ...[...text.matchAll(/\n/g)].map((match) => match.index + 1)];
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (lineStarts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    return `${file}:${low + 1}:${at - lineStarts[low]! + 1}`;
+  };
+  // A block sequence's flow item comes wrapped once more, over the same text.
+  const unwrap = (node: Composed): Composed => {
+    let current = node;
+    while (current.children?.length === 1 && current.children[0]!.start === current.start && current.children[0]!.end === current.end && current.kind !== 'sequence') current = current.children[0]!;
+    return current;
+  };
+  const pairs = (mapping: Composed): Array<{ key: Composed; value?: Composed }> => {
+    const children = mapping.children ?? [];
+    const found: Array<{ key: Composed; value?: Composed }> = [];
+    for (let index = 0; index < children.length; index++) {
+      const key = children[index]!;
+      const next = children[index + 1];
+      // A key's value follows a ':'; `{ a, b: 1 }` gives `a` none.
+      if (next && text.slice(key.end, next.start).includes(':')) {
+        found.push({ key, value: next });
+        index++;
+      } else found.push({ key });
+    }
+    return found;
+  };
+  return {
+    locate(path, wantKey) {
+      if (!root) return position(0);
+      let node = unwrap(root);
+      let key: Composed | undefined;
+      for (const part of path) {
+        if (node.kind === 'mapping') {
+          const pair = pairs(node).find((p) => p.key.scalar === part || String(p.key.scalar) === String(part));
+          if (!pair) return position(node.start);
+          key = pair.key;
+          node = unwrap(pair.value ?? pair.key);
+        } else if (node.kind === 'sequence' && typeof part === 'number' && node.children?.[part]) {
+          key = undefined;
+          node = unwrap(node.children[part]);
+        } else {
+          return position(node.start);
+        }
+      }
+      return position((wantKey && key ? key : node).start);
+    },
+  };
 }
 
 function locateWithYaml(text: string, file: string, isJson: boolean) {
