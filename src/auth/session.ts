@@ -178,6 +178,25 @@ export async function currentAccessToken(context: SessionContext): Promise<strin
 }
 
 /**
+ * Signed in before a long run starts, so its first request does not stop at a prompt:
+ * a token already at hand (DPGW_TOKEN, a valid or refreshable session) is enough;
+ * otherwise the password comes from DPGW_PASSWORD, else the terminal's prompt.
+ */
+export async function ensureSignedIn(context: SessionContext): Promise<void> {
+  if (context.settings.values.token.value !== undefined) return;
+  try {
+    await currentAccessToken(context);
+  } catch (error) {
+    if (!(error instanceof DpgwError) || error.kind !== 'auth') throw error;
+    const password = context.env.DPGW_PASSWORD ?? (context.prompt ? await context.prompt('Password:') : undefined);
+    const username = context.settings.values.username.value;
+    if (password === undefined || username === undefined) throw error;
+    await login(context, username, password);
+    context.info?.(`signed in as ${username}`);
+  }
+}
+
+/**
  * Not signed in (or signed in for another identity provider), in a pipeline that set
  * DPGW_PASSWORD and a username: every command signs in as `dpgw login` would, and
  * caches the session for the next command.

@@ -3,19 +3,20 @@
  * and lazy access to settings and the gateway client (created on first use,
  * closed when the command ends).
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import type { CommandOutput, Reporter } from '../output/reporter.js';
 import type { Settings } from '../settings/resolve-settings.js';
 import type { Io } from './io.js';
+import type { ArgsOf, CommandName, OptionsOf } from './program.js';
 
-export interface CommandContext {
+export interface CommandContext<Options = Record<string, unknown>, Args extends unknown[] = unknown[]> {
   /** The command path, e.g. `config set`. */
   name: string;
   /** Positional arguments as commander processed them. */
-  args: unknown[];
-  /** The command's options merged with the global ones. */
-  options: Record<string, unknown>;
+  args: Args;
+  /** The command's options merged with the global ones (program.ts declares and checks them). */
+  options: Options;
   io: Io;
   reporter: Reporter;
   canPrompt: boolean;
@@ -23,14 +24,18 @@ export interface CommandContext {
   gateway(): Promise<GatewayClient>;
 }
 
-export type Handler = (context: CommandContext) => Promise<CommandOutput>;
+export type Handler<Options = Record<string, unknown>, Args extends unknown[] = unknown[]> = (context: CommandContext<Options, Args>) => Promise<CommandOutput>;
+
+/** The handler of a command of program.ts: its options and arguments typed from the declaration there. */
+export type HandlerOf<Name extends CommandName> = Handler<OptionsOf<Name>, ArgsOf<Name>>;
 
 /**
  * A command module exports `handlers` keyed by command path (`config set`);
  * one module may serve a whole command group.
  */
 export interface HandlerModule {
-  handlers: Record<string, Handler>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler is typed by its own command (HandlerOf); dispatch calls them alike
+  handlers: Record<string, Handler<any, any>>;
 }
 
 /** The handler modules dispatch.ts can load; program.ts names them without importing them. */

@@ -6,11 +6,11 @@
  * after --profile. No candidates means "a file name", which the shell completes.
  * Part of the start-up bundle: a Tab costs a start of dpgw, not of its handlers.
  */
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 export const COMPLETE_COMMAND = '__complete';
-export type Shell = 'bash' | 'zsh' | 'fish';
-export const SHELLS: readonly Shell[] = ['bash', 'zsh', 'fish'];
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
 
 /** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
 export async function completionCandidates(program: Command, words: readonly string[], profileNames: () => Promise<string[]>): Promise<string[]> {

@@ -3,7 +3,7 @@
  * gateway client), calls its handler, renders the result or the error, and
  * returns the exit code. Loaded only when a command actually runs.
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
@@ -39,7 +39,7 @@ export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
 }
 
 export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {
-  const options = command.optsWithGlobals<Record<string, unknown>>();
+  const options: Record<string, unknown> = command.optsWithGlobals();
   const name = commandPath(command);
   const color = options.color as boolean | undefined;
   const reporter = new Reporter(io.stdout, io.stderr, {

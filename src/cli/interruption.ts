@@ -13,3 +13,18 @@ export function onStopSignal(handler: (signal: StopSignal) => void): () => void 
     for (const signal of STOP_SIGNALS) process.off(signal, handler);
   };
 }
+
+/**
+ * A long run's answer to a stop: the first signal asks it to finish the steps under way
+ * and start no new ones (`stopping()` turns true, `onFirst` says so); a second quits at once
+ * with `exitCode`. `release()` when the run is over.
+ */
+export function stopOnSignal(onFirst: (signal: StopSignal) => void, exitCode: number): { stopping(): boolean; release(): void } {
+  let stopping = false;
+  const release = onStopSignal((signal) => {
+    if (stopping) process.exit(exitCode);
+    stopping = true;
+    onFirst(signal);
+  });
+  return { stopping: () => stopping, release };
+}

@@ -5,7 +5,8 @@
  * This module and program.ts are all that `dpgw --help` and `dpgw --version`
  * load: running a command imports dispatch.ts, and it imports the rest.
  */
-import { CommanderError, type Command } from 'commander';
+import { CommanderError } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { commandPath } from './command-context.js';
 import type { Io } from './io.js';
@@ -66,8 +67,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
 function oneLine(text: string): string {
   return text
     .replace(/^error:\s*/i, '')
-    // commander quotes a refused name raw (line breaks and all); the name rule's reason quotes it escaped.
-    .replace(/^option '(-[^\s']+)[^']*' argument '[\s\S]*' is invalid\. (the [a-z ]+ name ")/, '$1: $2')
+    // commander quotes a refused value raw (line breaks and all); dpgw's own checks (program.ts) quote it escaped.
+    .replace(/^option '(-[^\s']+)[^']*' argument '[\s\S]*' is invalid\. (the [a-z ]+ name "|")/, '$1: $2')
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)

@@ -1,13 +1,13 @@
 /** `dpgw access-control render|check`: the query-engine coordinator's access-control.properties (contract step 1). */
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { ACCESS_CONTROL_FILE_NAME } from '../contract/constants.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../query-access/access-control-file.js';
 import { optionalUrl, requireUrl, requireWord } from '../settings/setting-values.js';
 
-const render: Handler = async (context) => {
+const render: HandlerOf<'access-control render'> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
   const policyEngine = requireWord(settings, 'policyEngine');
@@ -23,7 +23,7 @@ const render: Handler = async (context) => {
   const firstError = checked.problems.find((p) => p.severity === 'error');
   if (firstError) throw new DpgwError('usage', `the rendered file would not pass its check: ${firstError.message}`, { hint: firstError.hint });
 
-  const output = typeof options.output === 'string' ? options.output : undefined;
+  const output = options.output;
   if (output !== undefined) {
     const temporary = `${output}.${process.pid}.tmp`;
     try {
@@ -41,9 +41,9 @@ const render: Handler = async (context) => {
   };
 };
 
-const check: Handler = async (context) => {
+const check: HandlerOf<'access-control check'> = async (context) => {
   const { reporter } = context;
-  const [file] = context.args as [string];
+  const [file] = context.args;
   const settings = await context.settings();
   let text: string;
   try {

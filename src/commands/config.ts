@@ -1,5 +1,5 @@
 /** `dpgw config`: the effective settings with their sources, and profile edits. */
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
 import { isSecretReference } from '../secrets/secret-reference.js';
@@ -10,7 +10,7 @@ import { describeSource } from '../settings/resolve-settings.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../settings/setting-definitions.js';
 import { closestMatch } from '../text/closest-match.js';
 
-const show: Handler = async (context) => {
+const show: HandlerOf<'config show'> = async (context) => {
   const settings = await context.settings();
   const rows = SETTING_DEFINITIONS.map((definition) => {
     const resolved = settings.values[definition.key];
@@ -50,14 +50,14 @@ function checkKey(key: string): void {
 }
 
 /** The profile an edit applies to: --profile, else DPGW_PROFILE, else the file's current one, else `default`. */
-function targetProfile(options: Record<string, unknown>, env: NodeJS.ProcessEnv, current: string | undefined): string {
-  if (typeof options.profile === 'string' && options.profile !== '') return options.profile;
+function targetProfile(options: { profile?: string }, env: NodeJS.ProcessEnv, current: string | undefined): string {
+  if (options.profile) return options.profile;
   if (env.DPGW_PROFILE) return env.DPGW_PROFILE;
   return current ?? DEFAULT_PROFILE;
 }
 
-const set: Handler = async (context) => {
-  const [key, value] = context.args as [string, string];
+const set: HandlerOf<'config set'> = async (context) => {
+  const [key, value] = context.args;
   checkKey(key);
   const problem = settingValueProblem(key as SettingKey, value);
   if (problem !== undefined) throw new DpgwError('usage', problem, { where: `config set ${key}`, hint: 'nothing was written' });
@@ -71,8 +71,8 @@ const set: Handler = async (context) => {
   return { data: { profile, key, value, previous: previous ?? null, configFile: config.path }, human: () => '' };
 };
 
-const unset: Handler = async (context) => {
-  const [key] = context.args as [string];
+const unset: HandlerOf<'config unset'> = async (context) => {
+  const [key] = context.args;
   checkKey(key);
   const config = await loadConfigFile(configDirectory(context.io.env));
   const profile = targetProfile(context.options, context.io.env, config.currentProfile?.value);
@@ -87,8 +87,8 @@ const unset: Handler = async (context) => {
   return { data: { profile, key, previous: previous ?? null, changed: previous !== undefined }, human: () => '' };
 };
 
-const use: Handler = async (context) => {
-  const [profile] = context.args as [string];
+const use: HandlerOf<'config use'> = async (context) => {
+  const [profile] = context.args;
   const config = await loadConfigFile(configDirectory(context.io.env));
   if (!config.profiles.has(profile)) {
     const known = [...config.profiles.keys()];
@@ -104,7 +104,7 @@ const use: Handler = async (context) => {
   return { data: { currentProfile: profile }, human: () => '' };
 };
 
-const profiles: Handler = async (context) => {
+const profiles: HandlerOf<'config profiles'> = async (context) => {
   const config = await loadConfigFile(configDirectory(context.io.env));
   const current = config.currentProfile?.value ?? DEFAULT_PROFILE;
   const list = [...config.profiles.keys()].map((name) => ({ name, current: name === current, keys: [...(config.profiles.get(name)?.keys() ?? [])] }));
@@ -114,7 +114,7 @@ const profiles: Handler = async (context) => {
   };
 };
 
-const path: Handler = async (context) => {
+const path: HandlerOf<'config path'> = async (context) => {
   const file = join(configDirectory(context.io.env), CONFIG_FILE_NAME);
   return { data: { configFile: file }, human: () => file };
 };

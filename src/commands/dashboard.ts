@@ -1,18 +1,16 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import { requireName } from '../names/platform-names.js';
-import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { hiddenPrompt } from './prompts.js';
 
-const dashboard: Handler = async (context) => {
+const dashboard: HandlerOf<'dashboard'> = async (context) => {
   const { options, reporter, io } = context;
-  const dataSet = String(options.dataset);
-  const table = typeof options.table === 'string' ? options.table : dataSet;
-  const rows = Number(options.rows);
-  if (!Number.isInteger(rows) || rows < 1 || rows > 100_000) throw new DpgwError('usage', `"${String(options.rows)}" is not a row count from 1 to 100000`, { where: '--rows' });
-  requireName('table', table, typeof options.table === 'string' ? '--table' : '--dataset');
+  const dataSet = options.dataset;
+  // --table is checked as a table name when given; the data set's name only when it stands in.
+  const table = options.table ?? requireName('table', dataSet, '--dataset');
+  const rows = options.rows;
   const settings = await context.settings();
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   const { createDashboardClient } = await import('../cli/create-dashboard-client.js');
@@ -22,8 +20,8 @@ const dashboard: Handler = async (context) => {
       table,
       rows,
       databaseName: settings.values.dashboardDatabase.value!,
-      dashboardTitle: typeof options.dashboard === 'string' ? options.dashboard : dataSet,
-      chartName: typeof options.chart === 'string' ? options.chart : `${table} positions`,
+      dashboardTitle: options.dashboard ?? dataSet,
+      chartName: options.chart ?? `${table} positions`,
     });
     const what = (change: string) => (change === 'unchanged' ? 'found' : change);
     reporter.success(

@@ -1,25 +1,22 @@
 /** `dpgw enable`: step 2 of the contract, waiting for the data set's topic. */
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { enableDataSet } from '../catalog/enable-data-set.js';
-import { DpgwError } from '../errors/dpgw-error.js';
 import { startProgress, type Progress } from '../output/progress.js';
 import { renderDryRun } from './dry-run.js';
 
-const enable: Handler = async (context) => {
+const enable: HandlerOf<'enable'> = async (context) => {
   const { options, reporter } = context;
-  const waitSeconds = Number(options.waitTimeout);
-  if (!Number.isFinite(waitSeconds) || waitSeconds < 0) throw new DpgwError('usage', `"${String(options.waitTimeout)}" is not a number of seconds`, { where: '--wait-timeout' });
-  const groups = Array.isArray(options.group) ? options.group.map(String) : [];
+  const groups = options.group ?? [];
   const gateway = await context.gateway();
-  const dataSet = String(options.dataset);
+  const dataSet = options.dataset;
   let progress: Progress | undefined;
   try {
     const result = await enableDataSet(gateway, {
-      dataSource: String(options.datasource),
+      dataSource: options.datasource,
       dataSet,
       groups,
-      enablement: typeof options.enablement === 'string' ? options.enablement : undefined,
-      waitTimeoutMs: waitSeconds * 1000,
+      enablement: options.enablement,
+      waitTimeoutMs: options.waitTimeout * 1000,
       dryRun: options.dryRun === true,
       warn: (message) => reporter.warn(message),
       onWaiting: (elapsed) => {

@@ -1,7 +1,7 @@
 /** `dpgw health [component]`: the platform's health as a tree; exit 6 when not UP. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChalkInstance } from 'chalk';
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../contract/constants.js';
 import type { HealthRecord } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
@@ -9,8 +9,8 @@ import { ExitCode } from '../errors/exit-code.js';
 import { onStopSignal } from '../cli/interruption.js';
 import { GatewayError } from '../gateway/gateway-error.js';
 
-const health: Handler = async (context) => {
-  const [component] = context.args as [string | undefined];
+const health: HandlerOf<'health'> = async (context) => {
+  const [component] = context.args;
   const gateway = await context.gateway();
   const check = async () => {
     try {
@@ -22,8 +22,7 @@ const health: Handler = async (context) => {
       throw error;
     }
   };
-  const watch = context.options.watch === undefined ? undefined : Number(context.options.watch);
-  if (watch !== undefined && !(watch > 0)) throw new DpgwError('usage', `"${String(context.options.watch)}" is not a number of seconds`, { where: '--watch' });
+  const { watch } = context.options;
 
   let record = await check();
   if (watch !== undefined && !context.reporter.options.json) {

@@ -1,11 +1,11 @@
 /** `dpgw provision <manifest>`: the whole workflow for every data set of a manifest. */
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { HEALTH_STATUS_UP } from '../contract/constants.js';
-import type { HealthRecord } from '../contract/types.js';
-import { onStopSignal } from '../cli/interruption.js';
+import { stopOnSignal } from '../cli/interruption.js';
+import { finalHealthCheck, runExitCode } from '../provision/run-outcome.js';
 import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
 import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
@@ -19,18 +19,9 @@ import { verifyProfiles } from '../provision/verify-step.js';
 import { hiddenPrompt } from './prompts.js';
 import { plural } from '../text/plural.js';
 
-/** With --detailed-exitcode: done, and changes were made (0 then means nothing to do). */
-const EXIT_CHANGES_MADE = ExitCode.Changed;
-/** Stopped by Ctrl-C (128 + SIGINT), as shells report it. */
-const EXIT_INTERRUPTED = ExitCode.Interrupted;
-
-const provision: Handler = async (context) => {
+const provision: HandlerOf<'provision'> = async (context) => {
   const { options, reporter, io } = context;
-  const [file] = context.args as [string];
-  const concurrency = Number(options.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new DpgwError('usage', `"${String(options.concurrency)}" is not a concurrency from 1 to 64`, { where: '--concurrency' });
-  const waitSeconds = Number(options.waitTimeout);
-  if (!(waitSeconds >= 0)) throw new DpgwError('usage', `"${String(options.waitTimeout)}" is not a number of seconds`, { where: '--wait-timeout' });
+  const [file] = context.args;
   const planOnly = options.plan === true || options.dryRun === true;
 
   // Everything that can fail without the platform fails here, before any request.
@@ -58,15 +49,11 @@ const provision: Handler = async (context) => {
   const engines = await queryEngines(context, loaded, settings);
   // A plan signs nothing in and reads no password.
   const dashboards = planOnly ? new Map<string, { client: SupersetClient; databaseName: string }>() : await dashboardTools(context, loaded, settings, prompt);
-  let interrupted = false;
-  const stopListening = onStopSignal((signal) => {
-    if (interrupted) process.exit(EXIT_INTERRUPTED);
-    interrupted = true;
-    reporter.warn(`interrupted (${signal}): finishing the steps under way, starting no new ones (Ctrl-C again quits at once)`);
-  });
+  const stop = stopOnSignal((signal) => reporter.warn(`interrupted (${signal}): finishing the steps under way, starting no new ones (Ctrl-C again quits at once)`), ExitCode.Interrupted);
   const started = Date.now();
   try {
-    await signInWhenNeeded(context, settings, prompt);
+    const { ensureSignedIn } = await import('../auth/session.js');
+    await ensureSignedIn({ settings, env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
       settings,
@@ -74,11 +61,11 @@ const provision: Handler = async (context) => {
       streamPassword,
       stream,
       streamTimeoutMs: timeoutMs(settings),
-      concurrency,
+      concurrency: options.concurrency,
       failFast: options.failFast === true,
       failOnExists: options.failOnExists === true,
-      waitTimeoutMs: waitSeconds * 1000,
-      interrupted: () => interrupted,
+      waitTimeoutMs: options.waitTimeout * 1000,
+      interrupted: stop.stopping,
       warn,
       engineOf: (profile: string) => engines.get(profile)!,
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
@@ -94,18 +81,11 @@ const provision: Handler = async (context) => {
     } finally {
       progress.stop();
     }
-    const health = loaded.manifest.healthCheck ? await healthCheck(client, loaded.manifest.healthCheck) : undefined;
+    const health = loaded.manifest.healthCheck ? await finalHealthCheck(client, loaded.manifest.healthCheck) : undefined;
+    const interrupted = stop.stopping();
     const failed = results.filter((r) => r.status === 'failed');
     const changed = results.some((r) => r.changed);
-    const exitCode = interrupted
-      ? EXIT_INTERRUPTED
-      : failed.length > 0
-        ? sameExitCode(failed)
-        : health && health.status !== HEALTH_STATUS_UP
-          ? ExitCode.Unhealthy
-          : options.detailedExitcode === true && changed
-            ? EXIT_CHANGES_MADE
-            : ExitCode.Ok;
+    const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true });
     const summary = { manifest: file, ok: failed.length === 0 && !interrupted, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(health ? { health } : {}) };
     for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false });
     if (health && health.status !== HEALTH_STATUS_UP) {
@@ -114,7 +94,7 @@ const provision: Handler = async (context) => {
     if (!reporter.options.json) reporter.info(`${interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : 'done: nothing to change'} in ${summary.seconds.toFixed(1)} s`);
     return { data: summary, exitCode, human: (style) => renderSummary(results, style) };
   } finally {
-    stopListening();
+    stop.release();
     client.close();
     for (const engine of engines.values()) engine.close();
     for (const dashboard of dashboards.values()) dashboard.client.close();
@@ -169,53 +149,6 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
     engines.set(profile, createQueryEngineClient(settingsOfProfile(context, loaded, settings, profile), context.reporter, { ...context.io, env: withoutProfile(context.io.env) }));
   }
   return engines;
-}
-
-/** Login when needed: with a password from DPGW_PASSWORD or a terminal, when no token is at hand. */
-async function signInWhenNeeded(context: CommandContext, settings: Awaited<ReturnType<typeof resolveSettings>>, prompt: ((message: string) => Promise<string>) | undefined): Promise<void> {
-  if (settings.values.token.value !== undefined) return;
-  const session = { settings, env: context.io.env, warn: (m: string) => context.reporter.warn(m), info: (m: string) => context.reporter.info(m), prompt };
-  const { currentAccessToken, login } = await import('../auth/session.js');
-  try {
-    await currentAccessToken(session);
-    return;
-  } catch (error) {
-    if (!(error instanceof DpgwError) || error.kind !== 'auth') throw error;
-    const password = context.io.env.DPGW_PASSWORD ?? (prompt ? await prompt('Password:') : undefined);
-    const username = settings.values.username.value;
-    if (password === undefined || username === undefined) throw error;
-    await login(session, username, password);
-    context.reporter.info(`signed in as ${username}`);
-  }
-}
-
-/**
- * The final health check. Its failure never hides the summary: a record that is not UP
- * names its failing components, and a check that could not be made says why.
- */
-async function healthCheck(client: Awaited<ReturnType<CommandContext['gateway']>>, target: true | string): Promise<HealthRecord & { failing?: string[]; error?: string }> {
-  const checked = target === true ? undefined : target;
-  try {
-    const { record } = await client.health(checked);
-    if (record.status === HEALTH_STATUS_UP) return record;
-    const failing = failingComponents(record, checked ? [checked] : []);
-    return { ...record, failing: failing.length ? failing : [checked ?? 'platform'] };
-  } catch (error) {
-    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message);
-    return { status: 'UNKNOWN', failing: [checked ?? 'platform'], error: known.toLine() };
-  }
-}
-
-/** The deepest components not UP, as dotted paths (mq.connection). */
-function failingComponents(record: HealthRecord, path: string[]): string[] {
-  const children = Object.entries(record.components ?? {}).flatMap(([name, child]) => failingComponents(child, [...path, name]));
-  if (children.length) return children;
-  return record.status !== HEALTH_STATUS_UP && path.length ? [path.join('.')] : [];
-}
-
-function sameExitCode(failed: DataSetResult[]): number {
-  const codes = new Set(failed.map((r) => r.exitCode ?? ExitCode.Failure));
-  return codes.size === 1 ? [...codes][0]! : ExitCode.Failure;
 }
 
 function renderSummary(results: DataSetResult[], style: ChalkInstance): string {

@@ -2,32 +2,26 @@
 import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { onStopSignal } from '../cli/interruption.js';
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
+import { settingValueProblem } from '../settings/setting-checks.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../settings/config-file.js';
 
 const DEFAULT_PROFILE_NAME = 'sandbox';
 
-const run: Handler = async (context) => {
+const run: HandlerOf<'sandbox'> = async (context) => {
   const { options, reporter } = context;
-  const port = portOption(options.port, '--port');
-  const authPort = portOption(options.authPort, '--auth-port');
-  const queryPort = portOption(options.queryPort, '--query-port');
-  const dashboardPort = portOption(options.dashboardPort, '--dashboard-port');
-  const topicDelayMs = nonNegativeInteger(options.topicDelay, '--topic-delay');
-  const latencyMs = nonNegativeInteger(options.latency, '--latency');
-  const accessTokenLifetimeSeconds = nonNegativeInteger(options.tokenLifetime, '--token-lifetime');
-  const down = Array.isArray(options.down) ? options.down.map(String) : [];
-  // The sandbox's own --platform-version shadows the global setting of the same name.
-  const platformVersion = typeof options.platformVersion === 'string' ? options.platformVersion : undefined;
-  if (platformVersion !== undefined && !/^\d+(\.\d+)*$/.test(platformVersion)) {
-    throw new DpgwError('usage', `"${platformVersion}" is not a version like 1.15.164`, { where: '--platform-version' });
-  }
+  const { port, authPort, queryPort, dashboardPort, latency: latencyMs, topicDelay: topicDelayMs, tokenLifetime: accessTokenLifetimeSeconds } = options;
+  const down = options.down ?? [];
+  // The sandbox's own --platform-version shadows the global setting of the same name; the same rule checks both.
+  const { platformVersion } = options;
+  const versionProblem = platformVersion === undefined ? undefined : settingValueProblem('platformVersion', platformVersion);
+  if (versionProblem !== undefined) throw new DpgwError('usage', versionProblem, { where: '--platform-version' });
 
   const { startSandbox } = await import('../sandbox/sandbox.js');
   let fromFile = {};
-  if (typeof options.users === 'string') {
+  if (options.users !== undefined) {
     const { readUsersFile, UsersFileError } = await import('../sandbox/users-file.js');
     try {
       fromFile = await readUsersFile(options.users);
@@ -48,7 +42,7 @@ const run: Handler = async (context) => {
       accessTokenLifetimeSeconds,
       faults: { latencyMs },
       down,
-      logFile: typeof options.log === 'string' ? options.log : undefined,
+      logFile: options.log,
       ...fromFile,
     });
   } catch (error) {
@@ -61,7 +55,7 @@ const run: Handler = async (context) => {
   let profile: string | undefined;
   let userProfiles: Record<string, string> = {};
   if (options.writeProfile !== undefined) {
-    profile = typeof options.writeProfile === 'string' ? options.writeProfile : DEFAULT_PROFILE_NAME;
+    profile = options.writeProfile === true ? DEFAULT_PROFILE_NAME : options.writeProfile;
     userProfiles = await writeProfiles(context.io.env, profile, sandbox);
   }
 
@@ -95,7 +89,7 @@ const run: Handler = async (context) => {
         `  client           ${data.clientId}`,
         `  platform version ${data.platformVersion}`,
         '',
-        `${style.bold('users')} ${style.dim(typeof options.users === 'string' ? `(from ${options.users})` : '(passwords generated for this run)')}`,
+        `${style.bold('users')} ${style.dim(options.users !== undefined ? `(from ${options.users})` : '(passwords generated for this run)')}`,
         ...data.users.map((u) => `  ${u.username.padEnd(10)} ${u.password}  ${style.dim(u.groups.length ? u.groups.join(', ') : 'no groups')}${u.profile ? style.dim(`  (profile ${u.profile})`) : ''}`),
         '',
         profile
@@ -171,18 +165,6 @@ async function writeSecret(file: string, secret: string): Promise<string> {
   await writeFile(file, secret + '\n', { mode: 0o600 });
   await chmod(file, 0o600);
   return file;
-}
-
-function portOption(value: unknown, flag: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DpgwError('usage', `"${String(value)}" is not a port number`, { where: flag, hint: 'give 0–65535 (0: any free port)' });
-  return port;
-}
-
-function nonNegativeInteger(value: unknown, flag: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new DpgwError('usage', `"${String(value)}" is not a whole number`, { where: flag });
-  return number;
 }
 
 export const handlers: HandlerModule['handlers'] = { sandbox: run };

@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
+import type { ArgsOf, OptionsOf } from '../cli/program.js';
 import { topicOfDataSet } from '../catalog/resolve-data-set.js';
 import { startProgress } from '../output/progress.js';
 import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../schema-inference/sample-messages.js';
@@ -19,8 +20,8 @@ import { loadSchema, schemaIssues } from '../olap/load-schema.js';
 import { requireWord, timeoutMs } from '../settings/setting-values.js';
 import { renderDryRun } from './dry-run.js';
 
-const push: Handler = async (context) => {
-  const [file] = context.args as [string];
+const push: HandlerOf<'schema push'> = async (context) => {
+  const [file] = context.args;
   const schema = await loadSchema(file);
   if (context.options.dryRun === true) {
     const settings = await context.settings();
@@ -33,8 +34,8 @@ const push: Handler = async (context) => {
   return { data: { schemaName: schema.schemaName, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };
 
-const validate: Handler = async (context) => {
-  const [file] = context.args as [string];
+const validate: HandlerOf<'schema validate'> = async (context) => {
+  const [file] = context.args;
   const { schema, issues } = await schemaIssues(file);
   return {
     data: { file, valid: issues.length === 0, schemaName: schema?.schemaName ?? null, issues },
@@ -49,16 +50,16 @@ const validate: Handler = async (context) => {
 /** Skipped lines shown one by one before they are only counted. */
 const SKIPPED_SHOWN = 5;
 
-const infer: Handler = async (context) => {
+const infer: HandlerOf<'schema infer'> = async (context) => {
   const { options, reporter } = context;
   const { skipped, inference, described, defaultSchemaName } = await sampleFor(context);
   skipped.slice(0, SKIPPED_SHOWN).forEach((skip) => reporter.warn(`${skip.where}: skipped: ${skip.reason}`));
   if (skipped.length > SKIPPED_SHOWN) reporter.warn(`… and ${skipped.length - SKIPPED_SHOWN} more messages skipped`);
 
-  const schemaName = typeof options.name === 'string' ? options.name : defaultSchemaName;
+  const schemaName = options.name ?? defaultSchemaName;
   let inferred;
   try {
-    inferred = inference.result({ name: schemaName, timeColumn: typeof options.timeColumn === 'string' ? options.timeColumn : undefined, metrics: Array.isArray(options.metric) ? options.metric.map(String) : [] });
+    inferred = inference.result({ name: schemaName, timeColumn: options.timeColumn, metrics: options.metric ?? [] });
   } catch (error) {
     if (error instanceof InferenceError) throw new DpgwError('usage', error.message, { where: error.option === 'metrics' ? '--metric' : '--time-column' });
     throw error;
@@ -66,10 +67,10 @@ const infer: Handler = async (context) => {
   inferred.warnings.forEach((warning) => reporter.warn(warning));
   inferred.notes.forEach((note) => reporter.info(note));
 
-  if (typeof options.check === 'string') return check(options.check, inferred.types, inferred.messages);
+  if (options.check !== undefined) return check(options.check, inferred.types, inferred.messages);
 
   const text = checkedSchemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${described}.`, 'Check it, then: dpgw schema push <this file>']);
-  const output = typeof options.output === 'string' ? options.output : undefined;
+  const output = options.output;
   if (output) {
     await writeFile(output, extname(output).toLowerCase() === '.json' ? `${JSON.stringify(inferred.schema, null, 2)}\n` : text);
     reporter.success(`schema ${schemaName} from ${described} written to ${output}`);
@@ -82,18 +83,15 @@ const infer: Handler = async (context) => {
 };
 
 /** The messages to infer from: --dataset/--topic read the topic, else the files or stdin. */
-async function sampleFor(context: CommandContext): Promise<Sampled & { defaultSchemaName: string }> {
+async function sampleFor(context: CommandContext<OptionsOf<'schema infer'>, ArgsOf<'schema infer'>>): Promise<Sampled & { defaultSchemaName: string }> {
   const { options, io } = context;
-  const files = (context.args[0] as string[] | undefined) ?? [];
-  const sample = options.sample === undefined ? undefined : Number(options.sample);
-  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0)) throw new DpgwError('usage', `"${String(options.sample)}" is not a number of messages`, { where: '--sample', hint: 'for example --sample 500' });
-  const dataSet = typeof options.dataset === 'string' ? options.dataset : undefined;
-  const topicGiven = typeof options.topic === 'string' ? options.topic : undefined;
+  const files = context.args[0];
+  const { sample, dataset: dataSet, topic: topicGiven } = options;
 
   if (dataSet !== undefined || topicGiven !== undefined) {
     if (files.length > 0) throw new DpgwError('usage', `give messages files or ${dataSet !== undefined ? '--dataset' : '--topic'}, not both`, { where: files[0], hint: 'drop the files to read the topic, or drop the flag to read the files' });
     const settings = await context.settings();
-    const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, typeof options.enablement === 'string' ? options.enablement : undefined));
+    const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, options.enablement));
     const connection = await streamConnection({ settings, env: io.env, prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined });
     const progress = startProgress(context.reporter, io, `reading messages of topic ${topic}`);
     let sampled;

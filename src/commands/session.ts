@@ -1,5 +1,5 @@
 /** `dpgw login`, `dpgw logout`, `dpgw auth status`, `dpgw auth token`: thin over auth/session.ts. */
-import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
 import type { SessionContext, SessionSummary } from '../auth/session.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
@@ -23,7 +23,7 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   return text.replace(/\r?\n$/, '');
 }
 
-const login: Handler = async (context) => {
+const login: HandlerOf<'login'> = async (context) => {
   const session = await sessionContext(context);
   const { settings } = session;
   let username = settings.values.username.value;
@@ -51,7 +51,7 @@ const login: Handler = async (context) => {
   return { data: signedIn, human: () => '' };
 };
 
-const logout: Handler = async (context) => {
+const logout: HandlerOf<'logout'> = async (context) => {
   const { logout } = await import('../auth/session.js');
   const result = await logout(await sessionContext(context));
   const profile = (await context.settings()).profile;
@@ -60,7 +60,7 @@ const logout: Handler = async (context) => {
   return { data: { profile, ...result }, human: () => '' };
 };
 
-const status: Handler = async (context) => {
+const status: HandlerOf<'auth status'> = async (context) => {
   const { sessionStatus } = await import('../auth/session.js');
   const summary = await sessionStatus(await sessionContext(context));
   const profile = (await context.settings()).profile;
@@ -77,7 +77,7 @@ const status: Handler = async (context) => {
   };
 };
 
-const token: Handler = async (context) => {
+const token: HandlerOf<'auth token'> = async (context) => {
   const { currentAccessToken } = await import('../auth/session.js');
   const accessToken = await currentAccessToken(await sessionContext(context));
   // The one output that is a secret on purpose: it is what the user asked for.

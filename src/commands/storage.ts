@@ -1,5 +1,5 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
-import type { Handler, HandlerModule } from '../cli/command-context.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { storageDecision, storagePathParts, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
 import { checkedWhenSet } from '../settings/setting-values.js';
 import { resolveDataSet } from '../catalog/resolve-data-set.js';
@@ -8,13 +8,13 @@ import { paths } from '../contract/paths.js';
 import { whereSet } from '../settings/resolve-settings.js';
 import { renderDryRun } from './dry-run.js';
 
-const touch: Handler = async (context) => {
+const touch: HandlerOf<'storage touch'> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
   checkedWhenSet(settings, 'platformVersion');
   const gateway = await context.gateway();
-  const dataSetName = String(options.dataset);
-  const resolved = await resolveDataSet(gateway, dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
+  const dataSetName = options.dataset;
+  const resolved = await resolveDataSet(gateway, dataSetName, options.enablement);
   const storage = { dataSet: dataSetName, selfHref: resolved.selfHref, storageId: resolved.storageId };
   const [selfHref, storageId] = storagePathParts(storage);
 

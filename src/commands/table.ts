@@ -1,5 +1,6 @@
 /** `dpgw table create` and `dpgw table render`: step 5 of the contract. */
-import type { CommandContext, Handler, HandlerModule } from '../cli/command-context.js';
+import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
+import type { OptionsOf } from '../cli/program.js';
 import { topicOfDataSet } from '../catalog/resolve-data-set.js';
 import { paths } from '../contract/paths.js';
 import { createTableOnce } from '../catalog/table-and-storage-steps.js';
@@ -9,19 +10,20 @@ import { requireWord } from '../settings/setting-values.js';
 import { renderDryRun } from './dry-run.js';
 import { hiddenPrompt } from './prompts.js';
 
-async function build(context: CommandContext, maskStreamPassword: boolean): Promise<BuiltTable & { dataSet: string; topic: string }> {
+/** create and render: the same options (create adds --dry-run). */
+async function build(context: CommandContext<OptionsOf<'table render'>>, maskStreamPassword: boolean): Promise<BuiltTable & { dataSet: string; topic: string }> {
   const { options } = context;
   const settings = await context.settings();
-  const dataSetName = String(options.dataset);
-  const topic = typeof options.topic === 'string' ? options.topic : await topicOfDataSet(await context.gateway(), dataSetName, typeof options.enablement === 'string' ? options.enablement : undefined);
+  const dataSetName = options.dataset;
+  const topic = options.topic ?? (await topicOfDataSet(await context.gateway(), dataSetName, options.enablement));
   const built = await buildTable({
     settings,
     env: context.io.env,
     topic,
-    schema: String(options.schema),
-    tableName: typeof options.name === 'string' ? options.name : undefined,
-    templateFile: typeof options.template === 'string' ? options.template : undefined,
-    timeColumn: typeof options.timeColumn === 'string' ? options.timeColumn : undefined,
+    schema: options.schema,
+    tableName: options.name,
+    templateFile: options.template,
+    timeColumn: options.timeColumn,
     maskStreamPassword,
     prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
     warn: (message) => context.reporter.warn(message),
@@ -29,7 +31,7 @@ async function build(context: CommandContext, maskStreamPassword: boolean): Prom
   return { ...built, dataSet: dataSetName, topic };
 }
 
-const create: Handler = async (context) => {
+const create: HandlerOf<'table create'> = async (context) => {
   const built = await build(context, false);
   if (context.options.dryRun === true) {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(await context.settings(), 'olapSegment')), body: built.table }], { topic: built.topic });
@@ -40,7 +42,7 @@ const create: Handler = async (context) => {
   return { data: { tableName: built.table.tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };
 
-const render: Handler = async (context) => {
+const render: HandlerOf<'table render'> = async (context) => {
   const built = await build(context, true);
   return { data: maskSecrets(built.table), human: () => JSON.stringify(maskSecrets(built.table), null, 2) };
 };

@@ -1,18 +1,18 @@
 /** `dpgw verify`: contract steps 7 and 8 in the SQL query engine, as the signed-in user. */
 import { requireName } from '../names/platform-names.js';
 import type { ChalkInstance } from 'chalk';
-import type { Handler, HandlerModule } from '../cli/command-context.js';
-import { DpgwError } from '../errors/dpgw-error.js';
+import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
 
-const verify: Handler = async (context) => {
+const verify: HandlerOf<'verify'> = async (context) => {
   const { options, reporter, io } = context;
-  const dataSet = String(options.dataset);
-  const table = requireName('table', typeof options.table === 'string' ? options.table : dataSet, typeof options.table === 'string' ? '--table' : '--dataset');
-  const expect = options.expect as Expectation;
-  const minRows = wholeNumber(options.minRows, '--min-rows', 0);
-  const waitSeconds = wholeNumber(options.wait, '--wait', 0);
+  const dataSet = options.dataset;
+  // --table is checked as a table name when given; the data set's name only when it stands in.
+  const table = options.table ?? requireName('table', dataSet, '--dataset');
+  const expect: Expectation = options.expect;
+  const minRows = options.minRows;
+  const waitSeconds = options.wait;
   const settings = await context.settings();
   const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
   const client = createQueryEngineClient(settings, reporter, io);
@@ -54,12 +54,6 @@ function renderReport(report: VerifyReport, style: ChalkInstance): string {
   return report.checks
     .map((c) => `${c.ok ? style.green('✓') : style.red('✗')} ${c.check.padEnd(width)}  ${c.answered}${c.ok ? '' : style.dim(`  (expected ${c.expected})`)}\n  ${style.dim(c.sql)}`)
     .join('\n');
-}
-
-function wholeNumber(value: unknown, flag: string, min: number): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min) throw new DpgwError('usage', `"${String(value)}" is not a whole number of ${min} or more`, { where: flag });
-  return number;
 }
 
 export const handlers: HandlerModule['handlers'] = { verify };

@@ -70,6 +70,6 @@ describe('dpgw completion zsh and fish', () => {
   it('an unknown shell: exit 2, one line', async () => {
     const result = await spawnDpgw(['completion', 'powershell']);
     expect(result.code).toBe(2);
-    expect(result.stderr.trimEnd().split('\n')).toEqual(['dpgw: <shell>: no completion for shell "powershell" — choose bash, zsh, fish']);
+    expect(result.stderr.trimEnd().split('\n')).toEqual(["dpgw: command-argument value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. — see `dpgw completion --help`"]);
   });
 });

@@ -88,7 +88,7 @@ describe('dpgw dashboard', () => {
 
     const rows = await dashboardAs(s, 'analyst', ['--rows', '0']);
     expect(rows.code).toBe(2);
-    expect(rows.stderr).toBe('dpgw: --rows: "0" is not a row count from 1 to 100000\n');
+    expect(rows.stderr).toBe('dpgw: --rows: "0" is not a row count from 1 to 100000 — see `dpgw dashboard --help`\n');
     const noUrl = await spawnDpgw(['dashboard', '--dataset', 'track'], { env: cleanEnv() });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('set it with --dashboard-url, or DPGW_DASHBOARD_URL');

@@ -99,7 +99,7 @@ describe('dpgw sandbox', () => {
     expect(badFile.stderr).toBe(`dpgw: --users: ${file}: users[0] needs username and password — see README "Sandbox" for the users file format\n`);
     const badPort = await spawnDpgw(['sandbox', '--port', 'http'], { env });
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toContain('--port: "http" is not a port number');
+    expect(badPort.stderr).toContain('--port: "http" is not a port number from 0 to 65535');
 
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,53 @@
+/**
+ * How a provision run ends: the final health check (which never hides the summary) and
+ * the run's exit code, as docs/provision.md documents them. Kept apart from the command,
+ * which only wires them to its flags and output.
+ */
+import { HEALTH_STATUS_UP } from '../contract/constants.js';
+import type { HealthRecord } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { ExitCode } from '../errors/exit-code.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+import type { DataSetResult } from './provision-run.js';
+
+export type HealthOutcome = HealthRecord & { failing?: string[]; error?: string };
+
+/**
+ * The final health check. Its failure never hides the summary: a record that is not UP
+ * names its failing components, and a check that could not be made says why.
+ */
+export async function finalHealthCheck(client: GatewayClient, target: true | string): Promise<HealthOutcome> {
+  const checked = target === true ? undefined : target;
+  try {
+    const { record } = await client.health(checked);
+    if (record.status === HEALTH_STATUS_UP) return record;
+    const failing = failingComponents(record, checked ? [checked] : []);
+    return { ...record, failing: failing.length ? failing : [checked ?? 'platform'] };
+  } catch (error) {
+    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message);
+    return { status: 'UNKNOWN', failing: [checked ?? 'platform'], error: known.toLine() };
+  }
+}
+
+/** The deepest components not UP, as dotted paths (mq.connection). */
+function failingComponents(record: HealthRecord, path: string[]): string[] {
+  const children = Object.entries(record.components ?? {}).flatMap(([name, child]) => failingComponents(child, [...path, name]));
+  if (children.length) return children;
+  return record.status !== HEALTH_STATUS_UP && path.length ? [path.join('.')] : [];
+}
+
+/**
+ * The run's exit code, first match wins: interrupted 130; failed data sets their common
+ * code (else 1); a health check not UP 6; with --detailed-exitcode, changes made 7; else 0.
+ */
+export function runExitCode(results: DataSetResult[], outcome: { interrupted: boolean; health?: HealthOutcome; detailedExitcode: boolean }): number {
+  const failed = results.filter((r) => r.status === 'failed');
+  if (outcome.interrupted) return ExitCode.Interrupted;
+  if (failed.length > 0) {
+    const codes = new Set(failed.map((r) => r.exitCode ?? ExitCode.Failure));
+    return codes.size === 1 ? [...codes][0]! : ExitCode.Failure;
+  }
+  if (outcome.health && outcome.health.status !== HEALTH_STATUS_UP) return ExitCode.Unhealthy;
+  if (outcome.detailedExitcode && results.some((r) => r.changed)) return ExitCode.Changed;
+  return ExitCode.Ok;
+}
