@@ -17,6 +17,7 @@ import { checkedSchemaYaml } from '../schema-inference/schema-text.js';
 import { paths } from '../contract/paths.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { loadSchema, schemaIssues } from '../olap/load-schema.js';
+import { schemaColumns } from '../olap/schema-validation.js';
 import { requireWord, timeoutMs } from '../settings/setting-values.js';
 import { renderDryRun } from './dry-run.js';
 
@@ -110,9 +111,9 @@ async function sampleFor(context: CommandContext<OptionsOf<'schema infer'>, Args
 /** --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any. */
 async function check(file: string, types: Map<string, InferredType>, messages: number) {
   const schema: AnalyticsSchema = await loadSchema(file);
-  const declared = new Map<string, string>();
-  for (const spec of [...(schema.dimensionFieldSpecs ?? []), ...(schema.metricFieldSpecs ?? []), ...(schema.dateTimeFieldSpecs ?? [])]) declared.set(spec.name, spec.dataType);
-  const timeColumns = new Set((schema.dateTimeFieldSpecs ?? []).map((spec) => spec.name));
+  const columns = schemaColumns(schema);
+  const declared = new Map([...columns].map(([column, { dataType }]) => [column, dataType]));
+  const timeColumns = new Set([...columns].filter(([, { group }]) => group === 'dateTimeFieldSpecs').map(([column]) => column));
   const problems: Array<{ column: string; problem: 'missing' | 'extra' | 'type'; detail: string }> = [];
   for (const [column, dataType] of declared) {
     const seen = types.get(column);

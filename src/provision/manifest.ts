@@ -20,7 +20,6 @@ const name = z.string().min(1);
 const platformName = (kind: NameKind) => z.string().regex(namePattern(kind), { error: (issue) => nameProblem(kind, String(issue.input)) });
 /** Settings that hold secrets: a manifest names them by reference only. */
 const REFERENCE_KEYS = new Set(SETTING_DEFINITIONS.flatMap((d) => (d.display === 'reference' && d.profileKey ? [d.profileKey] : [])));
-const fieldSpec = z.looseObject({ name, dataType: name });
 
 const tableSettings = z.strictObject({
   name: platformName('table').optional().describe('table name (default: the schema name)'),
@@ -66,7 +65,8 @@ export const dataSetEntry = z.strictObject({
     .union([
       name,
       z.strictObject({ infer: inferSettings }),
-      z.looseObject({ schemaName: platformName('schema'), dimensionFieldSpecs: z.array(fieldSpec).optional(), metricFieldSpecs: z.array(fieldSpec).optional(), dateTimeFieldSpecs: z.array(z.looseObject({ name })).optional() }),
+      // Only what tells an inline schema apart: its shape has one rule, schema-validation.ts, as for a schema file.
+      z.looseObject({ schemaName: z.string() }).describe('the analytics schema inline (schemaName, dimensionFieldSpecs, metricFieldSpecs, dateTimeFieldSpecs), checked as `dpgw schema validate` checks a file'),
     ])
     .describe("schema file (relative to the manifest), the schema inline, or { infer: … }: inferred from the data set's topic once it is enabled"),
   table: tableSettings.optional().describe('table settings'),

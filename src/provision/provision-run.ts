@@ -17,7 +17,7 @@ import type { GatewayClient } from '../gateway/gateway-client.js';
 import { buildTable } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
-import { validateSchema } from '../olap/schema-validation.js';
+import { fieldPath, validateSchema } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
@@ -338,6 +338,10 @@ function inlineSchema(document: LocatedDocument, index: number, schema: Analytic
   const prefix: PathPart[] = ['dataSets', index, 'schema'];
   const view: LocatedDocument = { file: document.file, value: schema, at: (path) => document.at([...prefix, ...path]), keyAt: (path) => document.keyAt([...prefix, ...path]) };
   const { issues } = validateSchema(view);
-  failOnIssues(issues, 'inline schema');
+  // Named from the manifest's top, as every other manifest problem is.
+  failOnIssues(
+    issues.map((issue) => ({ ...issue, field: `${fieldPath(prefix)}${issue.field ? `.${issue.field}` : ''}` })),
+    'inline schema',
+  );
   return schema;
 }

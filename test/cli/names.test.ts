@@ -146,6 +146,22 @@ describe('a manifest: every problem, at its own line, before any request', () =>
     expect(gatewayRequests()).toBe(0);
   });
 
+  it('an inline schema is checked by the one schema rule, in the words of `schema validate`, at the manifest\'s lines', async () => {
+    const { env, gatewayRequests } = await setUp();
+    const folder = env.DPGW_CONFIG_DIR!;
+    const schemaText = 'schemaName: inline\nmetricFieldSpecs:\n  - { name: a, dataType: STRING }\n';
+    writeFileSync(join(folder, 'as-file.yaml'), schemaText);
+    const file = join(folder, 'inline.yaml');
+    writeFileSync(file, `dataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema:\n      schemaName: inline\n      metricFieldSpecs:\n        - { name: a, dataType: STRING }\n`);
+    const inline = await spawnDpgw(['provision', file], { env });
+    const asFile = await spawnDpgw(['schema', 'validate', join(folder, 'as-file.yaml')], { env });
+    expect(inline.code).toBe(2);
+    const reason = 'metric "a" must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL), not STRING';
+    expect(asFile.stdout).toContain(reason);
+    expect(lines(inline.stderr).filter((line) => line.startsWith('dpgw:'))).toEqual([expect.stringMatching(new RegExp(`^dpgw: ${file}:8:32: dataSets\\[0\\]\\.schema\\.metricFieldSpecs\\[0\\]\\.dataType: ${reason.replace(/[()]/g, '\\$&')}`))]);
+    expect(gatewayRequests()).toBe(0);
+  });
+
   it('reads schema and template files outside its folder only with --allow-outside-files', async () => {
     const { env, gatewayRequests } = await setUp();
     const folder = join(env.DPGW_CONFIG_DIR!, 'manifests');
