@@ -7,10 +7,11 @@
 // no platform at all: the problem must be found before any request. Writes
 // docs/benchmarks.md, exits 1 when a goal is missed.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeBenchSection } from './bench-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 115_000);
@@ -84,11 +85,7 @@ const section = [
   table,
   '<!-- /bench:manifest-errors -->',
 ].join('\n');
-const docPath = join(root, 'docs/benchmarks.md');
-let doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n';
-const pattern = /<!-- bench:manifest-errors -->[\s\S]*<!-- \/bench:manifest-errors -->/;
-doc = pattern.test(doc) ? doc.replace(pattern, section) : `${doc.trimEnd()}\n\n${section}\n`;
-writeFileSync(docPath, doc);
+writeBenchSection('bench:manifest-errors', section);
 
 const missed = rows.flatMap((r) => [
   ...(r.exit !== 2 ? [`${r.name}: exit ${r.exit}, not 2`] : []),

@@ -5,12 +5,13 @@
 // token endpoint calls (with --large the token expires several times during the run),
 // gateway connections and dpgw's peak RSS. Exits 1 when a goal is missed.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storageTouchNeeded } from '../dist/lib/contract/platform-version.js';
 import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
+import { writeBenchSection } from './bench-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const LARGE = process.argv.includes('--large');
@@ -126,11 +127,7 @@ const section = [
   table,
   `<!-- /${marker} -->`,
 ].join('\n');
-const docPath = join(root, 'docs/benchmarks.md');
-let doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n';
-const pattern = new RegExp(`<!-- ${marker} -->[\\s\\S]*<!-- /${marker} -->`);
-doc = pattern.test(doc) ? doc.replace(pattern, section) : `${doc.trimEnd()}\n\n${section}\n`;
-writeFileSync(docPath, doc);
+writeBenchSection(marker, section);
 
 const missed = [];
 if (failed > 0) missed.push(`${failed} data sets not done`);

@@ -7,9 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
+import { writeBenchSection } from './bench-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 21);
@@ -83,12 +83,7 @@ const section = [
   'start-up bundle runs from V8\'s code cache, which the first start of a build writes (its own row).',
   '<!-- /bench:startup -->',
 ].join('\n');
-const docPath = `${root}docs/benchmarks.md`;
-let doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n\nFigures written by the `npm run bench:*` scripts; re-run them to refresh.\n';
-doc = /<!-- bench:startup -->[\s\S]*<!-- \/bench:startup -->/.test(doc)
-  ? doc.replace(/<!-- bench:startup -->[\s\S]*<!-- \/bench:startup -->/, section)
-  : `${doc.trimEnd()}\n\n${section}\n`;
-writeFileSync(docPath, doc);
+writeBenchSection('bench:startup', section);
 
 const missed = rows.filter((r) => r.goal !== undefined && r.ratio > r.goal);
 if (missed.length > 0) {

@@ -17,6 +17,7 @@ import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
 import { KEYCLOAK_VERSION, javaHome, startKeycloak } from './platform/keycloak.mjs';
 import { startKafka } from './platform/kafka.mjs';
 import { PINOT_VERSION, pinotLibraries, startPinot } from './platform/pinot.mjs';
+import { writeBenchSection } from './bench-doc.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PAIRS = 20;
@@ -209,11 +210,7 @@ try {
     table,
     '<!-- /bench:vs-pinot-admin -->',
   ].join('\n');
-  const docPath = join(root, 'docs/benchmarks.md');
-  let doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n';
-  const pattern = /<!-- bench:vs-pinot-admin -->[\s\S]*<!-- \/bench:vs-pinot-admin -->/;
-  doc = pattern.test(doc) ? doc.replace(pattern, section) : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(docPath, doc);
+  writeBenchSection('bench:vs-pinot-admin', section);
   if (ratio < GOAL) {
     console.error(`goal missed: dpgw ${ratio.toFixed(1)}× faster, not ${GOAL}×`);
     exitCode = 1;
