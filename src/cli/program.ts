@@ -1,7 +1,7 @@
 /**
  * The command tree: names, descriptions, arguments, options and examples. Only
  * commander is loaded here; each handler module is imported when its command
- * runs, so `dpgw --help` and `dpgw --version` stay as fast as node itself.
+ * runs, so `dpgw --help` loads no handler (its start-up: docs/benchmarks.md).
  */
 import type * as Typed from '@commander-js/extra-typings';
 import { Argument as CommanderArgument, Command as CommanderCommand, InvalidArgumentError, Option as CommanderOption } from 'commander';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 
-const COMMANDS = ['login', 'logout', 'auth', 'enable', 'schema', 'table', 'storage', 'health', 'provision', 'sandbox', 'config'];
+const COMMANDS = ['login', 'logout', 'auth', 'enable', 'schema', 'table', 'storage', 'health', 'provision', 'sandbox', 'completion', 'config'];
 // eslint-disable-next-line no-control-regex -- ANSI escapes are what this looks for
 const ANSI = /\u001b\[/;
 
@@ -19,7 +19,7 @@ describe('dpgw --help and --version', () => {
     const examplesSection = stdout.slice(stdout.indexOf('Examples:'));
     for (const command of COMMANDS) {
       expect(commandsSection).toMatch(new RegExp(`^  ${command}\\b.*\\S+\\s{2,}\\S`, 'm'));
-      expect(examplesSection).toMatch(new RegExp(`^  ${command}\\b.*\\$ (curl .*)?dpgw ${command}\\b`, 'm'));
+      expect(examplesSection).toMatch(new RegExp(`^  ${command}\\b.*\\$ (curl .*|eval "\\$\\()?dpgw ${command}\\b`, 'm'));
     }
     expect(stdout).toMatch(/Exit codes: 0 ok, 1 failed, 2 usage/);
     expect(stdout).not.toMatch(ANSI);
