@@ -24,8 +24,10 @@ export function namePattern(kind: NameKind): RegExp {
 
 /** What is wrong with a name, as the middle of a sentence, or undefined when it is fine. */
 export function nameProblem(kind: NameKind, value: string): string | undefined {
-  if (namePattern(kind).test(value)) return undefined;
   const store = kind === 'table' || kind === 'schema';
+  // The store keeps "__" for itself (Pinot's TABLE_NAME_FORBIDDEN_SUBSTRING) in schema and table names.
+  if (store && namePattern(kind).test(value) && value.includes('__')) return `the ${kind} name ${shown(value)} has "__" at position ${value.indexOf('__') + 1}, which the analytics store reserves: use a single '_'`;
+  if (namePattern(kind).test(value)) return undefined;
   const rule = store ? "use letters, digits, '-' and '_' (the analytics store refuses '.' and spaces)" : "use letters, digits, '.', '-' and '_', starting with a letter or digit";
   if (value.length === 0) return `the ${kind} name is empty`;
   if (value.length > MAX_NAME_LENGTH) return `the ${kind} name ${shown(value)} is ${value.length} characters long, more than ${MAX_NAME_LENGTH}`;

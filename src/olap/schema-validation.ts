@@ -42,7 +42,6 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
   const name = schema.schemaName;
   if (typeof name !== 'string' || name.trim() === '') issue(['schemaName'], 'schemaName is missing');
   else if (nameProblem('schema', name) !== undefined) issue(['schemaName'], nameProblem('schema', name)!);
-  else if (name.includes('__')) issue(['schemaName'], `schemaName "${name}" contains "__", which the store reserves`);
 
   const seen = new Map<string, PathPart[]>();
   let columns = 0;

@@ -39,6 +39,8 @@ describe('the name rule', () => {
     ['data set', 'tr\u0000ack', 'has a control character (U+0000) at position 3'],
     ['table', 'track.v2', "has '.' at position 6"],
     ['table', 'track-v2', undefined],
+    ['schema', 'track__v2', 'has "__" at position 6, which the analytics store reserves'],
+    ['data set', 'track__v2', undefined],
     ['schema', '', 'is empty'],
     ['topic', 'x'.repeat(250), 'is 250 characters long, more than 249'],
   ] as const)('%s %j: %s', (kind, name, expected) => {
