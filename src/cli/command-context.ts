@@ -41,6 +41,11 @@ export interface HandlerModule {
 /** The handler modules dispatch.ts can load; program.ts names them without importing them. */
 export type HandlerModuleName = 'config' | 'sandbox' | 'session' | 'enable' | 'schema' | 'table' | 'storage' | 'health' | 'provision' | 'access-control' | 'verify' | 'dashboard' | 'completion';
 
+/** The words of argv before a `--`: the ones that can be dpgw's own flags. */
+export function flagWords(argv: readonly string[]): readonly string[] {
+  return argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+}
+
 export function commandPath(command: Command): string {
   const names: string[] = [];
   for (let current: Command | null = command; current && current.parent; current = current.parent) names.unshift(current.name());

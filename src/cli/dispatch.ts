@@ -9,7 +9,7 @@ import { ExitCode } from '../errors/exit-code.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { Reporter } from '../output/reporter.js';
 import { resolveSettings, type Settings } from '../settings/resolve-settings.js';
-import { commandPath, type CommandContext, type HandlerModule, type HandlerModuleName } from './command-context.js';
+import { commandPath, flagWords, type CommandContext, type HandlerModule, type HandlerModuleName } from './command-context.js';
 import { canPrompt, wantsColor, type Io } from './io.js';
 
 const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = {
@@ -93,7 +93,7 @@ export async function dispatch(module: HandlerModuleName, command: Command, io: 
  * error document a pipeline expects. Returns the exit code.
  */
 export function reportUnexpectedError(error: unknown, argv: readonly string[], io: Io): number {
-  const flags = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
+  const flags = flagWords(argv);
   const reporter = new Reporter(io.stdout, io.stderr, { json: flags.includes('--json'), quiet: false, verbose: flags.includes('--verbose'), colorStdout: false, colorStderr: false });
   reporter.error(unexpected(error));
   if (error instanceof Error && error.stack) reporter.trace(error.stack);

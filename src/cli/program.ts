@@ -90,7 +90,7 @@ function toolsFor(program: Program, dispatch: Dispatch, examples: Example[]) {
     });
     return command;
   };
-  return { program, action, add, group };
+  return { action, add, group };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { CommanderError } from 'commander';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
-import { commandPath } from './command-context.js';
+import { commandPath, flagWords } from './command-context.js';
 import type { Io } from './io.js';
 import { loadDispatch } from './load-dispatch.js';
 import { COMPLETE_COMMAND, completionCandidates } from './completion.js';
@@ -23,7 +23,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     const { dispatch } = await loadDispatch();
     exitCode = await dispatch(module, command, io);
   });
-  const wantsJson = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+  const wantsJson = flagWords(argv).includes('--json');
   const helpWidth = io.stdout.isTTY && io.stdout.columns ? Math.min(io.stdout.columns, 120) : 100;
   const configure = (command: Command): void => {
     command.exitOverride();

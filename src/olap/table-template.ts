@@ -4,6 +4,7 @@
  * before anything is sent. Errors name the template's file:line:column, or the
  * setting that would fill a missing value.
  */
+import { isRetentionDays } from '../settings/setting-checks.js';
 import { join } from 'node:path';
 import { TABLE_DEFAULTS } from '../contract/constants.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
@@ -74,7 +75,7 @@ export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSche
   const segments = table.segmentsConfig ?? ({} as RealtimeTableDefinition['segmentsConfig']);
   if (!table.segmentsConfig) issue(['segmentsConfig'], 'segmentsConfig is missing');
   if (segments.retentionTimeUnit !== TABLE_DEFAULTS.retentionTimeUnit) issue(['segmentsConfig', 'retentionTimeUnit'], `retention is counted in ${TABLE_DEFAULTS.retentionTimeUnit}, not ${String(segments.retentionTimeUnit)}`);
-  if (!(typeof segments.retentionTimeValue === 'number' && Number.isInteger(segments.retentionTimeValue) && segments.retentionTimeValue > 0)) {
+  if (!isRetentionDays(segments.retentionTimeValue)) {
     issue(['segmentsConfig', 'retentionTimeValue'], `retentionTimeValue must be a positive whole number of days, not ${JSON.stringify(segments.retentionTimeValue)} (--retention-days)`);
   }
   for (const key of ['replication', 'replicasPerPartition'] as const) {

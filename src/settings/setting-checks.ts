@@ -14,6 +14,11 @@ const WORD_KEYS = new Set<SettingKey>(['streamType', 'olapSegment', 'policyEngin
 const BROKER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/;
 export const MAX_TIMEOUT_SECONDS = 3600;
 
+/** A table's retention, as the setting and as the filled template's retentionTimeValue. */
+export function isRetentionDays(days: unknown): boolean {
+  return typeof days === 'number' && Number.isInteger(days) && days > 0;
+}
+
 /** Why the value does not fit the setting, or undefined when it does. The message never repeats a secret. */
 export function settingValueProblem(key: SettingKey, value: string): string | undefined {
   if (definitionOf(key).display === 'reference') return isSecretReference(value) ? undefined : notAReference(key);
@@ -27,7 +32,7 @@ export function settingValueProblem(key: SettingKey, value: string): string | un
         : `timeout "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (0 would mean no request could ever finish)`;
     }
     case 'retentionDays':
-      return /^[1-9]\d{0,5}$/.test(value.trim()) ? undefined : `retentionDays "${value}" is not a whole number of days from 1`;
+      return /^\d+$/.test(value.trim()) && isRetentionDays(Number(value)) ? undefined : `retentionDays "${value}" is not a whole number of days from 1`;
     case 'clientAuth':
       return value === 'post' || value === 'basic' ? undefined : `client authentication "${value}" is not post or basic`;
     case 'platformVersion':

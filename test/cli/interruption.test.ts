@@ -3,34 +3,26 @@
  * spinner runs or a prompt waits. Signals sent by other processes (SIGINT, SIGTERM as a
  * CI runner cancels): test/cli/provision.test.ts.
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
-import { atTerminal, CTRL_C } from '../helpers/at-terminal.js';
-import { ROOT } from '../helpers/run-dpgw.js';
+import { describe, expect, it } from 'vitest';
+import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { atTerminal, CTRL_C, screen } from '../helpers/at-terminal.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { trackSchemaBeside } from '../helpers/track.js';
 
-const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const sandboxes = sandboxPerTest({ topicDelayMs: 50 });
 
 async function setUp(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ topicDelayMs: 50, ...options });
+  const sandbox = await sandboxes.start(options);
   const env = await adminPipelineEnv(sandbox);
-  const entry = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset} } }\n`;
+  const schema = trackSchemaBeside(env.DPGW_CONFIG_DIR!);
+  const entry = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: ${schema}, table: { name: ${dataset} } }\n`;
   const manifest = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
-  copyFileSync(SCHEMA, join(env.DPGW_CONFIG_DIR!, 'track-schema.yaml'));
   writeFileSync(manifest, `dataSets:\n${entry('track')}${entry('vessel')}${entry('weather')}`);
   return { sandbox, env, manifest };
 }
-
-// What a person reads on the screen: colours and cursor moves stripped.
-const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
-const screen = (text: string) => text.replace(ESCAPE_SEQUENCE, '').replace(/\r/g, '');
 
 describe('Ctrl-C at a terminal', () => {
   it('stops provision while the spinner runs: the steps under way finish, none start, exit 130 with a true summary', async () => {
@@ -44,11 +36,11 @@ describe('Ctrl-C at a terminal', () => {
   });
 
   it('at the password prompt of login: exit 130, one line, nothing sent', async () => {
-    const { env } = await setUp();
-    const tokenRequests = () => sandbox!.requestLog.of('identity').filter((e) => e.path.endsWith('/token')).length;
+    const { env, sandbox } = await setUp();
+    const tokenRequests = () => sandbox.requestLog.of('identity').filter((e) => e.path.endsWith('/token')).length;
     const before = tokenRequests();
-    const result = await atTerminal(['login', '--auth-url', sandbox!.authUrl, '--realm', sandbox!.realm, '--client-id', sandbox!.clientId, '--username', 'admin'], {
-      env: { ...env, DPGW_TOKEN: '', DPGW_CLIENT_SECRET: sandbox!.clientSecret },
+    const result = await atTerminal(['login', '--auth-url', sandbox.authUrl, '--realm', sandbox.realm, '--client-id', sandbox.clientId, '--username', 'admin'], {
+      env: { ...env, DPGW_TOKEN: '', DPGW_CLIENT_SECRET: sandbox.clientSecret },
       when: 'Password',
       keys: CTRL_C,
     });

@@ -3,25 +3,22 @@
  * refused before any request, from flags and from manifests, each problem with its place;
  * and a manifest's problems are all listed at its own lines.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nameProblem } from '../../src/names/platform-names.js';
-import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
-import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { TRACK_SCHEMA_FILE, trackSchemaBeside } from '../helpers/track.js';
 
-const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const sandboxes = sandboxPerTest({ topicDelayMs: 50 });
 
 async function setUp() {
-  sandbox = await startSandbox({ topicDelayMs: 50 });
+  const sandbox = await sandboxes.start();
   const env = await adminPipelineEnv(sandbox);
-  const gatewayRequests = () => sandbox!.requestLog.of('gateway').length;
+  const gatewayRequests = () => sandbox.requestLog.of('gateway').length;
   return { sandbox, env, gatewayRequests };
 }
 
@@ -58,8 +55,8 @@ describe('hostile names from flags: exit 2, one line, nothing sent', () => {
     ['--dataset', 'tr\nack', ['enable', '--datasource', 'mock-data-library', '--group', TRACK_GROUP, '--dataset']],
     ['--enablement', 'a%2Fb', ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--enablement']],
     ['--group', 'readers"; drop', ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--group']],
-    ['--name', 'track v2', ['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name']],
-    ['--topic', 'lib/../x', ['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic']],
+    ['--name', 'track v2', ['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--name']],
+    ['--topic', 'lib/../x', ['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--topic']],
   ])('%s %j', async (flag, name, args) => {
     const { env, gatewayRequests } = await setUp();
     const result = await spawnDpgw([...args, name], { env });
@@ -76,7 +73,7 @@ describe('a manifest: every problem, at its own line, before any request', () =>
   it('bad names anywhere in it', async () => {
     const { env, gatewayRequests } = await setUp();
     const folder = env.DPGW_CONFIG_DIR!;
-    copyFileSync(SCHEMA, join(folder, 'track-schema.yaml'));
+    trackSchemaBeside(folder);
     const file = join(folder, 'names.yaml');
     writeFileSync(
       file,
@@ -110,7 +107,7 @@ describe('a manifest: every problem, at its own line, before any request', () =>
   it("problems of the template, the settings and inference are placed at each data set's line; a shared one once", async () => {
     const { env, gatewayRequests } = await setUp();
     const folder = env.DPGW_CONFIG_DIR!;
-    copyFileSync(SCHEMA, join(folder, 'track-schema.yaml'));
+    trackSchemaBeside(folder);
     const file = join(folder, 'late.yaml');
     const entry = (dataset: string, extra = '') => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset}${extra} } }\n`;
     writeFileSync(file, `dataSets:\n${entry('track', ', timeColumn: nope')}${entry('vessel')}${entry('weather')}  - { datasource: mock-data-library, dataset: track.v2, groups: [${TRACK_GROUP}], schema: { infer: {} } }\n`);
@@ -134,7 +131,7 @@ describe('a manifest: every problem, at its own line, before any request', () =>
   it('a long manifest: positions found without the slow parser still name the exact line, a flow mapping included', async () => {
     const { env, gatewayRequests } = await setUp();
     const folder = env.DPGW_CONFIG_DIR!;
-    copyFileSync(SCHEMA, join(folder, 'track-schema.yaml'));
+    trackSchemaBeside(folder);
     const file = join(folder, 'long.yaml');
     const entries = Array.from({ length: 3_000 }, (_, i) => `  - datasource: mock-data-library\n    dataset: ds${i}\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n`).join('');
     // After 12,001 lines: a flow mapping with a key without value, then the bad name.
@@ -169,17 +166,17 @@ describe('a manifest: every problem, at its own line, before any request', () =>
     const folder = join(env.DPGW_CONFIG_DIR!, 'manifests');
     mkdirSync(folder);
     const file = join(folder, 'outside.yaml');
-    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: ${SCHEMA}, table: { template: ../../template.yaml } }\n`);
+    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: ${TRACK_SCHEMA_FILE}, table: { template: ../../template.yaml } }\n`);
     writeFileSync(join(env.DPGW_CONFIG_DIR!, '..', 'template.yaml'), 'irrelevant: true\n');
     const refused = await spawnDpgw(['provision', file, '--plan'], { env });
     expect(refused.code).toBe(2);
     expect(lines(refused.stderr)).toEqual([
-      expect.stringMatching(new RegExp(`^dpgw: ${file}:2:\\d+: dataSets\\[0\\]\\.schema: schema file ${SCHEMA} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it \\(and 1 more problem\\)`)),
+      expect.stringMatching(new RegExp(`^dpgw: ${file}:2:\\d+: dataSets\\[0\\]\\.schema: schema file ${TRACK_SCHEMA_FILE} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it \\(and 1 more problem\\)`)),
       expect.stringMatching(new RegExp(`^dpgw: ${file}:2:\\d+: dataSets\\[0\\]\\.table\\.template: template .*template\\.yaml is outside the manifest's folder`)),
     ]);
     expect(gatewayRequests()).toBe(0);
 
-    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: ${SCHEMA} }\n`);
+    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: ${TRACK_SCHEMA_FILE} }\n`);
     const allowed = await spawnDpgw(['provision', file, '--plan', '--allow-outside-files'], { env });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).toContain('POST schema track');

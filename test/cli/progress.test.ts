@@ -1,24 +1,18 @@
 /** The spinner as a person sees it at a terminal, and the one rule that keeps it from outliving its command. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
 import { startProgress } from '../../src/output/progress.js';
 import { Reporter } from '../../src/output/reporter.js';
-import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
-import { atTerminal } from '../helpers/at-terminal.js';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { atTerminal, screen } from '../helpers/at-terminal.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
-const screen = (text: string) => text.replace(ESCAPE_SEQUENCE, '').replace(/\r/g, '');
+const sandboxes = sandboxPerTest();
 
 describe('the spinner', () => {
   it('dpgw enable at a terminal shows the wait for the topic, then ends when the command does', async () => {
-    sandbox = await startSandbox({ topicDelayMs: 1_500 });
+    const sandbox = await sandboxes.start({ topicDelayMs: 1_500 });
     const env = await adminPipelineEnv(sandbox);
     const result = await atTerminal(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], { env, when: 'never typed', keys: '', timeoutSeconds: 20 });
     const text = screen(result.stdout);

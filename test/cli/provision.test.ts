@@ -1,32 +1,29 @@
 /** dpgw provision as a pipeline runs it: the built binary against the sandbox. */
 import { spawn } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manifestJsonSchema } from '../../src/provision/manifest.js';
-import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { closedPort } from '../helpers/recording-server.js';
 import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { TRACK_SCHEMA_FILE, trackSchemaBeside } from '../helpers/track.js';
 
-const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const sandboxes = sandboxPerTest({ topicDelayMs: 50 });
 
 async function setUp(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ topicDelayMs: 50, ...options });
+  const sandbox = await sandboxes.start(options);
   const env = await adminPipelineEnv(sandbox);
   const manifest = (text: string) => {
     const file = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
     writeFileSync(file, text);
-    copyFileSync(SCHEMA, join(env.DPGW_CONFIG_DIR!, 'track-schema.yaml'));
+    trackSchemaBeside(env.DPGW_CONFIG_DIR!);
     return file;
   };
   const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
-  const gatewayLog = () => sandbox!.requestLog.of('gateway');
+  const gatewayLog = () => sandbox.requestLog.of('gateway');
   return { sandbox, env, manifest, dpgw, gatewayLog };
 }
 
@@ -52,7 +49,7 @@ describe('dpgw provision', () => {
       'POST /api/internal/olap/tables',
       'GET /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/{id}/storages/{id}',
     ]);
-    expect(sandbox!.catalog.canRead('track', [TRACK_GROUP])).toBe(true);
+    expect(sandboxes.current().catalog.canRead('track', [TRACK_GROUP])).toBe(true);
   });
 
   it('--plan shows the steps and the filled definitions and sends no mutating request', async () => {
@@ -64,7 +61,7 @@ describe('dpgw provision', () => {
     expect(plan[0].steps.map((s: { step: string }) => s.step)).toEqual(['enable', 'schema', 'table', 'storage']);
     const table = plan[0].steps[2].request.body;
     expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
-    expect(result.stdout).not.toContain(sandbox!.stream.password);
+    expect(result.stdout).not.toContain(sandboxes.current().stream.password);
     expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
     const human = await dpgw(['provision', manifest(threeDataSets), '--dry-run']);
     expect(human.stdout).toContain('plan: nothing was sent that changes the platform');
@@ -114,7 +111,7 @@ describe('dpgw provision', () => {
     });
 
     // Again: the listing of every data set, read once, says all three are enabled with their topics.
-    sandbox!.requestLog.clear();
+    sandboxes.current().requestLog.clear();
     const again = await dpgw(['provision', file, '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).dataSets.map((d: { steps: Array<{ status: string }> }) => d.steps[0]!.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
@@ -211,7 +208,7 @@ describe('table create and storage touch: the same steps in provision as in thei
     const strict = JSON.parse((await dpgw(['provision', file, '--json', '--fail-on-exists'])).stdout).dataSets[0];
     expect(strict.error).toMatchObject({ kind: 'rejected', hint: expect.stringContaining('--fail-on-exists') });
     expect(strict.error.message).toMatch(/^table track exists already; nothing was changed/);
-    const create = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name', 'track'], { env });
+    const create = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--name', 'track'], { env });
     expect(create.code).toBe(3);
     expect(create.stderr).toMatch(/^dpgw: table track exists already; nothing was changed \(.*\) — use it as it is, or choose another name with --name$/m);
   });

@@ -5,32 +5,22 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
-import { startSandbox, TRACK_GROUP, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
-import { cleanEnv, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
-import { tokenFor } from '../helpers/sandbox-http.js';
+import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 const SCHEMA = 'examples/track/schema.yaml';
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const sandboxes = sandboxPerTest({ topicDelayMs: 100 });
 
 async function setUp(options: SandboxOptions = {}) {
-  sandbox = await startSandbox({ topicDelayMs: 100, ...options });
-  const token = await tokenFor(sandbox, 'admin');
-  const env = cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_TOKEN: token,
-    DPGW_BROKER_LIST: sandbox.stream.brokerList,
-    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
-    DPGW_STREAM_USER: sandbox.stream.user,
-    DPGW_STREAM_PASSWORD: sandbox.stream.password,
-  });
+  const sandbox = await sandboxes.start(options);
+  const env = await adminPipelineEnv(sandbox);
+  const token = env.DPGW_TOKEN!;
   const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
-  const gatewayLog = () => sandbox!.requestLog.of('gateway');
+  const gatewayLog = () => sandbox.requestLog.of('gateway');
   const mutations = () => gatewayLog().filter((e) => e.method !== 'GET');
   const enableTrack = async () => {
     const result = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP]);

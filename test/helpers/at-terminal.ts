@@ -5,6 +5,13 @@ import { BIN, ROOT, type RunResult } from './run-dpgw.js';
 
 export const CTRL_C = '\\x03';
 
+const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
+/** What a person reads on the screen: colours and cursor moves stripped. */
+export function screen(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '').replace(/\r/g, '');
+}
+
 /** Runs `dpgw argv` at a terminal; once `when` appears in its output, types `keys`. stdout and stderr arrive mixed, as on a screen. */
 export function atTerminal(argv: string[], options: { env: NodeJS.ProcessEnv; when: string; keys: string; timeoutSeconds?: number }): Promise<RunResult> {
   const helper = join(ROOT, 'test/helpers/terminal.py');

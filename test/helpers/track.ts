@@ -1,12 +1,21 @@
 /** The contract's track schema (from examples/) and a REALTIME table definition for it, field for field as the contract's tables give them. */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../../src/contract/types.js';
 import { ROOT } from './run-dpgw.js';
 
+/** The contract's track schema file in examples/. */
+export const TRACK_SCHEMA_FILE = join(ROOT, 'examples/track/schema.yaml');
+
 export function trackSchema(): AnalyticsSchema {
-  return parse(readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8')) as AnalyticsSchema;
+  return parse(readFileSync(TRACK_SCHEMA_FILE, 'utf8')) as AnalyticsSchema;
+}
+
+/** The track schema copied next to a manifest (which reads files of its own folder only); returns its name there. */
+export function trackSchemaBeside(folder: string): string {
+  copyFileSync(TRACK_SCHEMA_FILE, join(folder, 'track-schema.yaml'));
+  return 'track-schema.yaml';
 }
 
 export function trackTable(topic: string, streamType = 'mq', overrides: (table: RealtimeTableDefinition) => void = () => undefined): RealtimeTableDefinition {
