@@ -25,7 +25,11 @@ const provision: HandlerOf<'provision'> = async (context) => {
   const planOnly = options.plan === true || options.dryRun === true;
 
   // Everything that can fail without the platform fails here, before any request.
-  const loaded = await loadManifest(file, { allowOutsideFiles: options.allowOutsideFiles === true });
+  const loaded = await loadManifest(file, {
+    allowOutsideFiles: options.allowOutsideFiles === true,
+    allowEndpoints: options.allowManifestEndpoints === true,
+    allowSecrets: options.allowManifestSecrets === true,
+  });
   const settings = await resolveSettings({
     flags: options,
     env: io.env,

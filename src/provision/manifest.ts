@@ -5,7 +5,8 @@
  * is reported with the manifest's file:line:column before any request.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
 import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
@@ -18,8 +19,10 @@ import { closestMatch } from '../text/closest-match.js';
 const name = z.string().min(1);
 /** A name sent to the platform: the one rule of src/names/platform-names.ts, also as the JSON Schema's pattern for editors. */
 const platformName = (kind: NameKind) => z.string().regex(namePattern(kind), { error: (issue) => nameProblem(kind, String(issue.input)) });
-/** Settings that hold secrets: a manifest names them by reference only. */
+/** Settings that hold secrets: a manifest names them by reference only, and only when the run allows it. */
 const REFERENCE_KEYS = new Set(SETTING_DEFINITIONS.flatMap((d) => (d.display === 'reference' && d.profileKey ? [d.profileKey] : [])));
+/** Settings that say where dpgw connects or which file it reads: the run's own, unless it allows the manifest's. */
+const ENDPOINT_KEYS = new Map(SETTING_DEFINITIONS.flatMap((d) => (d.endpoint && d.profileKey ? [[d.profileKey, d] as const] : [])));
 
 const tableSettings = z.strictObject({
   name: platformName('table').optional().describe('table name (default: the schema name)'),
@@ -82,7 +85,7 @@ export const manifestSchema = z
   .strictObject({
     version: z.literal(1).optional().describe('manifest format version'),
     profile: name.optional().describe('settings profile of config.yaml to start from'),
-    settings: z.strictObject(settingsShape).optional().describe('settings over the profile: gateway, authUrl, realm, platformVersion, stream settings; secrets as references'),
+    settings: z.strictObject(settingsShape).optional().describe('settings over the profile: realm, clientId, platformVersion, stream settings, …; endpoints only with --allow-manifest-endpoints, secret references only with --allow-manifest-secrets'),
     healthCheck: z.union([z.boolean(), name]).optional().describe('check platform health (true) or one component after provisioning'),
     dataSets: z.array(dataSetEntry).min(1).describe('the data sets to provision, each in the contract order'),
   })
@@ -106,8 +109,12 @@ export function manifestJsonSchema(): Record<string, unknown> {
 }
 
 export interface ManifestOptions {
-  /** Schema and template files may lie outside the manifest's folder (--allow-outside-files). */
+  /** Schema, template and secret files may lie outside the manifest's folder (--allow-outside-files). */
   allowOutsideFiles?: boolean;
+  /** The manifest's settings may name endpoints and the CA file (--allow-manifest-endpoints). */
+  allowEndpoints?: boolean;
+  /** The manifest's settings may name secret references, exec: included (--allow-manifest-secrets). */
+  allowSecrets?: boolean;
 }
 
 export async function loadManifest(file: string, options: ManifestOptions = {}): Promise<LoadedManifest> {
@@ -167,13 +174,35 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   for (const [key, raw] of Object.entries(manifest.settings ?? {})) {
     if (raw === undefined) continue;
     const value = String(raw);
+    const endpoint = ENDPOINT_KEYS.get(key);
     if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
       issue(['settings', key], notAReference(key));
+    } else if (REFERENCE_KEYS.has(key) && !options.allowSecrets) {
+      // A reference runs a command or reads a file on the machine that runs the manifest.
+      issue(['settings', key], `a manifest may not name where the ${key} comes from (a reference can run a command or read a file): set it in the profile, the environment or a flag, or pass --allow-manifest-secrets to trust this manifest`);
+    } else if (REFERENCE_KEYS.has(key)) {
+      const file = referencedFile(value);
+      if (file && outside(file)) issue(['settings', key], outsideProblem(`the ${key} file`, file));
+    } else if (endpoint && !options.allowEndpoints) {
+      issue(['settings', key], `a manifest may not choose ${endpoint.description} (${key}): dpgw would send your credentials or data there; set it in the profile, ${endpoint.env ?? 'the environment'} or ${endpoint.flag?.split(' ')[0] ?? 'a flag'}, or pass --allow-manifest-endpoints to trust this manifest`);
+    } else if (key === 'caFile' && outside(readPath(value))) {
+      issue(['settings', key], outsideProblem('the CA file', readPath(value)));
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }
   failOnIssues(issues, 'manifest');
   return { file, manifest, document, settings, entries };
+}
+
+/** The file a `file:` reference (also under `base64:`) reads, as the reader will find it. */
+function referencedFile(reference: string): string | undefined {
+  const inner = reference.trim().replace(/^(base64:)+/, '');
+  return inner.startsWith('file:') ? readPath(inner.slice('file:'.length)) : undefined;
+}
+
+/** A path as a setting's reader opens it: `~/` from the home folder, a relative one from the working folder. */
+function readPath(path: string): string {
+  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(path);
 }
 
 function knownKeysAt(path: readonly (string | number)[]): string[] {

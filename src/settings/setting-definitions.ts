@@ -61,6 +61,11 @@ export interface SettingDefinition {
   /** A value from the environment is the secret itself, from elsewhere a secret reference. */
   envIsSecret?: boolean;
   /**
+   * The value names where dpgw or the platform connects, or a file dpgw reads: a manifest
+   * (which may come from a pull request) sets it only with --allow-manifest-endpoints.
+   */
+  endpoint?: true;
+  /**
    * Which commands take the flag (every setting is also a profile key): 'table' the table
    * commands and provision, 'access' the access-control commands, 'query' verify and
    * provision, 'dashboard' the dashboard command; undefined: a global flag.
@@ -69,8 +74,8 @@ export interface SettingDefinition {
 }
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
-  { key: 'gateway', flag: '--gateway <url>', env: 'DPGW_GATEWAY', profileKey: 'gateway', display: 'plain', description: 'base URL of the gateway' },
-  { key: 'authUrl', flag: '--auth-url <url>', env: 'DPGW_AUTH_URL', profileKey: 'authUrl', display: 'plain', description: 'base URL of the identity provider (before /auth/realms)' },
+  { key: 'gateway', flag: '--gateway <url>', env: 'DPGW_GATEWAY', profileKey: 'gateway', display: 'plain', endpoint: true, description: 'base URL of the gateway' },
+  { key: 'authUrl', flag: '--auth-url <url>', env: 'DPGW_AUTH_URL', profileKey: 'authUrl', display: 'plain', endpoint: true, description: 'base URL of the identity provider (before /auth/realms)' },
   { key: 'realm', flag: '--realm <name>', env: 'DPGW_REALM', profileKey: 'realm', display: 'plain', description: 'identity realm' },
   { key: 'clientId', flag: '--client-id <id>', env: 'DPGW_CLIENT_ID', profileKey: 'clientId', display: 'plain', description: 'id of the backend client' },
   {
@@ -87,10 +92,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'streamType', flag: '--stream-type <type>', env: 'DPGW_STREAM_TYPE', profileKey: 'streamType', default: DEFAULT_STREAM_TYPE, display: 'plain', description: 'stream product word in stream config keys (kafka for a real Pinot over Kafka)' },
   { key: 'olapSegment', flag: '--olap-segment <word>', env: 'DPGW_OLAP_SEGMENT', profileKey: 'olapSegment', default: DEFAULT_OLAP_SEGMENT, display: 'plain', description: 'analytics-store word in gateway paths (/api/internal/<word>/…)' },
   { key: 'timeout', flag: '--timeout <seconds>', env: 'DPGW_TIMEOUT', profileKey: 'timeout', default: '30', display: 'plain', description: 'seconds to wait for each HTTP request' },
-  { key: 'caFile', flag: '--ca-file <path>', env: 'DPGW_CA_FILE', profileKey: 'caFile', display: 'plain', description: 'extra certificate authorities (PEM) for the gateway, the identity provider and the query engine' },
+  { key: 'caFile', flag: '--ca-file <path>', env: 'DPGW_CA_FILE', profileKey: 'caFile', display: 'plain', endpoint: true, description: 'extra certificate authorities (PEM) for the gateway, the identity provider and the query engine' },
   { key: 'clientAuth', flag: '--client-auth <method>', env: 'DPGW_CLIENT_AUTH', profileKey: 'clientAuth', default: 'post', display: 'plain', description: 'how the client secret is sent: post (in the form, as the contract shows) or basic' },
-  { key: 'brokerList', flag: '--broker-list <host:port>', env: 'DPGW_BROKER_LIST', profileKey: 'brokerList', display: 'plain', scope: 'table', description: 'stream bootstrap address(es) for the table' },
-  { key: 'registryUrl', flag: '--registry-url <url>', env: 'DPGW_REGISTRY_URL', profileKey: 'registryUrl', display: 'plain', scope: 'table', description: 'schema registry address for the table' },
+  { key: 'brokerList', flag: '--broker-list <host:port>', env: 'DPGW_BROKER_LIST', profileKey: 'brokerList', display: 'plain', endpoint: true, scope: 'table', description: 'stream bootstrap address(es) for the table' },
+  { key: 'registryUrl', flag: '--registry-url <url>', env: 'DPGW_REGISTRY_URL', profileKey: 'registryUrl', display: 'plain', endpoint: true, scope: 'table', description: 'schema registry address for the table' },
   { key: 'streamUser', flag: '--stream-user <name>', env: 'DPGW_STREAM_USER', profileKey: 'streamUser', display: 'plain', scope: 'table', description: 'internal stream user (SCRAM)' },
   {
     key: 'streamPassword',
@@ -117,11 +122,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description: "the stream plugin's consumer factory class (Kafka 2.0 client)",
   },
   { key: 'policyEngine', flag: '--policy-engine <id>', env: 'DPGW_POLICY_ENGINE', profileKey: 'policyEngine', default: DEFAULT_POLICY_ENGINE, display: 'plain', scope: 'access', description: 'external policy engine the query engine delegates access decisions to (access-control.name)' },
-  { key: 'policyUri', flag: '--policy-uri <url>', env: 'DPGW_POLICY_URI', profileKey: 'policyUri', display: 'plain', scope: 'access', description: 'policy engine decision URL (opa.policy.uri)' },
-  { key: 'policyBatchedUri', flag: '--policy-batched-uri <url>', env: 'DPGW_POLICY_BATCHED_URI', profileKey: 'policyBatchedUri', display: 'plain', scope: 'access', description: 'policy engine batch decision URL, for filtering (opa.policy.batched-uri)' },
-  { key: 'queryEngine', flag: '--query-engine <url>', env: 'DPGW_QUERY_ENGINE', profileKey: 'queryEngine', display: 'plain', scope: 'query', description: 'base URL of the SQL query engine (https:// for a token to be accepted)' },
+  { key: 'policyUri', flag: '--policy-uri <url>', env: 'DPGW_POLICY_URI', profileKey: 'policyUri', display: 'plain', endpoint: true, scope: 'access', description: 'policy engine decision URL (opa.policy.uri)' },
+  { key: 'policyBatchedUri', flag: '--policy-batched-uri <url>', env: 'DPGW_POLICY_BATCHED_URI', profileKey: 'policyBatchedUri', display: 'plain', endpoint: true, scope: 'access', description: 'policy engine batch decision URL, for filtering (opa.policy.batched-uri)' },
+  { key: 'queryEngine', flag: '--query-engine <url>', env: 'DPGW_QUERY_ENGINE', profileKey: 'queryEngine', display: 'plain', endpoint: true, scope: 'query', description: 'base URL of the SQL query engine (https:// for a token to be accepted)' },
   { key: 'queryCatalog', flag: '--query-catalog <name>', env: 'DPGW_QUERY_CATALOG', profileKey: 'queryCatalog', default: DEFAULT_QUERY_CATALOG, display: 'plain', scope: 'query', description: "analytics store's catalog in the query engine" },
-  { key: 'dashboardUrl', flag: '--dashboard-url <url>', env: 'DPGW_DASHBOARD_URL', profileKey: 'dashboardUrl', display: 'plain', scope: 'dashboard', description: 'base URL of the dashboard tool (Superset)' },
+  { key: 'dashboardUrl', flag: '--dashboard-url <url>', env: 'DPGW_DASHBOARD_URL', profileKey: 'dashboardUrl', display: 'plain', endpoint: true, scope: 'dashboard', description: 'base URL of the dashboard tool (Superset)' },
   { key: 'dashboardUser', flag: '--dashboard-user <name>', env: 'DPGW_DASHBOARD_USER', profileKey: 'dashboardUser', display: 'plain', scope: 'dashboard', description: 'user to sign in to the dashboard tool as' },
   {
     key: 'dashboardPassword',

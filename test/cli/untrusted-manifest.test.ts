@@ -1,0 +1,101 @@
+/**
+ * A manifest from a pull request, run by a CI job that holds the platform's secrets:
+ * it may not run a command, read a file outside its folder, or send a credential or a
+ * token anywhere the run's own settings do not name — unless the person running allows
+ * it with a flag.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { trackSchemaBeside } from '../helpers/track.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 20 });
+
+async function setUp() {
+  const sandbox = await sandboxes.start();
+  const env = await adminPipelineEnv(sandbox);
+  const folder = env.DPGW_CONFIG_DIR!;
+  trackSchemaBeside(folder);
+  const manifest = (settings: string, schema = 'track-schema.yaml') => {
+    const file = join(folder, 'provision.yaml');
+    writeFileSync(file, `settings:\n${settings}dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: ${schema}, table: { name: track } }\n`);
+    return file;
+  };
+  const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
+  return { sandbox, env, folder, manifest, dpgw, gatewayLog: () => sandbox.requestLog.of('gateway') };
+}
+
+describe('a manifest from a pull request stays inside its run', () => {
+  it('runs no exec: reference, not even under --plan with a schema to infer', async () => {
+    const { dpgw, folder, manifest, gatewayLog } = await setUp();
+    const marker = join(folder, 'pwned');
+    const file = manifest(`  streamPassword: "exec:/bin/sh -c 'touch ${marker}; echo pw'"\n`, '{ infer: { sample: 5 } }');
+    for (const args of [['--plan'], []]) {
+      const result = await dpgw(['provision', file, ...args]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/provision\.yaml:2:19: settings\.streamPassword: a manifest may not name where the streamPassword comes from .*--allow-manifest-secrets/);
+      expect(existsSync(marker)).toBe(false);
+    }
+    expect(gatewayLog()).toEqual([]);
+  });
+
+  it('runs no clientSecret exec: when no session is cached, and sends no password anywhere', async () => {
+    const { dpgw, folder, manifest, sandbox } = await setUp();
+    const marker = join(folder, 'pwned');
+    const file = manifest(`  clientSecret: "exec:/bin/sh -c 'touch ${marker}; echo s'"\n`);
+    const signInsBefore = sandbox.requestLog.of('identity').length;
+    const result = await dpgw(['provision', file], { DPGW_TOKEN: '', DPGW_USERNAME: 'admin', DPGW_PASSWORD: sandbox.users.find((u) => u.username === 'admin')!.password, DPGW_AUTH_URL: sandbox.authUrl, DPGW_REALM: sandbox.realm, DPGW_CLIENT_ID: sandbox.clientId });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('settings.clientSecret: a manifest may not name where the clientSecret comes from');
+    expect(existsSync(marker)).toBe(false);
+    expect(sandbox.requestLog.of('identity')).toHaveLength(signInsBefore);
+  });
+
+  it('sends the password, the client secret and the token only where the run says: every endpoint of the manifest is refused, all at once', async () => {
+    const { dpgw, manifest, sandbox } = await setUp();
+    const elsewhere = await startRecordingServer();
+    try {
+      const file = manifest(
+        [`  gateway: ${elsewhere.url}`, `  authUrl: ${elsewhere.url}`, `  queryEngine: ${elsewhere.url}`, `  dashboardUrl: ${elsewhere.url}`, '  caFile: ca.pem', `  brokerList: 127.0.0.1:1`, ''].join('\n'),
+      );
+      for (const args of [['--plan'], [], ['--allow-outside-files']]) {
+        const result = await dpgw(['provision', file, ...args], { DPGW_USERNAME: 'admin', DPGW_PASSWORD: sandbox.users.find((u) => u.username === 'admin')!.password });
+        expect(result.code, result.stderr).toBe(2);
+        const lines = result.stderr.trimEnd().split('\n');
+        for (const key of ['gateway', 'authUrl', 'queryEngine', 'dashboardUrl', 'caFile', 'brokerList']) {
+          expect(lines.some((line) => line.includes(`settings.${key}: a manifest may not choose`) && line.includes('--allow-manifest-endpoints'))).toBe(true);
+        }
+      }
+      expect(elsewhere.requests).toEqual([]);
+      expect(sandbox.requestLog.of('gateway')).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('reads no file outside its folder through a file: reference, even with --allow-manifest-secrets', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    const file = manifest('  streamPassword: file:/etc/hostname\n');
+    const refused = await dpgw(['provision', file, '--allow-manifest-secrets']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/settings\.streamPassword: the streamPassword file \/etc\/hostname is outside the manifest's folder .*--allow-outside-files/);
+    expect(gatewayLog()).toEqual([]);
+  });
+
+  it('with --allow-manifest-secrets and --allow-manifest-endpoints the person running trusts it: the reference runs and the gateway is the manifest\'s', async () => {
+    const { dpgw, folder, manifest, sandbox, gatewayLog } = await setUp();
+    const marker = join(folder, 'ran');
+    const file = manifest(`  gateway: ${sandbox.gatewayUrl}\n  streamPassword: "exec:/bin/sh -c 'touch ${marker}; echo ${sandbox.stream.password}'"\n`);
+    const result = await dpgw(['provision', file, '--allow-manifest-secrets', '--allow-manifest-endpoints', '--json'], { DPGW_GATEWAY: '', DPGW_STREAM_PASSWORD: '' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(JSON.parse(result.stdout).dataSets[0].status).toBe('done');
+    expect(result.stdout + result.stderr).not.toContain(sandbox.stream.password);
+    expect(gatewayLog().some((e) => e.method === 'POST' && e.path.endsWith('/tables'))).toBe(true);
+  });
+});
