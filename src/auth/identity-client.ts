@@ -190,6 +190,7 @@ export class IdentityClient {
   /** One line for each way the provider can say no, with what to do about it. */
   private failure(error: unknown, what: 'discovery' | 'login' | 'refresh'): DpgwError {
     const { clientId, realm, authUrl } = this.settings;
+    if (error instanceof DpgwError) return error;
     if (error instanceof oidc.ResponseBodyError) {
       const description = error.error_description ? `${error.error_description} (${error.error})` : error.error;
       const details = { status: error.status, error: error.error, description: error.error_description };

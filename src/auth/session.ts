@@ -5,6 +5,7 @@
  * An access token near its expiry is refreshed before the call; a 401 from the
  * gateway asks for a forced refresh once (http-transport.ts).
  */
+import { plainHttpWarning } from '../net/plain-http.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { TokenSupplier } from '../gateway/http-transport.js';
 import { certificateAuthorities } from '../net/trust-and-proxy.js';
@@ -90,9 +91,8 @@ async function identityClient(settings: IdentitySettings): Promise<IdentityClien
 
 export async function login(context: SessionContext, username: string, password: string): Promise<SessionSummary> {
   const identity = await identitySettings(context);
-  if (identity.authUrl.startsWith('http:') && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(identity.authUrl)) {
-    context.warn(`signing in over plain HTTP to ${identity.authUrl}: the password crosses the network unencrypted`);
-  }
+  const unencrypted = plainHttpWarning(identity.authUrl, 'the identity provider', 'the password and the client secret');
+  if (unencrypted) context.warn(unencrypted);
   const client = await identityClient(identity);
   try {
     const issued = await client.passwordGrant(username, password);

@@ -1,13 +1,27 @@
 /** What the workflow reads off a catalog data set: its topic, its self link, its default storage. */
 import { DEFAULT_STORAGE_NAME, SELF_LINK_REL, TOPIC_LABEL_KEY_SUFFIX } from '../contract/constants.js';
 import type { CatalogDataSet, Storage } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { nameProblem } from '../names/platform-names.js';
+import { serverText } from '../text/terminal-text.js';
 
-/** The topic name: the label whose key ends in `/dataset` (in `labels` or `metadata.labels`). */
+/**
+ * The topic name: the label whose key ends in `/dataset` (in `labels` or `metadata.labels`).
+ * It goes into a table definition and onto the terminal, so a label that is no topic name
+ * (a quote that would end the JSON string, a control character) is refused, not used.
+ */
 export function topicOf(dataSet: CatalogDataSet): string | undefined {
   for (const labels of [dataSet.labels, dataSet.metadata?.labels]) {
     if (!labels) continue;
     for (const [key, value] of Object.entries(labels)) {
-      if (key.endsWith(TOPIC_LABEL_KEY_SUFFIX) && typeof value === 'string' && value !== '') return value;
+      if (!(key.endsWith(TOPIC_LABEL_KEY_SUFFIX) && typeof value === 'string' && value !== '')) continue;
+      const problem = nameProblem('topic', value);
+      if (problem !== undefined) {
+        throw new DpgwError('rejected', `the catalog's topic label of data set ${serverText(String(dataSet.name))} is not usable: ${problem}`, {
+          hint: "the gateway answered a topic label no table can consume; nothing was sent for this data set's table — ask the platform's operators",
+        });
+      }
+      return value;
     }
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { SupersetClient } from '../dashboard/superset-client.js';
 import { DpgwError } from '../errors/dpgw-error.js';
+import { plainHttpWarning } from '../net/plain-http.js';
 import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { Reporter } from '../output/reporter.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
@@ -21,6 +22,8 @@ export async function createDashboardClient(settings: Settings, reporter: Report
     password = setting.source.kind === 'env' ? setting.value : await resolveSecretReference(setting.value, { where: whereSet(setting), env: io.env, label: 'dashboard password', prompt });
   }
   const trace = reporter.options.verbose ? (line: string) => reporter.trace(line) : undefined;
+  const unencrypted = plainHttpWarning(url, 'the dashboard tool', 'the dashboard password and its session');
+  if (unencrypted) reporter.warn(unencrypted);
   return new SupersetClient({
     baseUrl: url,
     username,

@@ -1,5 +1,6 @@
 /** `dpgw access-control render|check`: the query-engine coordinator's access-control.properties (contract step 1). */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
+import { MB, readRegularFile } from '../files/read-regular-file.js';
 import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { ACCESS_CONTROL_FILE_NAME } from '../contract/constants.js';
 import { DpgwError } from '../errors/dpgw-error.js';
@@ -45,16 +46,11 @@ const check: HandlerOf<'access-control check'> = async (context) => {
   const { reporter } = context;
   const [file] = context.args;
   const settings = await context.settings();
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new DpgwError('input', `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`, {
-      where: file,
-      hint: `give the coordinator's ${ACCESS_CONTROL_FILE_NAME}, or write one with \`dpgw access-control render -o ${ACCESS_CONTROL_FILE_NAME}\``,
-    });
-  }
+  const text = readRegularFile(file, {
+    what: 'access-control file',
+    maxBytes: MB,
+    hint: `give the coordinator's ${ACCESS_CONTROL_FILE_NAME}, or write one with \`dpgw access-control render -o ${ACCESS_CONTROL_FILE_NAME}\``,
+  });
   // The policy engine is compared only when the user chose one (flag, environment, profile), not with the default.
   const engineSetting = settings.values.policyEngine;
   const result = checkAccessControl(text, { policyEngine: engineSetting.source.kind === 'default' ? undefined : engineSetting.value });

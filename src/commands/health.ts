@@ -8,6 +8,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { onStopSignal } from '../cli/interruption.js';
 import { GatewayError } from '../gateway/gateway-error.js';
+import { serverText, terminalSafe } from '../text/terminal-text.js';
 
 const health: HandlerOf<'health'> = async (context) => {
   const [component] = context.args;
@@ -33,7 +34,7 @@ const health: HandlerOf<'health'> = async (context) => {
     try {
       for (;;) {
         const text = renderTree(record, component, context.reporter.out) + `\n${context.reporter.out.dim(`checked ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
-        context.io.stdout.write(tty ? `\u001b[H\u001b[2J${text}` : `${text}\n`);
+        context.io.stdout.write(tty ? `\u001b[H\u001b[2J${terminalSafe(text)}` : `${terminalSafe(text)}\n`);
         for (let waited = 0; waited < watch * 1000 && !stopped; waited += 100) await sleep(100);
         if (stopped) break;
         record = await check();
@@ -52,14 +53,15 @@ const health: HandlerOf<'health'> = async (context) => {
 };
 
 function renderTree(record: HealthRecord, component: string | undefined, style: ChalkInstance): string {
-  const status = (s: string) => (s === HEALTH_STATUS_UP ? style.green(s) : style.red.bold(s));
+  // Names and statuses are the server's words: escaped, so none can forge a line of the tree.
+  const status = (s: string) => (s === HEALTH_STATUS_UP ? style.green(s) : style.red.bold(serverText(String(s))));
   const lines = [`${style.bold(component ?? 'platform')} ${status(record.status)}`];
   const entries = Object.entries(record.components ?? {});
   entries.forEach(([name, child], index) => {
     const last = index === entries.length - 1;
-    lines.push(`${last ? '└─' : '├─'} ${name} ${status(child.status)}`);
+    lines.push(`${last ? '└─' : '├─'} ${serverText(name)} ${status(child.status)}`);
     const subs = Object.entries(child.components ?? {});
-    subs.forEach(([subName, sub], subIndex) => lines.push(`${last ? '   ' : '│  '}${subIndex === subs.length - 1 ? '└─' : '├─'} ${subName} ${status(sub.status)}`));
+    subs.forEach(([subName, sub], subIndex) => lines.push(`${last ? '   ' : '│  '}${subIndex === subs.length - 1 ? '└─' : '├─'} ${serverText(subName)} ${status(sub.status)}`));
   });
   return lines.join('\n');
 }

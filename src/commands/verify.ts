@@ -1,6 +1,7 @@
 /** `dpgw verify`: contract steps 7 and 8 in the SQL query engine, as the signed-in user. */
 import { requireName } from '../names/platform-names.js';
 import type { ChalkInstance } from 'chalk';
+import { serverText } from '../text/terminal-text.js';
 import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
@@ -52,7 +53,7 @@ function summary(report: VerifyReport, user: string | undefined): string {
 function renderReport(report: VerifyReport, style: ChalkInstance): string {
   const width = Math.max(...report.checks.map((c) => c.check.length));
   return report.checks
-    .map((c) => `${c.ok ? style.green('✓') : style.red('✗')} ${c.check.padEnd(width)}  ${c.answered}${c.ok ? '' : style.dim(`  (expected ${c.expected})`)}\n  ${style.dim(c.sql)}`)
+    .map((c) => `${c.ok ? style.green('✓') : style.red('✗')} ${c.check.padEnd(width)}  ${serverText(c.answered)}${c.ok ? '' : style.dim(`  (expected ${c.expected})`)}\n  ${style.dim(c.sql)}`)
     .join('\n');
 }
 

@@ -9,6 +9,7 @@
  *  - plain text (or HTML from a proxy, reduced to its text)
  */
 import { redactText } from '../secrets/redaction.js';
+import { serverText } from '../text/terminal-text.js';
 
 export type ErrorBodyShape = 'spring' | 'problem' | 'store' | 'oauth' | 'dashboard' | 'json' | 'text' | 'empty';
 
@@ -73,6 +74,7 @@ function plainText(text: string): string {
 }
 
 function clip(message: string): string {
-  const oneLine = redactText(message).replace(/\s*\n\s*/g, ' ').trim();
+  // The server's words on one line, with any control character escaped: never a forged line of dpgw's.
+  const oneLine = serverText(redactText(message).replace(/\s*\n\s*/g, ' ').trim());
   return oneLine.length > MAX_MESSAGE ? `${oneLine.slice(0, MAX_MESSAGE - 1)}…` : oneLine;
 }

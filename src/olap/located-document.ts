@@ -3,7 +3,7 @@
  * about it can say file:line:column. JSON files are parsed as strict JSON (a
  * trailing comma is an error there, though YAML would accept it).
  */
-import { readFile } from 'node:fs/promises';
+import { MB, readRegularFile } from '../files/read-regular-file.js';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { DpgwError } from '../errors/dpgw-error.js';
@@ -29,16 +29,44 @@ export function locatedValue<T>(document: LocatedDocument, path: readonly PathPa
   };
 }
 
+/** A manifest of 100,000 data sets is about 20 MB; far larger is a mistake, not a manifest. */
+const MAX_DOCUMENT_BYTES = 256 * MB;
+
 export async function readLocatedDocument(file: string, what: string): Promise<LocatedDocument> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new DpgwError('input', `cannot read the ${what} ${file}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { where: file, hint: 'check the path' });
-  }
-  return parseLocatedDocument(text, file);
+  const text = readRegularFile(file, { what, maxBytes: MAX_DOCUMENT_BYTES });
+  const document = parseLocatedDocument(text, file);
+  refuseAliasBombs(document.value, text.length, file, what);
+  return document;
 }
+
+/**
+ * YAML aliases share one node, so a 600-byte file can stand for a billion values ("billion
+ * laughs"): harmless while parsed, it takes gigabytes and minutes once anything walks or
+ * sends it. Counted with each shared node once (memoised), a document is refused when it
+ * would expand to far more values than it holds.
+ */
+function refuseAliasBombs(value: unknown, textLength: number, file: string, what: string): void {
+  const expanded = new Map<object, number>();
+  const count = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = expanded.get(node);
+    if (known !== undefined) return known;
+    expanded.set(node, 1); // a cycle counts once
+    let total = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) total += count(child);
+    expanded.set(node, total);
+    return total;
+  };
+  const total = count(value);
+  if (total > Math.max(MAX_EXPANDED_VALUES, ALIAS_EXPANSION_FACTOR * textLength)) {
+    throw new DpgwError('input', `the ${what}'s aliases (*name) expand to ${total.toExponential(1)} values from ${textLength} bytes of text: more than dpgw expands`, { where: file, hint: 'write the values out, or use fewer nested aliases' });
+  }
+}
+
+/** Every document dpgw reads expands to fewer values than this… */
+const MAX_EXPANDED_VALUES = 1_000_000;
+/** …or to at most this many values per byte of its text (a value written out takes two bytes at least; anchors for shared defaults stay far below it). */
+const ALIAS_EXPANSION_FACTOR = 5;
 
 /**
  * The value comes from the fastest parser that fits (JSON.parse, js-yaml); the `yaml`

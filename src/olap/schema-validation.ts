@@ -78,8 +78,23 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
         if (typeof field.granularity !== 'string') issue([...path, 'granularity'], 'granularity is missing; the contract uses 1:MILLISECONDS');
         else if (!isGranularity(field.granularity)) issue([...path, 'granularity'], `granularity "${field.granularity}" is not <size>:<unit> with a time unit`);
       }
-      if (field.notNull !== undefined && typeof field.notNull !== 'boolean') issue([...path, 'notNull'], `notNull must be true or false, not ${JSON.stringify(field.notNull)}`);
+      for (const key of ['notNull', 'singleValueField'] as const) {
+        if (field[key] !== undefined && typeof field[key] !== 'boolean') issue([...path, key], `${key} must be true or false, not ${shortJson(field[key])}`);
+      }
+      if (field.maxLength !== undefined && !(Number.isInteger(field.maxLength) && (field.maxLength as number) > 0)) issue([...path, 'maxLength'], `maxLength must be a whole number above 0, not ${shortJson(field.maxLength)}`);
+      if (field.defaultNullValue !== undefined && !['string', 'number', 'boolean'].includes(typeof field.defaultNullValue)) {
+        issue([...path, 'defaultNullValue'], `defaultNullValue must be a single value (text, a number or true/false), not ${shortJson(field.defaultNullValue)}`);
+      }
     });
+  }
+  // The two schema-wide fields the store takes besides the columns: each of its one type, so nothing unchecked is sent.
+  if (schema.enableColumnBasedNullHandling !== undefined && typeof schema.enableColumnBasedNullHandling !== 'boolean') {
+    issue(['enableColumnBasedNullHandling'], `enableColumnBasedNullHandling must be true or false, not ${shortJson(schema.enableColumnBasedNullHandling)}`);
+  }
+  const primaryKeys = schema.primaryKeyColumns;
+  if (primaryKeys !== undefined) {
+    if (!Array.isArray(primaryKeys) || primaryKeys.some((column) => typeof column !== 'string')) issue(['primaryKeyColumns'], `primaryKeyColumns must be a list of column names, not ${shortJson(primaryKeys)}`);
+    else for (const [index, column] of primaryKeys.entries()) if (!seen.has(column as string)) issue(['primaryKeyColumns', index], `primary key column "${String(column)}" is not a column of the schema`);
   }
   if (columns === 0 && issues.length === 0) issue([], 'the schema has no columns: add dimensionFieldSpecs, metricFieldSpecs or dateTimeFieldSpecs');
   return issues.length === 0 ? { schema: schema as unknown as AnalyticsSchema, issues } : { issues };
@@ -91,6 +106,12 @@ function unknownKeys(object: Record<string, unknown>, known: readonly string[], 
     const near = closestMatch(key, known);
     issue([...path, key], `unknown field "${key}"${near ? ` (did you mean ${near}?)` : `; known: ${known.join(', ')}`}`, true);
   }
+}
+
+/** A value as a message shows it: JSON, cut short. */
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 /** Every column of a schema, by name, with its group. */

@@ -1,13 +1,15 @@
 /**
  * The one place that writes. Results go to stdout (human text, or exactly one
  * JSON document with --json); messages, warnings and traces go to stderr. Every
- * string passes through redaction on its way out.
+ * string passes through redaction on its way out, and control characters a server
+ * sent are escaped (text/terminal-text.ts).
  */
 import type { ValidationIssue } from '../olap/schema-validation.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { DpgwError } from '../errors/dpgw-error.js';
 import { redactText } from '../secrets/redaction.js';
 import { jsonChunks } from './json-chunks.js';
+import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
 import type { OutputStream } from '../cli/io.js';
 
 export interface ReporterOptions {
@@ -26,6 +28,16 @@ export interface CommandOutput<T = unknown> {
   exitCode?: number;
   /** The command rendered its result already (a long-running command prints when ready). */
   printed?: boolean;
+}
+
+/** Text as a person sees it: secrets masked, a server's control characters escaped. */
+function shown(text: string): string {
+  return terminalSafe(redactText(text));
+}
+
+/** JSON text as written: secrets masked, and no raw control character a terminal would act on. */
+function document(json: string): string {
+  return jsonSafe(redactText(json));
 }
 
 /** A terminal's worth: a manifest with thousands of problems lists the first ones, --json all. */
@@ -52,19 +64,19 @@ export class Reporter {
       for (const chunk of jsonChunks(output.data)) {
         pending += chunk;
         if (pending.length >= 65_536) {
-          this.stdout.write(redactText(pending));
+          this.stdout.write(document(pending));
           pending = '';
         }
       }
-      this.stdout.write(redactText(pending) + '\n');
+      this.stdout.write(document(pending) + '\n');
       return;
     }
     const text = output.human ? output.human(this.out) : JSON.stringify(output.data, null, 2);
-    if (text !== '') this.stdout.write(redactText(text.endsWith('\n') ? text : text + '\n'));
+    if (text !== '') this.stdout.write(shown(text.endsWith('\n') ? text : text + '\n'));
   }
 
   info(message: string): void {
-    if (!this.options.quiet) this.stderr.write(redactText(message) + '\n');
+    if (!this.options.quiet) this.stderr.write(shown(message) + '\n');
   }
 
   success(message: string): void {
@@ -78,25 +90,25 @@ export class Reporter {
 
   /** Dropped with --quiet, which keeps only results and errors. */
   warn(message: string): void {
-    if (!this.options.quiet) this.stderr.write(redactText(`${this.err.yellow('warning:')} ${message}`) + '\n');
+    if (!this.options.quiet) this.stderr.write(shown(`${this.err.yellow('warning:')} ${message}`) + '\n');
   }
 
   /** One of several problems a command found (the command decides the exit code); shown even with --quiet. */
   problem(message: string): void {
-    this.stderr.write(redactText(`${this.err.red('dpgw:')} ${message}`) + '\n');
+    this.stderr.write(shown(`${this.err.red('dpgw:')} ${message}`) + '\n');
   }
 
   trace(line: string): void {
-    if (this.options.verbose) this.stderr.write(this.err.dim(redactText(line)) + '\n');
+    if (this.options.verbose) this.stderr.write(this.err.dim(shown(line)) + '\n');
   }
 
   /** One line on stderr; with --json also `{ "error": … }` on stdout, so a pipeline always gets a document. */
   error(error: DpgwError, options: { stdout: boolean } = { stdout: true }): void {
-    this.stderr.write(redactText(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
+    this.stderr.write(shown(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
     // An input error found several problems (a manifest, a schema): the line above names the first, one line each for the rest.
     const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
     for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(`${issue.where}: ${issue.field}: ${issue.message}`);
     if (issues.length > LISTED_PROBLEMS) this.problem(`… and ${issues.length - LISTED_PROBLEMS} more; --json lists them all`);
-    if (this.options.json && options.stdout) this.stdout.write(redactText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
+    if (this.options.json && options.stdout) this.stdout.write(document(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
   }
 }

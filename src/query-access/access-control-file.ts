@@ -37,6 +37,11 @@ const POLICY_ENGINES: Readonly<Record<string, PolicyEngineKeys>> = {
 
 export const KNOWN_POLICY_ENGINES = Object.keys(POLICY_ENGINES);
 
+/** Trino's own access controls (`default`, `allow-all`, `read-only`, `file`): none delegates to an external policy engine. */
+const BUILT_IN_ACCESS_CONTROLS: readonly string[] = ['default', 'allow-all', 'read-only', 'file'];
+/** External policy engines the query engine ships a plugin for, whose own keys dpgw does not check (Apache Ranger). */
+const OTHER_EXTERNAL_ENGINES: readonly string[] = ['ranger'];
+
 export interface AccessControlSettings {
   policyEngine: string;
   policyUri?: string;
@@ -166,6 +171,12 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
   if (!engineEntry) missing(ACCESS_CONTROL_KEYS.policyEngine, 'it names the external policy engine');
   else if (engine && expected.policyEngine && engine !== expected.policyEngine) {
     problems.push({ severity: 'error', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `${engineEntry.key} is "${engine}", but the settings name the policy engine "${expected.policyEngine}"`, hint: `set ${engineEntry.key}=${expected.policyEngine}, or pass --policy-engine ${engine}` });
+  } else if (engine && BUILT_IN_ACCESS_CONTROLS.includes(engine)) {
+    problems.push({ severity: 'error', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `${engineEntry.key} is "${engine}", the query engine's own access control: the contract requires access decisions delegated to an external policy engine`, hint: `set ${engineEntry.key}=${KNOWN_POLICY_ENGINES[0]}` });
+  } else if (engine && !engineKeys && engine !== expected.policyEngine && !OTHER_EXTERNAL_ENGINES.includes(engine)) {
+    // An engine dpgw does not know counts only when the settings name it: a typo of opa must not pass.
+    const near = closestMatch(engine, KNOWN_POLICY_ENGINES);
+    problems.push({ severity: 'error', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `${engineEntry.key} is "${engine}", not a policy engine dpgw knows${near ? ` (did you mean ${near}?)` : ''}`, hint: `set ${engineEntry.key}=${near ?? KNOWN_POLICY_ENGINES[0]}, or name your external policy engine with --policy-engine ${engine}` });
   } else if (engine && !engineKeys) {
     problems.push({ severity: 'warning', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `dpgw does not know the keys of policy engine "${engine}"; only the contract's keys were checked`, hint: `known: ${KNOWN_POLICY_ENGINES.join(', ')}` });
   }

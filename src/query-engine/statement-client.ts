@@ -7,12 +7,14 @@
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 import { GatewayError } from '../gateway/gateway-error.js';
-import { HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
+import { DEFAULT_TIMEOUT_MS, HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
+import { serverText } from '../text/terminal-text.js';
 
 /** The part of a statement answer dpgw reads. */
 interface StatementAnswer {
   id?: string;
   nextUri?: string;
+  stats?: { state?: string };
   columns?: Array<{ name: string; type: string }>;
   data?: unknown[][];
   error?: EngineErrorBody;
@@ -39,12 +41,13 @@ export class QueryFailed extends DpgwError {
   readonly engineMessage: string;
 
   constructor(sql: string, queryId: string, error: EngineErrorBody) {
-    const engineMessage = error.message ?? 'the query failed';
+    // The engine's words, shown on one line: any control character or line break escaped.
+    const engineMessage = serverText(String(error.message ?? 'the query failed'));
     super('rejected', `the query engine refused \`${sql}\`: ${engineMessage}`, { details: { queryId, errorName: error.errorName, errorType: error.errorType, errorCode: error.errorCode } });
     this.name = 'QueryFailed';
     this.queryId = queryId;
-    this.errorName = error.errorName ?? 'UNKNOWN';
-    this.errorType = error.errorType ?? 'UNKNOWN';
+    this.errorName = serverText(String(error.errorName ?? 'UNKNOWN'));
+    this.errorType = serverText(String(error.errorType ?? 'UNKNOWN'));
     this.engineMessage = engineMessage;
   }
 
@@ -56,6 +59,8 @@ export class QueryFailed extends DpgwError {
 export interface StatementClientOptions extends Omit<HttpTransportOptions, 'unreachableHint'> {
   /** The session catalog (X-Trino-Catalog): unqualified names such as `default.track` resolve in it. */
   catalog: string;
+  /** How long one statement may take in all, its pages included (default: timeoutMs); a query left QUEUED is cancelled then. */
+  statementDeadlineMs?: number;
 }
 
 const MAX_PAGES = 10_000;
@@ -84,6 +89,8 @@ export class StatementClient {
 
   /** Runs one statement to its end; stops reading (and cancels the query) after `maxRows` rows. */
   async query(sql: string, { maxRows = 10_000 }: { maxRows?: number } = {}): Promise<QueryResult> {
+    const deadlineMs = this.options.statementDeadlineMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + deadlineMs;
     let answer = await this.call('POST', '/v1/statement', sql);
     const queryId = answer.id ?? 'unknown';
     let columns = answer.columns ?? [];
@@ -92,6 +99,14 @@ export class StatementClient {
       if (rows.length >= maxRows) {
         await this.cancel(answer.nextUri);
         break;
+      }
+      if (Date.now() > deadline) {
+        // A query the engine keeps QUEUED (no worker, a full queue) would otherwise be polled for hours.
+        await this.cancel(answer.nextUri);
+        throw new DpgwError('network', `the query engine did not finish \`${sql}\` within ${deadlineMs / 1000} s (query ${serverText(queryId)}${answer.stats?.state ? `, still ${serverText(String(answer.stats.state))}` : ''}); it was cancelled`, {
+          where: this.origin,
+          hint: 'check that the engine has workers and a free queue, or allow longer with --timeout <seconds>',
+        });
       }
       // The engine holds each page request until it has news (long polling): no pause is needed here.
       answer = await this.call('GET', this.sameOrigin(answer.nextUri, sql));
@@ -130,14 +145,10 @@ export class StatementClient {
 
   /** The bearer token goes only to the engine it was meant for, never to a host a page names. */
   private sameOrigin(uri: string, sql: string): string {
-    let origin: string;
-    try {
-      origin = new URL(uri).origin;
-    } catch {
-      throw new DpgwError('failure', `the query engine answered \`${sql}\` with a next page that is not a URL: ${uri}`);
-    }
+    const origin = originOf(uri);
+    if (origin === undefined) throw new DpgwError('failure', `the query engine answered \`${sql}\` with a next page that is not a URL: ${serverText(uri)}`);
     if (origin !== this.origin) {
-      throw new DpgwError('failure', `the query engine's next page for \`${sql}\` is on ${origin}, not on ${this.origin}; dpgw sends the token to the configured engine only`, {
+      throw new DpgwError('failure', `the query engine's next page for \`${sql}\` is on ${serverText(origin)}, not on ${this.origin}; dpgw sends the token to the configured engine only`, {
         hint: 'use the URL the engine knows itself by for --query-engine (or have it honour forwarded headers: http-server.process-forwarded=true)',
       });
     }
@@ -145,11 +156,21 @@ export class StatementClient {
   }
 
   private async cancel(nextUri: string): Promise<void> {
+    // The cancel carries the token too: only to the configured engine (else the query ends by itself).
+    if (originOf(nextUri) !== this.origin) return;
     try {
       await this.http.request('DELETE', nextUri, { retry: false, acceptStatuses: [204, 404, 410] });
     } catch {
       // Cancelling frees the engine early; the query ends by itself anyway.
     }
+  }
+}
+
+function originOf(uri: string): string | undefined {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return undefined;
   }
 }
 

@@ -20,9 +20,11 @@ const registered = new Set<string>();
 /** Remember a secret's value so every later output is scrubbed of it. */
 export function registerSecret(value: string | undefined | null): void {
   if (typeof value !== 'string') return;
-  const trimmed = value.trim();
-  if (trimmed.length >= MIN_REGISTERED_LENGTH) registered.add(trimmed);
-  if (value.length >= MIN_REGISTERED_LENGTH) registered.add(value);
+  for (const form of new Set([value, value.trim()])) {
+    if (form.length < MIN_REGISTERED_LENGTH) continue;
+    // As the secret appears in a trace or an answer: inside JSON ("…\"…"), a URL or a form body (%22, +).
+    for (const written of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form), new URLSearchParams({ s: form }).toString().slice(2)]) registered.add(written);
+  }
 }
 
 export function isSecretKey(key: string): boolean {

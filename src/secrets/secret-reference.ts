@@ -11,7 +11,7 @@
  * Every value read is registered for redaction before it is returned.
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { MB, readRegularFile } from '../files/read-regular-file.js';
 import { homedir } from 'node:os';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from './redaction.js';
@@ -61,11 +61,7 @@ async function resolve(reference: string, context: SecretReferenceContext): Prom
     case 'file': {
       if (rest === '') throw bad('file: needs a path', context);
       const path = rest.startsWith('~/') ? `${context.env.HOME || homedir()}${rest.slice(1)}` : rest;
-      try {
-        return (await readFile(path, 'utf8')).replace(/\r?\n$/, '');
-      } catch (error) {
-        throw new DpgwError('input', `cannot read the ${context.label} from file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { where: context.where, hint: 'check the path and its permissions' });
-      }
+      return readRegularFile(path, { what: `${context.label} file`, maxBytes: MB, where: context.where, hint: 'check the path and its permissions' }).replace(/\r?\n$/, '');
     }
     case 'exec':
       return runCommand(splitCommandLine(rest, context), context);

@@ -8,7 +8,8 @@
  *     dev:
  *       gateway: https://gateway.dev.example
  */
-import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
+import { chmod, mkdir, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { MB, readRegularFile } from '../files/read-regular-file.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
@@ -45,14 +46,40 @@ export async function loadConfigFile(directory: string): Promise<ConfigFile> {
   const path = join(directory, CONFIG_FILE_NAME);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    await refuseWritableByOthers(path);
+    text = readRegularFile(path, { what: 'config file', maxBytes: 4 * MB, hint: 'check its permissions, or point DPGW_CONFIG_DIR elsewhere' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { path, exists: false, profiles: new Map(), document: parseDocument('') };
     }
-    throw new DpgwError('input', `cannot read the config file: ${(error as Error).message}`, { where: path, hint: 'check its permissions, or point DPGW_CONFIG_DIR elsewhere' });
+    throw error instanceof DpgwError ? error : new DpgwError('input', `cannot read the config file: ${(error as Error).message}`, { where: path, hint: 'check its permissions, or point DPGW_CONFIG_DIR elsewhere' });
   }
   return parseConfigText(text, path);
+}
+
+/**
+ * config.yaml can name `exec:` references, which dpgw runs: a file (or a folder) that
+ * another user can write would let that user run commands as this one. Refused, as ssh
+ * refuses such a config. (A folder with the sticky bit, like /tmp, lets nobody replace it.)
+ */
+async function refuseWritableByOthers(path: string): Promise<void> {
+  const target = await realpath(path);
+  const file = await stat(target);
+  const folder = await stat(dirname(target));
+  const me = process.getuid?.();
+  const problem =
+    me !== undefined && file.uid !== me && file.uid !== 0
+      ? `belongs to another user (uid ${file.uid})`
+      : (file.mode & 0o022) !== 0
+        ? `can be changed by others (mode ${(file.mode & 0o777).toString(8)})`
+        : (folder.mode & 0o022) !== 0 && (folder.mode & 0o1000) === 0
+          ? `is in a folder others can write to (${dirname(target)}, mode ${(folder.mode & 0o777).toString(8)})`
+          : undefined;
+  if (problem === undefined) return;
+  throw new DpgwError('input', `the config file ${problem}, and it can name commands dpgw runs (exec: references): dpgw does not use it`, {
+    where: path,
+    hint: (file.mode & 0o022) !== 0 ? `chmod 600 ${target}` : `move it to a folder only you can write to (chmod go-w ${dirname(target)}), or point DPGW_CONFIG_DIR elsewhere`,
+  });
 }
 
 export function parseConfigText(text: string, path: string): ConfigFile {
@@ -148,8 +175,10 @@ function ensureMap(document: Document, path: string[]): void {
 /** Atomic write: a crash never leaves a half-written config; 0600 because it may name secret sources. */
 export async function saveConfigFile(config: ConfigFile): Promise<void> {
   await mkdir(dirname(config.path), { recursive: true, mode: 0o700 });
-  const temporary = `${config.path}.${process.pid}.tmp`;
+  // Through a symbolic link (config.yaml kept in a dotfiles repository): the file it points to is written, the link kept.
+  const target = await realpath(config.path).catch(() => config.path);
+  const temporary = `${target}.${process.pid}.tmp`;
   await writeFile(temporary, config.document.toString(), { mode: 0o600 });
   await chmod(temporary, 0o600);
-  await rename(temporary, config.path);
+  await rename(temporary, target);
 }

@@ -49,5 +49,5 @@ it('refuses an untrusted certificate with the fix, and trusts --ca-file or NODE_
   expect((await spawnDpgw(['health'], { env: { ...env, NODE_EXTRA_CA_CERTS: cert } })).code).toBe(0);
   const missing = await spawnDpgw(['health', '--ca-file', join(dir, 'nope.pem')], { env });
   expect(missing.code).toBe(2);
-  expect(missing.stderr).toContain('--ca-file: cannot use');
+  expect(missing.stderr).toContain('--ca-file: cannot read the certificate authorities file');
 });

@@ -25,6 +25,19 @@ describe('access-control.properties', () => {
     expect(result.problems.map((p) => `${p.line}:${p.column} ${p.severity}`)).toEqual(['2:21 warning', '3:1 warning']);
   });
 
+  it("the query engine's own access controls, and a typo of a policy engine, fail: the contract requires an external one", () => {
+    for (const builtIn of ['allow-all', 'read-only', 'file', 'default']) {
+      const result = checkAccessControl(`fine-grained-access-control-enabled=true\naccess-control.name=${builtIn}\n`);
+      expect(result.ok).toBe(false);
+      expect(result.problems[0]).toMatchObject({ severity: 'error', line: 2, message: expect.stringContaining(`"${builtIn}", the query engine's own access control`) });
+    }
+    const typo = checkAccessControl('fine-grained-access-control-enabled=true\naccess-control.name=opaa\nopa.policy.uri=http://opa/allow\n');
+    expect(typo.ok).toBe(false);
+    expect(typo.problems.find((p) => p.line === 2)).toMatchObject({ severity: 'error', message: 'access-control.name is "opaa", not a policy engine dpgw knows (did you mean opa?)' });
+    expect(checkAccessControl('fine-grained-access-control-enabled=true\naccess-control.name=allow-all\n', { policyEngine: 'allow-all' }).ok).toBe(false);
+    expect(checkAccessControl('fine-grained-access-control-enabled=true\naccess-control.name=acme-pdp\n', { policyEngine: 'acme-pdp' }).ok).toBe(true);
+  });
+
   it('a line without a key, or a key without a value, is an error', () => {
     const result = checkAccessControl('=true\nfine-grained-access-control-enabled=\naccess-control.name=opa\nopa.policy.uri=http://opa/allow\n');
     expect(result.ok).toBe(false);

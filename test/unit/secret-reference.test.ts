@@ -43,7 +43,7 @@ describe('secret references', () => {
     const notReference = await failure('vault:kv/x');
     expect(notReference.message).toBe('the client secret must be a secret reference (env:NAME, file:PATH, exec:COMMAND ARGS…, base64:<reference> or prompt), not the secret itself');
     expect(notReference.toLine()).not.toContain('vault');
-    expect((await failure(`file:${join(dir, 'missing')}`)).message).toContain('ENOENT');
+    expect((await failure(`file:${join(dir, 'missing')}`)).message).toContain('no such file');
     expect((await failure('exec:no-such-command-dpgw')).message).toContain('command not found');
     const failing = await failure(`exec:${process.execPath} -e "console.error('permission denied'); process.exit(3)"`);
     expect(failing.message).toBe(`"${process.execPath}" for the client secret exited with 3: permission denied`);

@@ -1,0 +1,38 @@
+/**
+ * Text from servers (error bodies, catalog labels, health component names, the query
+ * engine's answers) reaches a terminal only as text: a control character could clear the
+ * screen (`\e[2J`), retitle the window (`\e]0;…\a`), move the cursor or, with a line feed,
+ * forge a line of dpgw's own ("✓ all checks passed"). Such characters are shown escaped,
+ * as `\u001b`, never written raw.
+ */
+
+/** C0 controls, DEL, C1 controls, and the bidirectional overrides that reorder what is shown (Trojan Source). */
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const ANY_CONTROL = new RegExp(`[${CONTROLS}]`, 'g');
+/** dpgw's own colours (SGR, what chalk writes) are kept; every other control, and what a server sent, is escaped. */
+const CONTROL_BUT_STYLE = new RegExp(`\\u001b\\[[0-9;]*m|[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
+const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escaped(character: string): string {
+  return NAMED[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** A server's text for one line of output: every control escaped, line breaks included. */
+export function serverText(text: string): string {
+  return text.replace(ANY_CONTROL, escaped);
+}
+
+/** The last step before a terminal: dpgw's own line breaks, tabs and colours stay; any other control is escaped. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL_BUT_STYLE, (match) => (match.length > 1 ? match : escaped(match)));
+}
+
+/**
+ * JSON text with the controls JSON.stringify leaves raw (DEL, C1, the bidirectional
+ * overrides) written as \u escapes: the same document, safe to print.
+ */
+export function jsonSafe(json: string): string {
+  return json.replace(JSON_UNSAFE, escaped);
+}

@@ -1,0 +1,127 @@
+/**
+ * Files dpgw is pointed at can be anything: a FIFO, a device, an alias bomb, a config
+ * that someone else can write. Each is refused in one line, with nothing sent.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
+
+const sandboxes = sandboxPerTest();
+
+/** A schema of 700 bytes whose optional fields hide nine levels of aliases, standing for 10^9 values. */
+function aliasBombSchema(): string {
+  const lines = ['schemaName: bomb', 'dimensionFieldSpecs:', '  - { name: c0, dataType: STRING, defaultNullValue: &a [x,x,x,x,x,x,x,x,x,x] }'];
+  for (let level = 1; level < 9; level++) {
+    const [name, previous] = [String.fromCharCode(97 + level), String.fromCharCode(96 + level)];
+    lines.push(`  - { name: c${level}, dataType: STRING, defaultNullValue: &${name} [${Array(10).fill(`*${previous}`).join(',')}] }`);
+  }
+  return [...lines, 'primaryKeyColumns: *i', 'enableColumnBasedNullHandling: *i', ''].join('\n');
+}
+
+describe('files that are not what they claim', () => {
+  it('an alias bomb in a schema: refused at once by validate, push --dry-run and provision, nothing sent', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-bomb-'));
+    const file = join(folder, 'schema.yaml');
+    writeFileSync(file, aliasBombSchema());
+    expect(readFileSync(file, 'utf8').length).toBeLessThan(1200);
+    for (const args of [['schema', 'validate', file], ['schema', 'push', file, '--dry-run']]) {
+      const result = await spawnDpgw(args, { env });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toMatch(/aliases \(\*name\) expand to \d\.\de\+\d+ values from \d+ bytes of text/);
+    }
+    const manifest = join(folder, 'provision.yaml');
+    writeFileSync(manifest, 'dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: schema.yaml }\n');
+    const provision = await spawnDpgw(['provision', manifest], { env });
+    expect(provision.code).toBe(2);
+    expect(sandbox.requestLog.of('gateway')).toEqual([]);
+  });
+
+  it("a schema's optional fields are type-checked: a list where true/false belongs is located, not sent", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-types-'));
+    const file = join(folder, 'schema.yaml');
+    writeFileSync(file, `${readFileSync(TRACK_SCHEMA_FILE, 'utf8')}\nenableColumnBasedNullHandling: [1, 2]\nprimaryKeyColumns: nope\n`);
+    const result = await spawnDpgw(['schema', 'validate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/schema\.yaml:\d+:\d+: enableColumnBasedNullHandling: enableColumnBasedNullHandling must be true or false, not \[1,2\]/);
+    expect(result.stdout).toMatch(/primaryKeyColumns: primaryKeyColumns must be a list of column names, not "nope"/);
+  });
+
+  it('a FIFO as schema or access-control file and /dev/zero as the CA file: refused in one line, no hang', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-fifo-'));
+    const fifo = join(folder, 'schema.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const gateway = await startRecordingServer({ 'GET /api/health': () => ({ body: { status: 'UP' } }) });
+    try {
+      const env = cleanEnv({ DPGW_GATEWAY: gateway.url, DPGW_TOKEN: 'file-test-token-1234' });
+      const schema = await spawnDpgw(['schema', 'push', fifo], { env });
+      expect(schema.code).toBe(2);
+      expect(schema.stderr).toContain(`the schema file ${fifo} is a FIFO (named pipe): dpgw reads only regular files`);
+      const accessControl = await spawnDpgw(['access-control', 'check', fifo], { env });
+      expect(accessControl.code).toBe(2);
+      expect(accessControl.stderr).toContain('is a FIFO (named pipe)');
+      const ca = await spawnDpgw(['health', '--ca-file', '/dev/zero'], { env });
+      expect(ca.code).toBe(2);
+      expect(ca.stderr.trimEnd()).toMatch(/^dpgw: --ca-file: the certificate authorities file \/dev\/zero is a device: dpgw reads only regular files/);
+      expect(gateway.requests).toEqual([]);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('config.yaml that someone else can change', () => {
+  const configWith = (mode: number, folderMode = 0o700) => {
+    const env = cleanEnv();
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'config.yaml'), 'currentProfile: dev\nprofiles:\n  dev:\n    gateway: http://127.0.0.1:1\n    clientSecret: "exec:/bin/echo s"\n');
+    chmodSync(join(folder, 'config.yaml'), mode);
+    chmodSync(folder, folderMode);
+    return { env, folder };
+  };
+
+  it('writable by others, or in a folder others can write to: refused with the fix, before any command reads it', async () => {
+    for (const [mode, folderMode, expected] of [
+      [0o666, 0o700, /config file can be changed by others \(mode 666\).* — chmod 600 /],
+      [0o600, 0o777, /config file is in a folder others can write to \(.*, mode 777\).* — move it to a folder only you can write to/],
+    ] as const) {
+      const { env } = configWith(mode, folderMode);
+      const result = await spawnDpgw(['config'], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(expected);
+    }
+    const { env } = configWith(0o600);
+    expect((await spawnDpgw(['config'], { env })).code).toBe(0);
+  });
+
+  it('config set through a symbolic link writes the file it points to and keeps the link', async () => {
+    const env = cleanEnv();
+    const dotfiles = mkdtempSync(join(tmpdir(), 'dpgw-dotfiles-'));
+    mkdirSync(join(dotfiles, 'dpgw'), { mode: 0o700 });
+    const real = join(dotfiles, 'dpgw', 'config.yaml');
+    writeFileSync(real, 'profiles:\n  dev:\n    realm: data-platform\n', { mode: 0o600 });
+    const link = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
+    symlinkSync(real, link);
+    const result = await spawnDpgw(['config', 'set', 'gateway', 'https://gateway.dev.example', '--profile', 'dev'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toContain('gateway: https://gateway.dev.example');
+  });
+});
+
+describe('plain HTTP off this machine', () => {
+  it('warns that the token crosses the network unencrypted; loopback does not', async () => {
+    const remote = await spawnDpgw(['health', '--timeout', '1'], { env: cleanEnv({ DPGW_GATEWAY: 'http://gateway.invalid', DPGW_TOKEN: 'plain-test-token-1234' }) });
+    expect(remote.stderr).toContain('warning: the gateway http://gateway.invalid is plain HTTP: the bearer token and the stream password cross the network unencrypted; use https://');
+    const local = await spawnDpgw(['health', '--timeout', '1'], { env: cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:1', DPGW_TOKEN: 'plain-test-token-1234' }) });
+    expect(local.stderr).not.toContain('plain HTTP');
+  });
+});
