@@ -26,7 +26,7 @@ function manifest(name, last) {
   let chunk = '';
   for (let i = 0; i < DATA_SETS - 1; i++) {
     const n = String(i).padStart(6, '0');
-    chunk += `  - datasource: mock-data-library\n    dataset: ds${n}\n    enablement: ds${n}-readers\n    groups: [track-readers, analysts-${i % 10}]\n    schema: schema.yaml\n    table: { name: track, retentionDays: 5 }\n`;
+    chunk += `  - datasource: mock-data-library\n    dataset: ds${n}\n    enablement: ds${n}-readers\n    groups: [track-readers, analysts-${i % 10}]\n    schema: schema.yaml\n    table: { name: ds${n}, retentionDays: 5 }\n`;
     if (chunk.length > 1 << 20) {
       writeSync(fd, chunk);
       chunk = '';

@@ -212,6 +212,10 @@ export class IdentityClient {
       if (response.status === 404) {
         return new DpgwError('auth', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
       }
+      if (response.status >= 500 || response.status === 429) {
+        // Down or overloaded, not a refusal: the same as unreachable (exit 5), so a caller may wait and try again.
+        return new DpgwError('network', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'it is down or overloaded: try again shortly, or check its health', details: { status: response.status } });
+      }
       return new DpgwError('auth', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
     }
     const code = networkCode(error);

@@ -6,6 +6,7 @@
  * gateway asks for a forced refresh once (http-transport.ts).
  */
 import { plainHttpWarning } from '../net/plain-http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { TokenSupplier } from '../gateway/http-transport.js';
 import { certificateAuthorities } from '../net/trust-and-proxy.js';
@@ -90,6 +91,15 @@ async function identityClient(settings: IdentitySettings): Promise<IdentityClien
 }
 
 export async function login(context: SessionContext, username: string, password: string): Promise<SessionSummary> {
+  return summary(await signIn(context, username, password), tokenCacheFor(context).file);
+}
+
+/**
+ * The password grant, its session cached under the token lock (so it never lands in the
+ * middle of another process's refresh) and returned: a command goes on with the session
+ * it signed in, whatever another process writes to the cache afterwards.
+ */
+async function signIn(context: SessionContext, username: string, password: string): Promise<CachedSession> {
   const identity = await identitySettings(context);
   const unencrypted = plainHttpWarning(identity.authUrl, 'the identity provider', 'the password and the client secret');
   if (unencrypted) context.warn(unencrypted);
@@ -97,8 +107,9 @@ export async function login(context: SessionContext, username: string, password:
   try {
     const issued = await client.passwordGrant(username, password);
     const session = toSession(context.settings.profile, identity, username, issued);
-    await tokenCacheFor(context).write(session);
-    return summary(session, tokenCacheFor(context).file);
+    const cache = tokenCacheFor(context);
+    await cache.withLock(() => cache.write(session));
+    return session;
   } finally {
     await client.close();
   }
@@ -153,27 +164,47 @@ export function sessionTokenSupplier(context: SessionContext): TokenSupplier {
   const raw = context.settings.values.token.value;
   if (raw !== undefined) return async () => raw;
   const cache = tokenCacheFor(context);
-  // One token for a whole run: the cache file is read once, and again only to refresh.
+  // One session for a whole run: the cache file is read once, and again only to refresh.
+  // The run keeps its identity: a `dpgw login` as someone else meanwhile is not adopted.
   let known: CachedSession | undefined;
-  let refreshing: Promise<string> | undefined;
+  let refreshing: Promise<CachedSession> | undefined;
   return async ({ forceRefresh, refused }) => {
-    known ??= await applicableSession(context, cache).catch((error: unknown) => signInFromEnvironment(context, cache, error));
+    known ??= await applicableSession(context, cache).catch((error: unknown) => signInFromEnvironment(context, error));
     // A token refused after this process already replaced it: the replacement serves.
     const replaced = refused !== undefined && refused !== known.accessToken;
     if ((!forceRefresh || replaced) && !nearExpiry(known)) return known.accessToken;
     const stale = known;
     // Concurrent requests of one process share a refresh, as processes do through the lock.
-    refreshing ??= refreshed(context, cache, stale).finally(() => (refreshing = undefined));
-    const token = await refreshing;
-    known = (await cache.read()) ?? known;
-    return token;
+    refreshing ??= renewed(context, cache, stale, forceRefresh).finally(() => (refreshing = undefined));
+    known = await refreshing;
+    return known.accessToken;
   };
+}
+
+/**
+ * A new token for a session whose token nears its expiry or was refused. When the refresh
+ * token is dead (the identity provider restarted, the session ended) a pipeline with
+ * DPGW_PASSWORD signs in again; when the identity provider is down, a token that is still
+ * valid and was not refused goes on serving (said once), else the run stops with exit 5.
+ */
+async function renewed(context: SessionContext, cache: TokenCache, seen: CachedSession, refused: boolean): Promise<CachedSession> {
+  try {
+    return await refreshed(context, cache, seen);
+  } catch (error) {
+    if (!(error instanceof DpgwError)) throw error;
+    if (error.kind === 'network' && !refused && Date.parse(seen.accessTokenExpiresAt) > Date.now()) {
+      context.warn(`cannot refresh the token (${error.message}); going on with the current one until it expires at ${seen.accessTokenExpiresAt}`);
+      return seen;
+    }
+    if (error.kind === 'auth') return signInFromEnvironment(context, error);
+    throw error;
+  }
 }
 
 /** The access token to use now, refreshing if needed (`dpgw auth token`). */
 export async function currentAccessToken(context: SessionContext): Promise<string> {
   const token = await sessionTokenSupplier(context)({ forceRefresh: false });
-  if (token === undefined) throw notSignedIn(context.settings.profile);
+  if (token === undefined) throw notSignedIn(context);
   return token;
 }
 
@@ -201,49 +232,76 @@ export async function ensureSignedIn(context: SessionContext): Promise<void> {
  * DPGW_PASSWORD and a username: every command signs in as `dpgw login` would, and
  * caches the session for the next command.
  */
-async function signInFromEnvironment(context: SessionContext, cache: TokenCache, error: unknown): Promise<CachedSession> {
+async function signInFromEnvironment(context: SessionContext, error: unknown): Promise<CachedSession> {
   const password = context.env.DPGW_PASSWORD;
   const username = context.settings.values.username.value;
-  if (!(error instanceof DpgwError && error.kind === 'auth') || !password || username === undefined) throw error;
-  await login(context, username, password);
+  if (!(error instanceof DpgwError && error.kind === 'auth')) throw error;
+  if (!password || username === undefined) {
+    // The identity provider's "run `dpgw login` again" names the profile a run used.
+    throw error.hint?.includes('`dpgw login') ? new DpgwError(error.kind, error.message, { where: error.where, hint: loginHint(context), details: error.details, cause: error }) : error;
+  }
+  const session = await signIn(context, username, password);
   context.info?.(`signed in as ${username}`);
-  const session = await cache.read();
-  if (!session) throw error;
   return session;
 }
 
 async function applicableSession(context: SessionContext, cache: TokenCache): Promise<CachedSession> {
   const session = await cache.read();
-  if (!session) throw notSignedIn(context.settings.profile);
+  if (!session) throw notSignedIn(context);
   const { values } = context.settings;
   const differs = (key: 'authUrl' | 'realm' | 'clientId', cached: string) => values[key].value !== undefined && values[key].value!.replace(/\/+$/, '') !== cached;
   if (differs('authUrl', session.authUrl) || differs('realm', session.realm) || differs('clientId', session.clientId)) {
     throw new DpgwError('auth', `the cached session of profile "${session.profile}" is for ${session.clientId} at ${session.issuer}, not for the identity provider the settings name`, {
-      hint: 'run `dpgw login` for the current settings',
+      hint: `${loginHint(context).replace(/ again$/, '')} for the current settings`,
     });
   }
   return session;
 }
 
-async function refreshed(context: SessionContext, cache: TokenCache, seen: CachedSession): Promise<string> {
+/** Attempts of a refresh that found the identity provider down (5xx, unreachable), with waits of 0.5, 1 s between them. */
+const REFRESH_ATTEMPTS = 3;
+
+async function refreshed(context: SessionContext, cache: TokenCache, seen: CachedSession): Promise<CachedSession> {
   return cache.withLock(async () => {
-    // Another dpgw may have refreshed while this one waited for the lock.
-    const current = (await cache.read()) ?? seen;
-    if (current.accessToken !== seen.accessToken && !nearExpiry(current)) return current.accessToken;
+    // Another dpgw may have refreshed while this one waited for the lock; a session of
+    // another identity (a `dpgw login --username …` meanwhile) is left to its owner.
+    const cached = await cache.read();
+    const ours = cached !== undefined && sameIdentity(cached, seen);
+    const current = ours ? cached : seen;
+    if (current.accessToken !== seen.accessToken && !nearExpiry(current)) return current;
     if (!current.refreshToken || (current.refreshTokenExpiresAt && Date.parse(current.refreshTokenExpiresAt) <= Date.now())) {
-      throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { hint: 'run `dpgw login` again' });
+      throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { hint: loginHint(context) });
     }
     const settings = await identitySettingsForRefresh(context, current);
     const client = await identityClient(settings);
     try {
-      const issued = await client.refreshGrant(current.refreshToken, { issuer: current.issuer, tokenEndpoint: current.tokenEndpoint });
-      const next = toSession(current.profile, settings, current.username, issued, current);
-      await cache.write(next);
-      return next.accessToken;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const issued = await client.refreshGrant(current.refreshToken, { issuer: current.issuer, tokenEndpoint: current.tokenEndpoint });
+          const next = toSession(current.profile, settings, current.username, issued, current);
+          if (ours || cached === undefined) await cache.write(next);
+          return next;
+        } catch (error) {
+          if (!(error instanceof DpgwError && error.kind === 'network') || attempt >= REFRESH_ATTEMPTS) throw error;
+          await sleep(500 * 2 ** (attempt - 1));
+        }
+      }
     } finally {
       await client.close();
     }
   });
+}
+
+/** The same user of the same client at the same identity provider. */
+function sameIdentity(a: CachedSession, b: CachedSession): boolean {
+  return a.username === b.username && a.issuer === b.issuer && a.clientId === b.clientId;
+}
+
+/** `dpgw login`, with the profile that needs it when it is not the one chosen by default. */
+export function loginHint(context: { settings: Settings }): string {
+  const { profile, profileSource } = context.settings;
+  const flag = profileSource.kind === 'flag' || profileSource.kind === 'manifest' ? ` --profile ${profile}` : '';
+  return `run \`dpgw login${flag}\` again`;
 }
 
 /** Refreshing uses the settings of the login when the current ones do not name a client secret. */
@@ -303,6 +361,8 @@ function summary(session: CachedSession, cacheFile: string): SessionSummary {
   };
 }
 
-function notSignedIn(profile: string): DpgwError {
-  return new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: 'run `dpgw login`, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline' });
+function notSignedIn(context: { settings: Settings }): DpgwError {
+  return new DpgwError('auth', `not signed in (profile "${context.settings.profile}")`, {
+    hint: `${loginHint(context).replace(/ again$/, '')}, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline`,
+  });
 }

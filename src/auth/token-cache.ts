@@ -81,13 +81,22 @@ export class TokenCache {
     }
   }
 
-  /** Atomic: a crash or a second process never sees half a file. */
+  /**
+   * Atomic: a crash or a second process never sees half a file. Where the cache cannot be
+   * written (a read-only home in a container), the session serves this command only, said once.
+   */
   async write(session: CachedSession): Promise<void> {
-    await this.ensureDirectory();
     const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(temporary, JSON.stringify(session, null, 2) + '\n', { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, this.file);
+    try {
+      await this.ensureDirectory();
+      await writeFile(temporary, JSON.stringify(session, null, 2) + '\n', { mode: 0o600 });
+      await chmod(temporary, 0o600);
+      await rename(temporary, this.file);
+    } catch (error) {
+      if (!unwritable(error)) throw error;
+      await rm(temporary, { force: true }).catch(() => undefined);
+      this.cannotWrite(error);
+    }
   }
 
   async remove(): Promise<boolean> {
@@ -100,10 +109,20 @@ export class TokenCache {
     }
   }
 
-  /** Runs `work` holding the profile's lock file; a lock older than 30 s is taken over (its holder died). */
+  /**
+   * Runs `work` holding the profile's lock file. A lock is stale, and taken over, when the
+   * process that holds it is gone (its pid is in the file) or it is older than 30 s; where
+   * no lock can be made (a read-only home), `work` runs without one.
+   */
   async withLock<T>(work: () => Promise<T>): Promise<T> {
-    await this.ensureDirectory();
     const lock = `${this.file}.lock`;
+    try {
+      await this.ensureDirectory();
+    } catch (error) {
+      if (!unwritable(error)) throw error;
+      this.cannotWrite(error);
+      return work();
+    }
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
       try {
@@ -112,9 +131,13 @@ export class TokenCache {
         await handle.close();
         break;
       } catch (error) {
+        if (unwritable(error)) {
+          this.cannotWrite(error);
+          return work();
+        }
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-        if (age > LOCK_STALE_MS) {
+        if (age > LOCK_STALE_MS || (await holderIsGone(lock))) {
           await rm(lock, { force: true });
           continue;
         }
@@ -129,8 +152,34 @@ export class TokenCache {
     }
   }
 
+  private cannotWrite(error: unknown): void {
+    // Once per process: every client of a command has a cache of its own.
+    if (warnedUnwritable.has(this.directory)) return;
+    warnedUnwritable.add(this.directory);
+    this.warn(`cannot write the token cache in ${this.directory} (${(error as NodeJS.ErrnoException).code}): the session serves this command only; set XDG_CACHE_HOME to a writable folder to keep it`);
+  }
+
   private async ensureDirectory(): Promise<void> {
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     await chmod(this.directory, 0o700).catch(() => undefined);
+  }
+}
+
+const warnedUnwritable = new Set<string>();
+
+/** A file system that takes no writes here: read-only, not ours, or full. */
+function unwritable(error: unknown): boolean {
+  return ['EROFS', 'EACCES', 'EPERM', 'ENOSPC'].includes((error as NodeJS.ErrnoException).code ?? '');
+}
+
+/** The lock's holder (its pid, written into the lock) has ended: a dpgw killed while holding it. */
+async function holderIsGone(lock: string): Promise<boolean> {
+  const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }

@@ -9,6 +9,7 @@ import { paths } from '../contract/paths.js';
 import type { CatalogDataSet, CatalogDataSource, Enablement, OfferedDataSet } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
+import { GatewayError } from '../gateway/gateway-error.js';
 import { closestMatch } from '../text/closest-match.js';
 import { defaultStorageOf, parseSelfHref, selfHrefOf, topicOf } from './data-set-facts.js';
 
@@ -25,6 +26,8 @@ export interface EnableRequest {
   warn?: (message: string) => void;
   /** Shared by the data sets of one run: data sources and what they offer do not change during it. */
   catalogCache?: CatalogCache;
+  /** Aborted by Ctrl-C or SIGTERM: the wait for the topic ends at once. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface CatalogCache {
   offered: Map<string, Promise<OfferedDataSet[]>>;
   enablements: Map<string, Promise<Enablement[]>>;
   /** Enablements this run is creating, by data source and name: two data sets naming one create it once. */
-  creating: Map<string, Promise<Enablement>>;
+  creating: Map<string, Promise<{ enablement: Enablement; created: boolean }>>;
   /** The catalog's data sets as listed before this run enabled any, by listing path. */
   listed: Map<string, Promise<CatalogDataSet[]>>;
 }
@@ -69,19 +72,11 @@ export interface EnableResult {
 
 export async function enableDataSet(client: GatewayClient, request: EnableRequest): Promise<EnableResult> {
   const cache = request.catalogCache ?? newCatalogCache('call');
-  const source = await findDataSource(client, request.dataSource, cache);
   // What the source offers and its enablements do not depend on each other: asked side by side.
-  const [offered, enablements] = await Promise.all([
-    once(cache.offered, source.id, () => client.listOfferedDataSets(source.id)),
-    once(cache.enablements, source.id, () => client.listEnablements(source.id)),
+  const [source, enablements] = await Promise.all([
+    findOffered(client, request.dataSource, request.dataSet, cache),
+    findDataSource(client, request.dataSource, cache).then((found) => once(cache.enablements, found.id, () => client.listEnablements(found.id))),
   ]);
-  if (!offered.some((d) => d.name === request.dataSet)) {
-    const near = closestMatch(request.dataSet, offered.map((d) => d.name));
-    throw new DpgwError('usage', `data source ${source.name} offers no data set "${request.dataSet}"`, {
-      where: '--dataset',
-      hint: near ? `did you mean "${near}"? It offers: ${offered.map((d) => d.name).join(', ')}` : `it offers: ${offered.map((d) => d.name).join(', ') || 'nothing'}`,
-    });
-  }
   const enablementName = request.enablement ?? request.dataSet;
   const creatingKey = `${source.id}\u0000${enablementName}`;
   const existing = enablements.find((e) => e.name === enablementName);
@@ -109,11 +104,8 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   let enablement: Enablement;
   let created = false;
   if (existing) enablement = existing;
-  else if (beingCreated) enablement = await beingCreated;
-  else {
-    created = true;
-    enablement = await once(cache.creating, creatingKey, () => createEnablement(client, source.id, enablementName, request.groups));
-  }
+  else if (beingCreated) enablement = (await beingCreated).enablement;
+  else ({ enablement, created } = await once(cache.creating, creatingKey, () => createEnablement(client, source.id, enablementName, request.groups)));
   const done = (listed: CatalogDataSet, change: EnableResult['change']): EnableResult => ({
     dataSource: { id: source.id, name: source.name },
     enablement: { id: enablement.id, name: enablement.name, groups: enablement.groups, created },
@@ -144,15 +136,30 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
       });
     }
     request.onWaiting?.(elapsed);
-    await sleep(Math.min(delay, request.waitTimeoutMs - elapsed));
+    try {
+      await sleep(Math.min(delay, request.waitTimeoutMs - elapsed), undefined, { signal: request.signal });
+    } catch (error) {
+      if (!request.signal?.aborted) throw error;
+      throw new DpgwError('interrupted', `stopped while waiting for the topic of ${request.dataSet} (enabled in enablement ${enablement.name})`, { hint: 'run the same command again to finish: it is safe to repeat' });
+    }
   }
 }
 
-async function createEnablement(client: GatewayClient, dataSourceId: string, name: string, groups: string[]): Promise<Enablement> {
+async function createEnablement(client: GatewayClient, dataSourceId: string, name: string, groups: string[]): Promise<{ enablement: Enablement; created: boolean }> {
+  let answer: Enablement | undefined;
+  try {
+    answer = await client.createEnablement(dataSourceId, { name, groups });
+  } catch (error) {
+    // Created meanwhile by another run (two pipelines provisioning side by side): reuse it, as one found before.
+    if (!(error instanceof GatewayError && error.status === 409)) throw error;
+    const found = (await client.listEnablements(dataSourceId)).find((e) => e.name === name);
+    if (!found) throw error;
+    return { enablement: found, created: false };
+  }
   // A gateway that answers the POST without a body: find the new enablement by name.
-  const enablement = (await client.createEnablement(dataSourceId, { name, groups })) ?? (await client.listEnablements(dataSourceId)).find((e) => e.name === name);
+  const enablement = answer ?? (await client.listEnablements(dataSourceId)).find((e) => e.name === name);
   if (!enablement) throw new DpgwError('rejected', `the gateway accepted enablement "${name}" but does not list it`, { hint: 'check the catalog, then run the command again' });
-  return enablement;
+  return { enablement, created: true };
 }
 
 /**
@@ -192,6 +199,24 @@ function dataSourcesOf(client: GatewayClient, cache: CatalogCache): Promise<Cata
     cache.dataSources.catch(() => (cache.dataSources = undefined));
   }
   return cache.dataSources;
+}
+
+/**
+ * The data source, when it offers the data set; else a usage error with the nearest names.
+ * GET requests only, each asked once per run: provision checks every data set of a
+ * manifest this way before it changes anything.
+ */
+export async function findOffered(client: GatewayClient, dataSource: string, dataSet: string, cache: CatalogCache): Promise<CatalogDataSource> {
+  const source = await findDataSource(client, dataSource, cache);
+  const offered = await once(cache.offered, source.id, () => client.listOfferedDataSets(source.id));
+  if (!offered.some((d) => d.name === dataSet)) {
+    const near = closestMatch(dataSet, offered.map((d) => d.name));
+    throw new DpgwError('usage', `data source ${source.name} offers no data set "${dataSet}"`, {
+      where: '--dataset',
+      hint: near ? `did you mean "${near}"? It offers: ${offered.map((d) => d.name).join(', ')}` : `it offers: ${offered.map((d) => d.name).join(', ') || 'nothing'}`,
+    });
+  }
+  return source;
 }
 
 async function findDataSource(client: GatewayClient, nameOrId: string, cache: CatalogCache): Promise<CatalogDataSource> {

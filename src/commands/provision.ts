@@ -11,7 +11,7 @@ import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
 import { locatedValue } from '../olap/located-document.js';
 import { loadManifest } from '../provision/manifest.js';
-import { inferSettingsOf, plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
+import { checkCatalog, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
 import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
@@ -70,10 +70,12 @@ const provision: HandlerOf<'provision'> = async (context) => {
       failOnExists: options.failOnExists === true,
       waitTimeoutMs: options.waitTimeout * 1000,
       interrupted: stop.stopping,
+      stopSignal: stop.signal,
       warn,
       engineOf: (profile: string) => engines.get(profile)!,
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
+    await checkCatalog(loaded, prepared, runOptions);
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
       return { data: { manifest: file, plan: planned }, human: (style) => renderPlan(planned, style) };

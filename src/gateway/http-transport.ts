@@ -1,6 +1,7 @@
 /**
  * HTTP for the gateway: got with keep-alive agents, a per-request timeout,
- * dpgw's retry policy, one token refresh on 401, and a masked trace.
+ * dpgw's retry policy (retry-policy.ts: what may be sent again, and riding out an
+ * outage of a server that answered before), one token refresh on 401, and a masked trace.
  * got's own retry is off: the policy lives in retry-policy.ts where it is tested.
  */
 import type http from 'node:http';
@@ -69,6 +70,8 @@ export class HttpTransport {
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** got with this transport's fixed options merged once, not on every request. */
   private readonly got: Got;
+  /** The server has answered once: a connection it then refuses is an outage, ridden out (retry-policy.ts). */
+  private answeredOnce = false;
 
   constructor(options: HttpTransportOptions) {
     this.options = options;
@@ -96,6 +99,7 @@ export class HttpTransport {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(upper, url, options, token);
       if ('response' in outcome) {
+        this.answeredOnce = true;
         const { status, headers, body } = outcome.response;
         if (status === 401 && token !== undefined && !refreshed && this.options.tokenSupplier) {
           // The server refused the token before doing anything, so any method may be re-sent once.
@@ -118,7 +122,7 @@ export class HttpTransport {
       }
       const { error } = outcome;
       const code = error.code ?? 'ERROR';
-      const retryOutcome: AttemptOutcome = { errorCode: code };
+      const retryOutcome: AttemptOutcome = { errorCode: code, answeredBefore: this.answeredOnce, reusedConnection: error.request?.reusedSocket === true && error.response === undefined };
       const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, this.retry);
       if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.unreachableHint);
       this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);

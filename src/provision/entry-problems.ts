@@ -14,6 +14,8 @@ import type { LoadedManifest } from './manifest.js';
 
 /** The manifest field a command-line flag's check stands for. */
 const FIELD_OF_FLAG: Record<string, readonly string[]> = {
+  '--datasource': ['datasource'],
+  '--dataset': ['dataset'],
   '--schema': ['schema'],
   '--name': ['table', 'name'],
   '--template': ['table', 'template'],
@@ -32,6 +34,12 @@ export class EntryProblems {
     const nested = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : undefined;
     const found = nested ?? [{ where: error.where ?? '', field: '', message: error.message }];
     for (const issue of found) this.place(entry, issue);
+  }
+
+  /** A problem of one data set's field (`table.name`), at that field's line, or at the data set's when the field is not written. */
+  addAt(entry: LoadedManifest['entries'][number], field: readonly string[], message: string): void {
+    const path: PathPart[] = ['dataSets', entry.index, ...(hasPath(entry, field) ? field : ['dataset'])];
+    this.keep({ where: this.loaded.document.at(path), field: fieldPath(path), message }, `${path.join('.')}${message}`, entry);
   }
 
   issues(): ValidationIssue[] {

@@ -8,7 +8,7 @@
  */
 import { nameProblem } from '../names/platform-names.js';
 import { parseSelfHref, selfHrefOf, topicOf } from '../catalog/data-set-facts.js';
-import { enableDataSet, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
+import { enableDataSet, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
 import { storageTouchNeeded } from '../contract/platform-version.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { paths } from '../contract/paths.js';
@@ -85,6 +85,8 @@ export interface RunOptions {
   waitTimeoutMs: number;
   /** Set by Ctrl-C: no new step starts. */
   interrupted: () => boolean;
+  /** Aborted by Ctrl-C: a wait for a topic ends at once. */
+  stopSignal?: AbortSignal;
   /** Data sources and their offers, asked once per run. */
   catalogCache?: CatalogCache;
   /** The query engine as a profile, for the verify steps (created before the run). */
@@ -125,8 +127,50 @@ export async function prepare(loaded: LoadedManifest, settings: Settings, env: N
       problems.add(entry, error);
     }
   }
+  sharedNames(prepared, problems);
   failOnIssues(problems.issues(), 'manifest');
   return prepared;
+}
+
+/**
+ * Two data sets may not fill one table, and may share a schema only when it is the same
+ * schema: the second would be "unchanged" (or overwrite the first's columns) and never
+ * ingest its own topic. Found before anything is sent.
+ */
+function sharedNames(prepared: Prepared[], problems: EntryProblems): void {
+  const tables = new Map<string, Prepared>();
+  const schemas = new Map<string, Prepared>();
+  for (const item of prepared) {
+    const { entry } = item;
+    const table = tables.get(item.tableName);
+    if (table) problems.addAt(entry, ['table', 'name'], `table ${item.tableName} is also the table of data set ${table.entry.dataset} (${table.entry.datasource}): each data set needs its own table; set table.name`);
+    else tables.set(item.tableName, item);
+    const schema = schemas.get(item.schemaName);
+    const differs = schema && (schema.schema === undefined || item.schema === undefined || JSON.stringify(schema.schema) !== JSON.stringify(item.schema));
+    if (schema && differs) problems.addAt(entry, ['schema'], `schema ${item.schemaName} is also the schema of data set ${schema.entry.dataset}, with other columns: give this one another schemaName`);
+    else if (!schema) schemas.set(item.schemaName, item);
+  }
+}
+
+/**
+ * Every data source and data set of the manifest, looked up in the catalog (GET requests
+ * only, each once per run) before anything changes: a misspelt data set is a usage error
+ * listed with all others at their manifest lines, exit 2 with nothing sent — never found
+ * after the data sets before it were provisioned.
+ */
+export async function checkCatalog(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
+  const cache = (options.catalogCache ??= newCatalogCache());
+  const problems = new EntryProblems(loaded);
+  await Promise.all(
+    prepared.map(({ entry }) =>
+      findOffered(options.client, entry.datasource, entry.dataset, cache).then(
+        () => undefined,
+        // The catalog's suggestion ("did you mean …") belongs to the problem's own line.
+        (error: unknown) => problems.add(entry, error instanceof DpgwError && error.hint ? new DpgwError(error.kind, `${error.message} (${error.hint})`, { where: error.where }) : error),
+      ),
+    ),
+  );
+  failOnIssues(problems.issues(), 'manifest');
 }
 
 /** The plan: what each data set would do, found with GET requests only. */
@@ -266,6 +310,10 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     return finish('done');
   } catch (error) {
     const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { cause: error });
+    if (known.kind === 'interrupted') {
+      steps.push({ step: current, status: 'skipped', detail: known.message });
+      return finish('interrupted');
+    }
     steps.push({ step: current, status: 'failed', detail: known.toLine() });
     return finish('failed', known);
   }
@@ -297,7 +345,7 @@ async function platformVersion(options: RunOptions): Promise<string | undefined>
 
 function enableRequest(entry: Prepared['entry'], options: RunOptions) {
   options.catalogCache ??= newCatalogCache();
-  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache: options.catalogCache };
+  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache: options.catalogCache, signal: options.stopSignal };
 }
 
 /** Until the schema is inferred, the table template is checked with its date-time column alone. */

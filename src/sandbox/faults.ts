@@ -24,10 +24,14 @@ export interface FaultSettings {
   dropRate: number;
   /** Added before every token endpoint answer. */
   tokenDelayMs: number;
+  /** How many of the next token endpoint requests answer 503 (an identity provider that is down). */
+  tokenFailures: number;
+  /** Retry-After (seconds) on the 503s of `failureRate`, as a gateway behind a load balancer sends it. */
+  retryAfterSeconds?: number;
   failures: FailureRule[];
 }
 
-export const NO_FAULTS: FaultSettings = { latencyMs: 0, failureRate: 0, dropRate: 0, tokenDelayMs: 0, failures: [] };
+export const NO_FAULTS: FaultSettings = { latencyMs: 0, failureRate: 0, dropRate: 0, tokenDelayMs: 0, tokenFailures: 0, failures: [] };
 
 export type FaultDecision = { kind: 'none' } | { kind: 'drop' } | { kind: 'fail'; status: number; body?: unknown };
 
@@ -49,6 +53,13 @@ export class Faults {
 
   reset(): void {
     this.settings = { ...NO_FAULTS, failures: [] };
+  }
+
+  /** Whether this token request fails (one of `tokenFailures`, which it spends). */
+  takeTokenFailure(): boolean {
+    if (this.settings.tokenFailures <= 0) return false;
+    this.settings.tokenFailures--;
+    return true;
   }
 
   /** What happens to a gateway request. Targeted rules first, then the random rates. */

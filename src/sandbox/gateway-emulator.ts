@@ -104,7 +104,12 @@ export class GatewayEmulator extends LoopbackService {
         return;
       }
       if (decision.kind === 'fail') {
-        answer = { status: decision.status, body: decision.body ?? springError(decision.status, http.STATUS_CODES[decision.status] ?? 'Error', 'injected failure (sandbox fault injection)', path) };
+        const retryAfter = faults.settings.retryAfterSeconds;
+        answer = {
+          status: decision.status,
+          body: decision.body ?? springError(decision.status, http.STATUS_CODES[decision.status] ?? 'Error', 'injected failure (sandbox fault injection)', path),
+          ...(retryAfter !== undefined && decision.status === 503 ? { headers: { 'retry-after': String(retryAfter) } } : {}),
+        };
       } else if (tooLarge) {
         answer = { status: 413, body: springError(413, 'Payload Too Large', 'request body over 1 MiB', path) };
       } else if (malformed) {

@@ -61,7 +61,7 @@ export class IdentityProvider extends LoopbackService {
   readonly options: IdentityProviderOptions;
   private keys?: { privateKey: CryptoKey; publicJwk: JWK; kid: string };
   /** HMAC key for refresh tokens: only this server reads them, as in Keycloak. */
-  private readonly refreshKey = new Uint8Array(randomBytes(32));
+  private refreshKey = new Uint8Array(randomBytes(32));
   private readonly sessions = new Map<string, Session>();
 
   constructor(options: IdentityProviderOptions) {
@@ -83,11 +83,26 @@ export class IdentityProvider extends LoopbackService {
   }
 
   override async start(): Promise<void> {
+    await this.newKeys();
+    await super.start();
+  }
+
+  /**
+   * As an identity provider restarted with new keys (a Keycloak whose realm keys were
+   * rotated, or that kept no sessions): every access token it issued before fails
+   * verification and every refresh token is refused. Passwords still work.
+   */
+  async forgetKeysAndSessions(): Promise<void> {
+    await this.newKeys();
+    this.refreshKey = new Uint8Array(randomBytes(32));
+    this.sessions.clear();
+  }
+
+  private async newKeys(): Promise<void> {
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const publicJwk = await exportJWK(publicKey);
     const kid = createHash('sha256').update(JSON.stringify(publicJwk)).digest('base64url').slice(0, KID_BYTES * 2);
     this.keys = { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid };
-    await super.start();
   }
 
   /** Ends every session of a user (as an admin's "sign out" would): their refresh tokens stop working. */
@@ -134,6 +149,7 @@ export class IdentityProvider extends LoopbackService {
     if (rest === '/protocol/openid-connect/token') {
       if (method !== 'POST') return { status: 405, body: { error: 'RESTEASY003650: No resource method found for GET, return 405 with Allow header' } };
       if (this.options.faults.settings.tokenDelayMs > 0) await sleep(this.options.faults.settings.tokenDelayMs);
+      if (this.options.faults.takeTokenFailure()) return { status: 503, body: { error: 'temporarily_unavailable', error_description: 'The identity provider is starting' } };
       return this.token(form, authorization);
     }
     if (rest === '/protocol/openid-connect/logout' && method === 'POST') return this.logout(form, authorization);

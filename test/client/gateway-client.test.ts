@@ -164,12 +164,22 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('never retries a POST, whatever the status', async () => {
-    for (const status of [429, 502, 503, 504]) {
+  it('never sends a POST again after an answer that may mean it was carried out (409, 500, 502, 504)', async () => {
+    for (const status of [409, 500, 502, 504]) {
       const s = await startRecordingServer({ 'POST /api/internal/olap/schemas': () => ({ status }) });
       const error = await clientFor(s.url).createSchema(schema).catch((e: unknown) => e);
       expect((error as GatewayError).status).toBe(status);
       expect(s.requests).toHaveLength(1);
+      client!.close();
+      await s.close();
+    }
+  });
+
+  it('sends a POST again after 429 and 503, which say it was not carried out, honouring Retry-After', async () => {
+    for (const status of [429, 503]) {
+      const s = await startRecordingServer({ 'POST /api/internal/olap/schemas': (_r, attempt) => (attempt < 3 ? { status, headers: { 'retry-after': '0' } } : { status: 200, body: {} }) });
+      await clientFor(s.url).createSchema(schema);
+      expect(s.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
       client!.close();
       await s.close();
     }

@@ -3,7 +3,8 @@
  * expiry it trusts is the token's own, and a token refused after it was replaced
  * costs no second refresh.
  */
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,16 +19,25 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function signedIn(accessTokenLifetimeSeconds: number) {
+async function signedIn(accessTokenLifetimeSeconds: number, extraEnv: Record<string, string> = {}) {
   sandbox = await startSandbox({ accessTokenLifetimeSeconds });
   const home = mkdtempSync(join(tmpdir(), 'dpgw-session-'));
-  const env = { DPGW_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_AUTH_URL: sandbox.authUrl, DPGW_REALM: sandbox.realm, DPGW_CLIENT_ID: sandbox.clientId, DPGW_CLIENT_SECRET: sandbox.clientSecret };
-  const context: SessionContext = { settings: await resolveSettings({ flags: {}, env }), env, warn: () => undefined };
-  const admin = sandbox.users.find((u) => u.username === 'admin')!;
-  await login(context, admin.username, admin.password);
+  const env = { DPGW_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_AUTH_URL: sandbox.authUrl, DPGW_REALM: sandbox.realm, DPGW_CLIENT_ID: sandbox.clientId, DPGW_CLIENT_SECRET: sandbox.clientSecret, ...extraEnv };
+  const warnings: string[] = [];
+  const context: SessionContext = { settings: await resolveSettings({ flags: {}, env }), env, warn: (message) => warnings.push(message) };
+  const password = (username: string) => sandbox!.users.find((u) => u.username === username)!.password;
+  await login(context, 'admin', password('admin'));
   const grants = () => sandbox!.requestLog.of('identity').filter((e) => e.path.endsWith('/token')).map((e) => (e.body as { grant_type?: string }).grant_type);
-  return { context, grants };
+  /** Moves the cached session's clock: its token nears its expiry (or is past it) without waiting for it. */
+  const expiringIn = (ms: number) => {
+    const file = tokenCacheFor(context).file;
+    const session = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...session, obtainedAt: new Date(Date.now() - 3_600_000).toISOString(), accessTokenExpiresAt: new Date(Date.now() + ms).toISOString() }), { mode: 0o600 });
+  };
+  return { context, grants, warnings, password, expiringIn };
 }
+
+const userOf = (token: string | undefined) => readClaims(token!)?.preferred_username;
 
 describe('the session token supplier', () => {
   it("never takes an expiry later than the token's own exp, nor than expires_in counted from the request", async () => {
@@ -61,5 +71,55 @@ describe('the session token supplier', () => {
     // `second` itself refused: a new refresh.
     expect(await supply({ forceRefresh: true, refused: second })).not.toBe(second);
     expect(grants()).toEqual(['password', 'refresh_token', 'refresh_token']);
+  });
+
+  it('keeps its own identity: a `dpgw login` as someone else during the run is neither adopted nor overwritten', async () => {
+    const { context, password } = await signedIn(60);
+    const run = sessionTokenSupplier(context);
+    const first = await run({ forceRefresh: false });
+    expect(userOf(first)).toBe('admin');
+    await login(context, 'analyst', password('analyst'));
+    const refreshed = await run({ forceRefresh: true, refused: first });
+    expect(refreshed).not.toBe(first);
+    expect(userOf(refreshed)).toBe('admin');
+    expect((await tokenCacheFor(context).read())!.username).toBe('analyst');
+  });
+
+  it('the identity provider down during a refresh: tries again, goes on with a token that is still valid, else exit 5 (not 4)', async () => {
+    const { context, grants, warnings, expiringIn } = await signedIn(600);
+    const current = await sessionTokenSupplier(context)({ forceRefresh: false });
+    expiringIn(10_000);
+    sandbox!.faults.update({ tokenFailures: 100 });
+    expect(await sessionTokenSupplier(context)({ forceRefresh: false })).toBe(current);
+    expect(grants()).toEqual(['password', 'refresh_token', 'refresh_token', 'refresh_token']);
+    expect(warnings).toEqual([expect.stringMatching(/^cannot refresh the token \(the identity provider answered 503 to the refresh at .*\); going on with the current one until it expires at /)]);
+    // Refused by the gateway, or past its expiry: nothing to go on with.
+    await expect(sessionTokenSupplier(context)({ forceRefresh: true, refused: current })).rejects.toMatchObject({ kind: 'network', exitCode: 5 });
+    sandbox!.faults.update({ tokenFailures: 1 });
+    expiringIn(10_000);
+    // Down for one attempt only: the second attempt refreshes.
+    expect(await sessionTokenSupplier(context)({ forceRefresh: false })).not.toBe(current);
+  });
+
+  it('the identity provider restarted with new keys: a pipeline with DPGW_PASSWORD signs in again, others are told to log in', async () => {
+    const { context, grants } = await signedIn(600, {});
+    const stale = await sessionTokenSupplier(context)({ forceRefresh: false });
+    await sandbox!.identity.forgetKeysAndSessions();
+    await expect(sessionTokenSupplier(context)({ forceRefresh: true, refused: stale })).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining('the session has ended') });
+    const admin = sandbox!.users.find((u) => u.username === 'admin')!;
+    const env = { ...context.env, DPGW_USERNAME: 'admin', DPGW_PASSWORD: admin.password };
+    const pipeline: SessionContext = { ...context, env, settings: await resolveSettings({ flags: {}, env }) };
+    const fresh = await sessionTokenSupplier(pipeline)({ forceRefresh: true, refused: stale });
+    expect(userOf(fresh)).toBe('admin');
+    expect(grants().slice(-1)).toEqual(['password']);
+  });
+
+  it("a token lock left by a killed dpgw is taken over at once: its process is gone", async () => {
+    const { context, grants, expiringIn } = await signedIn(600);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(`${tokenCacheFor(context).file}.lock`, dead);
+    expiringIn(10_000);
+    await sessionTokenSupplier(context)({ forceRefresh: false });
+    expect(grants()).toEqual(['password', 'refresh_token']);
   });
 });

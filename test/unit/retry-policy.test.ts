@@ -4,19 +4,31 @@ import { DEFAULT_RETRY, nextRetryDelay, parseRetryAfter } from '../../src/gatewa
 const options = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 5_000, maxElapsedMs: 10_000 };
 
 describe('nextRetryDelay', () => {
-  it('retries idempotent methods only', () => {
+  it('sends a POST again only where it cannot have been carried out: 429, 503, or no connection made', () => {
     expect(nextRetryDelay('GET', { status: 503 }, 1, 0, options)).toBeGreaterThan(0);
     expect(nextRetryDelay('PUT', { status: 503 }, 1, 0, options)).toBeGreaterThan(0);
-    expect(nextRetryDelay('POST', { status: 503 }, 1, 0, options)).toBeUndefined();
+    for (const status of [429, 503]) expect(nextRetryDelay('POST', { status }, 1, 0, options)).toBeGreaterThan(0);
+    for (const status of [409, 500, 502, 504]) expect(nextRetryDelay('POST', { status }, 1, 0, options)).toBeUndefined();
+    expect(nextRetryDelay('POST', { errorCode: 'ECONNREFUSED' }, 1, 0, options)).toBeGreaterThan(0);
+    for (const errorCode of ['ECONNRESET', 'ETIMEDOUT', 'EPIPE']) expect(nextRetryDelay('POST', { errorCode }, 1, 0, options)).toBeUndefined();
+    // A kept-alive connection the server had closed: the request was never read.
+    expect(nextRetryDelay('POST', { errorCode: 'ECONNRESET', reusedConnection: true }, 1, 0, options)).toBeGreaterThan(0);
+    expect(nextRetryDelay('POST', { errorCode: 'ETIMEDOUT', reusedConnection: true }, 1, 0, options)).toBeUndefined();
     expect(nextRetryDelay('PATCH', { errorCode: 'ECONNRESET' }, 1, 0, options)).toBeUndefined();
   });
 
-  it('retries 429, 502, 503, 504 and broken connections, nothing else', () => {
+  it('retries idempotent methods on 429, 502, 503, 504, broken connections and timeouts, nothing else', () => {
     for (const status of [429, 502, 503, 504]) expect(nextRetryDelay('GET', { status }, 1, 0, options)).toBeDefined();
     for (const status of [400, 401, 403, 404, 409, 500, 501]) expect(nextRetryDelay('GET', { status }, 1, 0, options)).toBeUndefined();
-    for (const errorCode of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE']) expect(nextRetryDelay('GET', { errorCode }, 1, 0, options)).toBeDefined();
-    expect(nextRetryDelay('GET', { errorCode: 'ETIMEDOUT' }, 1, 0, options)).toBeUndefined();
+    for (const errorCode of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']) expect(nextRetryDelay('GET', { errorCode }, 1, 0, options)).toBeDefined();
     expect(nextRetryDelay('GET', { errorCode: 'ENOTFOUND' }, 1, 0, options)).toBeUndefined();
+  });
+
+  it('rides out an outage of a server that answered before: past the attempt limit, up to outageMs', () => {
+    const outage = { errorCode: 'ECONNREFUSED', answeredBefore: true };
+    expect(nextRetryDelay('POST', outage, options.limit + 5, 5_000, { ...options, outageMs: 30_000 }, () => 1)).toBe(options.maxDelayMs);
+    expect(nextRetryDelay('POST', outage, options.limit + 5, 29_000, { ...options, outageMs: 30_000 }, () => 1)).toBeUndefined();
+    expect(nextRetryDelay('POST', { errorCode: 'ECONNREFUSED' }, options.limit + 1, 0, options)).toBeUndefined();
   });
 
   it('doubles the backoff ceiling with jitter between half and the whole of it', () => {
