@@ -24,6 +24,8 @@ export interface IdentitySettings {
   realm: string;
   clientId: string;
   clientSecret: string;
+  /** Where the secret came from, for the hint when it is refused: `DPGW_CLIENT_SECRET`, `the clientSecret reference (config.yaml:4:5)`. */
+  clientSecretFrom?: string;
   /** `post`: client_secret in the form (the contract); `basic`: HTTP Basic. */
   clientAuth: 'post' | 'basic';
   timeoutMs: number;
@@ -202,7 +204,7 @@ export class IdentityClient {
         return new DpgwError('auth', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
       }
       if (error.error === 'unauthorized_client' || error.error === 'invalid_client') {
-        return new DpgwError('auth', `the identity provider refused client ${clientId}: ${description}`, { hint: 'check --client-id and the clientSecret reference (`dpgw config`)', details });
+        return new DpgwError('auth', `the identity provider refused client ${clientId}: ${description}`, { hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
       }
       return new DpgwError('auth', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
     }

@@ -48,6 +48,24 @@ export function tokenCacheFor(context: SessionContext): TokenCache {
   return new TokenCache(context.env, context.settings.profile, context.warn);
 }
 
+/** Where to sign in (auth URL, realm, client and a way to its secret), checked before anyone is asked for a password. */
+export function requireIdentitySettings(context: SessionContext): void {
+  const { settings } = context;
+  requireUrl(settings, 'authUrl');
+  requireValue(settings, 'realm');
+  const clientId = requireValue(settings, 'clientId');
+  if (settings.values.clientSecret.value === undefined && !context.prompt) {
+    throw noClientSecret(clientId);
+  }
+}
+
+function noClientSecret(clientId: string): DpgwError {
+  return new DpgwError('usage', `no client secret for client ${clientId}`, {
+    where: 'clientSecret',
+    hint: 'set a reference with `dpgw config set clientSecret env:NAME|file:PATH|exec:CMD`, pass --client-secret <ref>, or set DPGW_CLIENT_SECRET',
+  });
+}
+
 /** The identity provider settings; the client secret comes from DPGW_CLIENT_SECRET or a secret reference. */
 export async function identitySettings(context: SessionContext, fallback?: CachedSession): Promise<IdentitySettings & { clientSecretReference?: string }> {
   const { settings } = context;
@@ -57,19 +75,19 @@ export async function identitySettings(context: SessionContext, fallback?: Cache
   const secretSetting = settings.values.clientSecret;
   let clientSecret: string;
   let clientSecretReference: string | undefined;
+  let clientSecretFrom: string;
   if (secretSetting.value !== undefined && secretSetting.source.kind === 'env') {
     clientSecret = secretSetting.value;
+    clientSecretFrom = secretSetting.source.name;
     registerSecret(clientSecret);
   } else {
     const reference = secretSetting.value ?? (context.prompt ? 'prompt' : undefined);
     if (reference === undefined) {
-      throw new DpgwError('usage', `no client secret for client ${clientId}`, {
-        where: 'clientSecret',
-        hint: 'set a reference with `dpgw config set clientSecret env:NAME|file:PATH|exec:CMD`, pass --client-secret <ref>, or set DPGW_CLIENT_SECRET',
-      });
+      throw noClientSecret(clientId);
     }
     clientSecret = await resolveSecretReference(reference, { where: whereSet(secretSetting), env: context.env, label: 'client secret', prompt: context.prompt });
     if (reference !== 'prompt') clientSecretReference = reference;
+    clientSecretFrom = reference === 'prompt' ? 'the prompt' : `the clientSecret reference (${whereSet(secretSetting)})`;
   }
   const clientAuth = (checkedWhenSet(settings, 'clientAuth') ?? 'post') as 'post' | 'basic';
   return {
@@ -78,6 +96,7 @@ export async function identitySettings(context: SessionContext, fallback?: Cache
     clientId,
     clientSecret,
     clientSecretReference,
+    clientSecretFrom,
     clientAuth,
     timeoutMs: timeoutMs(settings),
     certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), context.env),

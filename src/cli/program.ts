@@ -179,7 +179,7 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
   ).action(action('access-control'));
 
   const verify = scopedSettingOptions(
-    add(program, 'verify', 'prove in the SQL query engine that the signed-in user sees the table and gets rows, or sees nothing (contract steps 7 and 8)', 'dpgw verify --dataset track --profile analyst --wait 60'),
+    add(program, 'verify', 'prove in the SQL query engine that the signed-in user sees the table and gets rows, or sees nothing (contract steps 7 and 8)', 'dpgw verify --dataset track --profile sandbox-analyst --wait 60'),
     'query',
   )
     .addOption(nameOption('--dataset <name>', 'the data set whose table is checked', 'data set').makeOptionMandatory())

@@ -37,16 +37,17 @@ const provision: HandlerOf<'provision'> = async (context) => {
   });
   checkedWhenSet(settings, 'platformVersion');
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  // A plan reads no password, unless it reads a topic to show an inferred schema.
-  const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
-  const streamPassword = planOnly && !infers ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
-  const stream = infers ? connectionWith(settings, streamPassword) : undefined;
   const warnings = new Set<string>();
   const warn = (message: string) => {
     if (!warnings.has(message)) reporter.warn(message);
     warnings.add(message);
   };
-  const prepared = await prepare(loaded, settings, io.env, streamPassword, warn);
+  // Every problem of the manifest is found before any password is asked for or read.
+  const prepared = await prepare(loaded, settings, io.env, warn);
+  // A plan reads no password, unless it reads a topic to show an inferred schema.
+  const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
+  const streamPassword = planOnly && !infers ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
+  const stream = infers ? connectionWith(settings, streamPassword) : undefined;
 
   const { createGatewayClient } = await import('../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);

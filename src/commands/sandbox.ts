@@ -19,7 +19,7 @@ const run: HandlerOf<'sandbox'> = async (context) => {
   const versionProblem = platformVersion === undefined ? undefined : settingValueProblem('platformVersion', platformVersion);
   if (versionProblem !== undefined) throw new DpgwError('usage', versionProblem, { where: '--platform-version' });
 
-  const { startSandbox } = await import('../sandbox/sandbox.js');
+  const { startSandbox, ADMIN_GROUP } = await import('../sandbox/sandbox.js');
   let fromFile = {};
   if (options.users !== undefined) {
     const { readUsersFile, UsersFileError } = await import('../sandbox/users-file.js');
@@ -56,7 +56,7 @@ const run: HandlerOf<'sandbox'> = async (context) => {
   let userProfiles: Record<string, string> = {};
   if (options.writeProfile !== undefined) {
     profile = options.writeProfile === true ? DEFAULT_PROFILE_NAME : options.writeProfile;
-    userProfiles = await writeProfiles(context.io.env, profile, sandbox);
+    userProfiles = await writeProfiles(context.io.env, profile, sandbox, ADMIN_GROUP);
   }
 
   // Listen for Ctrl-C before saying "ready": a script may stop the sandbox the moment it reads that.
@@ -122,11 +122,11 @@ function untilStopped(): Promise<void> {
 }
 
 /**
- * A profile pointing at the sandbox, signing in as admin, and one more per other
+ * A profile pointing at the sandbox, signing in as the user who may provision, and one more per other
  * user (`<profile>-<user>`, for `dpgw verify --profile …`); the client secret goes
  * to a 0600 file the profiles reference. Returns the profile of each user.
  */
-async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox): Promise<Record<string, string>> {
+async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox, adminGroup: string): Promise<Record<string, string>> {
   const directory = configDirectory(env);
   const secretDirectory = join(directory, 'sandbox');
   await mkdir(secretDirectory, { recursive: true, mode: 0o700 });
@@ -150,8 +150,10 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
     streamPassword: `file:${streamPasswordFile}`,
   };
   const profiles: Record<string, string> = {};
+  // The profile itself provisions: the first user who may (group platform-admins), else admin, else the first user.
+  const provisioner = sandbox.users.find((u) => u.groups.includes(adminGroup)) ?? sandbox.users.find((u) => u.username === 'admin') ?? sandbox.users[0];
   for (const user of sandbox.users) {
-    const name = user.username === 'admin' ? profile : `${profile}-${user.username}`;
+    const name = user === provisioner ? profile : `${profile}-${user.username}`;
     profiles[user.username] = name;
     // The dashboard tool signs the same user in, with the password from a 0600 file.
     const dashboardPassword = await writeSecret(join(secretDirectory, `${name}-dashboard-password`), user.password);

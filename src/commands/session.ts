@@ -26,6 +26,9 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 const login: HandlerOf<'login'> = async (context) => {
   const session = await sessionContext(context);
   const { settings } = session;
+  const { login, requireIdentitySettings } = await import('../auth/session.js');
+  // Where to sign in is checked before anyone is asked for a username or a password.
+  requireIdentitySettings(session);
   let username = settings.values.username.value;
   if (username === undefined) {
     if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
@@ -44,7 +47,6 @@ const login: HandlerOf<'login'> = async (context) => {
   }
   registerSecret(password);
 
-  const { login } = await import('../auth/session.js');
   const signedIn = await login(session, username, password);
   context.reporter.success(`signed in to realm ${signedIn.realm} as ${signedIn.username}${signedIn.groups.length ? ` (groups: ${signedIn.groups.join(', ')})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
   context.reporter.next('dpgw auth status');
@@ -61,10 +63,11 @@ const logout: HandlerOf<'logout'> = async (context) => {
 };
 
 const status: HandlerOf<'auth status'> = async (context) => {
-  const { sessionStatus } = await import('../auth/session.js');
-  const summary = await sessionStatus(await sessionContext(context));
-  const profile = (await context.settings()).profile;
-  if (!summary) throw new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: 'run `dpgw login`, or set DPGW_TOKEN in a pipeline' });
+  const { sessionStatus, loginHint } = await import('../auth/session.js');
+  const session = await sessionContext(context);
+  const summary = await sessionStatus(session);
+  const profile = session.settings.profile;
+  if (!summary) throw new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: `${loginHint(session).replace(/ again$/, '')}, or set DPGW_TOKEN in a pipeline` });
   const now = Date.now();
   const accessExpired = summary.accessTokenExpiresAt !== undefined && Date.parse(summary.accessTokenExpiresAt) <= now;
   const refreshExpired = summary.refreshTokenExpiresAt !== undefined && Date.parse(summary.refreshTokenExpiresAt) <= now;
@@ -88,7 +91,8 @@ const token: HandlerOf<'auth token'> = async (context) => {
 
 function renderStatus(summary: SessionSummary, usable: boolean, accessExpired: boolean, style: { bold(t: string): string; dim(t: string): string; green(t: string): string; red(t: string): string }): string {
   const lines = [
-    `${usable ? style.green('signed in') : style.red('session expired')} ${style.dim(`(profile "${summary.profile}", ${summary.source === 'env' ? 'DPGW_TOKEN' : 'token cache'})`)}`,
+    // What the cache or DPGW_TOKEN says; the identity provider is not asked (it may have ended the session).
+    `${usable ? style.green('signed in') : style.red('session expired')} ${style.dim(`(profile "${summary.profile}", as the ${summary.source === 'env' ? 'DPGW_TOKEN' : 'token cache'} says; the identity provider was not asked)`)}`,
     `  user     ${summary.username ?? '-'}`,
     `  realm    ${summary.realm ?? '-'}${summary.issuer ? style.dim(`  ${summary.issuer}`) : ''}`,
     `  groups   ${summary.groups.length ? summary.groups.join(', ') : '-'}`,

@@ -38,7 +38,7 @@ const create: HandlerOf<'table create'> = async (context) => {
   }
   const { answer } = await createTableOnce(await context.gateway(), built.table, 'failure', 'use it as it is, or choose another name with --name');
   context.reporter.success(`table ${built.table.tableName} created, consuming topic ${built.topic} (${answer.status})`);
-  context.reporter.next(`dpgw storage touch --dataset ${built.dataSet}`);
+  context.reporter.next(`dpgw storage touch --dataset ${built.dataSet}${context.options.enablement ? ` --enablement ${context.options.enablement}` : ''}`);
   return { data: { tableName: built.table.tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };
 

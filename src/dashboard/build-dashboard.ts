@@ -48,7 +48,7 @@ export async function buildDashboard(client: SupersetClient, request: DashboardR
   try {
     const dataSet = await ensureDataSet(client, database.id, `${request.table}_latest_${request.rows}`, sql, created);
     // The rows, through the dashboard tool as this user: proves the SQL runs for them, and fits the map.
-    const points = await mapPoints(client, dataSet.id, request.rows);
+    const points = await mapPoints(client, dataSet.id, request.rows, request.table);
     const dashboard = await ensureDashboard(client, request.dashboardTitle, created);
     const chart = await ensureChart(client, request.chartName, dataSet.id, dashboard.id, request.rows, viewportOf(points), created);
     const rendered = await renderedRows(client, chart.id);
@@ -87,7 +87,7 @@ async function requireTableListed(client: SupersetClient, database: { id: number
   const listed = await client.get<{ result?: Array<{ value: string }> }>(`/api/v1/database/${database.id}/tables/?q=${encodeURIComponent(rison({ schema_name: QUERY_ENGINE_SCHEMA, force: true }))}`);
   const tables = (listed.result ?? []).map((t) => t.value);
   if (tables.includes(table)) return;
-  throw new DpgwError('rejected', `the query engine shows this dashboard user no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${tables.join(', ')})` : ' (it sees no table there)'}; nothing was created`, {
+  throw new DpgwError('rejected', `the query engine shows dashboard user ${client.username} no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${tables.join(', ')})` : ' (it sees no table there)'}; nothing was created`, {
     hint: `${ACCESS_HINT}; or check --table`,
   });
 }
@@ -129,14 +129,22 @@ async function withEngineMessage<T>(call: () => Promise<T>, client: SupersetClie
 
 type Point = { lon: number; lat: number };
 
-async function mapPoints(client: SupersetClient, dataSetId: number, rows: number): Promise<Point[]> {
+async function mapPoints(client: SupersetClient, dataSetId: number, rows: number, table: string): Promise<Point[]> {
   try {
     const answer = await client.send<{ result?: Array<{ data?: Array<Record<string, unknown>> }> }>('POST', '/api/v1/chart/data', queryContext(dataSetId, rows));
     return pointsOf(answer.result?.[0]?.data ?? []);
   } catch (error) {
+    // Superset's own words for a data set without the map's columns: said before any chart exists.
+    const missing = error instanceof GatewayError ? /Columns missing in dataset: (\[[^\]]*\])/.exec(error.bodyMessage)?.[1] : undefined;
+    if (missing) {
+      throw new DpgwError('input', `table ${table} has no ${MAP_COLUMNS.lon}/${MAP_COLUMNS.lat} columns for a map (missing: ${missing}); nothing was created`, {
+        hint: `a map chart needs longitude in ${MAP_COLUMNS.lon} and latitude in ${MAP_COLUMNS.lat}: map a table whose schema has them`,
+        cause: error,
+      });
+    }
     const denied = error instanceof DpgwError ? /Access Denied: [^"]*/.exec(error.message)?.[0] : undefined;
     if (!denied) throw error;
-    throw new DpgwError('rejected', `the query engine refused this dashboard user the data set's rows: ${denied}`, { hint: ACCESS_HINT, cause: error });
+    throw new DpgwError('rejected', `the query engine refused dashboard user ${client.username} the data set's rows: ${denied}`, { hint: ACCESS_HINT, cause: error });
   }
 }
 

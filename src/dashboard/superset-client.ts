@@ -28,6 +28,11 @@ export class SupersetClient {
   private accessToken?: string;
   private csrf?: { token: string; cookie: string };
 
+  /** The dashboard user this client signs in as, for messages. */
+  get username(): string {
+    return this.options.username;
+  }
+
   constructor(private readonly options: SupersetClientOptions) {
     this.http = new HttpTransport({
       ...options,

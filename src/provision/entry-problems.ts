@@ -37,7 +37,7 @@ export class EntryProblems {
   }
 
   /** A problem of one data set's field (`table.name`), at that field's line, or at the data set's when the field is not written. */
-  addAt(entry: LoadedManifest['entries'][number], field: readonly string[], message: string): void {
+  addAt(entry: LoadedManifest['entries'][number], field: readonly PathPart[], message: string): void {
     const path: PathPart[] = ['dataSets', entry.index, ...(hasPath(entry, field) ? field : ['dataset'])];
     this.keep({ where: this.loaded.document.at(path), field: fieldPath(path), message }, `${path.join('.')}${message}`, entry);
   }
@@ -71,7 +71,7 @@ export class EntryProblems {
   }
 }
 
-function hasPath(entry: object, path: readonly string[]): boolean {
+function hasPath(entry: object, path: readonly PathPart[]): boolean {
   let value: unknown = entry;
   for (const part of path) {
     if (typeof value !== 'object' || value === null || !(part in value)) return false;

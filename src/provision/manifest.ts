@@ -100,8 +100,10 @@ export interface LoadedManifest {
   document: LocatedDocument;
   /** Settings from the manifest with their locations, for the settings' sources. */
   settings: Map<string, { value: string; location: string }>;
-  /** Entries with paths resolved from the manifest's folder and their locations. */
+  /** Entries with paths resolved from the manifest's folder and their locations; an entry that is not well formed is left out (its problems are in `problems`). */
   entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string } }>;
+  /** What is wrong with the manifest itself; reported with the data sets' problems, all at once, before any request (provision-run.ts `prepare`). */
+  problems: ValidationIssue[];
 }
 
 export function manifestJsonSchema(): Record<string, unknown> {
@@ -136,9 +138,10 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
         issue(path, friendly(problem));
       }
     }
-    failOnIssues(issues, 'manifest');
   }
-  const manifest = parsed.data!;
+  // A manifest with problems is checked on: every entry and setting that is well formed by
+  // itself goes through the other checks too, so one run lists every problem.
+  const manifest = parsed.success ? parsed.data : usableParts(document.value, issues);
   const folder = dirname(resolve(file));
   const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
   // A manifest from a pull request must not make a CI job read (and send) any file it can reach.
@@ -150,7 +153,9 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
 
   // Indexes, not positions: a position costs a full parse with the yaml library, paid only for a problem.
   const seen = new Map<string, number>();
-  const entries = manifest.dataSets.map((entry, index) => {
+  const entries = manifest.dataSets.flatMap((entry, index) => {
+    if (entry === undefined) return [];
+    const problemsBefore = issues.length;
     const key = `${entry.datasource}/${entry.enablement ?? entry.dataset}/${entry.dataset}`;
     const first = seen.get(key);
     if (first !== undefined) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${document.at(['dataSets', first, 'dataset'])})`);
@@ -167,7 +172,8 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
     // Where `infer` is, found only when a message needs it.
     const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
-    return { ...entry, index, schemaFile, templateFile, inferAt };
+    // Its files are read and its table filled only when the manifest found nothing wrong with it.
+    return issues.length > problemsBefore ? [] : [{ ...entry, index, schemaFile, templateFile, inferAt }];
   });
 
   const settings = new Map<string, { value: string; location: string }>();
@@ -190,8 +196,27 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }
-  failOnIssues(issues, 'manifest');
-  return { file, manifest, document, settings, entries };
+  return { file, manifest: manifest as Manifest, document, settings, entries, problems: issues };
+}
+
+/**
+ * The parts of a manifest that failed its schema which are well formed by themselves: each
+ * data set entry (the others stay holes, keeping every index) and each setting. Without a
+ * list of data sets there is nothing more to check, and the problems found so far stop it.
+ */
+function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 'dataSets'> & { dataSets: Array<DataSetEntry | undefined> } {
+  const raw = (value !== null && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  if (!Array.isArray(raw.dataSets)) failOnIssues(issues, 'manifest');
+  const settings = Object.entries(raw.settings !== null && typeof raw.settings === 'object' ? raw.settings : {}).filter(([key, setting]) => settingsShape[key]?.safeParse(setting).success === true);
+  return {
+    dataSets: (raw.dataSets as unknown[]).map((entry) => {
+      const parsed = dataSetEntry.safeParse(entry);
+      return parsed.success ? parsed.data : undefined;
+    }),
+    settings: Object.fromEntries(settings),
+    ...(manifestSchema.shape.profile.safeParse(raw.profile).data !== undefined ? { profile: raw.profile as string } : {}),
+    ...(manifestSchema.shape.healthCheck.safeParse(raw.healthCheck).data !== undefined ? { healthCheck: raw.healthCheck as Manifest['healthCheck'] } : {}),
+  };
 }
 
 /** The file a `file:` reference (also under `base64:`) reads, as the reader will find it. */

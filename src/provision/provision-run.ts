@@ -17,7 +17,8 @@ import type { GatewayClient } from '../gateway/gateway-client.js';
 import { buildTable } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
-import { fieldPath, validateSchema } from '../olap/schema-validation.js';
+import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
+import { closestMatch } from '../text/closest-match.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { maskSecrets } from '../secrets/redaction.js';
 import type { Settings } from '../settings/resolve-settings.js';
@@ -102,9 +103,10 @@ export interface RunOptions {
  * topic. Every entry is checked, and every problem reported with its manifest line
  * (EntryProblems), before anything is sent.
  */
-export async function prepare(loaded: LoadedManifest, settings: Settings, env: NodeJS.ProcessEnv, streamPassword: string | undefined, warn: (message: string) => void): Promise<Prepared[]> {
+export async function prepare(loaded: LoadedManifest, settings: Settings, env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   const problems = new EntryProblems(loaded);
+  knownProfiles(loaded, settings, problems);
   // A schema file that many entries name is read and checked once.
   const schemaFiles = new Map<string, Promise<AnalyticsSchema>>();
   const schemaOf = (file: string) => {
@@ -121,15 +123,45 @@ export async function prepare(loaded: LoadedManifest, settings: Settings, env: N
         throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { where: entry.inferAt?.location });
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
-      const { table } = await buildTable(tableInputs(entry, checkedWith, settings, env, `<topic of ${entry.dataset}>`, streamPassword ?? '<stream password>', warn));
+      const { table } = await buildTable(tableInputs(entry, checkedWith, settings, env, `<topic of ${entry.dataset}>`, '<stream password>', warn));
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);
     }
   }
   sharedNames(prepared, problems);
-  failOnIssues(problems.issues(), 'manifest');
+  // The manifest's own problems and its data sets', in the order of the file: all of them in one run.
+  failOnIssues(inFileOrder([...loaded.problems, ...problems.issues()]), 'manifest');
   return prepared;
+}
+
+/** The profiles verify and dashboard steps run as must exist in config.yaml; each missing one is named at its line. */
+function knownProfiles(loaded: LoadedManifest, settings: Settings, problems: EntryProblems): void {
+  const known = [...settings.config.profiles.keys()];
+  for (const entry of loaded.entries) {
+    const named: Array<[PathPart[], string]> = [
+      ...(entry.verify?.visible ?? []).map((profile, index): [PathPart[], string] => [['verify', 'visible', index], profile]),
+      ...(entry.verify?.hidden ?? []).map((profile, index): [PathPart[], string] => [['verify', 'hidden', index], profile]),
+      ...(entry.dashboard?.profile !== undefined ? [[['dashboard', 'profile'], entry.dashboard.profile] as [PathPart[], string]] : []),
+    ];
+    for (const [field, profile] of named) {
+      if (settings.config.profiles.has(profile)) continue;
+      const near = closestMatch(profile, known);
+      problems.addAt(entry, field, `unknown profile "${profile}" in ${settings.config.path}${near ? ` (did you mean ${near}?)` : known.length ? `; known: ${known.join(', ')}` : '; it has no profiles yet'}: \`dpgw sandbox --write-profile sandbox\` writes sandbox-analyst and sandbox-outsider`);
+    }
+  }
+}
+
+/** Problems sorted by file, line and column, as an editor lists them. */
+function inFileOrder(issues: ValidationIssue[]): ValidationIssue[] {
+  const key = (where: string) => {
+    const match = /^(.*):(\d+):(\d+)$/.exec(where);
+    return match ? { file: match[1]!, line: Number(match[2]), column: Number(match[3]) } : { file: where, line: 0, column: 0 };
+  };
+  return issues
+    .map((issue) => ({ issue, at: key(issue.where) }))
+    .sort((a, b) => a.at.file.localeCompare(b.at.file) || a.at.line - b.at.line || a.at.column - b.at.column)
+    .map(({ issue }) => issue);
 }
 
 /**

@@ -234,7 +234,10 @@ export class DashboardToolEmulator extends LoopbackService {
       return { status: 400, body: { message: `Error: TrinoUserError(type=${e.errorType}, name=${e.errorName}, message="${e.message}", query_id=sandbox)` } };
     }
     const names = outcome.columns.map((c) => c.name);
-    const columns = (query.columns ?? names).filter((c) => names.includes(c));
+    // As Superset's QueryObject validation answers a column the data set lacks.
+    const missing = (query.columns ?? []).filter((c) => !names.includes(c));
+    if (missing.length > 0) return { status: 400, body: { message: `Columns missing in dataset: [${missing.map((c) => `'${c}'`).join(', ')}]` } };
+    const columns = query.columns ?? names;
     const rows = outcome.rows.slice(0, query.row_limit ?? outcome.rows.length).map((row) => Object.fromEntries(columns.map((c) => [c, row[names.indexOf(c)]])));
     return { status: 200, body: { result: [{ status: 'success', colnames: columns, rowcount: rows.length, data: rows, query: `SELECT ${columns.join(', ')} FROM (${dataSet.sql}) AS virtual_table LIMIT ${query.row_limit ?? ''}` }] } };
   }

@@ -5,6 +5,7 @@
  * on the brokers. The client (@platformatic/kafka) is imported here, on first use, so
  * only the commands that read a topic pay for loading it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { StreamConnection } from './stream-connection.js';
 import { plural } from '../text/plural.js';
@@ -151,14 +152,16 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
       }
     }
   } catch (error) {
-    if (error instanceof DeadlineReached) {
-      throw new DpgwError('network', `reading topic ${topic} took longer than ${options.timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
-    }
-    throw error;
+    throw streamError(error, options, topic);
   } finally {
-    await new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+    // Closing waits for connections still being made: it may not stretch the read past its deadline.
+    const closed = new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+    await Promise.race([closed, sleep(Math.max(0, deadline - Date.now()) + CLOSE_GRACE_MS, undefined, { ref: false })]);
   }
 }
+
+/** What closing may add after the deadline, for a connection that is answering. */
+const CLOSE_GRACE_MS = 200;
 
 /** The topic exists and holds nothing to read. */
 export class EmptyTopic extends DpgwError {}
@@ -193,6 +196,10 @@ function* nested(error: unknown): Generator<ClientError> {
 function streamError(error: unknown, options: ReadTopicOptions, topic: string): DpgwError {
   if (error instanceof DpgwError) return error;
   const brokers = options.brokers.join(',');
+  // The --timeout bound, whichever step it stopped (connecting included): exit 5, as any network time-out.
+  if (error instanceof DeadlineReached) {
+    return new DpgwError('network', `reading topic ${topic} took longer than ${options.timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
+  }
   const all = [...nested(error)];
   if (all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION')) {
     return new DpgwError('auth', `the brokers refused stream user ${options.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });

@@ -3,7 +3,8 @@
  * sandbox's dashboard tool, which runs the data set's SQL in the sandbox's query engine
  * as the signed-in user.
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,12 +67,30 @@ describe('dpgw dashboard', () => {
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([1, 1, 1]);
   });
 
+  it('a table without lon and lat: one line that says so, exit 2, before any chart or dashboard exists', async () => {
+    const s = await withTrackTable();
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-nomap-'));
+    const schema = join(folder, 'plain.yaml');
+    writeFileSync(schema, 'schemaName: plain\ndimensionFieldSpecs: [{ name: id, dataType: STRING }]\ndateTimeFieldSpecs: [{ name: time, dataType: LONG, notNull: false, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }]\n');
+    const env = cleanEnv({ DPGW_GATEWAY: s.gatewayUrl, DPGW_TOKEN: await tokenFor(s, 'admin'), DPGW_BROKER_LIST: s.stream.brokerList, DPGW_REGISTRY_URL: s.stream.registryUrl, DPGW_STREAM_USER: s.stream.user, DPGW_STREAM_PASSWORD: s.stream.password });
+    for (const args of [['schema', 'push', schema], ['table', 'create', '--dataset', 'track', '--schema', schema, '--name', 'plain'], ['storage', 'touch', '--dataset', 'track']]) {
+      const result = await spawnDpgw(args, { env });
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const result = await dashboardAs(s, 'analyst', ['--table', 'plain']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      "dpgw: table plain has no lon/lat columns for a map (missing: ['lon', 'lat']); nothing was created — a map chart needs longitude in lon and latitude in lat: map a table whose schema has them",
+    ]);
+    expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
+  });
+
   it('the outsider is refused in one line, exit 3, and nothing is created', async () => {
     const s = await withTrackTable();
     const result = await dashboardAs(s, 'outsider');
     expect(result.code).toBe(3);
     expect(result.stderr.trim().split('\n')).toEqual([
-      'dpgw: the query engine shows this dashboard user no table track in schema default of connection "Trino" (it sees no table there); nothing was created — the dashboard user runs the SQL as itself in the query engine: it must be in one of the enablement groups; or check --table',
+      'dpgw: the query engine shows dashboard user outsider no table track in schema default of connection "Trino" (it sees no table there); nothing was created — the dashboard user runs the SQL as itself in the query engine: it must be in one of the enablement groups; or check --table',
     ]);
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
   });
@@ -149,7 +168,7 @@ describe('dpgw provision with a dashboard step', () => {
     expect(refused.code).toBe(3);
     const failed = JSON.parse(refused.stdout).dataSets[0];
     expect(failed.steps.at(-1)).toMatchObject({ step: 'dashboard', status: 'failed' });
-    expect(failed.error.message).toContain('the query engine shows this dashboard user no table track');
+    expect(failed.error.message).toMatch(/the query engine shows dashboard user \S+ no table track/);
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([1, 1, 1]);
   });
 });

@@ -190,7 +190,9 @@ describe('login errors: one line, the fix, exit 4 or 5', () => {
   it('a bad client secret', async () => {
     const { login, secretFile } = await setUp();
     writeFileSync(secretFile, 'wrong-client-secret\n');
-    expectOneLine(await login(), 4, /refused client dpgw-backend: Invalid client or Invalid client credentials \(unauthorized_client\) — check --client-id and the clientSecret reference/);
+    expectOneLine(await login(), 4, /refused client dpgw-backend: Invalid client or Invalid client credentials \(unauthorized_client\) — check --client-id and the client secret from the clientSecret reference \(--client-secret\)/);
+    // A secret from the environment is blamed on the environment, not on a reference nobody wrote.
+    expectOneLine(await login(['--client-secret', ''], undefined, { DPGW_CLIENT_SECRET: 'wrong-client-secret' }), 4, /— check --client-id and the client secret from DPGW_CLIENT_SECRET/);
   });
 
   it('direct access grants disabled', async () => {

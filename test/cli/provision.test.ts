@@ -235,6 +235,31 @@ describe('bad manifests: rejected before any request, with their location', () =
   }
 });
 
+describe('a manifest with many problems', () => {
+  it('lists every one in one run, in the order of the file, each at its line; nothing is sent and no password read', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    const text = [
+      'dataSets:',
+      '  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }',
+      '  - { datasource: mock-data-library, dataset: vessel, groups: [g], schema: track-schema.yaml, table: { name: "bad.name" } }',
+      '  - { datasource: mock-data-library, dataset: weather, groups: [g], schema: ../outside.yaml }',
+      '  - { datasource: mock-data-library, dataset: telemetry, groups: [g], schema: missing.yaml }',
+      '  - { datasource: mock-data-library, dataset: extra, groups: [g], schema: track-schema.yaml, verify: { visible: [analystt] } }',
+      '',
+    ].join('\n');
+    const result = await dpgw(['provision', manifest(text)], { DPGW_STREAM_PASSWORD: '', DPGW_STREAM_USER: 'stream' });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n').filter((line) => line.startsWith('dpgw: '));
+    expect(lines.map((line) => /provision\.yaml:(\d+):/.exec(line)?.[1])).toEqual(['2', '3', '4', '5', '6']);
+    expect(lines[0]).toMatch(/dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/);
+    expect(lines[1]).toMatch(/dataSets\[1\]\.table\.name: the table name "bad\.name" has '\.'/);
+    expect(lines[2]).toMatch(/dataSets\[2\]\.schema: schema file .*outside\.yaml is outside the manifest's folder/);
+    expect(lines[3]).toMatch(/dataSets\[3\]\.schema: schema file .*missing\.yaml does not exist/);
+    expect(lines[4]).toMatch(/dataSets\[4\]\.verify\.visible\[0\]: unknown profile "analystt" in .*config\.yaml/);
+    expect(gatewayLog()).toEqual([]);
+  });
+});
+
 describe('the manifest JSON Schema', () => {
   it('docs/provision-manifest.schema.json is what the code describes', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'docs/provision-manifest.schema.json'), 'utf8'))).toEqual(manifestJsonSchema());
@@ -279,7 +304,7 @@ describe('dpgw provision: schema: { infer: … }', () => {
     expect(typo.stderr).toMatch(/provision\.yaml:2:\d+: dataSets\[0\]\.schema\.infer\.sampel: unknown key "sampel" \(did you mean sample\?\)/);
     // Reading a topic needs the broker list, checked before any request.
     const noBrokers = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }'))], { DPGW_BROKER_LIST: '' });
-    expect([noBrokers.code, noBrokers.stderr]).toEqual([2, expect.stringMatching(/brokerList: no stream bootstrap address/)]);
+    expect([noBrokers.code, noBrokers.stderr]).toEqual([2, expect.stringMatching(/provision\.yaml:2:\d+: dataSets\[0\]\.dataset: data set track: \$\{brokerList\} has no value: pass --broker-list/)]);
     expect(gatewayLog()).toHaveLength(0);
 
     const planned = await dpgw(['provision', manifest(inferEntry('{ sample: 50, timeColumn: ts }')), '--plan']);

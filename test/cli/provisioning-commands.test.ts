@@ -303,6 +303,12 @@ describe('finding the data set', () => {
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toMatch(/data set "track" is enabled in 2 enablements — choose one with --enablement: track \([\w-]+\), second \([\w-]+\)/);
     expect((await dpgw(['storage', 'touch', '--dataset', 'track', '--enablement', 'second'])).code).toBe(0);
+    // The next command it suggests after a table in that enablement runs as written.
+    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    const table = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--enablement', 'second', '--name', 'second_track']);
+    const next = /next: (dpgw .*)$/m.exec(table.stderr)?.[1];
+    expect(next).toBe('dpgw storage touch --dataset track --enablement second');
+    expect((await dpgw(next!.split(' ').slice(1))).code).toBe(0);
   });
 
   it('no topic label: asks for --topic, and takes it', async () => {

@@ -78,11 +78,18 @@ describe('dpgw sandbox', () => {
   it('takes users and passwords from a users file', async () => {
     const env = cleanEnv();
     const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
-    writeFileSync(file, 'users:\n  - { username: ops, password: ops-password-1, groups: [platform-admins] }\nclients:\n  - { clientId: pipeline, secret: pipeline-secret-1 }\n');
-    const sandbox = startSandboxProcess(['--users', file], env);
+    writeFileSync(file, 'users:\n  - { username: ops, password: ops-password-1, groups: [platform-admins] }\n  - { username: reader, password: reader-password-1, groups: [track-readers] }\nclients:\n  - { clientId: pipeline, secret: pipeline-secret-1 }\n');
+    const sandbox = startSandboxProcess(['--users', file, '--write-profile', 'sandbox'], env);
     try {
       const settings = await sandbox.ready;
-      expect(settings.users).toEqual([{ username: 'ops', password: 'ops-password-1', groups: ['platform-admins'], profile: null }]);
+      // The README's `--users users.yaml --write-profile sandbox`: the profile named so provisions, as the admin group's user.
+      expect(settings.users).toEqual([
+        { username: 'ops', password: 'ops-password-1', groups: ['platform-admins'], profile: 'sandbox' },
+        { username: 'reader', password: 'reader-password-1', groups: ['track-readers'], profile: 'sandbox-reader' },
+      ]);
+      expect(settings.profile).toBe('sandbox');
+      const written = await spawnDpgw(['config', '--profile', 'sandbox', '--json'], { env });
+      expect(JSON.parse(written.stdout).settings.username).toMatchObject({ value: 'ops' });
       expect(settings.clientId).toBe('pipeline');
       expect(settings.clientSecret).toBe('pipeline-secret-1');
     } finally {

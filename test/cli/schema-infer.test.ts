@@ -2,7 +2,7 @@
 import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { load } from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
@@ -171,6 +171,17 @@ describe('dpgw schema infer --dataset: what goes wrong before and around the str
     expect(unreachable.stderr).toMatch(new RegExp(`dpgw: ${broker}: cannot read from the brokers: Connection to ${broker} failed — check --broker-list`));
     expect(unreachable.stderr.split('\n').filter((l) => l.startsWith('dpgw:'))).toHaveLength(1);
     expect(unreachable.stderr + unreachable.stdout).not.toContain(sandbox.stream.password);
+
+    // Brokers that take the connection and never answer: the --timeout bound holds with exit 5, whichever step it stops.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const silentBroker = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const hung = await dpgw(['--dataset', 'track', '--timeout', '1'], { DPGW_BROKER_LIST: silentBroker });
+      expect([hung.code, hung.stderr.trimEnd()]).toEqual([5, expect.stringMatching(new RegExp(`\\ndpgw: ${silentBroker}: reading topic ${topic} took longer than 1 s \\(connecting\\) — check the broker list`))]);
+    } finally {
+      silent.close();
+    }
 
     // Usage errors: exit 2, nothing read.
     const both = await dpgw([file('one.jsonl', '{"a":1}\n'), '--dataset', 'track']);

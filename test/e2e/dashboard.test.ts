@@ -80,7 +80,7 @@ describe(`the map in Superset ${superset.version}, as the dashboard user in Trin
     const result = await dashboardAs('outsider');
     expect(result.code).toBe(3);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain(`the query engine shows this dashboard user no table ${DATA_SET} in schema default of connection "${superset.database}" (it sees no table there); nothing was created`);
+    expect(result.stderr).toContain(`the query engine shows dashboard user outsider no table ${DATA_SET} in schema default of connection "${superset.database}" (it sees no table there); nothing was created`);
     expect(await counts()).toEqual(before);
   });
 
