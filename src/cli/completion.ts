@@ -2,22 +2,35 @@
  * Shell completion, answered from the command tree itself so it is never out of date:
  * the scripts `dpgw completion bash|zsh|fish` prints call `dpgw __complete <words…>`
  * at each Tab, and this module answers with one candidate per line — subcommands,
- * options (the command's and the global ones), an option's choices, and profile names
- * after --profile. No candidates means "a file name", which the shell completes.
+ * options (the command's and the global ones), an option's choices, profile names
+ * after --profile and `config use`, profile keys after `config set`/`unset`, health
+ * components after `health`. No candidates means "a file name", which the shell completes.
  * Part of the start-up bundle: a Tab costs a start of dpgw, not of its handlers.
  */
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
+import { HEALTH_COMPONENTS } from '../contract/constants.js';
+import { PROFILE_KEYS } from '../settings/setting-definitions.js';
 
 export const COMPLETE_COMMAND = '__complete';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
+/** What a command's positional argument takes, by command path and position: the rest is a file name. */
+const ARGUMENT_VALUES: Readonly<Record<string, ReadonlyArray<'profile' | 'profile key' | 'health component'>>> = {
+  'config use': ['profile'],
+  'config set': ['profile key'],
+  'config unset': ['profile key'],
+  health: ['health component'],
+};
+
 /** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
 export async function completionCandidates(program: Command, words: readonly string[], profileNames: () => Promise<string[]>): Promise<string[]> {
   const partial = words[words.length - 1] ?? '';
-  const before = words.slice(0, -1);
+  // `dpgw help <command…>` completes as the command itself does.
+  const before = words.slice(0, -1).filter((word, index) => !(index === 0 && word === HELP_COMMAND));
   let command = program;
   let valueFor: Option | undefined;
+  let positional = 0;
   for (const word of before) {
     if (valueFor) {
       valueFor = undefined;
@@ -30,7 +43,10 @@ export async function completionCandidates(program: Command, words: readonly str
       continue;
     }
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (sub) command = sub;
+    if (sub) {
+      command = sub;
+      positional = 0;
+    } else positional++;
   }
   const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(partial));
   if (valueFor) {
@@ -38,8 +54,21 @@ export async function completionCandidates(program: Command, words: readonly str
     return matching(valueFor.argChoices ?? []);
   }
   if (partial.startsWith('-')) return matching([...new Set(optionsOf(command).flatMap((o) => (o.hidden || !o.long ? [] : [o.long])))].concat('--help'));
+  const argument = ARGUMENT_VALUES[pathOf(command)]?.[positional];
+  if (argument === 'profile') return matching(await profileNames());
+  if (argument === 'profile key') return matching(PROFILE_KEYS);
+  if (argument === 'health component') return matching(Object.keys(HEALTH_COMPONENTS));
   const subcommands = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden && c.name() !== COMPLETE_COMMAND).map((c) => c.name());
   return matching(subcommands);
+}
+
+/** `dpgw help <command…>`: the command's help, as git and gh give it. */
+export const HELP_COMMAND = 'help';
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
 }
 
 /** The command's own options, then the global ones of every command above it. */

@@ -11,7 +11,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { commandPath, flagWords } from './command-context.js';
 import type { Io } from './io.js';
 import { loadDispatch } from './load-dispatch.js';
-import { COMPLETE_COMMAND, completionCandidates } from './completion.js';
+import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from './completion.js';
 import { buildProgram } from './program.js';
 import { VERSION } from './version.js';
 
@@ -48,12 +48,15 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return 0;
   }
-  if (argv.length === 0) {
+  if (argv.length === 0 || (argv.length === 1 && argv[0] === HELP_COMMAND)) {
     io.stdout.write(program.helpInformation());
     return 0;
   }
+  // `dpgw help table create` is `dpgw table create --help`; an unknown command is said as always.
+  const known = (name: string | undefined) => program.commands.some((c) => c.name() === name);
+  const words = argv[0] !== HELP_COMMAND ? argv : known(argv[1]) ? [...argv.slice(1), '--help'] : argv.slice(1);
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync([...words], { from: 'user' });
     return exitCode;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;

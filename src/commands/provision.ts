@@ -5,7 +5,8 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { HEALTH_STATUS_UP } from '../contract/constants.js';
 import { stopOnSignal } from '../cli/interruption.js';
-import { finalHealthCheck, runExitCode } from '../provision/run-outcome.js';
+import { finalHealthCheck, runExitCode, type HealthOutcome } from '../provision/run-outcome.js';
+import { paths } from '../contract/paths.js';
 import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
 import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
@@ -77,14 +78,19 @@ const provision: HandlerOf<'provision'> = async (context) => {
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
     await checkCatalog(loaded, prepared, runOptions);
+    const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
-      return { data: { manifest: file, plan: planned }, human: (style) => renderPlan(planned, style) };
+      return { data: { manifest: file, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, human: (style) => renderPlan(planned, style, healthCheck) };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
     try {
-      results = await run(prepared, { ...runOptions, onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`) });
+      results = await run(prepared, {
+        ...runOptions,
+        onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`),
+        onFinished: (result, done, total) => progress.note(finishedLine(result, done, total)),
+      });
     } finally {
       progress.stop();
     }
@@ -99,7 +105,7 @@ const provision: HandlerOf<'provision'> = async (context) => {
       reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
     }
     if (!reporter.options.json) reporter.info(`${interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : 'done: nothing to change'} in ${summary.seconds.toFixed(1)} s`);
-    return { data: summary, exitCode, human: (style) => renderSummary(results, style) };
+    return { data: summary, exitCode, human: (style) => renderSummary(results, style, health) };
   } finally {
     stop.release();
     client.close();
@@ -158,20 +164,31 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   return engines;
 }
 
-function renderSummary(results: DataSetResult[], style: ChalkInstance): string {
+/** One data set as it finishes: `[3/8] track (enablement track): done in 1.2 s — enable changed, schema accepted, table changed, storage changed`. */
+function finishedLine(result: DataSetResult, done: number, total: number): string {
+  const steps = result.steps.map((s) => `${s.step} ${s.status}`).join(', ');
+  const why = result.status === 'failed' && result.error ? `: ${String(result.error.message)}` : '';
+  return `[${done}/${total}] ${result.dataset} (enablement ${result.enablement}): ${result.status} in ${(result.ms / 1000).toFixed(1)} s${steps ? ` — ${steps}` : ''}${why}`;
+}
+
+function renderSummary(results: DataSetResult[], style: ChalkInstance, health: HealthOutcome | undefined): string {
   const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
   const has = (step: string) => results.some((r) => r.steps.some((s) => s.step === step));
   const optional = ['verify', 'dashboard'].filter(has);
-  const rows = results.map((r) => [r.dataset, r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
-  const header = ['DATA SET', 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
+  // One data set in two enablements is two rows that only the enablement tells apart.
+  const names = results.map((r) => r.dataset);
+  const withEnablement = new Set(names).size < names.length;
+  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
   const statusColumn = header.indexOf('STATUS');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
-  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row)))].join('\n');
+  const healthLine = health ? [`health: ${health.status === HEALTH_STATUS_UP ? style.green(health.status) : style.red(`${health.status}${health.failing?.length ? `; not UP: ${health.failing.join(', ')}` : ''}`)}`] : [];
+  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine].join('\n');
 }
 
-function renderPlan(planned: DataSetResult[], style: ChalkInstance): string {
+function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined): string {
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
@@ -179,7 +196,8 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance): string {
       ...r.steps.filter((s) => s.step === 'table' && s.request).map((s) => JSON.stringify(s.request!.body, null, 2).replace(/^/gm, '     ')),
     ].join('\n'),
   );
-  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks].join('\n\n');
+  const health = healthCheck ? [`${style.bold('health')}\n  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`] : [];
+  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health].join('\n\n');
 }
 
 export const handlers: HandlerModule['handlers'] = { provision };

@@ -4,6 +4,8 @@ import type { Reporter } from './reporter.js';
 
 export interface Progress {
   update(text: string): void;
+  /** A line that stays: above the spinner on a terminal, a line of its own in a log (a data set finished). */
+  note(line: string): void;
   stop(): void;
 }
 
@@ -13,15 +15,16 @@ export interface Progress {
  * before the spinner existed, and the spinner then kept the process alive: issue #14.)
  */
 export function startProgress(reporter: Reporter, io: Io, text: string): Progress {
-  if (reporter.options.quiet || reporter.options.json) return { update: () => undefined, stop: () => undefined };
+  if (reporter.options.quiet || reporter.options.json) return { update: () => undefined, note: () => undefined, stop: () => undefined };
   // A terminal that reports no width (a fresh pseudo-terminal) makes ora clear ever more lines: a plain line then.
   if (!io.stderr.isTTY || !((io.stderr as Partial<NodeJS.WriteStream>).columns! > 0)) {
     reporter.info(`${text}…`);
-    return { update: () => undefined, stop: () => undefined };
+    // A CI log shows each finished piece of work as it happens, not only the summary at the end.
+    return { update: () => undefined, note: (line) => reporter.info(line), stop: () => undefined };
   }
   let latest = text;
   let stopped = false;
-  let spinner: { text: string; stop(): unknown } | undefined;
+  let spinner: { text: string; stop(): unknown; clear(): unknown; render(): unknown } | undefined;
   import('ora').then(
     ({ default: ora }) => {
       if (stopped) return;
@@ -36,6 +39,11 @@ export function startProgress(reporter: Reporter, io: Io, text: string): Progres
     update: (next) => {
       latest = next;
       if (spinner) spinner.text = next;
+    },
+    note: (line) => {
+      spinner?.clear();
+      reporter.info(line);
+      spinner?.render();
     },
     stop: () => {
       stopped = true;

@@ -96,6 +96,8 @@ export interface RunOptions {
   dashboardOf?: (profile: string | undefined) => { client: SupersetClient; databaseName: string };
   warn: (message: string) => void;
   onProgress?: (done: number, total: number, current: string) => void;
+  /** Each data set as it finishes. */
+  onFinished?: (result: DataSetResult, done: number, total: number) => void;
 }
 
 /**
@@ -267,6 +269,7 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
       options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
       results[index] = await provisionOne(prepared[index]!, results[index]!, version, options);
       done++;
+      options.onFinished?.(results[index]!, done, prepared.length);
       options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
       if (results[index]!.status === 'failed' && options.failFast) stop = true;
     }

@@ -37,6 +37,16 @@ describe('dpgw --help and --version', () => {
     expect(stdout).toContain('Usage: dpgw health [options] [component]');
     expect(stdout).toContain('$ dpgw health mq');
   });
+
+  it('dpgw help <command> is the command\'s --help, as git help and gh help are; an unknown one is said', async () => {
+    const help = await spawnDpgw(['help', 'table', 'create']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await spawnDpgw(['table', 'create', '--help'])).stdout);
+    expect((await spawnDpgw(['help'])).stdout).toBe((await spawnDpgw([])).stdout);
+    const unknown = await spawnDpgw(['help', 'helth']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("dpgw: unknown command 'helth' (Did you mean health?) — see `dpgw --help`\n");
+  });
 });
 
 describe('the start-up code cache', () => {

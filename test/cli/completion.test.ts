@@ -48,6 +48,19 @@ describe('dpgw completion bash, in bash', () => {
     expect(tab('dpgw --profile dev sch', env)).toEqual(['schema']);
   });
 
+  it('completes the arguments that are not files: profiles after config use, keys after config set, components after health, commands after help', () => {
+    const env = cleanEnv();
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'profiles:\n  dev:\n    gateway: http://dev\n  prod:\n    gateway: https://prod\n');
+    expect(tab('dpgw config use ', env)).toEqual(['dev', 'prod']);
+    expect(tab('dpgw config set gat', env)).toEqual(['gateway']);
+    expect(tab('dpgw config unset platformV', env)).toEqual(['platformVersion']);
+    // The value after the key is the user's to type.
+    expect(tab('dpgw config set gateway ', env)).toEqual([]);
+    expect(tab('dpgw health v1m')).toEqual(['v1mq']);
+    expect(tab('dpgw help tab')).toEqual(['table']);
+    expect(tab('dpgw help table ')).toEqual(['create', 'render']);
+  });
+
   it('offers nothing for a file argument, so bash completes file names (-o default)', () => {
     expect(tab('dpgw schema push exa')).toEqual([]);
     const registered = spawnSync('bash', ['--noprofile', '--norc', '-c', 'eval "$(dpgw completion bash)"; complete -p dpgw'], { env: { ...cleanEnv(), PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' });

@@ -51,6 +51,15 @@ describe('Ctrl-C at a terminal', () => {
     expect(tokenRequests()).toBe(before);
   });
 
+  it('login at a terminal with no identity provider set: says so before asking for anything', async () => {
+    const { env } = await setUp();
+    const result = await atTerminal(['login'], { env: { ...env, DPGW_TOKEN: '' }, when: 'Username', keys: CTRL_C, timeoutSeconds: 10 });
+    const text = screen(result.stdout);
+    expect(result.code, text).toBe(2);
+    expect(text).not.toContain('Username');
+    expect(text).toMatch(/^dpgw: authUrl/m);
+  });
+
   it('stops health --watch with exit 130', async () => {
     const { env } = await setUp();
     const result = await atTerminal(['health', '--watch', '1'], { env, when: 'Ctrl-C stops', keys: CTRL_C });

@@ -136,7 +136,10 @@ describe('dpgw login', () => {
     expect(a.stdout).toBe(b.stdout);
     expect(tokenRequests().filter((r) => (r.body as { grant_type: string }).grant_type === 'refresh_token')).toHaveLength(1);
     expect(JSON.parse(readFileSync(cacheFileOf(env), 'utf8')).accessToken).toBe(a.stdout.trim());
-    expect((await dpgw(['auth', 'status'])).code).toBe(0);
+    const status = await dpgw(['auth', 'status']);
+    expect(status.code).toBe(0);
+    // It reports the cache; it does not claim the identity provider still takes the session.
+    expect(status.stdout.split('\n')[0]).toBe('signed in (profile "default", as the token cache says; the identity provider was not asked)');
   });
 
   it('DPGW_TOKEN beats the cache', async () => {

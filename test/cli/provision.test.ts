@@ -235,6 +235,32 @@ describe('bad manifests: rejected before any request, with their location', () =
   }
 });
 
+describe('what a CI log shows', () => {
+  it('one line per finished data set as it happens, an ENABLEMENT column for a data set in two enablements, and the health check in the plan and the summary', async () => {
+    const { dpgw, manifest } = await setUp();
+    const text = `healthCheck: true\ndataSets:\n${entry('track')}  - { datasource: mock-data-library, dataset: track, enablement: track-second, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track_second } }\n${entry('vessel')}`;
+    const file = manifest(text);
+    const planned = await dpgw(['provision', file, '--plan']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('health\n  after provisioning: GET /api/health; not UP makes the run exit 6');
+    expect(JSON.parse((await dpgw(['provision', file, '--plan', '--json'])).stdout).healthCheck).toEqual({ path: '/api/health' });
+
+    const result = await dpgw(['provision', file, '--concurrency', '1']);
+    expect(result.code, result.stderr).toBe(0);
+    const finished = result.stderr.split('\n').filter((line) => /^\[\d\/3\] /.test(line));
+    expect(finished).toEqual([
+      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, schema accepted, table changed, storage changed$/),
+      expect.stringMatching(/^\[2\/3\] track \(enablement track-second\): done in /),
+      expect.stringMatching(/^\[3\/3\] vessel \(enablement vessel\): done in /),
+    ]);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^DATA SET\s+ENABLEMENT\s+TOPIC\s+SCHEMA/);
+    expect(rows[0]).toMatch(/^track\s+track\s+mock-data-library\.track\.track /);
+    expect(rows[1]).toMatch(/^track\s+track-second\s+/);
+    expect(rows.at(-1)).toBe('health: UP');
+  });
+});
+
 describe('a manifest with many problems', () => {
   it('lists every one in one run, in the order of the file, each at its line; nothing is sent and no password read', async () => {
     const { dpgw, manifest, gatewayLog } = await setUp();
