@@ -79,7 +79,7 @@ const section = [
   'every handler and heavy module (got, openid-client, yaml, chalk, ora, inquirer) is imported by',
   'the command that runs, from ES module chunks that bundle the dependencies. `dpgw health` runs',
   'against a sandbox gateway (no latency added), without a session, like `node -e "fetch(…)"`. dpgw',
-  'runs as a shell runs it: the file itself, through its `#!/usr/bin/env -S node …` line. The',
+  'runs as a shell runs it: the file itself, through its `#!/bin/sh` line and `exec node …`. The',
   'start-up bundle runs from V8\'s code cache, which the first start of a build writes (its own row).',
   '<!-- /bench:startup -->',
 ].join('\n');

@@ -131,7 +131,7 @@ describe('the installed command', () => {
     const running = startSandboxProcess([], env, ['dpgw']);
     try {
       await running.ready;
-      // env(1) replaced itself with node: the process is node, started with the flags.
+      // The #!/bin/sh line's shell replaced itself with node (exec): the process is node, started with the flags.
       const argv = readFileSync(`/proc/${running.pid}/cmdline`, 'utf8').split('\0');
       expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=1024']));
       expect(argv.some((arg) => arg.endsWith(join('bin', 'dpgw')) || arg.endsWith('dpgw'))).toBe(true);
