@@ -257,7 +257,8 @@ async function signInFromEnvironment(context: SessionContext, error: unknown): P
   if (!(error instanceof DpgwError && error.kind === 'auth')) throw error;
   if (!password || username === undefined) {
     // The identity provider's "run `dpgw login` again" names the profile a run used.
-    throw error.hint?.includes('`dpgw login') ? new DpgwError(error.kind, error.message, { where: error.where, hint: loginHint(context), details: error.details, cause: error }) : error;
+    const hint = error.hint?.replace('`dpgw login`', loginHint(context).replace(/^run | again$/g, ''));
+    throw hint !== error.hint ? new DpgwError(error.kind, error.message, { where: error.where, hint, details: error.details, cause: error }) : error;
   }
   const session = await signIn(context, username, password);
   context.info?.(`signed in as ${username}`);

@@ -142,6 +142,16 @@ describe('dpgw login', () => {
     expect(status.stdout.split('\n')[0]).toBe('signed in (profile "default", as the token cache says; the identity provider was not asked)');
   });
 
+  it("a profile chosen by flag that is not signed in: the hint is the login of that profile, runnable as written", async () => {
+    const { dpgw, env } = await setUp();
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'profiles:\n  other:\n    gateway: http://127.0.0.1:1\n', { mode: 0o600 });
+    const token = await dpgw(['auth', 'token', '--profile', 'other']);
+    expect(token.code).toBe(4);
+    expect(token.stderr).toBe('dpgw: not signed in (profile "other") — run `dpgw login --profile other`, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline\n');
+    const status = await dpgw(['auth', 'status', '--profile', 'other']);
+    expect(status.stderr).toContain('run `dpgw login --profile other`, or set DPGW_TOKEN in a pipeline');
+  });
+
   it('DPGW_TOKEN beats the cache', async () => {
     const { login, dpgw } = await setUp();
     await login();
