@@ -39,7 +39,7 @@ export interface HandlerModule {
 }
 
 /** The handler modules dispatch.ts can load; program.ts names them without importing them. */
-export type HandlerModuleName = 'config' | 'sandbox' | 'session' | 'enable' | 'schema' | 'table' | 'storage' | 'health' | 'provision' | 'access-control' | 'verify' | 'dashboard' | 'completion';
+export type HandlerModuleName = 'config' | 'sandbox' | 'session' | 'enable' | 'catalog' | 'schema' | 'store-read' | 'table' | 'storage' | 'health' | 'provision' | 'access-control' | 'verify' | 'dashboard' | 'completion';
 
 /** The words of argv before a `--`: the ones that can be dpgw's own flags. */
 export function flagWords(argv: readonly string[]): readonly string[] {

@@ -17,6 +17,8 @@ const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = 
   sandbox: () => import('../commands/sandbox.js'),
   session: () => import('../commands/session.js'),
   enable: () => import('../commands/enable.js'),
+  catalog: () => import('../commands/catalog.js'),
+  'store-read': () => import('../commands/store-read.js'),
   schema: () => import('../commands/schema.js'),
   table: () => import('../commands/table.js'),
   storage: () => import('../commands/storage.js'),

@@ -120,6 +120,8 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
   const schemaPush = add(schema, 'push <file>', 'validate a schema file (YAML or JSON) and store it in the analytics store', 'dpgw schema push examples/track/schema.yaml')
     .option('--dry-run', 'print the request and send nothing')
     .action(action('schema'));
+  const schemaGet = add(schema, 'get <name>', 'print the schema the analytics store holds (YAML; --json: the store\'s JSON)', 'dpgw schema get track')
+    .action(action('store-read'));
   const schemaValidate = add(schema, 'validate <file>', 'check a schema file without sending it; lists every problem', 'dpgw schema validate examples/track/schema.yaml').action(action('schema'));
   const schemaInfer = settingOptions(
     add(schema, 'infer [files...]', "infer the schema from messages (JSON Lines or a JSON array; - or none: stdin; or the data set's topic), or --check them against one", 'dpgw schema infer --dataset track -o track-schema.yaml')
@@ -153,6 +155,28 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
     .option('--dry-run', 'print the request and send nothing')
     .action(action('table'));
   const tableRender = tableCommand('render', 'print the filled table definition (password masked)', 'dpgw table render --dataset track --schema examples/track/schema.yaml').action(action('table'));
+
+  const catalog = group('catalog', 'look up the catalog: data sources, what they offer, enablements, enabled data sets (GET only)');
+  const catalogSources = add(catalog, 'sources', 'list the data sources', 'dpgw catalog sources').action(action('catalog'));
+  const catalogOffers = add(catalog, 'offers', 'list the data sets the data sources offer, and the enablements each is enabled in', 'dpgw catalog offers --datasource mock-data-library')
+    .addOption(nameOption('--datasource <name|id>', 'only this data source', 'data source'))
+    .option('--name <pattern>', "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*')")
+    .action(action('catalog'));
+  const catalogEnablements = add(catalog, 'enablements', 'list the enablements and the groups that may read their data sets', 'dpgw catalog enablements --datasource mock-data-library')
+    .addOption(nameOption('--datasource <name|id>', 'only this data source', 'data source'))
+    .addOption(nameOption('--enablement <name|id>', 'only this enablement', 'enablement'))
+    .action(action('catalog'));
+  const catalogDataSets = add(catalog, 'datasets', 'list the enabled data sets: data source, enablement, groups, topic, storages (* the default), self link', "dpgw catalog datasets --name 'tr*'")
+    .addOption(nameOption('--datasource <name|id>', 'only this data source', 'data source'))
+    .addOption(nameOption('--enablement <name|id>', 'only this enablement', 'enablement'))
+    .option('--name <pattern>', "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*')")
+    .action(action('catalog'));
+  const catalogShow = add(catalog, 'show <dataset>', 'everything about one enabled data set: ids, topic, storages, groups, the storage touch path, and whether its table exists', 'dpgw catalog show track')
+    .addOption(nameOption('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
+    .action(action('catalog'));
+
+  const tableGet = add(table, 'get <name>', 'print the table the analytics store holds, as it stores it (YAML; --json: the store\'s JSON; the stream password masked)', 'dpgw table get track')
+    .action(action('store-read'));
 
   const storage = group('storage', 'catalog storages');
   const storageTouch = add(storage, 'touch', 'create store permissions by reading the default storage (platforms older than 1.15.165)', 'dpgw storage touch --dataset track')
@@ -259,10 +283,17 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
     'auth token': authToken,
     enable,
     'schema push': schemaPush,
+    'schema get': schemaGet,
     'schema validate': schemaValidate,
     'schema infer': schemaInfer,
     'table create': tableCreate,
     'table render': tableRender,
+    'table get': tableGet,
+    'catalog sources': catalogSources,
+    'catalog offers': catalogOffers,
+    'catalog enablements': catalogEnablements,
+    'catalog datasets': catalogDataSets,
+    'catalog show': catalogShow,
     'storage touch': storageTouch,
     health,
     'access-control render': accessControlRender,

@@ -31,6 +31,10 @@ export const paths = {
   /** ASSUMED. PUT: enable a data set in an enablement (idempotent). */
   enablementDataSet: (dataSourceId: string, enablementId: string, dataSetName: string) =>
     `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/enablements/${seg(enablementId)}/datasets/${seg(dataSetName)}`,
+  /** ASSUMED. GET: one schema as the analytics store holds it (the store controller's GET /schemas/{name}, through the gateway). */
+  olapSchema: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas/${seg(name)}`,
+  /** ASSUMED. GET: one table as the analytics store holds it (the store controller's GET /tables/{name}). */
+  olapTable: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

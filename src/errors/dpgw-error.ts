@@ -1,7 +1,7 @@
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
 /** The small set of error kinds; each maps to one exit code. */
-export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'failure' | 'interrupted';
+export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'not-found' | 'failure' | 'interrupted';
 
 const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   usage: ExitCode.Usage,
@@ -11,6 +11,7 @@ const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   network: ExitCode.Network,
   unhealthy: ExitCode.Unhealthy,
   verification: ExitCode.VerificationFailed,
+  'not-found': ExitCode.NotFound,
   failure: ExitCode.Failure,
   interrupted: ExitCode.Interrupted,
 };

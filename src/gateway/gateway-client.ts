@@ -26,6 +26,12 @@ export interface GatewayClientOptions extends HttpTransportOptions {
   olapSegment?: string;
 }
 
+/** How Spring Boot's router (and the sandbox) says a path has no handler at all. */
+const NO_ROUTE = /^No (static resource|endpoint|handler found)\b/i;
+
+/** What a read of the analytics store found; `not-exposed` when the gateway does not pass reads on to it. */
+export type StoreRead<T> = { kind: 'found'; url: string; body: T } | { kind: 'not-found'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
+
 /** What a mutating call answered: the contract shows no body, so it may be absent. */
 export interface Accepted<T = unknown> {
   status: number;
@@ -113,6 +119,43 @@ export class GatewayClient {
   /** ASSUMED. PUT /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets/{dataset} (idempotent). */
   async enableDataSet(dataSourceId: string, enablementId: string, dataSetName: string): Promise<Accepted> {
     return accepted(await this.http.request('PUT', paths.enablementDataSet(dataSourceId, enablementId, dataSetName), { body: {} }));
+  }
+
+  /**
+   * ASSUMED. GET /api/internal/olap/schemas/{name}: the schema the store holds. 404 is "no
+   * such schema"; 405, 501 or an answer that is no schema is "this gateway does not expose
+   * reads of the analytics store" (docs/gateway-api.md).
+   */
+  async getSchema(name: string): Promise<StoreRead<Record<string, unknown>>> {
+    return this.storeRead(paths.olapSchema(name, this.olapSegment), (body) => typeof body.schemaName === 'string');
+  }
+
+  /**
+   * ASSUMED. GET /api/internal/olap/tables/{name}: the table the store holds, as its
+   * controller answers: wrapped by table type (`{"REALTIME": {…}}`). Tolerant as getSchema.
+   */
+  async getTable(name: string): Promise<StoreRead<Record<string, unknown>>> {
+    return this.storeRead(paths.olapTable(name, this.olapSegment), (body) => ['REALTIME', 'OFFLINE'].some((type) => typeof body[type] === 'object' && body[type] !== null) || typeof body.tableName === 'string');
+  }
+
+  private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {
+    let response: HttpResponse<unknown>;
+    try {
+      response = await this.http.request('GET', path);
+    } catch (error) {
+      // A 404 of the gateway's own router ("No static resource …", "No endpoint …") means no such route, not no such name.
+      if (error instanceof GatewayError && error.status === 404 && NO_ROUTE.test(error.bodyMessage)) return { kind: 'not-exposed', url: error.url, why: `404: ${error.bodyMessage}` };
+      if (error instanceof GatewayError && error.status === 404) return { kind: 'not-found', url: error.url, message: error.bodyMessage };
+      if (error instanceof GatewayError && (error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
+      throw error;
+    }
+    const body = response.body;
+    // A store without the name answers 200 with {} (Pinot's table listing of no type).
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0) return { kind: 'not-found', url: response.url, message: 'an empty answer' };
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || !looksRight(body as Record<string, unknown>)) {
+      return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's` };
+    }
+    return { kind: 'found', url: response.url, body: body as Record<string, unknown> };
   }
 
   /** ASSUMED. GET /api/version; undefined when the gateway does not have it (404). */

@@ -14,7 +14,7 @@ import type { Catalog, Permission } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
 import { LoopbackService, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
-import type { OlapStore } from './olap-store.js';
+import { readSchema, readTable, type OlapStore } from './olap-store.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
 export interface GatewayEmulatorOptions {
@@ -140,6 +140,13 @@ export class GatewayEmulator extends LoopbackService {
 
     if (path === '/api/version' && method === 'GET' && this.options.versionEndpoint) return { status: 200, body: { version: this.options.platformVersion() } };
 
+    const olapRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)/([^/]+)$`).exec(path);
+    if (olapRead) {
+      if (method !== 'GET') return methodNotAllowed(path);
+      const name = decodeURIComponent(olapRead[2]!);
+      if (this.options.olapController) return this.readFromStore(olapRead[1] as 'schemas' | 'tables', name);
+      return olapRead[1] === 'schemas' ? readSchema(this.options.store, name) : readTable(this.options.store, name);
+    }
     const olap = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)$`).exec(path);
     if (olap) {
       if (method !== 'POST') return methodNotAllowed(path);
@@ -186,6 +193,19 @@ export class GatewayEmulator extends LoopbackService {
     } catch (error) {
       return { status: 502, body: springError(502, 'Bad Gateway', `the authorization service could not write the permissions: ${(error as Error).message}`, path) };
     }
+  }
+
+  /** Backed mode: the store controller's own answer to a read, unchanged. */
+  private async readFromStore(kind: 'schemas' | 'tables', name: string): Promise<Answer> {
+    const response = await fetch(`${this.options.olapController}/${kind}/${encodeURIComponent(name)}`);
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // the store answered with text: pass it on as it is
+    }
+    return { status: response.status, body };
   }
 
   /** Backed mode: the store's own answer, unchanged; a created table is remembered for the storage touch. */

@@ -31,7 +31,7 @@ function tab(line: string, env: NodeJS.ProcessEnv = cleanEnv()): string[] {
 describe('dpgw completion bash, in bash', () => {
   it('completes commands, subcommands and options from the command tree', () => {
     expect(tab('dpgw sch')).toEqual(['schema']);
-    expect(tab('dpgw schema ')).toEqual(['push', 'validate', 'infer']);
+    expect(tab('dpgw schema ')).toEqual(['push', 'get', 'validate', 'infer']);
     expect(tab('dpgw table create --da')).toEqual(['--dataset']);
     expect(tab('dpgw table create --dr')).toEqual(['--dry-run']);
     // Global options too, after the command's own.
@@ -58,7 +58,7 @@ describe('dpgw completion bash, in bash', () => {
     expect(tab('dpgw config set gateway ', env)).toEqual([]);
     expect(tab('dpgw health v1m')).toEqual(['v1mq']);
     expect(tab('dpgw help tab')).toEqual(['table']);
-    expect(tab('dpgw help table ')).toEqual(['create', 'render']);
+    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get']);
   });
 
   it('offers nothing for a file argument, so bash completes file names (-o default)', () => {

@@ -1,0 +1,152 @@
+/**
+ * The read side of the catalog (contract, "What the service does", item 2): data sources,
+ * what each offers, their enablements with groups, and the enabled data sets with their
+ * topic, storages and self link — joined by the ids in each data set's self href. GET
+ * requests only: the data sources once, each named source's offers and enablements once,
+ * and one listing of the enabled data sets (narrowed to a source and enablement when
+ * both are given).
+ */
+import { CATALOG_ALL, DEFAULT_STORAGE_NAME } from '../contract/constants.js';
+import { paths } from '../contract/paths.js';
+import type { CatalogDataSet, CatalogDataSource, Enablement, OfferedDataSet } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+import { closestMatch } from '../text/closest-match.js';
+import { parseSelfHref, selfHrefOf, topicOf } from './data-set-facts.js';
+
+export interface CatalogFilter {
+  /** A data source's name or id. */
+  dataSource?: string;
+  /** An enablement's name or id. */
+  enablement?: string;
+  /** A data set name, with `*` and `?` as wildcards. */
+  name?: string;
+}
+
+/** One enabled data set, with the names of what its ids point at. */
+export interface EnabledDataSetView {
+  name: string;
+  dataSource: { id: string; name?: string };
+  enablement: { id: string; name?: string; groups?: string[] };
+  topic?: string;
+  storages: Array<{ name: string; id: string; default: boolean }>;
+  selfHref?: string;
+  /** The path `storage touch` asks for: the self href and the default storage. */
+  storagePath?: string;
+  /** The catalog's own record, as the gateway answered it. */
+  record: CatalogDataSet;
+}
+
+export interface EnablementView {
+  dataSource: { id: string; name: string };
+  enablement: Enablement;
+}
+
+export interface OfferView {
+  dataSource: { id: string; name: string };
+  offered: OfferedDataSet;
+  /** The enablements it is enabled in. */
+  enabledIn: Array<{ id: string; name?: string }>;
+}
+
+export async function catalogDataSources(client: GatewayClient): Promise<CatalogDataSource[]> {
+  return client.listDataSources();
+}
+
+/** The data sources a filter names: one (by name or id), or all of them; an unknown one is a usage error with the nearest name. */
+export async function selectDataSources(client: GatewayClient, nameOrId: string | undefined, where = '--datasource'): Promise<CatalogDataSource[]> {
+  const sources = await client.listDataSources();
+  if (nameOrId === undefined) return sources;
+  const found = sources.find((s) => s.id === nameOrId) ?? sources.find((s) => s.name === nameOrId);
+  if (found) return [found];
+  const near = closestMatch(nameOrId, sources.map((s) => s.name));
+  throw new DpgwError('usage', `no data source "${nameOrId}" in the catalog`, {
+    where,
+    hint: near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`,
+  });
+}
+
+export async function catalogEnablements(client: GatewayClient, filter: CatalogFilter): Promise<EnablementView[]> {
+  const sources = await selectDataSources(client, filter.dataSource);
+  const listed = await Promise.all(sources.map(async (source) => (await client.listEnablements(source.id)).map((enablement) => ({ dataSource: { id: source.id, name: source.name }, enablement }))));
+  const views = listed.flat();
+  if (filter.enablement === undefined) return views;
+  const chosen = views.filter((v) => v.enablement.id === filter.enablement || v.enablement.name === filter.enablement);
+  if (chosen.length === 0) throw unknownEnablement(filter.enablement, views.map((v) => v.enablement.name));
+  return chosen;
+}
+
+export async function catalogOffers(client: GatewayClient, filter: CatalogFilter): Promise<OfferView[]> {
+  const sources = await selectDataSources(client, filter.dataSource);
+  const matches = namePattern(filter.name);
+  const [offers, enabled] = await Promise.all([
+    Promise.all(sources.map(async (source) => ({ source, offered: await client.listOfferedDataSets(source.id) }))),
+    enabledDataSets(client, { dataSource: filter.dataSource }),
+  ]);
+  return offers.flatMap(({ source, offered }) =>
+    offered
+      .filter((o) => matches(o.name))
+      .map((o) => ({
+        dataSource: { id: source.id, name: source.name },
+        offered: o,
+        enabledIn: enabled.filter((e) => e.dataSource.id === source.id && e.name === o.name).map((e) => ({ id: e.enablement.id, name: e.enablement.name })),
+      })),
+  );
+}
+
+/** The enabled data sets the filter selects, with names and groups joined in. */
+export async function enabledDataSets(client: GatewayClient, filter: CatalogFilter): Promise<EnabledDataSetView[]> {
+  const sources = await selectDataSources(client, filter.dataSource);
+  const enablements = (await Promise.all(sources.map(async (source) => ({ source, enablements: await client.listEnablements(source.id) })))).flatMap(({ source, enablements: list }) =>
+    list.map((enablement) => ({ source, enablement })),
+  );
+  let chosenEnablement: (typeof enablements)[number] | undefined;
+  if (filter.enablement !== undefined) {
+    const chosen = enablements.filter(({ enablement }) => enablement.id === filter.enablement || enablement.name === filter.enablement);
+    if (chosen.length === 0) throw unknownEnablement(filter.enablement, enablements.map(({ enablement }) => enablement.name));
+    if (chosen.length === 1) chosenEnablement = chosen[0];
+  }
+  // One listing: of one enablement when it is known, else of every one, narrowed here.
+  const records = await client.listDataSets(chosenEnablement ? { dataSourceId: chosenEnablement.source.id, enablementId: chosenEnablement.enablement.id } : { dataSourceId: sources.length === 1 ? sources[0]!.id : CATALOG_ALL });
+  const sourceIds = new Set(sources.map((s) => s.id));
+  const byEnablement = new Map(enablements.map((e) => [e.enablement.id, e]));
+  const sourceById = new Map(sources.map((s) => [s.id, s]));
+  const matches = namePattern(filter.name);
+  const views: EnabledDataSetView[] = [];
+  for (const record of records) {
+    if (!matches(record.name)) continue;
+    const selfHref = selfHrefOf(record);
+    const ids = selfHref ? parseSelfHref(selfHref) : undefined;
+    if (ids && !sourceIds.has(ids.dataSourceId)) continue;
+    const known = ids ? byEnablement.get(ids.enablementId) : undefined;
+    if (filter.enablement !== undefined && !(known && (known.enablement.id === filter.enablement || known.enablement.name === filter.enablement))) continue;
+    const storages = (record.storage ?? []).map((s) => ({ name: s.name, id: s.id, default: s.name === DEFAULT_STORAGE_NAME }));
+    const defaultStorage = storages.find((s) => s.default);
+    views.push({
+      name: record.name,
+      dataSource: { id: ids?.dataSourceId ?? '?', name: ids ? sourceById.get(ids.dataSourceId)?.name : undefined },
+      enablement: { id: ids?.enablementId ?? '?', name: known?.enablement.name, groups: known?.enablement.groups },
+      topic: topicOf(record),
+      storages,
+      selfHref,
+      storagePath: selfHref && defaultStorage ? paths.dataSetStorage(selfHref, defaultStorage.id) : undefined,
+      record,
+    });
+  }
+  return views;
+}
+
+/** `*` any run of characters, `?` one; everything else as written. No pattern matches all. */
+export function namePattern(pattern: string | undefined): (name: string) => boolean {
+  if (pattern === undefined) return () => true;
+  const expression = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return (name) => expression.test(name);
+}
+
+function unknownEnablement(nameOrId: string, names: string[]): DpgwError {
+  const near = closestMatch(nameOrId, names);
+  return new DpgwError('usage', `no enablement "${nameOrId}" in the catalog`, {
+    where: '--enablement',
+    hint: near ? `did you mean "${near}"?` : `its enablements: ${[...new Set(names)].join(', ') || 'none'}`,
+  });
+}

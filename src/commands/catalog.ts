@@ -1,0 +1,146 @@
+/**
+ * `dpgw catalog sources|offers|enablements|datasets|show`: the catalog's hierarchy, one
+ * level a subcommand (data sources → what they offer → enablements → enabled data sets),
+ * GET requests only, thin over catalog/catalog-lookup.ts.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
+import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, type CatalogFilter, type EnabledDataSetView } from '../catalog/catalog-lookup.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { CommandOutput } from '../output/reporter.js';
+import { textTable } from '../output/text-table.js';
+import { plural } from '../text/plural.js';
+
+/** The terminal's width when stdout is one (the table is fitted to it), else undefined (nothing cut). */
+function widthOf(context: CommandContext): number | undefined {
+  const { stdout } = context.io;
+  return stdout.isTTY === true && (stdout.columns ?? 0) > 0 ? stdout.columns : undefined;
+}
+
+/** A listing: its records as the document, a table for a person, and a note (not an error) when it is empty. */
+function listing<T>(context: CommandContext, records: T[], what: string, filtered: boolean, header: string[], row: (record: T) => string[], data: unknown = records): CommandOutput {
+  if (records.length === 0) context.reporter.info(`no ${what}${filtered ? ' match the filters' : ' in the catalog'}`);
+  return { data, human: (style) => (records.length === 0 ? '' : textTable(header, records.map(row), { width: widthOf(context), style })) };
+}
+
+function filterOf(options: { datasource?: string; enablement?: string; name?: string }): CatalogFilter {
+  return { dataSource: options.datasource, enablement: options.enablement, name: options.name };
+}
+
+const sources: HandlerOf<'catalog sources'> = async (context) => {
+  const records = await selectDataSources(await context.gateway(), undefined);
+  return listing(context, records, 'data sources', false, ['DATA SOURCE', 'ID'], (s) => [s.name, s.id]);
+};
+
+const offers: HandlerOf<'catalog offers'> = async (context) => {
+  const filter = filterOf(context.options);
+  const views = await catalogOffers(await context.gateway(), filter);
+  return listing(
+    context,
+    views,
+    'offered data sets',
+    filter.dataSource !== undefined || filter.name !== undefined,
+    ['DATA SET', 'DATA SOURCE', 'ENABLED IN'],
+    (v) => [v.offered.name, v.dataSource.name, v.enabledIn.map((e) => e.name ?? e.id).join(', ') || '-'],
+    views.map((v) => ({ ...v.offered, dataSource: v.dataSource, enabledIn: v.enabledIn })),
+  );
+};
+
+const enablements: HandlerOf<'catalog enablements'> = async (context) => {
+  const filter = filterOf(context.options);
+  const views = await catalogEnablements(await context.gateway(), filter);
+  return listing(
+    context,
+    views,
+    'enablements',
+    filter.dataSource !== undefined,
+    ['ENABLEMENT', 'DATA SOURCE', 'GROUPS', 'ID'],
+    (v) => [v.enablement.name, v.dataSource.name, (v.enablement.groups ?? []).join(', ') || '-', v.enablement.id],
+    views.map((v) => ({ ...v.enablement, dataSource: v.dataSource })),
+  );
+};
+
+const dataSets: HandlerOf<'catalog datasets'> = async (context) => {
+  const filter = filterOf(context.options);
+  const views = await enabledDataSets(await context.gateway(), filter);
+  return listing(
+    context,
+    views,
+    'enabled data sets',
+    Object.values(filter).some((v) => v !== undefined),
+    ['DATA SET', 'DATA SOURCE', 'ENABLEMENT', 'GROUPS', 'TOPIC', 'STORAGES', 'SELF'],
+    (v) => [v.name, v.dataSource.name ?? v.dataSource.id, v.enablement.name ?? v.enablement.id, (v.enablement.groups ?? []).join(', ') || '-', v.topic ?? '-', storagesOf(v), v.selfHref ?? '-'],
+    views.map((v) => v.record),
+  );
+};
+
+const show: HandlerOf<'catalog show'> = async (context) => {
+  const [name] = context.args;
+  const gateway = await context.gateway();
+  const matches = await enabledDataSets(gateway, { name: escapePattern(name), enablement: context.options.enablement });
+  if (matches.length === 0) {
+    throw new DpgwError('failure', `data set "${name}" is not enabled${context.options.enablement ? ` in enablement ${context.options.enablement}` : ''}: the catalog lists no enabled data set of that name`, {
+      where: 'dataset',
+      hint: `see what is enabled with \`dpgw catalog datasets\`, or enable it with \`dpgw enable --datasource <source> --dataset ${name} --group <group>\``,
+    });
+  }
+  if (matches.length > 1) {
+    throw new DpgwError('usage', `data set "${name}" is enabled in ${plural(matches.length, 'enablement')}`, {
+      where: 'dataset',
+      hint: `choose one with --enablement: ${matches.map((m) => m.enablement.name ?? m.enablement.id).join(', ')}`,
+    });
+  }
+  const view = matches[0]!;
+  const table = await gateway.getTable(view.name);
+  const tableState =
+    table.kind === 'found'
+      ? { exists: true, checked: true, url: table.url }
+      : table.kind === 'not-found'
+        ? { exists: false, checked: true, url: table.url }
+        : { exists: null, checked: false, url: table.url, why: `this gateway does not expose reads of the analytics store (${table.why})` };
+  const data = {
+    dataSet: view.record,
+    dataSource: view.dataSource,
+    enablement: view.enablement,
+    topic: view.topic ?? null,
+    storagePath: view.storagePath ?? null,
+    table: { name: view.name, ...tableState },
+  };
+  return { data, human: (style) => renderShow(view, data.table, style) };
+};
+
+function renderShow(view: EnabledDataSetView, table: { name: string; exists: boolean | null; why?: string }, style: ChalkInstance): string {
+  const id = (text: string) => style.dim(`(${text})`);
+  const rows: Array<[string, string]> = [
+    ['data set', `${view.name} ${id(view.record.id ?? 'no id')}`],
+    ['data source', `${view.dataSource.name ?? '?'} ${id(view.dataSource.id)}`],
+    ['enablement', `${view.enablement.name ?? '?'} ${id(view.enablement.id)}`],
+    ['groups', (view.enablement.groups ?? []).join(', ') || '-'],
+    ['topic', view.topic ?? '- (no topic label)'],
+    ['storages', storagesOf(view)],
+    ['self link', view.selfHref ?? '-'],
+    ['storage touch', view.storagePath ? `GET ${view.storagePath}` : '- (no default storage)'],
+    ['table', table.exists === true ? `${table.name} exists in the analytics store` : table.exists === false ? `no table ${table.name} in the analytics store` : `not checked: ${table.why}`],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${value}`).join('\n');
+}
+
+/** `default* (s-1), archive (s-2)`: the storage `storage touch` reads is starred. */
+function storagesOf(view: EnabledDataSetView): string {
+  return view.storages.map((s) => `${s.name}${s.default ? '*' : ''} (${s.id})`).join(', ') || '-';
+}
+
+/** A data set name looked up as written: wildcards in it are not patterns here. */
+function escapePattern(name: string): string {
+  if (/[*?]/.test(name)) throw new DpgwError('usage', `"${name}" is a pattern: \`catalog show\` takes one data set's name`, { where: 'dataset', hint: `list the matching ones with \`dpgw catalog datasets --name '${name}'\`` });
+  return name;
+}
+
+export const handlers: HandlerModule['handlers'] = {
+  'catalog sources': sources,
+  'catalog offers': offers,
+  'catalog enablements': enablements,
+  'catalog datasets': dataSets,
+  'catalog show': show,
+};
