@@ -35,7 +35,7 @@ export function buildProgram(version: string, dispatch: Dispatch): AnyCommand {
   const width = Math.max(...examples.map((e) => e.command.length));
   program.addHelpText(
     'after',
-    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 130 interrupted.\nDocs: README.md and docs/ in the dpgw package.\n`,
+    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get, table get), 130 interrupted.\nDocs: README.md and docs/ in the dpgw package.\n`,
   );
   return program;
 }

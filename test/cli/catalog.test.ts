@@ -1,0 +1,151 @@
+/**
+ * The read side as a user meets it: `dpgw catalog …` listings piped and at a terminal,
+ * --json, filters, empty results and unknown names; `catalog show`; `schema get` and
+ * `table get` from the store, and a gateway that does not expose them. GET only.
+ */
+import { describe, expect, it } from 'vitest';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { atTerminal, screen } from '../helpers/at-terminal.js';
+import { startRecordingServer } from '../helpers/recording-server.js';
+import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv, call } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
+
+/** track in two enablements, vessel in one, and the track table in the store. */
+async function setUp() {
+  const sandbox = await sandboxes.start();
+  const env = await adminPipelineEnv(sandbox);
+  const dpgw = (args: string[]) => spawnDpgw(args, { env });
+  for (const args of [
+    ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP],
+    ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'analysts', '--enablement', 'track-analysts'],
+    ['enable', '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP],
+    ['schema', 'push', TRACK_SCHEMA_FILE],
+    ['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--enablement', 'track'],
+  ]) {
+    const result = await dpgw(args);
+    expect(result.code, result.stderr).toBe(0);
+  }
+  const mutationsBefore = sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET').length;
+  const onlyGets = () => expect(sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET')).toHaveLength(mutationsBefore);
+  return { sandbox, env, dpgw, onlyGets };
+}
+
+const rowsOf = (stdout: string) => stdout.trimEnd().split('\n');
+
+describe('dpgw catalog', () => {
+  it('lists each level of the hierarchy, piped: whole values, one row per record', async () => {
+    const { dpgw, sandbox, onlyGets } = await setUp();
+    const sources = await dpgw(['catalog', 'sources']);
+    expect(rowsOf(sources.stdout)[0]).toMatch(/^DATA SOURCE\s+ID$/);
+    expect(rowsOf(sources.stdout).slice(1).map((r) => r.split(/\s+/)[0])).toEqual(['mock-data-library', 'mock-sensor-feed']);
+
+    const offers = await dpgw(['catalog', 'offers', '--datasource', 'mock-data-library']);
+    expect(rowsOf(offers.stdout)).toEqual([expect.stringMatching(/^DATA SET\s+DATA SOURCE\s+ENABLED IN$/), expect.stringMatching(/^track\s+mock-data-library\s+track, track-analysts$/), expect.stringMatching(/^vessel\s+mock-data-library\s+vessel$/), expect.stringMatching(/^weather\s+mock-data-library\s+-$/)]);
+
+    const enablements = await dpgw(['catalog', 'enablements']);
+    expect(rowsOf(enablements.stdout).slice(1).map((r) => r.split(/\s{2,}/).slice(0, 3))).toEqual([
+      ['track', 'mock-data-library', TRACK_GROUP],
+      ['track-analysts', 'mock-data-library', 'analysts'],
+      ['vessel', 'mock-data-library', TRACK_GROUP],
+    ]);
+
+    const dataSets = await dpgw(['catalog', 'datasets']);
+    expect(dataSets.code, dataSets.stderr).toBe(0);
+    const [header, ...rows] = rowsOf(dataSets.stdout);
+    expect(header).toMatch(/^DATA SET\s+DATA SOURCE\s+ENABLEMENT\s+GROUPS\s+TOPIC\s+STORAGES\s+SELF$/);
+    expect(rows).toHaveLength(3);
+    const listed = (await call('GET', `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`, { token: (await adminPipelineEnv(sandbox)).DPGW_TOKEN })).body as Array<{ name: string; links: Array<{ href: string }>; storage: Array<{ id: string }> }>;
+    // Piped, nothing is cut: the self link and the storage id are whole.
+    for (const record of listed) expect(dataSets.stdout).toContain(`default* (${record.storage[0]!.id})  ${record.links[0]!.href}`);
+    expect(dataSets.stdout).not.toContain('…');
+    onlyGets();
+  });
+
+  it('--json is the catalog\'s own records, one document; filters narrow it', async () => {
+    const { dpgw, sandbox, env } = await setUp();
+    const all = JSON.parse((await dpgw(['catalog', 'datasets', '--json'])).stdout);
+    const direct = (await call('GET', `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`, { token: env.DPGW_TOKEN })).body;
+    expect(all).toEqual(direct);
+    const named = JSON.parse((await dpgw(['catalog', 'datasets', '--name', 'v*', '--json'])).stdout);
+    expect(named.map((d: { name: string }) => d.name)).toEqual(['vessel']);
+    const inEnablement = JSON.parse((await dpgw(['catalog', 'datasets', '--enablement', 'track-analysts', '--json'])).stdout);
+    expect(inEnablement.map((d: { name: string }) => d.name)).toEqual(['track']);
+    const ofSource = JSON.parse((await dpgw(['catalog', 'datasets', '--datasource', 'mock-sensor-feed', '--json'])).stdout);
+    expect(ofSource).toEqual([]);
+  });
+
+  it('an empty result is exit 0 with a note on stderr; an unknown name is exit 2 with the nearest one', async () => {
+    const { dpgw } = await setUp();
+    const empty = await dpgw(['catalog', 'datasets', '--name', 'zz*']);
+    expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, '', 'no enabled data sets match the filters\n']);
+    const unknown = await dpgw(['catalog', 'datasets', '--datasource', 'mock-data-libary']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'dpgw: --datasource: no data source "mock-data-libary" in the catalog — did you mean "mock-data-library"?\n']);
+    const enablement = await dpgw(['catalog', 'enablements', '--enablement', 'trak']);
+    expect([enablement.code, enablement.stderr]).toEqual([2, 'dpgw: --enablement: no enablement "trak" in the catalog — did you mean "track"?\n']);
+  });
+
+  it('at a terminal the table is fitted to its width, long values cut with …', async () => {
+    const { env } = await setUp();
+    const result = await atTerminal(['catalog', 'datasets'], { env, when: 'DATA SET', keys: '' });
+    const lines = screen(result.stdout).trimEnd().split('\n');
+    expect(result.code).toBe(0);
+    expect(lines[0]).toMatch(/^DATA SET\s+DATA SOURCE/);
+    expect(lines.every((line) => [...line].length <= 120)).toBe(true);
+    expect(lines.slice(1).every((line) => line.includes('…'))).toBe(true);
+  });
+
+  it('show: everything about one enabled data set, and whether its table exists', async () => {
+    const { dpgw, onlyGets } = await setUp();
+    const ambiguous = await dpgw(['catalog', 'show', 'track']);
+    expect([ambiguous.code, ambiguous.stderr]).toEqual([2, 'dpgw: dataset: data set "track" is enabled in 2 enablements — choose one with --enablement: track, track-analysts\n']);
+    const shown = await dpgw(['catalog', 'show', 'track', '--enablement', 'track']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const fields = Object.fromEntries(rowsOf(shown.stdout).map((line) => [line.slice(0, 13).trim(), line.slice(15)]));
+    expect(fields).toMatchObject({ groups: TRACK_GROUP, topic: 'mock-data-library.track.track', table: 'track exists in the analytics store' });
+    expect(fields['storage touch']).toMatch(/^GET \/api\/v2\/catalog\/datasources\/[\w-]+\/enablements\/[\w-]+\/datasets\/[\w-]+\/storages\/[\w-]+$/);
+    const json = JSON.parse((await dpgw(['catalog', 'show', 'vessel', '--json'])).stdout);
+    expect(json).toMatchObject({ dataSet: { name: 'vessel' }, enablement: { name: 'vessel', groups: [TRACK_GROUP] }, topic: 'mock-data-library.vessel.vessel', table: { name: 'vessel', exists: false, checked: true } });
+    const notEnabled = await dpgw(['catalog', 'show', 'weather']);
+    expect([notEnabled.code, notEnabled.stderr]).toEqual([1, expect.stringMatching(/^dpgw: dataset: data set "weather" is not enabled/)]);
+    onlyGets();
+  });
+});
+
+describe('dpgw schema get and table get', () => {
+  it('print what the store holds: YAML, or its JSON; the stream password masked; a missing one is exit 9', async () => {
+    const { dpgw, sandbox } = await setUp();
+    const table = await dpgw(['table', 'get', 'track']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^REALTIME:\n {2}tableName: track_REALTIME\n/);
+    expect(table.stdout).toContain("    retentionTimeValue: '7'");
+    expect(table.stdout).toContain('password="***"');
+    expect(table.stdout).not.toContain(sandbox.stream.password);
+    const json = JSON.parse((await dpgw(['table', 'get', 'track', '--json'])).stdout);
+    expect(json.REALTIME).toMatchObject({ tableName: 'track_REALTIME', isDimTable: false, segmentsConfig: { retentionTimeValue: '7', schemaName: 'track' } });
+    const schema = JSON.parse((await dpgw(['schema', 'get', 'track', '--json'])).stdout);
+    expect(schema.schemaName).toBe('track');
+    expect(schema.dateTimeFieldSpecs[0]).not.toHaveProperty('notNull');
+    for (const [what, name] of [['schema', 'nope'], ['table', 'nope']] as const) {
+      const missing = await dpgw([what, 'get', name]);
+      expect(missing.code).toBe(9);
+      expect(missing.stderr).toMatch(new RegExp(`^dpgw: .*/api/internal/olap/${what}s/nope: the analytics store has no ${what} "nope" — `));
+    }
+  });
+
+  it('a gateway that does not expose reads of the store: one line, exit 3, never "not found"', async () => {
+    for (const reply of [{ status: 405, body: { status: 405, error: 'Method Not Allowed', timestamp: 'x', path: '/' } }, { status: 404, body: { timestamp: 'x', status: 404, error: 'Not Found', message: 'No static resource api/internal/olap/tables/track.', path: '/' } }, { status: 200, body: '<html>hello</html>' }]) {
+      const gateway = await startRecordingServer({ 'GET /api/internal/olap/tables/track': () => reply });
+      try {
+        const result = await spawnDpgw(['table', 'get', 'track'], { env: cleanEnv({ DPGW_GATEWAY: gateway.url, DPGW_TOKEN: 'reads-test-token-1234' }) });
+        expect(result.code).toBe(3);
+        expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^dpgw: this gateway does not expose reads of the analytics store: GET .*\/api\/internal\/olap\/tables\/track answered /)]);
+      } finally {
+        await gateway.close();
+      }
+    }
+  });
+});
