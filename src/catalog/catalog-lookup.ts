@@ -4,7 +4,7 @@
  * topic, storages and self link — joined by the ids in each data set's self href. GET
  * requests only: the data sources once, each named source's offers and enablements once,
  * and one listing of the enabled data sets (narrowed to a source and enablement when
- * both are given).
+ * both are given; beside the others when nothing narrows it).
  */
 import { CATALOG_ALL, DEFAULT_STORAGE_NAME } from '../contract/constants.js';
 import { paths } from '../contract/paths.js';
@@ -96,6 +96,9 @@ export async function catalogOffers(client: GatewayClient, filter: CatalogFilter
 
 /** The enabled data sets the filter selects, with names and groups joined in. */
 export async function enabledDataSets(client: GatewayClient, filter: CatalogFilter): Promise<EnabledDataSetView[]> {
+  // With no source or enablement named, the listing of every data set needs nothing else first: asked side by side.
+  const everything = filter.dataSource === undefined && filter.enablement === undefined ? client.listDataSets() : undefined;
+  everything?.catch(() => undefined);
   const sources = await selectDataSources(client, filter.dataSource);
   const enablements = (await Promise.all(sources.map(async (source) => ({ source, enablements: await client.listEnablements(source.id) })))).flatMap(({ source, enablements: list }) =>
     list.map((enablement) => ({ source, enablement })),
@@ -107,7 +110,7 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
     if (chosen.length === 1) chosenEnablement = chosen[0];
   }
   // One listing: of one enablement when it is known, else of every one, narrowed here.
-  const records = await client.listDataSets(chosenEnablement ? { dataSourceId: chosenEnablement.source.id, enablementId: chosenEnablement.enablement.id } : { dataSourceId: sources.length === 1 ? sources[0]!.id : CATALOG_ALL });
+  const records = await (everything ?? client.listDataSets(chosenEnablement ? { dataSourceId: chosenEnablement.source.id, enablementId: chosenEnablement.enablement.id } : { dataSourceId: sources.length === 1 ? sources[0]!.id : CATALOG_ALL }));
   const sourceIds = new Set(sources.map((s) => s.id));
   const byEnablement = new Map(enablements.map((e) => [e.enablement.id, e]));
   const sourceById = new Map(sources.map((s) => [s.id, s]));

@@ -4,7 +4,9 @@
  * at each Tab, and this module answers with one candidate per line — subcommands,
  * options (the command's and the global ones), an option's choices, profile names
  * after --profile and `config use`, profile keys after `config set`/`unset`, health
- * components after `health`. No candidates means "a file name", which the shell completes.
+ * components after `health`, the live catalog's data sources and data sets after
+ * --datasource, --dataset and `catalog show` (catalog/catalog-names.ts). No candidates
+ * means "a file name", which the shell completes.
  * Part of the start-up bundle: a Tab costs a start of dpgw, not of its handlers.
  */
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
@@ -16,7 +18,8 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What a command's positional argument takes, by command path and position: the rest is a file name. */
-const ARGUMENT_VALUES: Readonly<Record<string, ReadonlyArray<'profile' | 'profile key' | 'health component'>>> = {
+const ARGUMENT_VALUES: Readonly<Record<string, ReadonlyArray<'profile' | 'profile key' | 'health component' | 'data set'>>> = {
+  'catalog show': ['data set'],
   'config use': ['profile'],
   'config set': ['profile key'],
   'config unset': ['profile key'],
@@ -24,7 +27,7 @@ const ARGUMENT_VALUES: Readonly<Record<string, ReadonlyArray<'profile' | 'profil
 };
 
 /** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
-export async function completionCandidates(program: Command, words: readonly string[], profileNames: () => Promise<string[]>): Promise<string[]> {
+export async function completionCandidates(program: Command, words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set', profile: string | undefined) => Promise<string[]> = async () => []): Promise<string[]> {
   const partial = words[words.length - 1] ?? '';
   // `dpgw help <command…>` completes as the command itself does.
   const before = words.slice(0, -1).filter((word, index) => !(index === 0 && word === HELP_COMMAND));
@@ -49,8 +52,13 @@ export async function completionCandidates(program: Command, words: readonly str
     } else positional++;
   }
   const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(partial));
+  // The live catalog's names (a short-lived cache, a bounded wait; nothing when offline or signed out).
+  const profile = before.find((_, index) => before[index - 1] === '--profile');
   if (valueFor) {
     if (valueFor.long === '--profile') return matching(await profileNames());
+    // `enable` names a data set a source offers; every other command one that is enabled.
+    if (valueFor.long === '--dataset') return matching(await catalogNames(pathOf(command) === 'enable' ? 'offered data set' : 'data set', profile));
+    if (valueFor.long === '--datasource') return matching(await catalogNames('data source', profile));
     return matching(valueFor.argChoices ?? []);
   }
   if (partial.startsWith('-')) return matching([...new Set(optionsOf(command).flatMap((o) => (o.hidden || !o.long ? [] : [o.long])))].concat('--help'));
@@ -58,6 +66,7 @@ export async function completionCandidates(program: Command, words: readonly str
   if (argument === 'profile') return matching(await profileNames());
   if (argument === 'profile key') return matching(PROFILE_KEYS);
   if (argument === 'health component') return matching(Object.keys(HEALTH_COMPONENTS));
+  if (argument === 'data set') return matching(await catalogNames('data set', profile));
   const subcommands = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden && c.name() !== COMPLETE_COMMAND).map((c) => c.name());
   return matching(subcommands);
 }

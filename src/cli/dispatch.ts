@@ -40,6 +40,12 @@ export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
   }
 }
 
+/** The live catalog's names for completing --dataset and --datasource; none when it cannot be asked quickly. */
+export async function catalogNames(kind: 'data source' | 'data set' | 'offered data set', env: NodeJS.ProcessEnv, profile: string | undefined): Promise<string[]> {
+  const { catalogNames: names } = await import('../catalog/catalog-names.js');
+  return names(kind, env, profile);
+}
+
 export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {
   const options: Record<string, unknown> = command.optsWithGlobals();
   const name = commandPath(command);

@@ -44,7 +44,12 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   configure(program);
 
   if (argv[0] === COMPLETE_COMMAND) {
-    const candidates = await completionCandidates(program, argv.slice(1), async () => (await loadDispatch()).profileNames(io.env));
+    const candidates = await completionCandidates(
+      program,
+      argv.slice(1),
+      async () => (await loadDispatch()).profileNames(io.env),
+      async (kind, profile) => (await loadDispatch()).catalogNames(kind, io.env, profile),
+    );
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return 0;
   }

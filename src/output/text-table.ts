@@ -18,7 +18,8 @@ const NARROWEST = 6;
 export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, { width, style }: TextTableOptions): string {
   // Cells are the catalog's words: one line each, any control character escaped.
   const cells = rows.map((row) => row.map((cell) => serverText(cell)));
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => [...row[column]!].length)));
+  const widths = header.map((title) => title.length);
+  for (const row of cells) for (let column = 0; column < row.length; column++) widths[column] = Math.max(widths[column]!, lengthOf(row[column]!));
   if (width !== undefined) {
     let over = widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1) - width;
     while (over > 0) {
@@ -30,10 +31,19 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
     }
   }
   const fit = (text: string, column: number) => {
-    const characters = [...text];
     const room = widths[column]!;
-    return characters.length > room ? `${characters.slice(0, room - 1).join('')}…` : text.padEnd(room + (text.length - characters.length));
+    const length = lengthOf(text);
+    if (length <= room) return text.padEnd(room + (text.length - length));
+    return `${[...text].slice(0, room - 1).join('')}…`;
   };
   const line = (row: readonly string[]) => row.map((cell, column) => fit(cell, column)).join(GAP).trimEnd();
   return [style.bold(line(header)), ...cells.map(line)].join('\n');
 }
+
+/** Characters as a terminal counts them (code points); plain ASCII, the common case, without splitting. */
+function lengthOf(text: string): number {
+  return NON_ASCII.test(text) ? [...text].length : text.length;
+}
+
+// eslint-disable-next-line no-control-regex -- the test is for anything beyond ASCII
+const NON_ASCII = /[^\u0000-\u007f]/;

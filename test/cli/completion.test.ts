@@ -3,12 +3,14 @@
  * loaded into a real bash with dpgw on its PATH, and its completion function is called
  * the way bash calls it at a Tab (COMP_WORDS, COMP_CWORD → COMPREPLY).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { startSandbox, TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 
 const bin = mkdtempSync(join(tmpdir(), 'dpgw-completion-bin-'));
 symlinkSync(BIN, join(bin, 'dpgw'));
@@ -26,6 +28,21 @@ function tab(line: string, env: NodeJS.ProcessEnv = cleanEnv()): string[] {
   const result = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { env: { ...env, PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' });
   expect(result.stderr).toBe('');
   return result.stdout.split('\n').filter(Boolean);
+}
+
+/** tab(), without blocking this process: for a server (the sandbox) that runs in it. */
+function tabWhileServing(line: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const words = line.split(' ');
+  const script = ['eval "$(dpgw completion bash)"', `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`, `COMP_CWORD=${words.length - 1}`, '_dpgw_complete', 'printf "%s\\n" "${COMPREPLY[@]}"'].join('\n');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { env: { ...env, PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', () => (stderr === '' ? resolve(stdout.split('\n').filter(Boolean)) : reject(new Error(`a Tab wrote to stderr: ${stderr}`))));
+  });
 }
 
 describe('dpgw completion bash, in bash', () => {
@@ -59,6 +76,29 @@ describe('dpgw completion bash, in bash', () => {
     expect(tab('dpgw health v1m')).toEqual(['v1mq']);
     expect(tab('dpgw help tab')).toEqual(['table']);
     expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get']);
+  });
+
+  it('completes data sources and data sets from the live catalog; offline or signed out it offers nothing and says nothing', async () => {
+    const sandbox = await startSandbox({ topicDelayMs: 0 });
+    try {
+      const env = await adminPipelineEnv(sandbox);
+      expect((await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], { env })).code).toBe(0);
+      expect(await tabWhileServing('dpgw enable --datasource mock-d', env)).toEqual(['mock-data-library']);
+      // enable offers what the sources offer; the other commands what is enabled.
+      expect(await tabWhileServing('dpgw enable --dataset ', env)).toEqual(['track', 'vessel', 'weather', 'telemetry']);
+      expect(await tabWhileServing('dpgw table create --dataset ', env)).toEqual(['track']);
+      expect(await tabWhileServing('dpgw catalog show t', env)).toEqual(['track']);
+      // A minute's cache: the next Tab asks the gateway nothing.
+      const asked = sandbox.requestLog.of('gateway').length;
+      expect(await tabWhileServing('dpgw storage touch --dataset ', env)).toEqual(['track']);
+      expect(sandbox.requestLog.of('gateway')).toHaveLength(asked);
+      // Signed out: nothing, and nothing on stderr (tab() checks it is empty).
+      expect(await tabWhileServing('dpgw table create --dataset ', { ...env, DPGW_TOKEN: '', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'dpgw-cache-')) })).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+    // Offline: a gateway nobody answers on.
+    expect(await tabWhileServing('dpgw table create --dataset ', cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:1', DPGW_TOKEN: 'offline-token-1234' }))).toEqual([]);
   });
 
   it('offers nothing for a file argument, so bash completes file names (-o default)', () => {

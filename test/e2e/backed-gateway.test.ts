@@ -10,6 +10,7 @@ import kafkajs from 'kafkajs';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
+import { maskSecrets } from '../../src/secrets/redaction.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminEnv, startBackedGateway } from './backed-platform.js';
@@ -110,6 +111,38 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
       expect(Math.abs(lat!)).toBeLessThanOrEqual(90);
     }
   }, 240_000);
+
+  it('the read side through the real Pinot: table get and schema get are what its controller holds, catalog show names the topic on Kafka', async () => {
+    const env = dpgwEnv();
+    const table = await spawnDpgw(['table', 'get', 'track', '--json'], { env });
+    expect(table.code, table.stderr).toBe(0);
+    const held = (await (await fetch(`${pinot.controller}/tables/track`)).json()) as { REALTIME: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- Pinot's own answer
+    // What Pinot holds, the stream password masked in dpgw's output and nowhere else changed.
+    expect(JSON.parse(table.stdout)).toEqual(maskSecrets(held));
+    expect(held.REALTIME.segmentsConfig.retentionTimeValue).toBe('7');
+    expect(JSON.parse(table.stdout).REALTIME.tableIndexConfig.streamConfigs['sasl.jaas.config']).toMatch(/password="\*\*\*"/);
+    expect(table.stdout + table.stderr).not.toContain(kafka.streamPassword);
+    const yaml = await spawnDpgw(['table', 'get', 'track'], { env });
+    expect(yaml.stdout).toMatch(/^REALTIME:\n {2}tableName: track_REALTIME\n/);
+    expect(yaml.stdout).not.toContain(kafka.streamPassword);
+
+    const schema = await spawnDpgw(['schema', 'get', 'track', '--json'], { env });
+    expect(schema.code, schema.stderr).toBe(0);
+    expect(JSON.parse(schema.stdout)).toEqual(await (await fetch(`${pinot.controller}/schemas/track`)).json());
+
+    // Pinot's answers for names it does not have: exit 9 for both.
+    for (const what of ['schema', 'table']) expect((await spawnDpgw([what, 'get', 'nothing_here'], { env })).code).toBe(9);
+
+    const shown = JSON.parse((await spawnDpgw(['catalog', 'show', 'track', '--json'], { env })).stdout);
+    expect(shown).toMatchObject({ topic: TOPIC, table: { name: 'track', exists: true, checked: true } });
+    const admin = kafkaClient().admin();
+    await admin.connect();
+    try {
+      expect(await admin.listTopics()).toContain(shown.topic);
+    } finally {
+      await admin.disconnect();
+    }
+  });
 
   it('dpgw schema infer --dataset track reads those messages from Kafka, read-only; Pinot accepts the schema and fills a table from it', async () => {
     const env = dpgwEnv();

@@ -1,0 +1,99 @@
+// npm run bench:catalog — `dpgw catalog datasets` over 10,000 enabled data sets on the
+// sandbox (100 enablements of 100 each), piped and with --json, against `node -e 0` and
+// one bare fetch of the same listing (node's fetch, the token at hand, the records parsed
+// and printed as --json prints them):
+// medians of the wall time from process start to exit, and dpgw's peak RSS. Writes its
+// section of docs/benchmarks.md; exits 1 when a goal is missed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
+import { writeBenchSection } from './bench-doc.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 10_000);
+const PER_ENABLEMENT = 100;
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const GOALS = { ratio: 2, rssMb: 150 };
+
+const names = Array.from({ length: DATA_SETS }, (_, i) => `ds${String(i).padStart(5, '0')}`);
+const sandbox = await startSandbox({ seed: [{ name: 'bench-library', dataSets: names }], topicDelayMs: 0 });
+const source = sandbox.catalog.listDataSources()[0];
+for (let first = 0; first < DATA_SETS; first += PER_ENABLEMENT) {
+  const enablement = sandbox.catalog.createEnablement(source.id, `readers-${first / PER_ENABLEMENT}`, [`group-${first / PER_ENABLEMENT}`]);
+  for (const name of names.slice(first, first + PER_ENABLEMENT)) sandbox.catalog.enable(enablement.id, name);
+}
+await new Promise((resolve) => setTimeout(resolve, 50));
+const admin = sandbox.users.find((u) => u.username === 'admin');
+const form = new URLSearchParams({ username: admin.username, password: admin.password, client_secret: sandbox.clientSecret, client_id: sandbox.clientId, scope: 'openid', grant_type: 'password' });
+const token = (await (await fetch(sandbox.tokenEndpoint, { method: 'POST', body: form })).json()).access_token;
+const listing = `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`;
+const work = mkdtempSync(join(tmpdir(), 'dpgw-bench-catalog-'));
+const rssFile = join(work, 'rss');
+const env = {
+  PATH: process.env.PATH,
+  HOME: work,
+  DPGW_CONFIG_DIR: join(work, 'config'),
+  XDG_CACHE_HOME: join(work, 'cache'),
+  DPGW_GATEWAY: sandbox.gatewayUrl,
+  DPGW_TOKEN: token,
+  DPGW_BENCH_RSS_FILE: rssFile,
+  NODE_OPTIONS: `--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`,
+};
+
+/** One run from start to exit, as a shell runs it; returns ms, peak RSS (MB) and the bytes written. */
+function once(command, args) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let bytes = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (bytes += chunk.length));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`));
+      const { rssKb } = JSON.parse(readFileSync(rssFile, 'utf8'));
+      resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, rssMb: rssKb / 1024, bytes });
+    });
+  });
+}
+
+const cases = [
+  { name: '`node -e 0`', command: process.execPath, args: ['-e', '0'] },
+  { name: 'bare fetch of the listing', command: process.execPath, args: ['-e', `fetch(${JSON.stringify(listing)}, { headers: { authorization: 'Bearer ' + process.env.DPGW_TOKEN } }).then((r) => r.json()).then((records) => process.stdout.write(JSON.stringify(records, null, 2)))`] },
+  { name: '`dpgw catalog datasets` (piped table)', command: join(root, 'bin', 'dpgw'), args: ['catalog', 'datasets'] },
+  { name: '`dpgw catalog datasets --json`', command: join(root, 'bin', 'dpgw'), args: ['catalog', 'datasets', '--json'] },
+];
+const samples = new Map(cases.map((c) => [c.name, []]));
+// Round-robin, so a slow moment of the machine falls on every case alike.
+for (let run = 0; run < RUNS; run++) for (const c of cases) samples.get(c.name).push(await once(c.command, c.args));
+await sandbox.close();
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const figures = cases.map((c) => ({ name: c.name, ms: median(samples.get(c.name).map((s) => s.ms)), rssMb: median(samples.get(c.name).map((s) => s.rssMb)), kb: median(samples.get(c.name).map((s) => s.bytes)) / 1024 }));
+const fetchFigure = figures[1];
+const rows = figures.map((f, i) => [f.name, f.ms.toFixed(0), f.rssMb.toFixed(0), f.kb.toFixed(0), i >= 2 ? `${(f.ms / fetchFigure.ms).toFixed(2)}×` : '', i >= 2 ? `≤ ${GOALS.ratio}× time, ≤ ${GOALS.rssMb} MB` : '']);
+const table = ['| command | median ms | peak RSS MB | output KB | of the bare fetch | goal |', '|---|---:|---:|---:|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+console.log(table);
+const missed = figures.slice(2).filter((f) => f.ms > GOALS.ratio * fetchFigure.ms || f.rssMb > GOALS.rssMb);
+writeBenchSection(
+  'bench:catalog',
+  [
+    '<!-- bench:catalog -->',
+    '## Catalog listing (`npm run bench:catalog`)',
+    '',
+    `Medians of ${RUNS} runs each, round-robin, on Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}, ${new Date().toISOString().slice(0, 10)}: ${DATA_SETS.toLocaleString('en')} enabled data sets in ${DATA_SETS / PER_ENABLEMENT} enablements on the sandbox, no latency added. dpgw runs as a shell runs it (\`bin/dpgw\`); the bare fetch is \`node -e "fetch(…)"\` with the same token, parsing the records and printing them as \`--json\` does.`,
+    '',
+    table,
+    '',
+    'dpgw asks the data sources, their enablements and the one listing of every enabled data set (3 GET requests here), joins them in memory and writes the table or the records.',
+    '<!-- /bench:catalog -->',
+  ].join('\n'),
+);
+if (missed.length) {
+  console.error(`goal missed: ${missed.map((f) => f.name).join(', ')}`);
+  process.exit(1);
+}

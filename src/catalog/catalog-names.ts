@@ -1,0 +1,60 @@
+/**
+ * Data source and data set names for Tab completion, from the live catalog. A Tab must
+ * never wait, prompt or print: the names come from a short-lived cache (a minute), else
+ * from one GET within COMPLETION_BUDGET_MS with the token at hand (DPGW_TOKEN or an
+ * unexpired cached one; never a refresh, never a sign-in). Offline, signed out or slow:
+ * no names, and nothing said.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacheDirectory, TokenCache } from '../auth/token-cache.js';
+import { resolveSettings } from '../settings/resolve-settings.js';
+
+/** `offered data set`: what a source offers (to enable); `data set`: what is enabled. */
+export type CatalogNameKind = 'data source' | 'data set' | 'offered data set';
+
+/** What a Tab may spend on the network; a person notices more. */
+export const COMPLETION_BUDGET_MS = 250;
+const FRESH_MS = 60_000;
+
+export async function catalogNames(kind: CatalogNameKind, env: NodeJS.ProcessEnv, profile: string | undefined): Promise<string[]> {
+  try {
+    const settings = await resolveSettings({ flags: profile ? { profile } : {}, env });
+    const gateway = settings.values.gateway.value;
+    if (!gateway) return [];
+    const file = join(cacheDirectory(env), 'completion', `${createHash('sha256').update(`${gateway}\n${settings.profile}\n${kind}`).digest('hex').slice(0, 16)}.json`);
+    const cached = await readFile(file, 'utf8')
+      .then((text) => JSON.parse(text) as { at: number; names: string[] })
+      .catch(() => undefined);
+    if (cached && Date.now() - cached.at < FRESH_MS && Array.isArray(cached.names)) return cached.names;
+
+    const token = settings.values.token.value ?? (await unexpiredCachedToken(env, settings.profile));
+    if (!token) return [];
+    const { GatewayClient } = await import('../gateway/gateway-client.js');
+    const client = new GatewayClient({ baseUrl: gateway, timeoutMs: COMPLETION_BUDGET_MS, retry: { limit: 0 }, tokenSupplier: async () => token });
+    try {
+      const names =
+        kind === 'data source'
+          ? (await client.listDataSources()).map((s) => s.name)
+          : kind === 'offered data set'
+            ? [...new Set((await Promise.all((await client.listDataSources()).map((s) => client.listOfferedDataSets(s.id)))).flat().map((d) => d.name))]
+            : [...new Set((await client.listDataSets()).map((d) => d.name))];
+      await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify({ at: Date.now(), names }), { mode: 0o600 });
+      await rename(temporary, file);
+      return names;
+    } finally {
+      client.close();
+    }
+  } catch {
+    // A Tab says nothing about what went wrong: the shell then completes file names.
+    return [];
+  }
+}
+
+async function unexpiredCachedToken(env: NodeJS.ProcessEnv, profile: string): Promise<string | undefined> {
+  const session = await new TokenCache(env, profile).read();
+  return session && Date.parse(session.accessTokenExpiresAt) > Date.now() ? session.accessToken : undefined;
+}
