@@ -158,18 +158,18 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
 
   const catalog = group('catalog', 'look up the catalog: data sources, what they offer, enablements, enabled data sets (GET only)');
   const catalogSources = add(catalog, 'sources', 'list the data sources', 'dpgw catalog sources').action(action('catalog'));
-  const catalogOffers = add(catalog, 'offers', 'list the data sets the data sources offer, and the enablements each is enabled in', 'dpgw catalog offers --datasource mock-data-library')
+  const catalogOffers = add(catalog, 'offers [pattern]', 'list the data sets the data sources offer, and the enablements each is enabled in', 'dpgw catalog offers --datasource mock-data-library')
     .addOption(nameOption('--datasource <name|id>', 'only this data source', 'data source'))
-    .option('--name <pattern>', "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*')")
+    .option('--name <pattern>', "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*'); also as the argument")
     .action(action('catalog'));
   const catalogEnablements = add(catalog, 'enablements', 'list the enablements and the groups that may read their data sets', 'dpgw catalog enablements --datasource mock-data-library')
     .addOption(nameOption('--datasource <name|id>', 'only this data source', 'data source'))
     .addOption(nameOption('--enablement <name|id>', 'only this enablement', 'enablement'))
     .action(action('catalog'));
-  const catalogDataSets = add(catalog, 'datasets', 'list the enabled data sets: data source, enablement, groups, topic, storages (* the default), self link', "dpgw catalog datasets --name 'tr*'")
+  const catalogDataSets = add(catalog, 'datasets [pattern]', 'list the enabled data sets: data source, enablement, groups, topic, storages (* the default), self link', "dpgw catalog datasets --name 'tr*'")
     .addOption(nameOption('--datasource <name|id>', 'only this data source', 'data source'))
     .addOption(nameOption('--enablement <name|id>', 'only this enablement', 'enablement'))
-    .option('--name <pattern>', "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*')")
+    .option('--name <pattern>', "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*'); also as the argument")
     .action(action('catalog'));
   const catalogShow = add(catalog, 'show <dataset>', 'everything about one enabled data set: ids, topic, storages, groups, the storage touch path, and whether its table exists', 'dpgw catalog show track')
     .addOption(nameOption('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))

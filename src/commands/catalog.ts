@@ -23,8 +23,12 @@ function listing<T>(context: CommandContext, records: T[], what: string, filtere
   return { data, human: (style) => (records.length === 0 ? '' : textTable(header, records.map(row), { width: widthOf(context), style })) };
 }
 
-function filterOf(options: { datasource?: string; enablement?: string; name?: string }): CatalogFilter {
-  return { dataSource: options.datasource, enablement: options.enablement, name: options.name };
+/** The filters of a listing; a name pattern as --name or as the argument (`dpgw catalog datasets 'tr*'`). */
+function filterOf(options: { datasource?: string; enablement?: string; name?: string }, pattern?: string): CatalogFilter {
+  if (pattern !== undefined && options.name !== undefined && pattern !== options.name) {
+    throw new DpgwError('usage', `two name patterns: "${pattern}" and --name "${options.name}"`, { where: '--name', hint: 'give one of them' });
+  }
+  return { dataSource: options.datasource, enablement: options.enablement, name: options.name ?? pattern };
 }
 
 const sources: HandlerOf<'catalog sources'> = async (context) => {
@@ -33,7 +37,7 @@ const sources: HandlerOf<'catalog sources'> = async (context) => {
 };
 
 const offers: HandlerOf<'catalog offers'> = async (context) => {
-  const filter = filterOf(context.options);
+  const filter = filterOf(context.options, context.args[0]);
   const views = await catalogOffers(await context.gateway(), filter);
   return listing(
     context,
@@ -61,7 +65,7 @@ const enablements: HandlerOf<'catalog enablements'> = async (context) => {
 };
 
 const dataSets: HandlerOf<'catalog datasets'> = async (context) => {
-  const filter = filterOf(context.options);
+  const filter = filterOf(context.options, context.args[0]);
   const views = await enabledDataSets(await context.gateway(), filter);
   return listing(
     context,

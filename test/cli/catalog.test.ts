@@ -72,6 +72,7 @@ describe('dpgw catalog', () => {
     expect(all).toEqual(direct);
     const named = JSON.parse((await dpgw(['catalog', 'datasets', '--name', 'v*', '--json'])).stdout);
     expect(named.map((d: { name: string }) => d.name)).toEqual(['vessel']);
+    expect(JSON.parse((await dpgw(['catalog', 'datasets', 'v*', '--json'])).stdout)).toEqual(named);
     const inEnablement = JSON.parse((await dpgw(['catalog', 'datasets', '--enablement', 'track-analysts', '--json'])).stdout);
     expect(inEnablement.map((d: { name: string }) => d.name)).toEqual(['track']);
     const ofSource = JSON.parse((await dpgw(['catalog', 'datasets', '--datasource', 'mock-sensor-feed', '--json'])).stdout);
