@@ -104,7 +104,9 @@ const provision: HandlerOf<'provision'> = async (context) => {
     if (health && health.status !== HEALTH_STATUS_UP) {
       reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
     }
-    if (!reporter.options.json) reporter.info(`${interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : 'done: nothing to change'} in ${summary.seconds.toFixed(1)} s`);
+    const uncompared = results.filter((r) => r.uncompared).length;
+    const outcome = interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
+    if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
     return { data: summary, exitCode, human: (style) => renderSummary(results, style, health) };
   } finally {
     stop.release();

@@ -33,7 +33,7 @@ export const paths = {
     `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/enablements/${seg(enablementId)}/datasets/${seg(dataSetName)}`,
   /** ASSUMED. GET: one schema as the analytics store holds it (the store controller's GET /schemas/{name}, through the gateway). */
   olapSchema: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas/${seg(name)}`,
-  /** ASSUMED. GET: one table as the analytics store holds it (the store controller's GET /tables/{name}). */
+  /** ASSUMED. GET: one table as the analytics store holds it (the store controller's GET /tables/{name}); PUT replaces its config. */
   olapTable: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',

@@ -65,6 +65,11 @@ export class GatewayClient {
     return accepted(await this.http.request('POST', paths.olapTables(this.olapSegment), { body: table }));
   }
 
+  /** ASSUMED. PUT /api/internal/olap/tables/{name}: replace a table's config (the store controller's update). */
+  async updateTable(table: RealtimeTableDefinition): Promise<Accepted> {
+    return accepted(await this.http.request('PUT', paths.olapTable(table.tableName, this.olapSegment), { body: table }));
+  }
+
   /** GET /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets; `all`/`all` by default. */
   async listDataSets(selector: { dataSourceId?: string; enablementId?: string } = {}): Promise<CatalogDataSet[]> {
     const path = paths.catalogDataSets(selector.dataSourceId ?? CATALOG_ALL, selector.enablementId ?? CATALOG_ALL);

@@ -32,12 +32,17 @@ import type { StatementClient } from '../query-engine/statement-client.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles, verifyStep } from './verify-step.js';
-import { createTableOnce, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
+import { createTableOnce, reconcileTable, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
+import { tableDiffLines } from '../olap/live-diff.js';
 import { EntryProblems } from './entry-problems.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
-/** `accepted`: the platform took it, and cannot say whether it differed (a schema sent again); `passed`: a check held. */
-export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'passed' | 'skipped' | 'failed' | 'planned';
+/**
+ * `accepted`: the platform took it, and cannot say whether it differed (a schema sent again);
+ * `not-compared`: it exists and could not be read back to compare (never "unchanged");
+ * `passed`: a check held.
+ */
+export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'not-compared' | 'passed' | 'skipped' | 'failed' | 'planned';
 
 export interface StepResult {
   step: StepName;
@@ -46,6 +51,8 @@ export interface StepResult {
   request?: { method: string; path: string; body?: unknown };
   /** Shown under the step in a plan: the schema inferred from the topic. */
   shown?: string;
+  /** What differs from the store, in the `+ / - / ~` lines of a diff. */
+  changes?: string[];
 }
 
 export interface DataSetResult {
@@ -57,6 +64,8 @@ export interface DataSetResult {
   table: string;
   status: 'done' | 'failed' | 'interrupted' | 'skipped' | 'planned';
   changed: boolean;
+  /** A step found something that exists and could not compare it with the manifest. */
+  uncompared?: boolean;
   steps: StepResult[];
   error?: Record<string, unknown>;
   exitCode?: number;
@@ -286,6 +295,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     steps,
     status,
     changed: steps.some((s) => s.status === 'changed'),
+    uncompared: steps.some((s) => s.status === 'not-compared'),
     ...(error ? { error: error.toJSON(), exitCode: error.exitCode } : {}),
     ms: Date.now() - started,
   });
@@ -356,7 +366,12 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
 
 async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {
   const outcome = await createTableOnce(options.client, table, options.failOnExists ? 'failure' : 'unchanged', 'the run was told to fail on an existing table (--fail-on-exists)');
-  return outcome.created ? { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${outcome.answer.status})` } : { step: 'table', status: 'unchanged', detail: outcome.message };
+  if (outcome.created) return { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${outcome.answer.status})` };
+  // It exists: "unchanged" only when read back and equal to the manifest's.
+  const reconciled = await reconcileTable(options.client, table);
+  if (reconciled.outcome === 'same') return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists and matches the manifest` };
+  if (reconciled.outcome === 'not-compared') return { step: 'table', status: 'not-compared', detail: `table ${table.tableName} exists, not compared: ${reconciled.why}` };
+  return { step: 'table', status: 'changed', detail: `table ${table.tableName} updated (${reconciled.answer.status}): ${tableDiffLines(reconciled.changes).join('; ')}`, changes: tableDiffLines(reconciled.changes) };
 }
 
 function dashboardRequest(entry: Prepared['entry'], tableName: string) {

@@ -38,7 +38,8 @@ function failingComponents(record: HealthRecord, path: string[]): string[] {
 
 /**
  * The run's exit code, first match wins: interrupted 130; failed data sets their common
- * code (else 1); a health check not UP 6; with --detailed-exitcode, changes made 7; else 0.
+ * code (else 1); a health check not UP 6; with --detailed-exitcode, changes made (or something
+ * not compared) 7; else 0.
  */
 export function runExitCode(results: DataSetResult[], outcome: { interrupted: boolean; health?: HealthOutcome; detailedExitcode: boolean }): number {
   const failed = results.filter((r) => r.status === 'failed');
@@ -48,6 +49,7 @@ export function runExitCode(results: DataSetResult[], outcome: { interrupted: bo
     return codes.size === 1 ? [...codes][0]! : ExitCode.Failure;
   }
   if (outcome.health && outcome.health.status !== HEALTH_STATUS_UP) return ExitCode.Unhealthy;
-  if (outcome.detailedExitcode && results.some((r) => r.changed)) return ExitCode.Changed;
+  // 0 only when everything was compared and equal: a table that could not be read back counts as a change.
+  if (outcome.detailedExitcode && results.some((r) => r.changed || r.uncompared)) return ExitCode.Changed;
   return ExitCode.Ok;
 }

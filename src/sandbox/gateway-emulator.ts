@@ -142,8 +142,15 @@ export class GatewayEmulator extends LoopbackService {
 
     const olapRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)/([^/]+)$`).exec(path);
     if (olapRead) {
-      if (method !== 'GET') return methodNotAllowed(path);
       const name = decodeURIComponent(olapRead[2]!);
+      if (method === 'PUT' && olapRead[1] === 'tables') {
+        const forbidden = this.requireAdmin(caller, path);
+        if (forbidden) return forbidden;
+        if (this.options.olapController) return this.forwardToStore(`tables/${encodeURIComponent(name)}`, body, 'PUT');
+        const answer = this.options.store.addTable(body, (topic) => this.options.catalog.topics.has(topic), { name });
+        return { status: answer.status, body: answer.body };
+      }
+      if (method !== 'GET') return methodNotAllowed(path);
       if (this.options.olapController) return this.readFromStore(olapRead[1] as 'schemas' | 'tables', name);
       return olapRead[1] === 'schemas' ? readSchema(this.options.store, name) : readTable(this.options.store, name);
     }
@@ -209,8 +216,8 @@ export class GatewayEmulator extends LoopbackService {
   }
 
   /** Backed mode: the store's own answer, unchanged; a created table is remembered for the storage touch. */
-  private async forwardToStore(kind: 'schemas' | 'tables', body: unknown): Promise<Answer> {
-    const response = await fetch(`${this.options.olapController}/${kind}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  private async forwardToStore(kind: string, body: unknown, method: 'POST' | 'PUT' = 'POST'): Promise<Answer> {
+    const response = await fetch(`${this.options.olapController}/${kind}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await response.text();
     let answer: unknown = text;
     try {

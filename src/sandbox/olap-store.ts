@@ -58,7 +58,8 @@ export class OlapStore {
   }
 
   /** Validates and stores a REALTIME table; `topicExists` asks the stream whether the topic is there. */
-  addTable(body: unknown, topicExists: (topic: string) => boolean): StoreAnswer & { table?: string; topic?: string } {
+  /** `update`: PUT /tables/{name} of the store's controller — the table must exist and is replaced (after the same checks). */
+  addTable(body: unknown, topicExists: (topic: string) => boolean, update?: { name: string }): StoreAnswer & { table?: string; topic?: string } {
     if (!isObject(body)) return bad('Invalid table config: the request body must be a JSON object');
     const table = body as Record<string, unknown>;
     const name = table.tableName;
@@ -118,6 +119,12 @@ export class OlapStore {
     const tenants = table.tenants;
     if (!isObject(tenants) || typeof tenants.broker !== 'string' || typeof tenants.server !== 'string') return invalid("'tenants' must name a broker and a server tenant");
 
+    if (update) {
+      if (update.name.replace(/_REALTIME$/, '') !== name) return bad(`Request table ${update.name} does not match table name in the body ${name}`);
+      if (!this.tables.has(name)) return { status: 404, body: { code: 404, error: `Table ${name}_REALTIME does not exist` } };
+      this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic });
+      return { status: 200, body: { status: `Table config updated for ${name}` }, table: name, topic };
+    }
     if (this.tables.has(name)) return { status: 409, body: { code: 409, error: `Table config for ${name}_REALTIME already exists. If this is unexpected, try deleting the table to remove all metadata associated with it.` } };
     this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic });
     return { status: 200, body: { unrecognizedProperties: {}, status: `Table ${name}_REALTIME successfully added` }, table: name, topic };

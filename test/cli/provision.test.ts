@@ -204,13 +204,53 @@ describe('table create and storage touch: the same steps in provision as in thei
     const file = manifest(`dataSets:\n${entry('track')}`);
     expect((await dpgw(['provision', file])).code).toBe(0);
     const again = JSON.parse((await dpgw(['provision', file, '--json'])).stdout).dataSets[0];
-    expect(again.steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged', detail: expect.stringMatching(/^table track exists already; nothing was changed \(/) });
+    // Read back from the store and compared: only then "unchanged".
+    expect(again.steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged', detail: 'table track exists and matches the manifest' });
     const strict = JSON.parse((await dpgw(['provision', file, '--json', '--fail-on-exists'])).stdout).dataSets[0];
     expect(strict.error).toMatchObject({ kind: 'rejected', hint: expect.stringContaining('--fail-on-exists') });
     expect(strict.error.message).toMatch(/^table track exists already; nothing was changed/);
     const create = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--name', 'track'], { env });
     expect(create.code).toBe(3);
     expect(create.stderr).toMatch(/^dpgw: table track exists already; nothing was changed \(.*\) — use it as it is, or choose another name with --name$/m);
+  });
+});
+
+describe('a manifest changed after its run: never "nothing to change"', () => {
+  it('retention 7 → 60: the run updates the table and says which field, the store then holds 60, and the next run is exit 0', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    const first = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--detailed-exitcode']);
+    expect(first.code, first.stderr).toBe(7);
+    const changed = await dpgw(['provision', manifest(`dataSets:\n${entry('track', ', retentionDays: 60')}`.replace('table: { name: track }, retentionDays: 60', 'table: { name: track, retentionDays: 60 }')), '--detailed-exitcode', '--json']);
+    expect(changed.code, changed.stderr).toBe(7);
+    const table = JSON.parse(changed.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'table');
+    expect(table).toMatchObject({ status: 'changed', changes: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
+    expect(gatewayLog().filter((e) => e.method === 'PUT' && e.path === '/api/internal/olap/tables/track')).toHaveLength(1);
+    expect(sandboxes.current().store.tables.get('track')!.definition.segmentsConfig.retentionTimeValue).toBe(60);
+    const again = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 60 }')), '--detailed-exitcode']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('done: nothing to change');
+  });
+
+  it('a gateway that cannot update tables: that data set fails with the fields that differ, never "unchanged"', async () => {
+    const { dpgw, manifest } = await setUp();
+    expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);
+    sandboxes.current().faults.update({ failures: [{ method: 'PUT', path: '/api/internal/olap/tables/*', status: 405, times: 10 }] });
+    const result = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 30 }')), '--json']);
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout).dataSets[0].error.message).toBe('table track differs from the manifest; this gateway cannot update tables (PUT answered 405): ~ segmentsConfig.retentionTimeValue: "7" → 30');
+  });
+
+  it('a gateway without reads of the store: the existing table is "not compared", and --detailed-exitcode never says 0', async () => {
+    const { dpgw, manifest } = await setUp();
+    const file = manifest(`dataSets:\n${entry('track')}`);
+    expect((await dpgw(['provision', file])).code).toBe(0);
+    sandboxes.current().faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/tables/*', status: 501, times: 10 }] });
+    const result = await dpgw(['provision', file, '--detailed-exitcode', '--json']);
+    expect(result.code).toBe(7);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'not-compared', detail: expect.stringMatching(/^table track exists, not compared: this gateway does not expose reads of the analytics store \(501/) });
+    const human = await dpgw(['provision', file]);
+    expect(human.stderr).toMatch(/done: 1 data set not compared \(the gateway does not expose reads of the analytics store\)/);
   });
 });
 
