@@ -81,7 +81,10 @@ const provision: HandlerOf<'provision'> = async (context) => {
     const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
-      return { data: { manifest: file, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, human: (style) => renderPlan(planned, style, healthCheck) };
+      const changes = planned.some((r) => r.changed || r.uncompared);
+      // --detailed-exitcode: 0 only when everything was read back and matches the manifest.
+      const exitCode = options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
+      return { data: { manifest: file, changes, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, exitCode, human: (style) => renderPlan(planned, style, healthCheck) };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
@@ -194,12 +197,20 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck:
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
-      ...r.steps.flatMap((s, i) => [`  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.detail}`, ...(s.shown ? [s.shown.trimEnd().replace(/^/gm, '     ')] : [])]),
-      ...r.steps.filter((s) => s.step === 'table' && s.request).map((s) => JSON.stringify(s.request!.body, null, 2).replace(/^/gm, '     ')),
+      ...r.steps.flatMap((s, i) => [
+        `  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.detail}`,
+        ...(s.changes ?? []).map((line) => `       ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.yellow(line)}`),
+        ...(s.shown ? [s.shown.trimEnd().replace(/^/gm, '     ')] : []),
+      ]),
+      // A new table is shown whole; an existing one by what differs.
+      ...r.steps.filter((s) => s.step === 'table' && s.request?.method === 'POST').map((s) => JSON.stringify(s.request!.body, null, 2).replace(/^/gm, '     ')),
     ].join('\n'),
   );
   const health = healthCheck ? [`${style.bold('health')}\n  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`] : [];
-  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health].join('\n\n');
+  const changing = planned.filter((r) => r.changed).length;
+  const uncompared = planned.filter((r) => r.uncompared).length;
+  const totals = `${changing ? `${plural(changing, 'data set')} to change` : 'no changes'}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}`;
+  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health, totals].join('\n\n');
 }
 
 export const handlers: HandlerModule['handlers'] = { provision };

@@ -34,6 +34,7 @@ import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles, verifyStep } from './verify-step.js';
 import { createTableOnce, reconcileTable, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
 import { tableDiffLines } from '../olap/live-diff.js';
+import { compareSchema, compareTable, incompatibleSchemaMessage, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
@@ -97,6 +98,10 @@ export interface RunOptions {
   interrupted: () => boolean;
   /** Aborted by Ctrl-C: a wait for a topic ends at once. */
   stopSignal?: AbortSignal;
+  /** The store's schemas compared before the run (checkCatalog), by entry index. */
+  schemaComparisons?: Map<number, LiveComparison>;
+  /** Entries whose schema the store would refuse: they fail before any request of theirs. */
+  refusedSchemas?: Map<number, DpgwError>;
   /** Data sources and their offers, asked once per run. */
   catalogCache?: CatalogCache;
   /** The query engine as a profile, for the verify steps (created before the run). */
@@ -214,6 +219,24 @@ export async function checkCatalog(loaded: LoadedManifest, prepared: Prepared[],
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
+  // The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it.
+  options.schemaComparisons = new Map();
+  options.refusedSchemas = new Map();
+  // One read per schema name, however many data sets share it.
+  const reads = new Map<string, Promise<LiveComparison>>();
+  await Promise.all(
+    prepared.map(async ({ entry, schema }) => {
+      if (!schema) return;
+      const key = `${schema.schemaName}\u0000${JSON.stringify(schema)}`;
+      if (!reads.has(key)) reads.set(key, compareSchema(options.client, schema));
+      const live = await reads.get(key)!;
+      options.schemaComparisons!.set(entry.index, live);
+      if (live.change === 'incompatible') {
+        const where = entry.schemaFile ?? loaded.document.at(['dataSets', entry.index, 'schema']);
+        options.refusedSchemas!.set(entry.index, new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { where, hint: 'nothing of this data set was sent' }));
+      }
+    }),
+  );
 }
 
 /** The plan: what each data set would do, found with GET requests only. */
@@ -230,27 +253,73 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
     const infer = inferSettingsOf(entry);
     let schema = given;
+    // What the store holds decides each step: created, unchanged, updated, refused or not compared.
+    const comparisons: LiveComparison[] = [];
     if (infer && topic === undefined) {
       steps.push({ step: 'schema', status: 'planned', detail: `POST schema ${schemaName}, inferred from the first ${infer.sample ?? DEFAULT_TOPIC_SAMPLE} messages of the topic once ${entry.dataset} is enabled` });
+      comparisons.push({ change: 'create', lines: [] });
     } else {
       const inferred = infer ? await inferStep(inferInputs(entry, infer, topic!, options)) : undefined;
       schema = inferred?.schema ?? schema;
+      const live = (!inferred && options.schemaComparisons?.get(entry.index)) || (await compareSchema(options.client, schema!));
+      comparisons.push(live);
       steps.push({
         step: 'schema',
         status: 'planned',
-        detail: `POST schema ${schemaName}${inferred ? ` ${inferred.detail}` : ''}`,
-        request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema },
+        detail: `${schemaPlanText(live, schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
+        ...(live.change === 'create' || live.change === 'update' || live.change === 'not-compared' ? { request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema } } : {}),
+        ...(live.lines.length ? { changes: live.lines } : {}),
         ...(inferred ? { shown: inferred.text } : {}),
       });
     }
     const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
-    steps.push({ step: 'table', status: 'planned', detail: `POST table ${table.tableName} (an existing table is left unchanged)`, request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } });
+    const liveTable = await compareTable(options.client, table, options.streamPassword !== undefined);
+    comparisons.push(liveTable);
+    steps.push({
+      step: 'table',
+      status: 'planned',
+      detail: tablePlanText(liveTable, table.tableName),
+      ...(liveTable.change === 'create' ? { request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } } : {}),
+      ...(liveTable.change === 'update' ? { request: { method: 'PUT', path: paths.olapTable(table.tableName, options.settings.values.olapSegment.value), body: maskSecrets(table) } } : {}),
+      ...(liveTable.lines.length ? { changes: liveTable.lines } : {}),
+    });
     steps.push(storageStep(version, 'planned'));
     if (entry.verify) steps.push({ step: 'verify', status: 'planned', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` });
     if (entry.dashboard) steps.push({ step: 'dashboard', status: 'planned', detail: dashboardPlan(entry, tableName) });
-    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schemaName, table: tableName, status: 'planned', changed: false, steps, ms: Date.now() - started });
+    const changed = enabled.enablement.created || topic === undefined || comparisons.some((c) => c.change === 'create' || c.change === 'update' || c.change === 'incompatible');
+    const uncompared = comparisons.some((c) => c.change === 'not-compared');
+    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started });
   }
   return results;
+}
+
+function schemaPlanText(live: LiveComparison, schemaName: string): string {
+  switch (live.change) {
+    case 'create':
+      return `POST schema ${schemaName} (new)`;
+    case 'none':
+      return `schema ${schemaName}: no changes`;
+    case 'update':
+      return `POST schema ${schemaName} again: the store takes added columns (rows stored before show them once it reloads its segments)`;
+    case 'incompatible':
+      return `refused, nothing of this data set is sent: ${incompatibleSchemaMessage(schemaName, live.lines)}`;
+    case 'not-compared':
+      return `POST schema ${schemaName}; not compared: ${live.why}`;
+  }
+}
+
+function tablePlanText(live: LiveComparison, tableName: string): string {
+  switch (live.change) {
+    case 'create':
+      return `POST table ${tableName} (new)`;
+    case 'none':
+      return `table ${tableName}: no changes`;
+    case 'update':
+      return `PUT table ${tableName}: update what differs`;
+    case 'incompatible':
+    case 'not-compared':
+      return `POST table ${tableName}; if it exists, not compared: ${live.why}`;
+  }
 }
 
 export async function run(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
@@ -300,6 +369,11 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     ms: Date.now() - started,
   });
   let current: StepName = 'enable';
+  const refused = options.refusedSchemas?.get(entry.index);
+  if (refused) {
+    steps.push({ step: 'schema', status: 'failed', detail: refused.toLine() });
+    return finish('failed', refused);
+  }
   try {
     const enabled = await enableDataSet(options.client, enableRequest(entry, options));
     result.topic = enabled.topic;
@@ -315,8 +389,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     const infer = inferSettingsOf(entry);
     const inferred = infer ? await inferStep(inferInputs(entry, infer, entry.table?.topic ?? enabled.topic!, options)) : undefined;
     const schema = inferred?.schema ?? given!;
-    const pushed = await options.client.createSchema(schema);
-    steps.push({ step: 'schema', status: 'accepted', detail: `schema ${schema.schemaName}${inferred ? ` ${inferred.detail};` : ''} accepted (${pushed.status})` });
+    steps.push(await pushSchema(options, schema, options.schemaComparisons?.get(entry.index), inferred?.detail));
     if (options.interrupted()) return finish('interrupted');
 
     current = 'table';
@@ -362,6 +435,24 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     steps.push({ step: current, status: 'failed', detail: known.toLine() });
     return finish('failed', known);
   }
+}
+
+/**
+ * The schema step, by what the store holds: the same is "unchanged" (nothing sent), new is
+ * created, added columns are sent again (the store takes a backward-compatible schema under
+ * its name), and a gateway without reads gets the POST as before ("accepted").
+ */
+async function pushSchema(options: RunOptions, schema: AnalyticsSchema, known: LiveComparison | undefined, inferred: string | undefined): Promise<StepResult> {
+  const live = known ?? (await compareSchema(options.client, schema));
+  const name = `schema ${schema.schemaName}${inferred ? ` ${inferred};` : ''}`;
+  if (live.change === 'none') return { step: 'schema', status: 'unchanged', detail: `${name} matches the store` };
+  if (live.change === 'incompatible') throw new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { hint: 'nothing of this data set was sent' });
+  const pushed = await options.client.createSchema(schema);
+  if (live.change === 'create') return { step: 'schema', status: 'changed', detail: `${name} created (${pushed.status})` };
+  if (live.change === 'update') {
+    return { step: 'schema', status: 'changed', detail: `${name} updated (${pushed.status}): rows stored before show the added columns once the store reloads its segments`, changes: live.lines };
+  }
+  return { step: 'schema', status: 'accepted', detail: `${name} accepted (${pushed.status}); not compared: ${live.why}` };
 }
 
 async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {

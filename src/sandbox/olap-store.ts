@@ -53,6 +53,9 @@ export class OlapStore {
     }
     if (columns === 0) return bad(`Invalid schema: ${schema.schemaName}. Reason: the schema has no columns`);
     const existed = this.schemas.has(schema.schemaName);
+    // As the store's controller: a schema taken again under its name may only add columns.
+    const before = this.schemas.get(schema.schemaName);
+    if (before && !onlyAddsColumns(before, schema as AnalyticsSchema)) return bad(`Backward incompatible schema ${schema.schemaName}. Only allow adding new columns`);
     this.schemas.set(schema.schemaName, structuredClone(schema as AnalyticsSchema));
     return { status: 200, body: { unrecognizedProperties: {}, status: `${schema.schemaName} successfully ${existed ? 'updated' : 'added'}` } };
   }
@@ -185,6 +188,14 @@ const STORE_INDEX_DEFAULTS = {
   optimizeDictionaryForMetrics: false,
   noDictionarySizeRatioThreshold: 0,
 };
+
+/** Every column of `before` is in `after`, in the same group with the same type. */
+function onlyAddsColumns(before: AnalyticsSchema, after: AnalyticsSchema): boolean {
+  const columns = (schema: AnalyticsSchema) =>
+    new Map(['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'].flatMap((group) => ((schema as unknown as Record<string, Array<{ name: string; dataType: string }> | undefined>)[group] ?? []).map((spec) => [spec.name, `${group} ${spec.dataType}`] as const)));
+  const after_ = columns(after);
+  return [...columns(before)].every(([name, kind]) => after_.get(name) === kind);
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -38,7 +38,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ ok: true, changed: true, interrupted: false, health: { status: 'UP' } });
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', topic: 'mock-data-library.track.track', status: 'done' });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage changed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table changed', 'storage changed']);
     const order = gatewayLog()
       .filter((e) => e.method !== 'GET' || e.path.includes('/storages/'))
       .map((e) => `${e.method} ${e.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`);
@@ -79,7 +79,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(second.stdout);
     expect(summary.changed).toBe(false);
     for (const result of summary.dataSets) {
-      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table unchanged', 'storage accepted']);
+      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema unchanged', 'table unchanged', 'storage accepted']);
     }
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.endsWith('/enablements')).length).toBe(enablementsCreated);
     expect((await dpgw(['provision', file, '--fail-on-exists'])).code).toBe(3);
@@ -99,6 +99,8 @@ describe('dpgw provision', () => {
       'GET /api/v2/catalog/datasources': 1,
       'GET /api/v2/catalog/datasources/{id}/datasets': 1,
       'GET /api/v2/catalog/datasources/{id}/enablements': 1,
+      // Once per schema (the three share one): read back to compare before anything changes.
+      'GET /api/internal/olap/schemas/track': 1,
       // Each of the three data sets: the six requests of the contract on 1.15.164, nothing more.
       'POST /api/v2/catalog/datasources/{id}/enablements': 3,
       'PUT /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/track': 1,
@@ -129,12 +131,12 @@ describe('dpgw provision', () => {
     expect(failed.code).toBe(3);
     const first = JSON.parse(failed.stdout);
     expect(first.dataSets[0].status).toBe('failed');
-    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table failed']);
+    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table failed']);
     expect(failed.stderr).toContain('track: POST');
     expect(sandbox.store.tables.size).toBe(0);
     const resumed = await dpgw(['provision', file, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage changed']);
+    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema unchanged', 'table changed', 'storage changed']);
     expect([...sandbox.store.tables.keys()]).toEqual(['track']);
   });
 
@@ -190,7 +192,7 @@ describe('table create and storage touch: the same steps in provision as in thei
     const result = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--json']);
     expect(result.code).toBe(1);
     const [track] = JSON.parse(result.stdout).dataSets;
-    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage failed']);
+    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table changed', 'storage failed']);
     expect(track.error.message).toBe('data set track lists no storage named "default"');
     expect(gatewayLog().some((e) => e.path.includes('undefined'))).toBe(false);
     // The command says the same, in the same words.
@@ -229,6 +231,54 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const again = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 60 }')), '--detailed-exitcode']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('done: nothing to change');
+  });
+
+  it('--plan is a diff against the store: retention 7 → 60 shows as ~ and exits 7 with --detailed-exitcode; after the run, no changes and exit 0', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);
+    const file = manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 60 }'));
+    const mutations = () => gatewayLog().filter((e) => e.method !== 'GET').length;
+    const before = mutations();
+    const planned = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
+    expect(planned.code, planned.stderr).toBe(7);
+    expect(planned.stdout).toContain('  2. schema   schema track: no changes');
+    expect(planned.stdout).toContain('  3. table    PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
+    expect(planned.stdout.trimEnd()).toMatch(/1 data set to change$/);
+    const json = JSON.parse((await dpgw(['provision', file, '--plan', '--json'])).stdout);
+    expect(json.changes).toBe(true);
+    expect(json.plan[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ changes: ['~ segmentsConfig.retentionTimeValue: "7" → 60'], request: { method: 'PUT', path: '/api/internal/olap/tables/track' } });
+    expect(mutations()).toBe(before);
+    expect((await dpgw(['provision', file])).code).toBe(0);
+    const after = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
+    expect(after.code, after.stdout).toBe(0);
+    expect(after.stdout).toContain('  3. table    table track: no changes');
+    expect(after.stdout.trimEnd()).toMatch(/no changes$/);
+  });
+
+  it('a column added is sent again and reported; one removed is refused before any request of that data set, the others go on', async () => {
+    const { dpgw, manifest, env, gatewayLog } = await setUp();
+    const folder = env.DPGW_CONFIG_DIR!;
+    expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}${entry('vessel')}`)])).code).toBe(0);
+    const track = readFileSync(join(folder, 'track-schema.yaml'), 'utf8');
+    writeFileSync(join(folder, 'wider.yaml'), track.replace('schemaName: track', 'schemaName: track').replace('metricFieldSpecs:', 'metricFieldSpecs:\n  - { name: speed, dataType: DOUBLE }'));
+    const added = await dpgw(['provision', manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'wider.yaml')}`), '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ status: 'changed', changes: ['+ speed: DOUBLE (metric)'] });
+
+    writeFileSync(join(folder, 'narrower.yaml'), track.replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
+    const before = gatewayLog().filter((e) => e.method !== 'GET').length;
+    writeFileSync(join(folder, 'weather.yaml'), track.replace('schemaName: track', 'schemaName: weather'));
+    const refused = await dpgw(['provision', manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'narrower.yaml')}${entry('weather').replace('track-schema.yaml', 'weather.yaml')}`), '--json']);
+    expect(refused.code).toBe(2);
+    const [trackResult, weather] = JSON.parse(refused.stdout).dataSets;
+    expect(trackResult.status).toBe('failed');
+    expect(trackResult.error.message).toMatch(/^schema track would remove or retype columns the analytics store holds \(- speed: DOUBLE \(metric\); - alt: DOUBLE \(metric\)\); the store refuses backward-incompatible schemas/);
+    expect(trackResult.error.where).toMatch(/narrower\.yaml$/);
+    expect(weather.status).toBe('done');
+    // Only weather's requests: nothing of track was sent.
+    const sent = gatewayLog().filter((e) => e.method !== 'GET').slice(before).map((e) => e.path);
+    expect(sent.some((path) => path.includes('/datasets/track'))).toBe(false);
+    expect(sent.filter((path) => path === '/api/internal/olap/tables')).toHaveLength(1);
   });
 
   it('a gateway that cannot update tables: that data set fails with the fields that differ, never "unchanged"', async () => {
@@ -289,7 +339,7 @@ describe('what a CI log shows', () => {
     expect(result.code, result.stderr).toBe(0);
     const finished = result.stderr.split('\n').filter((line) => /^\[\d\/3\] /.test(line));
     expect(finished).toEqual([
-      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, schema accepted, table changed, storage changed$/),
+      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, schema changed, table changed, storage changed$/),
       expect.stringMatching(/^\[2\/3\] track \(enablement track-second\): done in /),
       expect.stringMatching(/^\[3\/3\] vessel \(enablement vessel\): done in /),
     ]);
@@ -345,7 +395,7 @@ describe('dpgw provision: a final health check that fails keeps the summary', ()
     expect(json.stderr).toContain('dpgw: health check after provisioning: DOWN; not UP: mq.connection');
     const human = await dpgw(['provision', manifest(healthChecked())]);
     expect(human.code).toBe(6);
-    expect(human.stdout).toMatch(/^track\s+mock-data-library\.track\.track\s+track accepted\s+track unchanged/m);
+    expect(human.stdout).toMatch(/^track\s+mock-data-library\.track\.track\s+track unchanged\s+track unchanged/m);
   });
 
   it('a 500 from the health endpoint: exit 6, the summary, and why the check could not be made', async () => {

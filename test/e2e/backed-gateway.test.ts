@@ -71,7 +71,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: TOPIC });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema accepted', 'table changed', 'storage changed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table changed', 'storage changed']);
     expect(result.stderr).toContain('signed in as admin');
 
     // Pinot has the schema and the table; Kafka has the topic.
@@ -189,12 +189,12 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     writeFileSync(manifest, `dataSets:\n  - datasource: mock-data-library\n    dataset: track\n    enablement: track\n    groups: [track-readers]\n    schema: { infer: { sample: ${MESSAGES}, name: track_manifest } }\n    table: { name: track_manifest }\n`);
     const planned = await spawnDpgw(['provision', manifest, '--plan'], { env });
     expect(planned.code, planned.stderr).toBe(0);
-    expect(planned.stdout).toContain(`schema   POST schema track_manifest inferred from ${MESSAGES} messages of topic ${TOPIC}`);
+    expect(planned.stdout).toContain(`schema   POST schema track_manifest (new) inferred from ${MESSAGES} messages of topic ${TOPIC}`);
     expect(planned.stdout).toMatch(/^ {5}metricFieldSpecs:\n {7}- \{ name: alt, dataType: DOUBLE \}/m);
     const provisioned = await spawnDpgw(['provision', manifest, '--json'], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
     const [summary] = JSON.parse(provisioned.stdout).dataSets;
-    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema accepted', 'table changed', 'storage changed']);
+    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema changed', 'table changed', 'storage changed']);
     expect(await (await fetch(`${pinot.controller}/schemas/track_manifest`)).json()).toMatchObject({ schemaName: 'track_manifest', metricFieldSpecs: expect.arrayContaining([expect.objectContaining({ name: 'alt', dataType: 'DOUBLE' })]) });
   }, 240_000);
 

@@ -1,0 +1,42 @@
+/**
+ * What a data set's schema and table would change in the analytics store, read with GET
+ * requests (the store reads of docs/gateway-api.md) and compared by olap/live-diff.ts:
+ * the plan shows it, the run acts on it. "No change" only when the live state was read
+ * and matches; a gateway without reads gives "not compared", never "no change".
+ */
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+import { diffSchema, diffTable, isCompatible, schemaDiffLines, tableDiffLines, type SchemaDiff } from '../olap/live-diff.js';
+
+export type LiveChange = 'create' | 'update' | 'none' | 'not-compared' | 'incompatible';
+
+export interface LiveComparison {
+  change: LiveChange;
+  /** The `+ / - / ~` lines of what differs. */
+  lines: string[];
+  /** Why it was not compared. */
+  why?: string;
+  schemaDiff?: SchemaDiff;
+}
+
+export async function compareSchema(client: GatewayClient, schema: AnalyticsSchema): Promise<LiveComparison> {
+  const live = await client.getSchema(schema.schemaName);
+  if (live.kind === 'not-found') return { change: 'create', lines: [] };
+  if (live.kind === 'not-exposed') return { change: 'not-compared', lines: [], why: `this gateway does not expose reads of the analytics store (${live.why})` };
+  const diff = diffSchema(schema, live.body);
+  const lines = schemaDiffLines(diff);
+  return { change: lines.length === 0 ? 'none' : isCompatible(diff) ? 'update' : 'incompatible', lines, schemaDiff: diff };
+}
+
+export async function compareTable(client: GatewayClient, table: RealtimeTableDefinition, secretsKnown: boolean): Promise<LiveComparison> {
+  const live = await client.getTable(table.tableName);
+  if (live.kind === 'not-found') return { change: 'create', lines: [] };
+  if (live.kind === 'not-exposed') return { change: 'not-compared', lines: [], why: `this gateway does not expose reads of the analytics store (${live.why})` };
+  const lines = tableDiffLines(diffTable(table, live.body, { secretsKnown }));
+  return { change: lines.length === 0 ? 'none' : 'update', lines };
+}
+
+/** The store's rule, in its own words, and the way out: for a schema the store would refuse. */
+export function incompatibleSchemaMessage(schemaName: string, lines: string[]): string {
+  return `schema ${schemaName} would remove or retype columns the analytics store holds (${lines.filter((l) => !l.startsWith('+')).join('; ')}); the store refuses backward-incompatible schemas ("only allow adding new columns") — give the schema and its table new names`;
+}
