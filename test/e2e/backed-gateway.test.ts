@@ -144,6 +144,40 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     }
   });
 
+  it('a changed manifest is never "nothing to change": retention 7 → 60 is planned, applied, held by Pinot, then the plan is exit 0; a removed column is refused with nothing sent', async () => {
+    const env = dpgwEnv();
+    const passwordFile = join(env.DPGW_CONFIG_DIR!, 'stream-password');
+    writeFileSync(passwordFile, kafka.streamPassword, { mode: 0o600 });
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8'));
+    const manifest = (retention: number, schema = 'schema.yaml') => {
+      const file = join(folder, 'changed.yaml');
+      writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: ${schema}, table: { name: track, retentionDays: ${retention} } }\n`);
+      return file;
+    };
+    const withPassword = ['--stream-password', `file:${passwordFile}`];
+    const planned = await spawnDpgw(['provision', manifest(60), '--plan', '--detailed-exitcode'], { env });
+    expect(planned.code, planned.stderr).toBe(7);
+    expect(planned.stdout).toContain('~ segmentsConfig.retentionTimeValue: "7" → 60');
+    const applied = await spawnDpgw(['provision', manifest(60), '--detailed-exitcode', '--json', ...withPassword], { env });
+    expect(applied.code, applied.stderr).toBe(7);
+    expect(JSON.parse(applied.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'changed', changes: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
+    // Asked of Pinot's controller directly, not through dpgw.
+    const held = (await (await fetch(`${pinot.controller}/tables/track`)).json()) as { REALTIME: { segmentsConfig: { retentionTimeValue: string } } };
+    expect(held.REALTIME.segmentsConfig.retentionTimeValue).toBe('60');
+    const again = await spawnDpgw(['provision', manifest(60), '--detailed-exitcode', ...withPassword], { env });
+    expect(again.code, again.stderr).toBe(0);
+    const replanned = await spawnDpgw(['provision', manifest(60), '--plan', '--detailed-exitcode'], { env });
+    expect(replanned.code, replanned.stdout).toBe(0);
+
+    writeFileSync(join(folder, 'narrower.yaml'), readFileSync(join(folder, 'schema.yaml'), 'utf8').replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n/, ''));
+    const requestsBefore = sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET').length;
+    const refused = await spawnDpgw(['provision', manifest(60, 'narrower.yaml'), ...withPassword], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/schema track would remove or retype columns the analytics store holds \(- alt: DOUBLE \(metric\)\)/);
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET')).toHaveLength(requestsBefore);
+  });
+
   it('dpgw schema infer --dataset track reads those messages from Kafka, read-only; Pinot accepts the schema and fills a table from it', async () => {
     const env = dpgwEnv();
     env.DPGW_STREAM_PASSWORD = kafka.streamPassword;
