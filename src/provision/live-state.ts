@@ -38,5 +38,5 @@ export async function compareTable(client: GatewayClient, table: RealtimeTableDe
 
 /** The store's rule, in its own words, and the way out: for a schema the store would refuse. */
 export function incompatibleSchemaMessage(schemaName: string, lines: string[]): string {
-  return `schema ${schemaName} would remove or retype columns the analytics store holds (${lines.filter((l) => !l.startsWith('+')).join('; ')}); the store refuses backward-incompatible schemas ("only allow adding new columns") — give the schema and its table new names`;
+  return `schema ${schemaName} would remove or retype columns the analytics store holds (${lines.filter((l) => !l.startsWith('+')).join('; ')}); the store refuses a schema that "is not backward-compatible with the existing schema" and takes only added columns — give the schema and its table new names`;
 }

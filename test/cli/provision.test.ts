@@ -272,7 +272,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect(refused.code).toBe(2);
     const [trackResult, weather] = JSON.parse(refused.stdout).dataSets;
     expect(trackResult.status).toBe('failed');
-    expect(trackResult.error.message).toMatch(/^schema track would remove or retype columns the analytics store holds \(- speed: DOUBLE \(metric\); - alt: DOUBLE \(metric\)\); the store refuses backward-incompatible schemas/);
+    expect(trackResult.error.message).toMatch(/^schema track would remove or retype columns the analytics store holds \(- speed: DOUBLE \(metric\); - alt: DOUBLE \(metric\)\); the store refuses a schema that "is not backward-compatible with the existing schema"/);
     expect(trackResult.error.where).toMatch(/narrower\.yaml$/);
     expect(weather.status).toBe('done');
     // Only weather's requests: nothing of track was sent.

@@ -171,6 +171,18 @@ describe('version and catalog', () => {
 });
 
 describe('OLAP schemas and tables', () => {
+  it("takes a schema again when it only adds columns, and refuses one that removes or retypes one, in Pinot 0.11's words (measured)", async () => {
+    const base = { ...trackSchema(), schemaName: 'evolving' };
+    expect((await call('POST', api('/api/internal/olap/schemas'), { token: admin, json: base })).status).toBe(200);
+    const wider = { ...base, dimensionFieldSpecs: [...base.dimensionFieldSpecs!, { name: 'speed', dataType: 'DOUBLE' }] };
+    expect((await call('POST', api('/api/internal/olap/schemas'), { token: admin, json: wider })).body).toEqual({ unrecognizedProperties: {}, status: 'evolving successfully added' });
+    const narrower = { ...base, dimensionFieldSpecs: base.dimensionFieldSpecs!.slice(1) };
+    const refused = await call('POST', api('/api/internal/olap/schemas'), { token: admin, json: narrower });
+    expect([refused.status, refused.body]).toEqual([400, { code: 400, error: 'New schema: evolving is not backward-compatible with the existing schema' }]);
+    const read = await call('GET', api('/api/internal/olap/schemas/evolving'), { token: admin });
+    expect(read.body.dimensionFieldSpecs.map((c: { name: string }) => c.name)).toContain('speed');
+  });
+
   it('stores a schema by name, accepts it again, and rejects bad ones naming the field', async () => {
     const first = await call('POST', api('/api/internal/olap/schemas'), { token: admin, json: trackSchema() });
     expect(first.status).toBe(200);
