@@ -222,11 +222,12 @@ export async function checkCatalog(loaded: LoadedManifest, prepared: Prepared[],
   // The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it.
   options.schemaComparisons = new Map();
   options.refusedSchemas = new Map();
-  // One read per schema name, however many data sets share it.
+  // One read per schema name, however many data sets share it; as many at once as the run's concurrency.
   const reads = new Map<string, Promise<LiveComparison>>();
-  await Promise.all(
-    prepared.map(async ({ entry, schema }) => {
-      if (!schema) return;
+  const pending = prepared.filter((p) => p.schema !== undefined);
+  const reader = async () => {
+    for (let item = pending.shift(); item; item = pending.shift()) {
+      const { entry, schema } = item as Prepared & { schema: AnalyticsSchema };
       const key = `${schema.schemaName}\u0000${JSON.stringify(schema)}`;
       if (!reads.has(key)) reads.set(key, compareSchema(options.client, schema));
       const live = await reads.get(key)!;
@@ -235,8 +236,9 @@ export async function checkCatalog(loaded: LoadedManifest, prepared: Prepared[],
         const where = entry.schemaFile ?? loaded.document.at(['dataSets', entry.index, 'schema']);
         options.refusedSchemas!.set(entry.index, new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { where, hint: 'nothing of this data set was sent' }));
       }
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
 }
 
 /** The plan: what each data set would do, found with GET requests only. */
