@@ -11,12 +11,15 @@ import kafkajs from 'kafkajs';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { certificateAuthorities } from '../../src/net/trust-and-proxy.js';
+import { StatementClient } from '../../src/query-engine/statement-client.js';
 import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
 import { adminEnv, startBackedGateway } from './backed-platform.js';
 
 const keycloak = inject('keycloak');
 const kafka = inject('kafka');
 const opa = inject('opa');
+const pinot = inject('pinot');
 const trino = inject('trino');
 const { Kafka, logLevel } = kafkajs;
 let sandbox: Sandbox;
@@ -147,6 +150,36 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
     expect(denied.code).toBe(8);
     expect(denied.stderr).toMatch(/rows returned failed: .*PERMISSION_DENIED: Access Denied: Cannot select from columns \[.*\] in table or view pinot\.default\.vessel/);
   }, 240_000);
+
+  it('a column added to the vessel schema: provision sends it again, Pinot takes it, and once Pinot reloads, DESCRIBE through Trino lists it', async () => {
+    const wider = join(configDir, 'vessel-wider.yaml');
+    writeFileSync(wider, readFileSync(schemaFor('vessel'), 'utf8').replace('metricFieldSpecs:', 'metricFieldSpecs:\n  - { name: speed, dataType: DOUBLE }'));
+    const manifest = join(configDir, 'vessel-wider-provision.yaml');
+    writeFileSync(manifest, stringify({ dataSets: [{ datasource: 'mock-data-library', dataset: 'vessel', groups: ['track-readers'], schema: wider, table: { name: 'vessel' } }] }));
+    const result = await spawnDpgw(['provision', manifest, '--json'], { env: asAdminEnv() });
+    expect(result.code, result.stderr).toBe(0);
+    const steps = JSON.parse(result.stdout).dataSets[0].steps;
+    expect(steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ status: 'changed', changes: ['+ speed: DOUBLE (metric)'] });
+    expect(steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged' });
+    // Pinot holds the column; rows stored before show it once it reloads (asked of its controller, as an operator would).
+    const held = (await (await fetch(`${pinot.controller}/schemas/vessel`)).json()) as { metricFieldSpecs: Array<{ name: string }> };
+    expect(held.metricFieldSpecs.map((c) => c.name)).toContain('speed');
+    expect((await fetch(`${pinot.controller}/segments/vessel_REALTIME/reload`, { method: 'POST' })).ok).toBe(true);
+
+    const token = (await spawnDpgw(['auth', 'token', '--profile', 'analyst'], { env: userEnv() })).stdout.trim();
+    const engine = new StatementClient({ baseUrl: trino.url, catalog: trino.catalog, tokenSupplier: async () => token, certificateAuthorities: certificateAuthorities(trino.caFile, 'trino.caFile', {}) });
+    try {
+      let columns: string[] = [];
+      // Trino's Pinot connector caches table metadata for a while: ask until it lists the column (bounded).
+      for (let attempt = 0; attempt < 60 && !columns.includes('speed'); attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+        columns = (await engine.query('DESCRIBE default.vessel')).rows.map((row) => String(row[0]));
+      }
+      expect(columns).toContain('speed');
+    } finally {
+      engine.close();
+    }
+  }, 180_000);
 
   it('platform 1.15.165: provision grants by itself, and its verify step proves it as both profiles', async () => {
     sandbox.setPlatformVersion('1.15.165');
