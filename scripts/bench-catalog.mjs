@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, URLSearchParams } from 'node:url';
 import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
 import { writeBenchSection } from './bench-doc.mjs';
+import { measuredEnv } from './bench-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 10_000);
@@ -32,16 +33,7 @@ const token = (await (await fetch(sandbox.tokenEndpoint, { method: 'POST', body:
 const listing = `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`;
 const work = mkdtempSync(join(tmpdir(), 'dpgw-bench-catalog-'));
 const rssFile = join(work, 'rss');
-const env = {
-  PATH: process.env.PATH,
-  HOME: work,
-  DPGW_CONFIG_DIR: join(work, 'config'),
-  XDG_CACHE_HOME: join(work, 'cache'),
-  DPGW_GATEWAY: sandbox.gatewayUrl,
-  DPGW_TOKEN: token,
-  DPGW_BENCH_RSS_FILE: rssFile,
-  NODE_OPTIONS: `--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`,
-};
+const env = measuredEnv(work, rssFile, { DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_TOKEN: token });
 
 /** One run from start to exit, as a shell runs it; returns ms, peak RSS (MB) and the bytes written. */
 function once(command, args) {

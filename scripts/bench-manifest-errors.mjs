@@ -12,6 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeBenchSection } from './bench-doc.mjs';
+import { measuredEnv } from './bench-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 115_000);
@@ -46,19 +47,14 @@ const lastLine = (file) => readFileSync(file, 'utf8').split('\n').length - 1;
 const rows = [];
 for (const c of cases) {
   const rssFile = join(work, 'rss');
-  const env = {
-    PATH: process.env.PATH,
-    HOME: work,
-    DPGW_CONFIG_DIR: join(work, 'config'),
-    XDG_CACHE_HOME: join(work, 'cache'),
+  const env = measuredEnv(work, rssFile, {
     DPGW_GATEWAY: 'http://127.0.0.1:9',
     DPGW_BROKER_LIST: '127.0.0.1:9',
     DPGW_REGISTRY_URL: 'http://127.0.0.1:9',
     DPGW_STREAM_USER: 'stream',
     DPGW_STREAM_PASSWORD: 'not-used',
-    DPGW_BENCH_RSS_FILE: rssFile,
-    NODE_OPTIONS: `--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`,
-  };
+  });
+
   const started = process.hrtime.bigint();
   const result = spawnSync(join(root, 'bin/dpgw'), ['provision', c.file], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { storageTouchNeeded } from '../dist/lib/contract/platform-version.js';
 import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
 import { writeBenchSection } from './bench-doc.mjs';
+import { measuredEnv } from './bench-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const LARGE = process.argv.includes('--large');
@@ -34,26 +35,25 @@ const manifestFile = join(work, 'bench.yaml');
 writeFileSync(manifestFile, manifest);
 const rssFile = join(work, 'rss');
 const admin = sandbox.users.find((u) => u.username === 'admin');
-const env = {
-  PATH: process.env.PATH,
-  HOME: work,
-  DPGW_CONFIG_DIR: join(work, 'config'),
-  XDG_CACHE_HOME: join(work, 'cache'),
-  DPGW_GATEWAY: sandbox.gatewayUrl,
-  DPGW_AUTH_URL: sandbox.authUrl,
-  DPGW_REALM: sandbox.realm,
-  DPGW_CLIENT_ID: sandbox.clientId,
-  DPGW_CLIENT_SECRET: sandbox.clientSecret,
-  DPGW_USERNAME: admin.username,
-  DPGW_PASSWORD: admin.password,
-  DPGW_BROKER_LIST: sandbox.stream.brokerList,
-  DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
-  DPGW_STREAM_USER: sandbox.stream.user,
-  DPGW_STREAM_PASSWORD: sandbox.stream.password,
-  DPGW_BENCH_RSS_FILE: rssFile,
-  // The peak RSS reporter, and any V8 flags to try on the measured process (docs/benchmarks.md).
-  NODE_OPTIONS: [`--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`, process.env.BENCH_NODE_OPTIONS ?? ''].join(' ').trim(),
-};
+// Any V8 flags to try on the measured process come from BENCH_NODE_OPTIONS (docs/benchmarks.md).
+const env = measuredEnv(
+  work,
+  rssFile,
+  {
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_AUTH_URL: sandbox.authUrl,
+    DPGW_REALM: sandbox.realm,
+    DPGW_CLIENT_ID: sandbox.clientId,
+    DPGW_CLIENT_SECRET: sandbox.clientSecret,
+    DPGW_USERNAME: admin.username,
+    DPGW_PASSWORD: admin.password,
+    DPGW_BROKER_LIST: sandbox.stream.brokerList,
+    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
+    DPGW_STREAM_USER: sandbox.stream.user,
+    DPGW_STREAM_PASSWORD: sandbox.stream.password,
+  },
+  process.env.BENCH_NODE_OPTIONS ?? '',
+);
 
 const sandboxCpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
