@@ -12,6 +12,7 @@ import type { CatalogDataSet, CatalogDataSource, Enablement, OfferedDataSet } fr
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { closestMatch } from '../text/closest-match.js';
+import { serverText } from '../text/terminal-text.js';
 import { parseSelfHref, selfHrefOf, topicOf } from './data-set-facts.js';
 
 export interface CatalogFilter {
@@ -62,7 +63,7 @@ export async function selectDataSources(client: GatewayClient, nameOrId: string 
   const near = closestMatch(nameOrId, sources.map((s) => s.name));
   throw new DpgwError('usage', `no data source "${nameOrId}" in the catalog`, {
     where,
-    hint: near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`,
+    hint: serverText(near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`),
   });
 }
 
@@ -150,6 +151,6 @@ function unknownEnablement(nameOrId: string, names: string[]): DpgwError {
   const near = closestMatch(nameOrId, names);
   return new DpgwError('usage', `no enablement "${nameOrId}" in the catalog`, {
     where: '--enablement',
-    hint: near ? `did you mean "${near}"?` : `its enablements: ${[...new Set(names)].join(', ') || 'none'}`,
+    hint: serverText(near ? `did you mean "${near}"?` : `its enablements: ${[...new Set(names)].join(', ') || 'none'}`),
   });
 }

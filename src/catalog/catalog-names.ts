@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDirectory, TokenCache } from '../auth/token-cache.js';
+import { nameProblem } from '../names/platform-names.js';
 import { resolveSettings } from '../settings/resolve-settings.js';
 
 /** `offered data set`: what a source offers (to enable); `data set`: what is enabled. */
@@ -40,6 +41,8 @@ export async function catalogNames(kind: CatalogNameKind, env: NodeJS.ProcessEnv
           : kind === 'offered data set'
             ? [...new Set((await Promise.all((await client.listDataSources()).map((s) => client.listOfferedDataSets(s.id)))).flat().map((d) => d.name))]
             : [...new Set((await client.listDataSets()).map((d) => d.name))];
+      // Candidates go to the shell raw: only names the platform's rule allows (no control character, no space).
+      names.splice(0, names.length, ...names.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined));
       await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
       const temporary = `${file}.${process.pid}.tmp`;
       await writeFile(temporary, JSON.stringify({ at: Date.now(), names }), { mode: 0o600 });

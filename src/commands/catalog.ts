@@ -10,6 +10,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import type { CommandOutput } from '../output/reporter.js';
 import { textTable } from '../output/text-table.js';
 import { plural } from '../text/plural.js';
+import { serverText } from '../text/terminal-text.js';
 
 /** The terminal's width when stdout is one (the table is fitted to it), else undefined (nothing cut). */
 function widthOf(context: CommandContext): number | undefined {
@@ -91,7 +92,7 @@ const show: HandlerOf<'catalog show'> = async (context) => {
   if (matches.length > 1) {
     throw new DpgwError('usage', `data set "${name}" is enabled in ${plural(matches.length, 'enablement')}`, {
       where: 'dataset',
-      hint: `choose one with --enablement: ${matches.map((m) => m.enablement.name ?? m.enablement.id).join(', ')}`,
+      hint: `choose one with --enablement: ${serverText(matches.map((m) => m.enablement.name ?? m.enablement.id).join(', '))}`,
     });
   }
   const view = matches[0]!;
@@ -114,7 +115,7 @@ const show: HandlerOf<'catalog show'> = async (context) => {
 };
 
 function renderShow(view: EnabledDataSetView, table: { name: string; exists: boolean | null; why?: string }, style: ChalkInstance): string {
-  const id = (text: string) => style.dim(`(${text})`);
+  const id = (text: string) => style.dim(`(${serverText(text)})`);
   const rows: Array<[string, string]> = [
     ['data set', `${view.name} ${id(view.record.id ?? 'no id')}`],
     ['data source', `${view.dataSource.name ?? '?'} ${id(view.dataSource.id)}`],
@@ -127,7 +128,8 @@ function renderShow(view: EnabledDataSetView, table: { name: string; exists: boo
     ['table', table.exists === true ? `${table.name} exists in the analytics store` : table.exists === false ? `no table ${table.name} in the analytics store` : `not checked: ${table.why}`],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${value}`).join('\n');
+  // Every value is the catalog's words: one line each, whatever they hold.
+  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${serverText(value)}`).join('\n');
 }
 
 /** `default* (s-1), archive (s-2)`: the storage `storage touch` reads is starred. */

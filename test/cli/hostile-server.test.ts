@@ -67,6 +67,22 @@ describe('what a server sends reaches the terminal as text', () => {
     expect(gateway.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
+  it("catalog listings and show: the catalog's names are escaped, no forged line", async () => {
+    const self = '/datasources/d1/enablements/e1/datasets/t1';
+    const gateway = await hostile({
+      'GET /api/v2/catalog/datasources': () => ({ body: [{ id: 'd1', name: `evil${ESCAPES[0]}source` }] }),
+      'GET /api/v2/catalog/datasources/d1/enablements': () => ({ body: [{ id: 'e1', name: `e1${FORGED}`, groups: [`g${ESCAPES[1]}`] }] }),
+      'GET /api/v2/catalog/datasources/all/enablements/all/datasets': () => ({ body: [{ name: 'track', id: `t1${FORGED}`, storage: [{ name: 'default', id: `s${ESCAPES[2]}` }], links: [{ rel: 'self', href: self }] }] }),
+      'GET /api/internal/olap/tables/track': () => ({ status: 404, body: { code: 404, error: `no${FORGED}` } }),
+    });
+    for (const args of [['catalog', 'datasets'], ['catalog', 'enablements'], ['catalog', 'show', 'track']]) {
+      const result = await spawnDpgw(args, { env: env(gateway.url) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toMatch(RAW_CONTROL);
+      expect(result.stdout.split('\n').some((line) => line.startsWith('✓'))).toBe(false);
+    }
+  });
+
   it('an answer larger than dpgw reads ends in one line, not a crash', async () => {
     let sent = 0;
     const server = http.createServer((_request, response) => {
