@@ -44,6 +44,16 @@ const byGroup = (schema: Record<string, unknown>) =>
   Object.fromEntries(['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'].map((group) => [group, ((schema[group] as Array<Record<string, unknown>>) ?? []).map((spec) => `${String(spec.name)}:${String(spec.dataType)}`).sort()]));
 
 describe('dpgw schema infer', () => {
+  it('the examples of README and docs/schema-infer.md, as written: the shipped track messages give the contract\'s schema', async () => {
+    const output = join(work, 'track.yaml');
+    const inferred = await spawnDpgw(['schema', 'infer', 'examples/track/track-messages.jsonl', '--name', 'track', '-o', output]);
+    expect(inferred.code, inferred.stderr).toBe(0);
+    const contract = load(readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(byGroup(load(readFileSync(output, 'utf8')) as Record<string, unknown>)).toEqual(byGroup(contract));
+    const checked = await spawnDpgw(['schema', 'infer', 'examples/track/track-messages.jsonl', '--check', 'examples/track/schema.yaml']);
+    expect([checked.code, checked.stdout + checked.stderr]).toEqual([0, expect.stringContaining('200 messages fit examples/track/schema.yaml')]);
+  });
+
   it("infers exactly the contract's track schema from track messages, and schema validate accepts it", async () => {
     const messages = file('track.jsonl', trackMessages(300));
     const output = join(work, 'track-schema.yaml');
