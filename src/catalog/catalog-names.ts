@@ -35,14 +35,14 @@ export async function catalogNames(kind: CatalogNameKind, env: NodeJS.ProcessEnv
     const { GatewayClient } = await import('../gateway/gateway-client.js');
     const client = new GatewayClient({ baseUrl: gateway, timeoutMs: COMPLETION_BUDGET_MS, retry: { limit: 0 }, tokenSupplier: async () => token });
     try {
-      const names =
+      const listed =
         kind === 'data source'
           ? (await client.listDataSources()).map((s) => s.name)
           : kind === 'offered data set'
             ? [...new Set((await Promise.all((await client.listDataSources()).map((s) => client.listOfferedDataSets(s.id)))).flat().map((d) => d.name))]
             : [...new Set((await client.listDataSets()).map((d) => d.name))];
       // Candidates go to the shell raw: only names the platform's rule allows (no control character, no space).
-      names.splice(0, names.length, ...names.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined));
+      const names = listed.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined);
       await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
       const temporary = `${file}.${process.pid}.tmp`;
       await writeFile(temporary, JSON.stringify({ at: Date.now(), names }), { mode: 0o600 });

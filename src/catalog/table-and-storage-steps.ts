@@ -8,7 +8,6 @@ import type { RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
 import { GatewayError } from '../gateway/gateway-error.js';
-import { diffTable, tableDiffLines, type FieldChange } from '../olap/live-diff.js';
 
 export type TableCreation = { created: true; answer: Accepted } | { created: false; message: string };
 
@@ -56,31 +55,3 @@ export function storagePathParts(storage: StorageOf): [selfHref: string, storage
   return [storage.selfHref, storage.storageId];
 }
 
-/** A table that exists, held against the manifest's: the same, changed by an update, differing, or not comparable. */
-export type TableReconciled =
-  | { outcome: 'same' }
-  | { outcome: 'updated'; changes: FieldChange[]; answer: Accepted }
-  | { outcome: 'not-compared'; why: string };
-
-/**
- * A table the store has already (409): read it back and compare what dpgw sets. Equal is
- * "unchanged"; a difference is applied with the store's update (PUT, an assumed
- * endpoint), and a gateway that refuses it fails the step with the fields that differ;
- * a gateway without reads leaves it "not compared" — never "unchanged".
- */
-export async function reconcileTable(client: GatewayClient, table: RealtimeTableDefinition): Promise<TableReconciled> {
-  const live = await client.getTable(table.tableName);
-  if (live.kind === 'not-exposed') return { outcome: 'not-compared', why: `this gateway does not expose reads of the analytics store (${live.why})` };
-  if (live.kind === 'not-found') return { outcome: 'not-compared', why: `the store answered 409 for the table but does not return it (${live.message})` };
-  const changes = diffTable(table, live.body);
-  if (changes.length === 0) return { outcome: 'same' };
-  try {
-    return { outcome: 'updated', changes, answer: await client.updateTable(table) };
-  } catch (error) {
-    if (!(error instanceof GatewayError) || ![404, 405, 501].includes(error.status)) throw error;
-    throw new DpgwError('rejected', `table ${table.tableName} differs from the manifest; this gateway cannot update tables (PUT answered ${error.status}): ${tableDiffLines(changes).join('; ')}`, {
-      hint: 'update it in the store by hand, or give the manifest another table name',
-      details: { changes },
-    });
-  }
-}

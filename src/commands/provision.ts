@@ -12,7 +12,7 @@ import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
 import { locatedValue } from '../olap/located-document.js';
 import { loadManifest } from '../provision/manifest.js';
-import { checkCatalog, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
+import { checkBeforeRun, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
 import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
@@ -77,7 +77,7 @@ const provision: HandlerOf<'provision'> = async (context) => {
       engineOf: (profile: string) => engines.get(profile)!,
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
-    await checkCatalog(loaded, prepared, runOptions);
+    await checkBeforeRun(loaded, prepared, runOptions);
     const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);

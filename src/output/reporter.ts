@@ -36,7 +36,7 @@ function shown(text: string): string {
 }
 
 /** JSON text as written: secrets masked, and no raw control character a terminal would act on. */
-function document(json: string): string {
+function jsonText(json: string): string {
   return jsonSafe(redactText(json));
 }
 
@@ -64,11 +64,11 @@ export class Reporter {
       for (const chunk of jsonChunks(output.data)) {
         pending += chunk;
         if (pending.length >= 65_536) {
-          this.stdout.write(document(pending));
+          this.stdout.write(jsonText(pending));
           pending = '';
         }
       }
-      this.stdout.write(document(pending) + '\n');
+      this.stdout.write(jsonText(pending) + '\n');
       return;
     }
     const text = output.human ? output.human(this.out) : JSON.stringify(output.data, null, 2);
@@ -109,6 +109,6 @@ export class Reporter {
     const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
     for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(`${issue.where}: ${issue.field}: ${issue.message}`);
     if (issues.length > LISTED_PROBLEMS) this.problem(`… and ${issues.length - LISTED_PROBLEMS} more; --json lists them all`);
-    if (this.options.json && options.stdout) this.stdout.write(document(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
+    if (this.options.json && options.stdout) this.stdout.write(jsonText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
   }
 }

@@ -5,7 +5,9 @@
  * and matches; a gateway without reads gives "not compared", never "no change".
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
-import type { GatewayClient } from '../gateway/gateway-client.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
+import { GatewayError } from '../gateway/gateway-error.js';
 import { diffSchema, diffTable, isCompatible, schemaDiffLines, tableDiffLines, type SchemaDiff } from '../olap/live-diff.js';
 
 export type LiveChange = 'create' | 'update' | 'none' | 'not-compared' | 'incompatible';
@@ -39,4 +41,20 @@ export async function compareTable(client: GatewayClient, table: RealtimeTableDe
 /** The store's rule, in its own words, and the way out: for a schema the store would refuse. */
 export function incompatibleSchemaMessage(schemaName: string, lines: string[]): string {
   return `schema ${schemaName} would remove or retype columns the analytics store holds (${lines.filter((l) => !l.startsWith('+')).join('; ')}); the store refuses a schema that "is not backward-compatible with the existing schema" and takes only added columns — give the schema and its table new names`;
+}
+
+/**
+ * A table that differs from the manifest, updated with the store's PUT (an assumed
+ * endpoint); a gateway that refuses it (404, 405, 501) fails the step with the fields.
+ */
+export async function updateTable(client: GatewayClient, table: RealtimeTableDefinition, lines: string[]): Promise<Accepted> {
+  try {
+    return await client.updateTable(table);
+  } catch (error) {
+    if (!(error instanceof GatewayError) || ![404, 405, 501].includes(error.status)) throw error;
+    throw new DpgwError('rejected', `table ${table.tableName} differs from the manifest; this gateway cannot update tables (PUT answered ${error.status}): ${lines.join('; ')}`, {
+      hint: 'update it in the store by hand, or give the manifest another table name',
+      details: { changes: lines },
+    });
+  }
 }

@@ -32,9 +32,8 @@ import type { StatementClient } from '../query-engine/statement-client.js';
 import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
 import { verifyProfiles, verifyStep } from './verify-step.js';
-import { createTableOnce, reconcileTable, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
-import { tableDiffLines } from '../olap/live-diff.js';
-import { compareSchema, compareTable, incompatibleSchemaMessage, type LiveComparison } from './live-state.js';
+import { createTableOnce, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
+import { compareSchema, compareTable, incompatibleSchemaMessage, updateTable, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
 
 export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
@@ -98,7 +97,7 @@ export interface RunOptions {
   interrupted: () => boolean;
   /** Aborted by Ctrl-C: a wait for a topic ends at once. */
   stopSignal?: AbortSignal;
-  /** The store's schemas compared before the run (checkCatalog), by entry index. */
+  /** The store's schemas compared before the run (checkBeforeRun), by entry index. */
   schemaComparisons?: Map<number, LiveComparison>;
   /** Entries whose schema the store would refuse: they fail before any request of theirs. */
   refusedSchemas?: Map<number, DpgwError>;
@@ -201,12 +200,14 @@ function sharedNames(prepared: Prepared[], problems: EntryProblems): void {
 }
 
 /**
- * Every data source and data set of the manifest, looked up in the catalog (GET requests
- * only, each once per run) before anything changes: a misspelt data set is a usage error
- * listed with all others at their manifest lines, exit 2 with nothing sent — never found
- * after the data sets before it were provisioned.
+ * What the platform holds, read (GET requests only) before anything changes. Every data
+ * source and data set of the manifest is looked up in the catalog, each once per run: a
+ * misspelt data set is a usage error listed with all others at their manifest lines, exit
+ * 2 with nothing sent — never found after the data sets before it were provisioned. Then
+ * each schema is read back from the store and compared: one the store would refuse fails
+ * its data set before any request of it.
  */
-export async function checkCatalog(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
+export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
   const cache = (options.catalogCache ??= newCatalogCache());
   const problems = new EntryProblems(loaded);
   await Promise.all(
@@ -448,7 +449,8 @@ async function pushSchema(options: RunOptions, schema: AnalyticsSchema, known: L
   const live = known ?? (await compareSchema(options.client, schema));
   const name = `schema ${schema.schemaName}${inferred ? ` ${inferred};` : ''}`;
   if (live.change === 'none') return { step: 'schema', status: 'unchanged', detail: `${name} matches the store` };
-  if (live.change === 'incompatible') throw new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { hint: 'nothing of this data set was sent' });
+  // An inferred schema is known only after enabling: then its schema and table are what was not sent.
+  if (live.change === 'incompatible') throw new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { hint: 'its schema and table were not sent' });
   const pushed = await options.client.createSchema(schema);
   if (live.change === 'create') return { step: 'schema', status: 'changed', detail: `${name} created (${pushed.status})` };
   if (live.change === 'update') {
@@ -460,11 +462,15 @@ async function pushSchema(options: RunOptions, schema: AnalyticsSchema, known: L
 async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {
   const outcome = await createTableOnce(options.client, table, options.failOnExists ? 'failure' : 'unchanged', 'the run was told to fail on an existing table (--fail-on-exists)');
   if (outcome.created) return { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${outcome.answer.status})` };
-  // It exists: "unchanged" only when read back and equal to the manifest's.
-  const reconciled = await reconcileTable(options.client, table);
-  if (reconciled.outcome === 'same') return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists and matches the manifest` };
-  if (reconciled.outcome === 'not-compared') return { step: 'table', status: 'not-compared', detail: `table ${table.tableName} exists, not compared: ${reconciled.why}` };
-  return { step: 'table', status: 'changed', detail: `table ${table.tableName} updated (${reconciled.answer.status}): ${tableDiffLines(reconciled.changes).join('; ')}`, changes: tableDiffLines(reconciled.changes) };
+  // It exists (409): "unchanged" only when read back and equal; a difference is updated; without reads, "not compared".
+  const live = await compareTable(options.client, table, true);
+  if (live.change === 'none') return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists and matches the manifest` };
+  if (live.change === 'update') {
+    const answer = await updateTable(options.client, table, live.lines);
+    return { step: 'table', status: 'changed', detail: `table ${table.tableName} updated (${answer.status}): ${live.lines.join('; ')}`, changes: live.lines };
+  }
+  const why = live.change === 'create' ? 'the store answered 409 for the table but does not return it' : live.why;
+  return { step: 'table', status: 'not-compared', detail: `table ${table.tableName} exists, not compared: ${why}` };
 }
 
 function dashboardRequest(entry: Prepared['entry'], tableName: string) {
