@@ -1,7 +1,10 @@
 // npm start: the contract's workflow on the embedded sandbox. Starts `dpgw sandbox`,
 // renders and checks the query engine's access-control.properties (step 1), signs in,
-// provisions the track data set with `dpgw provision` (steps 2–6), runs it again to
-// show it changes nothing, then proves steps 7 and 8 in the query engine: the analyst
+// provisions the track data set with `dpgw provision` (steps 2–6: the stream checked
+// before the table, the table consuming every partition after it), runs it again to
+// show it changes nothing, infers the track schema from the topic and checks it
+// against the example schema, shows a wrong stream password refused before any table
+// is sent, then proves steps 7 and 8 in the query engine: the analyst
 // sees the table and gets rows, the outsider sees nothing and is denied. Any failing
 // step fails the run; the sandbox is stopped at the end.
 import { spawn } from 'node:child_process';
@@ -20,7 +23,7 @@ for (const key of Object.keys(env)) if (key.startsWith('DPGW_') && !['DPGW_CONFI
 const say = (text) => process.stdout.write(`${text}\n`);
 
 function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   const ready = new Promise((resolve, reject) => {
     let stdout = '';
@@ -37,9 +40,9 @@ function startSandbox() {
   return { ready, stop: () => (child.kill('SIGINT'), exited) };
 }
 
-function dpgw(args, input) {
+function dpgw(args, input, extraEnv = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv }, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
@@ -55,14 +58,16 @@ try {
   const settings = await sandbox.ready;
   const user = (name) => settings.users.find((u) => u.username === name);
   const accessControlFile = join(configDir, 'access-control.properties');
-  say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, query engine ${settings.queryEngine}, dashboard tool ${settings.dashboardUrl}, platform ${settings.platformVersion}\n`);
+  say(`sandbox: gateway ${settings.gateway}, identity ${settings.authUrl}/auth/realms/${settings.realm}, message stream ${settings.stream.brokerList}, query engine ${settings.queryEngine}, dashboard tool ${settings.dashboardUrl}, platform ${settings.platformVersion}\n`);
   const steps = [
     { title: 'platform health', args: ['health', 'v2catalog'] },
     { title: "step 1: the query engine's access-control.properties, delegating to the policy engine", args: ['access-control', 'render', '-o', accessControlFile] },
     { title: 'step 1: check it as an operator would before installing it', args: ['access-control', 'check', accessControlFile] },
     { title: 'sign in as admin (the token of step 3)', args: ['login', '--password-stdin'], input: `${user('admin').password}\n` },
-    { title: 'provision the track data set: enable → schema → table → storage touch', args: ['provision', 'examples/track/provision.yaml'] },
+    { title: 'provision the track data set: enable → stream check → schema → table → storage touch → consuming', args: ['provision', 'examples/track/provision.yaml'] },
     { title: 'run it again: safe to re-run, nothing to change', args: ['provision', 'examples/track/provision.yaml', '--detailed-exitcode'] },
+    { title: "the track schema inferred from the topic's messages, checked against the example schema", args: ['schema', 'infer', '--dataset', 'track', '--check', 'examples/track/schema.yaml'] },
+    { title: 'a wrong stream password: refused by the brokers before the table is sent (exit 4 expected)', args: ['table', 'create', '--dataset', 'track', '--schema', 'examples/track/schema.yaml', '--name', 'track', '--stream-password', 'env:WRONG_STREAM_PASSWORD'], env: { WRONG_STREAM_PASSWORD: 'not-the-stream-password' }, exitCode: 4 },
     { title: 'the catalog: what is enabled, in which enablement, for which groups, with which topic and storages', args: ['catalog', 'datasets'] },
     { title: 'the track data set in full, and whether its table exists', args: ['catalog', 'show', 'track'] },
     { title: 'the table as the analytics store holds it (stream password masked)', args: ['table', 'get', 'track'] },
@@ -75,7 +80,7 @@ try {
   ];
   for (const step of steps) {
     say(`── ${step.title}\n$ dpgw ${step.args.join(' ')}`);
-    const result = await dpgw(step.args, step.input);
+    const result = await dpgw(step.args, step.input, step.env);
     if (result.stdout) say(result.stdout.trimEnd());
     if (result.stderr) say(result.stderr.trimEnd());
     if (result.code !== (step.exitCode ?? 0)) {

@@ -35,7 +35,7 @@ export function buildProgram(version: string, dispatch: Dispatch): AnyCommand {
   const width = Math.max(...examples.map((e) => e.command.length));
   program.addHelpText(
     'after',
-    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed, 2 usage or invalid input, 3 rejected by the gateway, 4 authentication, 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get, table get), 130 interrupted.\nDocs: README.md and docs/ in the dpgw package.\n`,
+    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed (a table that would not consume included), 2 usage or invalid input, 3 rejected by the gateway, 4 authentication (the brokers refusing the stream user included), 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get, table get), 130 interrupted.\nDocs: README.md and docs/ in the dpgw package.\n`,
   );
   return program;
 }
@@ -151,7 +151,9 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
         .option('--time-column <name>', 'time column, when the schema has several date-time columns or is given by name'),
       'table',
     );
-  const tableCreate = tableCommand('create', 'fill the table template from the data set and create the real-time table', 'dpgw table create --dataset track --schema examples/track/schema.yaml')
+  const tableCreate = tableCommand('create', 'check the stream, fill the table template from the data set, create the real-time table and wait until it consumes', 'dpgw table create --dataset track --schema examples/track/schema.yaml')
+    .option('--no-stream-check', "send the table without first signing in to the brokers and finding its topic (where dpgw cannot reach the brokers the store reaches)")
+    .addOption(new Option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(seconds).default(60))
     .option('--dry-run', 'print the request and send nothing')
     .action(action('table'));
   const tableRender = tableCommand('render', 'print the filled table definition (password masked)', 'dpgw table render --dataset track --schema examples/track/schema.yaml').action(action('table'));
@@ -236,17 +238,20 @@ function declareCommands(program: Program, { action, add, group }: ReturnType<ty
         .option('--fail-fast', 'stop at the first failing data set')
         .option('--fail-on-exists', 'treat an existing table as a failure')
         .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
-        .addOption(new Option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(seconds).default(120)),
+        .addOption(new Option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(seconds).default(120))
+        .option('--no-stream-check', "send tables without first signing in to the brokers and finding each topic (where dpgw cannot reach the brokers the store reaches)")
+        .addOption(new Option('--wait-consuming <seconds>', "after each table step, wait this long for the store to consume every partition (0: do not check)").argParser(seconds).default(60)),
       'table',
     ),
     'query',
   ).action(action('provision'));
 
-  const sandbox = add(program, 'sandbox', 'run a local gateway, identity provider, query engine and dashboard tool on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
+  const sandbox = add(program, 'sandbox', 'run a local gateway, identity provider, message stream, query engine and dashboard tool on 127.0.0.1 to try dpgw on; Ctrl-C stops it', 'dpgw sandbox --write-profile sandbox')
     .addOption(new Option('--port <port>', 'gateway port (0: any free port)').argParser(port).default(8080))
     .addOption(new Option('--auth-port <port>', 'identity provider port (0: any free port)').argParser(port).default(8180))
     .addOption(new Option('--query-port <port>', 'query engine port (0: any free port)').argParser(port).default(8190))
     .addOption(new Option('--dashboard-port <port>', 'dashboard tool port (0: any free port)').argParser(port).default(8188))
+    .addOption(new Option('--stream-port <port>', 'message stream (Kafka protocol) port (0: any free port)').argParser(port).default(9092))
     .option('--platform-version <version>', 'platform version to emulate (default 1.15.164, before the storage-touch threshold)')
     .option('--users <file>', 'YAML file of users and clients with their passwords (default: generated and printed)')
     .addOption(new Option('--topic-delay <ms>', 'how long after enabling a data set its topic appears').argParser(wholeNumber(0, 3_600_000)).default(1000))

@@ -7,7 +7,8 @@ import { HEALTH_STATUS_UP } from '../contract/constants.js';
 import { stopOnSignal } from '../cli/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../provision/run-outcome.js';
 import { paths } from '../contract/paths.js';
-import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
+import { brokerAddresses, connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
+import { StreamPreflight } from '../stream/stream-preflight.js';
 import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
 import { startProgress } from '../output/progress.js';
 import { locatedValue } from '../olap/located-document.js';
@@ -49,6 +50,8 @@ const provision: HandlerOf<'provision'> = async (context) => {
   const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
   const streamPassword = planOnly && !infers ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
   const stream = infers ? connectionWith(settings, streamPassword) : undefined;
+  // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
+  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: settings.values.streamUser.value } : connectionWith(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
@@ -67,6 +70,8 @@ const provision: HandlerOf<'provision'> = async (context) => {
       streamPassword,
       stream,
       streamTimeoutMs: timeoutMs(settings),
+      preflight,
+      waitConsumingMs: options.waitConsuming * 1000,
       concurrency: options.concurrency,
       failFast: options.failFast === true,
       failOnExists: options.failOnExists === true,
@@ -78,6 +83,8 @@ const provision: HandlerOf<'provision'> = async (context) => {
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
     await checkBeforeRun(loaded, prepared, runOptions);
+    // A stream user the brokers refuse fails the run here, before anything is sent.
+    if (!planOnly) await preflight?.signIn();
     const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
@@ -114,6 +121,7 @@ const provision: HandlerOf<'provision'> = async (context) => {
   } finally {
     stop.release();
     client.close();
+    await preflight?.close();
     for (const engine of engines.values()) engine.close();
     for (const dashboard of dashboards.values()) dashboard.client.close();
   }
@@ -183,8 +191,14 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
   // One data set in two enablements is two rows that only the enablement tells apart.
   const names = results.map((r) => r.dataset);
   const withEnablement = new Set(names).size < names.length;
-  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
-  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
+  // "3 of 3" partitions consuming; else the step's status (skipped: not checked).
+  const consuming = (r: DataSetResult) => {
+    const step = r.steps.find((s) => s.step === 'consume');
+    const partitions = step?.status === 'passed' ? /consuming (\d+ of \d+)/.exec(step.detail)?.[1] : undefined;
+    return partitions ?? (step?.status === 'skipped' ? 'not checked' : (step?.status ?? '-'));
+  };
+  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
   const statusColumn = header.indexOf('STATUS');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();

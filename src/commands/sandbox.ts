@@ -12,7 +12,7 @@ const DEFAULT_PROFILE_NAME = 'sandbox';
 
 const run: HandlerOf<'sandbox'> = async (context) => {
   const { options, reporter } = context;
-  const { port, authPort, queryPort, dashboardPort, latency: latencyMs, topicDelay: topicDelayMs, tokenLifetime: accessTokenLifetimeSeconds } = options;
+  const { port, authPort, queryPort, dashboardPort, streamPort, latency: latencyMs, topicDelay: topicDelayMs, tokenLifetime: accessTokenLifetimeSeconds } = options;
   const down = options.down ?? [];
   // The sandbox's own --platform-version shadows the global setting of the same name; the same rule checks both.
   const { platformVersion } = options;
@@ -37,6 +37,7 @@ const run: HandlerOf<'sandbox'> = async (context) => {
       authPort,
       queryPort,
       dashboardPort,
+      streamPort,
       platformVersion,
       topicDelayMs,
       accessTokenLifetimeSeconds,
@@ -48,7 +49,7 @@ const run: HandlerOf<'sandbox'> = async (context) => {
   } catch (error) {
     if (error instanceof RangeError) throw new DpgwError('usage', error.message, { where: '--down' });
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port, --auth-port, --query-port and --dashboard-port, or 0 for any free port' });
+    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port, --auth-port, --query-port, --dashboard-port and --stream-port, or 0 for any free port' });
     throw error;
   }
 
@@ -86,6 +87,7 @@ const run: HandlerOf<'sandbox'> = async (context) => {
         `  identity         ${data.authUrl}/auth/realms/${data.realm}`,
         `  query engine     ${data.queryEngine} ${style.dim(`(catalog ${data.queryCatalog})`)}`,
         `  dashboard tool   ${data.dashboardUrl} ${style.dim('(same users and passwords)')}`,
+        `  message stream   ${data.stream.brokerList} ${style.dim(`(Kafka protocol, SASL SCRAM-SHA-512 as ${data.stream.user})`)}`,
         `  client           ${data.clientId}`,
         `  platform version ${data.platformVersion}`,
         '',

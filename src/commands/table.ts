@@ -9,13 +9,21 @@ import { maskSecrets } from '../secrets/redaction.js';
 import { requireWord } from '../settings/setting-values.js';
 import { renderDryRun } from './dry-run.js';
 import { hiddenPrompt } from './prompts.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { consumptionText, waitUntilConsuming, type Consumption } from '../olap/consumption.js';
+import { timeoutMs } from '../settings/setting-values.js';
+import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
+import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
+import { plural } from '../text/plural.js';
 
 /** create and render: the same options (create adds --dry-run). */
-async function build(context: CommandContext<OptionsOf<'table render'>>, maskStreamPassword: boolean): Promise<BuiltTable & { dataSet: string; topic: string }> {
+async function build(context: CommandContext<OptionsOf<'table render'>>, maskStreamPassword: boolean, streamPasswordOf?: () => Promise<string | undefined>): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
   const { options } = context;
   const settings = await context.settings();
   const dataSetName = options.dataset;
   const topic = options.topic ?? (await topicOfDataSet(await context.gateway(), dataSetName, options.enablement));
+  // Read once the topic is known (a catalog answer is checked before any secret is read).
+  const streamPassword = await streamPasswordOf?.();
   const built = await buildTable({
     settings,
     env: context.io.env,
@@ -25,21 +33,54 @@ async function build(context: CommandContext<OptionsOf<'table render'>>, maskStr
     templateFile: options.template,
     timeColumn: options.timeColumn,
     maskStreamPassword,
+    streamPassword,
     prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
     warn: (message) => context.reporter.warn(message),
   });
-  return { ...built, dataSet: dataSetName, topic };
+  return { ...built, dataSet: dataSetName, topic, streamPassword };
 }
 
 const create: HandlerOf<'table create'> = async (context) => {
-  const built = await build(context, false);
-  if (context.options.dryRun === true) {
-    return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(await context.settings(), 'olapSegment')), body: built.table }], { topic: built.topic });
+  const { options, reporter } = context;
+  const settings = await context.settings();
+  const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
+  // Resolved once: the table carries it, and the stream pre-flight signs in with it.
+  const built = await build(context, false, async () => (options.dryRun === true || settings.values.streamUser.value === undefined ? undefined : resolveStreamPassword({ settings, env: context.io.env, prompt })));
+  const { streamPassword } = built;
+  if (options.dryRun === true) {
+    return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
   }
-  const { answer } = await createTableOnce(await context.gateway(), built.table, 'failure', 'use it as it is, or choose another name with --name');
-  context.reporter.success(`table ${built.table.tableName} created, consuming topic ${built.topic} (${answer.status})`);
-  context.reporter.next(`dpgw storage touch --dataset ${built.dataSet}${context.options.enablement ? ` --enablement ${context.options.enablement}` : ''}`);
-  return { data: { tableName: built.table.tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null }, human: () => '' };
+  const tableName = built.table.tableName;
+  let topicFacts: TopicFacts | undefined;
+  if (options.streamCheck !== false) {
+    const preflight = new StreamPreflight(connectionWith(settings, streamPassword), { timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
+    try {
+      topicFacts = await preflight.topic(built.topic, tableName);
+    } finally {
+      await preflight.close();
+    }
+    reporter.info(`stream checked: ${preflight.describe()} signed in; topic ${built.topic} has ${plural(topicFacts.partitions, 'partition')}`);
+  } else {
+    reporter.warn(`stream not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${built.topic} before the table is sent`);
+  }
+  const client = await context.gateway();
+  const { answer } = await createTableOnce(client, built.table, 'failure', 'use it as it is, or choose another name with --name');
+  reporter.success(`table ${tableName} created for topic ${built.topic} (${answer.status})`);
+  const consumption: Consumption =
+    options.waitConsuming > 0
+      ? await waitUntilConsuming(client, tableName, { partitions: topicFacts?.partitions, timeoutMs: options.waitConsuming * 1000 })
+      : { state: 'not-checked', why: 'not asked (--wait-consuming 0)' };
+  const data = { tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null, stream: topicFacts ? { checked: true, partitions: topicFacts.partitions } : { checked: false }, consumption };
+  if (consumption.state === 'not-consuming') {
+    throw new DpgwError('failure', `table ${tableName} was created but does not consume topic ${built.topic}: ${consumptionText(consumption)}`, {
+      hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
+      details: data,
+    });
+  }
+  if (consumption.state === 'consuming') reporter.success(`table ${tableName} is ${consumptionText(consumption)} of topic ${built.topic}`);
+  else reporter.warn(`table ${tableName}: ${consumptionText(consumption)}`);
+  reporter.next(`dpgw storage touch --dataset ${built.dataSet}${options.enablement ? ` --enablement ${options.enablement}` : ''}`);
+  return { data, human: () => '' };
 };
 
 const render: HandlerOf<'table render'> = async (context) => {

@@ -35,6 +35,8 @@ export const paths = {
   olapSchema: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas/${seg(name)}`,
   /** ASSUMED. GET: one table as the analytics store holds it (the store controller's GET /tables/{name}); PUT replaces its config. */
   olapTable: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}`,
+  /** ASSUMED. GET: the store controller's consuming segments of a real-time table (GET /tables/{name}/consumingSegmentsInfo), through the gateway. */
+  olapConsumingSegments: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/consumingSegmentsInfo`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

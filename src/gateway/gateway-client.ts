@@ -143,6 +143,27 @@ export class GatewayClient {
     return this.storeRead(paths.olapTable(name, this.olapSegment), (body) => ['REALTIME', 'OFFLINE'].some((type) => typeof body[type] === 'object' && body[type] !== null) || typeof body.tableName === 'string');
   }
 
+  /**
+   * ASSUMED. GET /api/internal/olap/tables/{name}/consumingSegmentsInfo: the store
+   * controller's consuming segments, `{"_segmentToConsumingInfoMap": {segment: [{serverName,
+   * consumerState, partitionToOffsetMap}]}}` (Pinot). Any 404, 405 or 501, or an answer of
+   * another shape, is "not exposed": consumption cannot be checked, never "consuming".
+   */
+  async consumingSegments(table: string): Promise<StoreRead<Record<string, unknown>>> {
+    const path = paths.olapConsumingSegments(table, this.olapSegment);
+    let response: HttpResponse<unknown>;
+    try {
+      response = await this.http.request('GET', path);
+    } catch (error) {
+      if (error instanceof GatewayError && (error.status === 404 || error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
+      throw error;
+    }
+    const body = response.body as Record<string, unknown> | null;
+    const map = typeof body === 'object' && body !== null ? body._segmentToConsumingInfoMap : undefined;
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's consuming segments` };
+    return { kind: 'found', url: response.url, body: map as Record<string, unknown> };
+  }
+
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {
     let response: HttpResponse<unknown>;
     try {

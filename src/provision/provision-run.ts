@@ -35,8 +35,10 @@ import { verifyProfiles, verifyStep } from './verify-step.js';
 import { createTableOnce, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
 import { compareSchema, compareTable, incompatibleSchemaMessage, updateTable, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
+import { consumptionText, waitUntilConsuming } from '../olap/consumption.js';
+import { SKIP_STREAM_CHECK_FLAG, type StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
 
-export type StepName = 'enable' | 'schema' | 'table' | 'storage' | 'verify' | 'dashboard';
+export type StepName = 'enable' | 'stream' | 'schema' | 'table' | 'storage' | 'consume' | 'verify' | 'dashboard';
 /**
  * `accepted`: the platform took it, and cannot say whether it differed (a schema sent again);
  * `not-compared`: it exists and could not be read back to compare (never "unchanged");
@@ -89,6 +91,10 @@ export interface RunOptions {
   stream?: StreamConnection;
   /** The whole read of one topic. */
   streamTimeoutMs?: number;
+  /** The stream pre-flight before each table; undefined with --no-stream-check. */
+  preflight?: StreamPreflight;
+  /** How long to wait for the store to consume each table (0: not checked). */
+  waitConsumingMs?: number;
   concurrency: number;
   failFast: boolean;
   failOnExists: boolean;
@@ -254,6 +260,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const enabledAlready = listed.find((d) => d.name === entry.dataset && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enabled.enablement.id);
     const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
     steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
+    steps.push(streamPlanStep(options));
     const infer = inferSettingsOf(entry);
     let schema = given;
     // What the store holds decides each step: created, unchanged, updated, refused or not compared.
@@ -287,6 +294,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
       ...(liveTable.lines.length ? { changes: liveTable.lines } : {}),
     });
     steps.push(storageStep(version, 'planned'));
+    steps.push(consumePlanStep(options));
     if (entry.verify) steps.push({ step: 'verify', status: 'planned', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` });
     if (entry.dashboard) steps.push({ step: 'dashboard', status: 'planned', detail: dashboardPlan(entry, tableName) });
     const changed = enabled.enablement.created || topic === undefined || comparisons.some((c) => c.change === 'create' || c.change === 'update' || c.change === 'incompatible');
@@ -388,6 +396,15 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     });
     if (options.interrupted()) return finish('interrupted');
 
+    // Before anything of the table is sent: would the store consume its topic?
+    current = 'stream';
+    const topic = entry.table?.topic ?? enabled.topic!;
+    let topicFacts: TopicFacts | undefined;
+    if (options.preflight) {
+      topicFacts = await options.preflight.topic(topic, tableName);
+      steps.push({ step: 'stream', status: 'passed', detail: `topic ${topic}: ${topicFacts.partitions} partition${topicFacts.partitions === 1 ? '' : 's'}, read as ${options.preflight.describe()}` });
+    } else steps.push({ step: 'stream', status: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${topic}` });
+
     current = 'schema';
     const infer = inferSettingsOf(entry);
     const inferred = infer ? await inferStep(inferInputs(entry, infer, entry.table?.topic ?? enabled.topic!, options)) : undefined;
@@ -415,6 +432,9 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
           : { step: 'storage', status: 'accepted', detail: `touched the default storage again (${touched.status}); the gateway does not say whether permissions were missing${unknownVersion}` },
       );
     }
+    if (options.interrupted()) return finish('interrupted');
+    current = 'consume';
+    steps.push(await consumeStep(options, tableName, topic, topicFacts));
     if (entry.verify && options.engineOf) {
       if (options.interrupted()) return finish('interrupted');
       current = 'verify';
@@ -471,6 +491,29 @@ async function createTable(options: RunOptions, table: RealtimeTableDefinition):
   }
   const why = live.change === 'create' ? 'the store answered 409 for the table but does not return it' : live.why;
   return { step: 'table', status: 'not-compared', detail: `table ${table.tableName} exists, not compared: ${why}` };
+}
+
+/** The proof that the table consumes: every partition, or the first error the store reports (the data set fails). */
+async function consumeStep(options: RunOptions, tableName: string, topic: string, topicFacts: TopicFacts | undefined): Promise<StepResult> {
+  const waitMs = options.waitConsumingMs ?? 0;
+  if (waitMs <= 0) return { step: 'consume', status: 'skipped', detail: 'consumption not checked (--wait-consuming 0)' };
+  const consumption = await waitUntilConsuming(options.client, tableName, { partitions: topicFacts?.partitions, timeoutMs: waitMs, signal: options.stopSignal });
+  if (consumption.state === 'consuming') return { step: 'consume', status: 'passed', detail: `table ${tableName} is ${consumptionText(consumption)} of topic ${topic}` };
+  if (consumption.state === 'not-checked') return { step: 'consume', status: 'skipped', detail: consumptionText(consumption) };
+  throw new DpgwError('failure', `table ${tableName} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
+    hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
+  });
+}
+
+function streamPlanStep(options: RunOptions): StepResult {
+  if (!options.preflight) return { step: 'stream', status: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG})` };
+  return { step: 'stream', status: 'planned', detail: `sign in to ${options.preflight.describe()} and find the topic before the table is sent` };
+}
+
+function consumePlanStep(options: RunOptions): StepResult {
+  const waitMs = options.waitConsumingMs ?? 0;
+  if (waitMs <= 0) return { step: 'consume', status: 'skipped', detail: 'consumption not checked (--wait-consuming 0)' };
+  return { step: 'consume', status: 'planned', detail: `wait up to ${waitMs / 1000} s for the store to consume every partition of the topic` };
 }
 
 function dashboardRequest(entry: Prepared['entry'], tableName: string) {

@@ -58,8 +58,8 @@ export class Catalog {
   readonly permissions: Permission[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  /** Backed mode: creates the real topic before the data set is listed with it. */
-  topicCreator?: (topic: string) => Promise<void>;
+  /** Creates the topic on the message stream before the data set is listed with it. */
+  topicCreator?: (topic: string, dataSet: string) => Promise<void>;
   /** Why a topic could not be created, by topic (backed mode). */
   readonly topicErrors = new Map<string, string>();
 
@@ -113,7 +113,7 @@ export class Catalog {
         this.topics.add(name);
       };
       if (!this.topicCreator) return listed();
-      this.topicCreator(name).then(listed, (error: Error) => this.topicErrors.set(name, error.message));
+      this.topicCreator(name, dataSetName).then(listed, (error: Error) => this.topicErrors.set(name, error.message));
     };
     const delay = this.topicDelayMs();
     if (delay <= 0) createTopic();

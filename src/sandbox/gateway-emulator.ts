@@ -14,7 +14,7 @@ import type { Catalog, Permission } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
 import { LoopbackService, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
-import { readSchema, readTable, type OlapStore } from './olap-store.js';
+import { consumingSegments, readSchema, readTable, type OlapStore } from './olap-store.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
 export interface GatewayEmulatorOptions {
@@ -140,6 +140,13 @@ export class GatewayEmulator extends LoopbackService {
 
     if (path === '/api/version' && method === 'GET' && this.options.versionEndpoint) return { status: 200, body: { version: this.options.platformVersion() } };
 
+    const consuming = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/tables/([^/]+)/consumingSegmentsInfo$`).exec(path);
+    if (consuming) {
+      if (method !== 'GET') return methodNotAllowed(path);
+      const name = decodeURIComponent(consuming[1]!);
+      if (this.options.olapController) return this.readFromStore('tables', `${name}/consumingSegmentsInfo`);
+      return consumingSegments(this.options.store, name);
+    }
     const olapRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)/([^/]+)$`).exec(path);
     if (olapRead) {
       const name = decodeURIComponent(olapRead[2]!);
@@ -204,7 +211,7 @@ export class GatewayEmulator extends LoopbackService {
 
   /** Backed mode: the store controller's own answer to a read, unchanged. */
   private async readFromStore(kind: 'schemas' | 'tables', name: string): Promise<Answer> {
-    const response = await fetch(`${this.options.olapController}/${kind}/${encodeURIComponent(name)}`);
+    const response = await fetch(`${this.options.olapController}/${kind}/${name.split('/').map(encodeURIComponent).join('/')}`);
     const text = await response.text();
     let body: unknown = text;
     try {
@@ -230,7 +237,7 @@ export class GatewayEmulator extends LoopbackService {
       const streams = table.tableIndexConfig?.streamConfigs ?? {};
       const topic = streams[`stream.${streams.streamType}.topic.name`];
       if (topic) {
-        this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic });
+        this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic, created: new Date() });
         const failed = await this.grantAutomatically(table.tableName, topic);
         if (failed) return failed;
       }

@@ -2,6 +2,8 @@
  * Backed mode: topics created on a real Kafka (SASL_PLAINTEXT, SCRAM-SHA-512)
  * when a data set is enabled. kafkajs is loaded only here, in this mode.
  */
+import { FEED_PARTITIONS } from './stream/feed-messages.js';
+
 export interface KafkaBacking {
   brokers: string[];
   username: string;
@@ -21,7 +23,7 @@ export async function kafkaTopicCreator(backing: KafkaBacking): Promise<TopicCre
   return {
     create: async (topic) => {
       // false when it exists already: enabling is idempotent, so is this.
-      await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+      await admin.createTopics({ topics: [{ topic, numPartitions: FEED_PARTITIONS, replicationFactor: 1 }], waitForLeaders: true });
     },
     close: () => admin.disconnect(),
   };

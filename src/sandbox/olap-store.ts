@@ -6,6 +6,7 @@
  */
 import { isDateTimeFormat, isGranularity, NUMERIC_DATA_TYPES as NUMERIC, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+import { parseJaasOptions } from '../olap/jaas-config.js';
 
 export interface StoreAnswer {
   status: number;
@@ -15,13 +16,28 @@ export interface StoreAnswer {
 interface StoredTable {
   definition: RealtimeTableDefinition;
   topic: string;
+  created: Date;
 }
 
 const bad = (error: string): StoreAnswer => ({ status: 400, body: { code: 400, error } });
 
+/** The message stream the store's consumers reach: the sandbox's broker. */
+export interface StoreStream {
+  /** host:port of the broker. */
+  address: string;
+  accepts(user: string, password: string): boolean;
+  /** Records held by each partition of a topic; undefined when there is no such topic. */
+  partitions(topic: string): number[] | undefined;
+}
+
+/** Pinot 0.11's answer to a table whose stream user the brokers refuse (measured on the end-to-end tier). */
+export const STORE_SCRAM_REFUSAL = 'org.apache.kafka.common.errors.SaslAuthenticationException: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512';
+
 export class OlapStore {
   readonly schemas = new Map<string, AnalyticsSchema>();
   readonly tables = new Map<string, StoredTable>();
+  /** Set when the sandbox runs its own message stream: tables are checked against it and consume from it. */
+  stream: StoreStream | undefined;
 
   addSchema(body: unknown): StoreAnswer {
     if (!isObject(body)) return bad('Invalid schema. Reason: the request body must be a JSON object');
@@ -106,6 +122,8 @@ export class OlapStore {
       if (typeof stream[key] !== 'string' || stream[key] === '') return invalid(`'tableIndexConfig.streamConfigs.${key}' is missing`);
     }
     if (!topicExists(topic)) return invalid(`'tableIndexConfig.streamConfigs.${topicKey}': topic '${topic}' does not exist on the stream`);
+    // As Pinot's controller, which asks the stream for the topic's partitions with the table's own stream user.
+    if (this.reachesStream(stream) && !this.streamAccepts(stream)) return { status: 500, body: { code: 500, error: STORE_SCRAM_REFUSAL } };
 
     const ingestion = table.ingestionConfig;
     if (ingestion !== undefined) {
@@ -126,13 +144,52 @@ export class OlapStore {
     if (update) {
       if (update.name.replace(/_REALTIME$/, '') !== name) return bad(`Request table ${update.name} does not match table name in the body ${name}`);
       if (!this.tables.has(name)) return { status: 404, body: { code: 404, error: `Table ${name}_REALTIME does not exist` } };
-      this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic });
+      this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic, created: this.tables.get(name)!.created });
       return { status: 200, body: { status: `Table config updated for ${name}` }, table: name, topic };
     }
     if (this.tables.has(name)) return { status: 409, body: { code: 409, error: `Table config for ${name}_REALTIME already exists. If this is unexpected, try deleting the table to remove all metadata associated with it.` } };
-    this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic });
+    this.tables.set(name, { definition: structuredClone(table) as unknown as RealtimeTableDefinition, topic, created: new Date() });
     return { status: 200, body: { unrecognizedProperties: {}, status: `Table ${name}_REALTIME successfully added` }, table: name, topic };
   }
+
+  /** Whether a table's broker list names the sandbox's stream. */
+  reachesStream(streams: Record<string, unknown>): boolean {
+    if (!this.stream) return false;
+    const brokers = streams[`stream.${String(streams.streamType)}.broker.list`];
+    return typeof brokers === 'string' && brokers.split(',').some((b) => b.trim() === this.stream!.address);
+  }
+
+  /** The table's stream user and password, as its JAAS line names them, are the stream's. */
+  streamAccepts(streams: Record<string, unknown>): boolean {
+    const jaas = streams['sasl.jaas.config'];
+    if (typeof jaas !== 'string') return false;
+    const { username, password } = parseJaasOptions(jaas);
+    return username !== undefined && password !== undefined && this.stream!.accepts(username, password);
+  }
+}
+
+/**
+ * The consuming segments of a table, in the shape of Pinot 0.11's
+ * `GET /tables/{name}/consumingSegmentsInfo` (measured on the end-to-end tier): one
+ * segment per partition, named `{table}__{partition}__{sequence}__{time}`, with the
+ * server's consumer state and the offset it has reached. A table whose brokers are
+ * not the sandbox's stream is "NOT_CONSUMING": its consumers cannot connect.
+ */
+export function consumingSegments(store: OlapStore, name: string): StoreAnswer {
+  const bare = name.replace(/_REALTIME$/, '');
+  const stored = store.tables.get(bare);
+  if (!stored) return { status: 500, body: { code: 500, error: `Failed to get consuming segments info for table ${bare}. Ideal state does not exist for table: ${bare}_REALTIME` } };
+  const streams = stored.definition.tableIndexConfig.streamConfigs as Record<string, string>;
+  const counts = store.stream?.partitions(stored.topic) ?? [];
+  const consuming = store.reachesStream(streams) && store.streamAccepts(streams);
+  const created = stored.created.toISOString().replace(/[-:]/g, '').slice(0, 13) + 'Z';
+  const segments = Object.fromEntries(
+    counts.map((count, partition) => [
+      `${bare}__${partition}__0__${created}`,
+      [{ serverName: 'Server_127.0.0.1_7000', consumerState: consuming ? 'CONSUMING' : 'NOT_CONSUMING', lastConsumedTimestamp: consuming ? Date.now() : 0, partitionToOffsetMap: { [String(partition)]: String(consuming ? count : 0) } }],
+    ]),
+  );
+  return { status: 200, body: { _segmentToConsumingInfoMap: segments } };
 }
 
 /**

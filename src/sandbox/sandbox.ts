@@ -11,6 +11,8 @@ import { HealthChecks } from './health.js';
 import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
 import { OlapStore } from './olap-store.js';
 import { kafkaTopicCreator, type KafkaBacking } from './kafka-topics.js';
+import { FEED_BACKLOG, FEED_PARTITIONS, feedMessages } from './stream/feed-messages.js';
+import { StreamBroker } from './stream/stream-broker.js';
 import { DashboardToolEmulator } from './dashboard-tool.js';
 import { QueryAccessPolicy } from './query-access-policy.js';
 import { QueryEngineEmulator, SANDBOX_POLICY_PATHS } from './query-engine.js';
@@ -69,6 +71,10 @@ export interface SandboxOptions {
   rowsPerTable?: number;
   /** The dashboard tool's port (0: any free port). */
   dashboardPort?: number;
+  /** The message stream's (Kafka protocol) port (0: any free port). */
+  streamPort?: number;
+  /** Messages a topic holds when its data set is enabled. */
+  streamBacklog?: number;
   /**
    * Backed mode (the end-to-end tier): real systems behind the contract. Tokens
    * checked against a real identity provider's keys; topics created on a real Kafka.
@@ -105,8 +111,10 @@ export interface Sandbox {
   users: SandboxUser[];
   clients: SandboxClient[];
   platformVersion: string;
-  /** The stream settings a table uses on this platform (the sandbox runs no stream broker). */
+  /** The stream settings a table uses on this platform: the sandbox's own broker (or, backed, the real Kafka). */
   stream: { brokerList: string; registryUrl: string; user: string; password: string };
+  /** The sandbox's message stream (undefined when backed by a real Kafka). */
+  broker?: StreamBroker;
   requestLog: RequestLog;
   faults: Faults;
   health: HealthChecks;
@@ -165,7 +173,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await identity.start();
   const backedIdentity = options.backing?.identity;
   const topics = options.backing?.kafka ? await kafkaTopicCreator(options.backing.kafka) : undefined;
+  const streamUser = { user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() };
+  // The platform's own message stream: each enabled data set's topic, fed with messages of its shape.
+  const broker = topics ? undefined : new StreamBroker({ port: options.streamPort ?? 0, users: { [streamUser.user]: streamUser.password } });
   if (topics) catalog.topicCreator = (topic) => topics.create(topic);
+  else if (broker) {
+    await broker.start();
+    const backlog = options.streamBacklog ?? FEED_BACKLOG;
+    catalog.topicCreator = async (topic, dataSet) => {
+      if (broker.topics.has(topic)) return;
+      broker.createTopic(topic, FEED_PARTITIONS);
+      broker.produce(topic, feedMessages(dataSet, backlog));
+    };
+  }
+  store.stream = broker ? { address: broker.address, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length) } : undefined;
   const queryCatalog = options.queryCatalog ?? DEFAULT_QUERY_CATALOG;
   const queryEngine = new QueryEngineEmulator({
     port: options.queryPort ?? 0,
@@ -200,7 +221,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await queryEngine.start();
     await dashboard.start();
   } catch (error) {
-    await Promise.all([gateway.stop(), queryEngine.stop(), identity.stop(), topics?.close()]);
+    await Promise.all([gateway.stop(), queryEngine.stop(), identity.stop(), topics?.close(), broker?.stop()]);
     throw error;
   }
   const primary = clients.find((c) => c.directAccessGrants) ?? clients[0]!;
@@ -226,7 +247,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     stream: options.backing?.kafka
       ? { brokerList: options.backing.kafka.brokers.join(','), registryUrl: 'http://127.0.0.1:8081', user: options.backing.kafka.username, password: options.backing.kafka.password }
-      : { brokerList: '127.0.0.1:9092', registryUrl: 'http://127.0.0.1:8081', user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() },
+      : { brokerList: broker!.address, registryUrl: 'http://127.0.0.1:8081', ...streamUser },
+    broker,
     requestLog,
     faults,
     health,
@@ -239,7 +261,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     close: async () => {
       catalog.close();
-      await Promise.all([gateway.stop(), queryEngine.stop(), dashboard.stop(), identity.stop(), topics?.close()]);
+      await Promise.all([gateway.stop(), queryEngine.stop(), dashboard.stop(), identity.stop(), topics?.close(), broker?.stop()]);
     },
   };
 }

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { StreamConnection } from './stream-connection.js';
 import { plural } from '../text/plural.js';
+import { DeadlineReached, streamError, unknownTopic } from './stream-errors.js';
 
 export interface ReadTopicOptions extends StreamConnection {
   topic: string;
@@ -71,7 +72,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     try {
       metadata = await beforeDeadline('connecting', consumer.metadata({ topics: [topic] }));
     } catch (error) {
-      throw streamError(error, options, topic);
+      throw streamError(error, options, topic, options.timeoutMs);
     }
     const topicMetadata = metadata.topics.get(topic);
     if (!topicMetadata) throw unknownTopic(topic, brokers);
@@ -82,7 +83,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
         consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST }),
       ]),
     ).catch((error: unknown) => {
-      throw streamError(error, options, topic);
+      throw streamError(error, options, topic, options.timeoutMs);
     });
     const cursors: PartitionCursor[] = topicMetadata.partitions.map((p, partition) => ({
       partition,
@@ -122,7 +123,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
         ),
       ).catch((error: unknown) => {
         if (error instanceof DeadlineReached) throw error;
-        throw streamError(error, options, topic);
+        throw streamError(error, options, topic, options.timeoutMs);
       });
       for (const { partitions, response } of answers) {
         for (const answered of response.responses.flatMap((t) => t.partitions)) {
@@ -152,7 +153,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
       }
     }
   } catch (error) {
-    throw streamError(error, options, topic);
+    throw streamError(error, options, topic, options.timeoutMs);
   } finally {
     // Closing waits for connections still being made: it may not stretch the read past its deadline.
     const closed = new Promise<void>((resolve) => consumer.close(true, () => resolve()));
@@ -165,53 +166,3 @@ const CLOSE_GRACE_MS = 200;
 
 /** The topic exists and holds nothing to read. */
 export class EmptyTopic extends DpgwError {}
-
-class DeadlineReached extends Error {
-  constructor(readonly what: string) {
-    super(what);
-  }
-}
-
-function unknownTopic(topic: string, brokers: string): DpgwError {
-  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { where: brokers, hint: "check the data set's topic label (dpgw enable waits for it), or name the topic with --topic" });
-}
-
-interface ClientError {
-  code?: string;
-  message?: string;
-  errors?: unknown[];
-  cause?: unknown;
-}
-
-/** The client's error, and the errors inside it. */
-function* nested(error: unknown): Generator<ClientError> {
-  if (error === null || typeof error !== 'object') return;
-  const value = error as ClientError;
-  yield value;
-  for (const inner of value.errors ?? []) yield* nested(inner);
-  yield* nested(value.cause);
-}
-
-/** The client's errors as one line a user can act on; never its stack, never a secret. */
-function streamError(error: unknown, options: ReadTopicOptions, topic: string): DpgwError {
-  if (error instanceof DpgwError) return error;
-  const brokers = options.brokers.join(',');
-  // The --timeout bound, whichever step it stopped (connecting included): exit 5, as any network time-out.
-  if (error instanceof DeadlineReached) {
-    return new DpgwError('network', `reading topic ${topic} took longer than ${options.timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
-  }
-  const all = [...nested(error)];
-  if (all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION')) {
-    return new DpgwError('auth', `the brokers refused stream user ${options.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
-  }
-  if (all.some((e) => e.code === 'PLT_KFK_USER' && /unknown topic/i.test(e.message ?? ''))) return unknownTopic(topic, brokers);
-  if (all.some((e) => e.code === 'PLT_KFK_NETWORK' || e.code === 'PLT_KFK_TIMEOUT')) {
-    const detail = (all.map((e) => e.message).find((m) => m && /connection to|timeout|closed/i.test(m)) ?? 'no connection').replace(/\.$/, '');
-    return new DpgwError('network', `cannot read from the brokers: ${detail}`, {
-      where: brokers,
-      hint: options.username === undefined ? 'check --broker-list; a broker that asks for SASL needs --stream-user and the stream password' : 'check --broker-list and that the brokers are reachable from here',
-    });
-  }
-  const message = all.map((e) => e.message).filter(Boolean).join(': ') || String(error);
-  return new DpgwError('failure', `reading topic ${topic} failed: ${message}`, { where: brokers });
-}

@@ -154,11 +154,11 @@ describe('dpgw provision with a dashboard step', () => {
 
     const plan = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--plan'], { env });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('5. dashboard in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
+    expect(plan.stdout).toContain('7. dashboard in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
 
     const first = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' })], { env });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +STORAGE +DASHBOARD +STATUS +TIME$/m);
+    expect(first.stdout).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +STORAGE +CONSUMING +DASHBOARD +STATUS +TIME$/m);
     expect(first.stdout).toMatch(/^track .* changed +done /m);
     const again = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--json'], { env });
     const step = JSON.parse(again.stdout).dataSets[0].steps.find((x: { step: string }) => x.step === 'dashboard');

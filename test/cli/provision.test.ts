@@ -38,7 +38,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ ok: true, changed: true, interrupted: false, health: { status: 'UP' } });
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', topic: 'mock-data-library.track.track', status: 'done' });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table changed', 'storage changed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     const order = gatewayLog()
       .filter((e) => e.method !== 'GET' || e.path.includes('/storages/'))
       .map((e) => `${e.method} ${e.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`);
@@ -58,8 +58,8 @@ describe('dpgw provision', () => {
     expect(result.code, result.stderr).toBe(0);
     const { plan } = JSON.parse(result.stdout);
     expect(plan.map((p: { dataset: string }) => p.dataset)).toEqual(['track', 'vessel', 'weather']);
-    expect(plan[0].steps.map((s: { step: string }) => s.step)).toEqual(['enable', 'schema', 'table', 'storage']);
-    const table = plan[0].steps[2].request.body;
+    expect(plan[0].steps.map((s: { step: string }) => s.step)).toEqual(['enable', 'stream', 'schema', 'table', 'storage', 'consume']);
+    const table = plan[0].steps.find((s: { step: string }) => s.step === 'table').request.body;
     expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
     expect(result.stdout).not.toContain(sandboxes.current().stream.password);
     expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
@@ -79,7 +79,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(second.stdout);
     expect(summary.changed).toBe(false);
     for (const result of summary.dataSets) {
-      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema unchanged', 'table unchanged', 'storage accepted']);
+      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'schema unchanged', 'table unchanged', 'storage accepted', 'consume passed']);
     }
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.endsWith('/enablements')).length).toBe(enablementsCreated);
     expect((await dpgw(['provision', file, '--fail-on-exists'])).code).toBe(3);
@@ -110,6 +110,10 @@ describe('dpgw provision', () => {
       'POST /api/internal/olap/schemas': 3,
       'POST /api/internal/olap/tables': 3,
       'GET /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/{id}/storages/{id}': 3,
+      // And the proof that each table consumes (assumed endpoint), answered at once by the sandbox.
+      'GET /api/internal/olap/tables/track/consumingSegmentsInfo': 1,
+      'GET /api/internal/olap/tables/vessel/consumingSegmentsInfo': 1,
+      'GET /api/internal/olap/tables/weather/consumingSegmentsInfo': 1,
     });
 
     // Again: the listing of every data set, read once, says all three are enabled with their topics.
@@ -131,12 +135,12 @@ describe('dpgw provision', () => {
     expect(failed.code).toBe(3);
     const first = JSON.parse(failed.stdout);
     expect(first.dataSets[0].status).toBe('failed');
-    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table failed']);
+    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table failed']);
     expect(failed.stderr).toContain('track: POST');
     expect(sandbox.store.tables.size).toBe(0);
     const resumed = await dpgw(['provision', file, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema unchanged', 'table changed', 'storage changed']);
+    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'schema unchanged', 'table changed', 'storage changed', 'consume passed']);
     expect([...sandbox.store.tables.keys()]).toEqual(['track']);
   });
 
@@ -144,10 +148,11 @@ describe('dpgw provision', () => {
     const { dpgw, manifest, sandbox } = await setUp();
     const file = manifest(`dataSets:\n${entry('track')}${entry('vessel', ', table: { name: vessel, topic: no-such-topic }').replace('table: { name: vessel }, ', '')}${entry('weather')}`);
     const result = await dpgw(['provision', file, '--concurrency', '3', '--json']);
-    expect(result.code).toBe(3);
+    // The stream pre-flight finds the topic missing: vessel fails before its schema and table.
+    expect(result.code).toBe(1);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets.map((r: { dataset: string; status: string }) => `${r.dataset} ${r.status}`)).toEqual(['track done', 'vessel failed', 'weather done']);
-    expect(summary.dataSets[1].error.message).toContain("topic 'no-such-topic' does not exist");
+    expect(summary.dataSets[1].error.message).toBe('table vessel would never consume: topic no-such-topic does not exist on the brokers');
     expect([...sandbox.store.tables.keys()].sort()).toEqual(['track', 'weather']);
     expect(result.stderr).toMatch(/dpgw: vessel: .*no-such-topic/);
   });
@@ -156,7 +161,7 @@ describe('dpgw provision', () => {
     const { dpgw, manifest } = await setUp();
     const file = manifest(`dataSets:\n${entry('vessel', ', table: { name: vessel, topic: no-such-topic }').replace('table: { name: vessel }, ', '')}${entry('track')}${entry('weather')}`);
     const result = await dpgw(['provision', file, '--concurrency', '1', '--fail-fast', '--json']);
-    expect(result.code).toBe(3);
+    expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).dataSets.map((r: { status: string }) => r.status)).toEqual(['failed', 'skipped', 'skipped']);
   });
 
@@ -192,7 +197,7 @@ describe('table create and storage touch: the same steps in provision as in thei
     const result = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--json']);
     expect(result.code).toBe(1);
     const [track] = JSON.parse(result.stdout).dataSets;
-    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table changed', 'storage failed']);
+    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage failed']);
     expect(track.error.message).toBe('data set track lists no storage named "default"');
     expect(gatewayLog().some((e) => e.path.includes('undefined'))).toBe(false);
     // The command says the same, in the same words.
@@ -241,8 +246,8 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const before = mutations();
     const planned = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(planned.code, planned.stderr).toBe(7);
-    expect(planned.stdout).toContain('  2. schema   schema track: no changes');
-    expect(planned.stdout).toContain('  3. table    PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
+    expect(planned.stdout).toContain('  3. schema   schema track: no changes');
+    expect(planned.stdout).toContain('  4. table    PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
     expect(planned.stdout.trimEnd()).toMatch(/1 data set to change$/);
     const json = JSON.parse((await dpgw(['provision', file, '--plan', '--json'])).stdout);
     expect(json.changes).toBe(true);
@@ -251,7 +256,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect((await dpgw(['provision', file])).code).toBe(0);
     const after = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(after.code, after.stdout).toBe(0);
-    expect(after.stdout).toContain('  3. table    table track: no changes');
+    expect(after.stdout).toContain('  4. table    table track: no changes');
     expect(after.stdout.trimEnd()).toMatch(/no changes$/);
   });
 
@@ -339,7 +344,7 @@ describe('what a CI log shows', () => {
     expect(result.code, result.stderr).toBe(0);
     const finished = result.stderr.split('\n').filter((line) => /^\[\d\/3\] /.test(line));
     expect(finished).toEqual([
-      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, schema changed, table changed, storage changed$/),
+      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, stream passed, schema changed, table changed, storage changed, consume passed$/),
       expect.stringMatching(/^\[2\/3\] track \(enablement track-second\): done in /),
       expect.stringMatching(/^\[3\/3\] vessel \(enablement vessel\): done in /),
     ]);
@@ -429,13 +434,18 @@ describe('dpgw provision: schema: { infer: … }', () => {
     expect(planned.stdout).toContain('"timeColumnName": "ts"');
     expect(gatewayLog().filter((e) => e.method !== 'GET')).toHaveLength(0);
 
-    // The sandbox's brokers are not a real Kafka: nothing listens there.
+    // Brokers nothing listens on: the stream pre-flight stops the run before anything is sent…
     const broker = `127.0.0.1:${await closedPort()}`;
-    const run = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5'], { DPGW_BROKER_LIST: broker });
+    const stopped = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5'], { DPGW_BROKER_LIST: broker });
+    expect(stopped.code).toBe(5);
+    expect(stopped.stderr).toContain(`dpgw: ${broker}: the tables would never consume: cannot read from the brokers: Connection to ${broker} failed`);
+    expect(gatewayLog().filter((e) => e.method !== 'GET')).toHaveLength(0);
+    // …and without it, reading the topic fails the data set before its schema and table.
+    const run = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5', '--no-stream-check'], { DPGW_BROKER_LIST: broker });
     expect(run.code).toBe(5);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema failed']);
-    expect(result.steps[1].detail).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'schema failed']);
+    expect(result.steps[2].detail).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
   });
 });

@@ -30,7 +30,8 @@ async function setUp(options: SandboxOptions = {}) {
   return { sandbox, env, token, dpgw, gatewayLog, mutations, enableTrack };
 }
 
-const oneLine = (result: RunResult) => expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:'))).toHaveLength(1);
+/** One line besides warnings and the stream pre-flight's report. */
+const oneLine = (result: RunResult) => expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:'))).toHaveLength(1);
 
 describe('dpgw enable', () => {
   it('creates the enablement, enables the data set, waits for the topic and prints it', async () => {
@@ -183,8 +184,12 @@ describe('dpgw table create', () => {
     expect(result.stderr).toContain('authorization: Bearer ***');
     expect(result.stderr).toContain('password=\\"***\\"');
     expect(result.stdout + result.stderr).not.toContain(token);
-    expect(result.stderr).toContain('✓ table track created, consuming topic mock-data-library.track.track (200)');
+    // The stream pre-flight before it, the store consuming every partition after it.
+    expect(result.stderr).toContain(`stream checked: ${sandbox.stream.brokerList} as dpgw-stream (SASL SCRAM-SHA-512) signed in; topic mock-data-library.track.track has 3 partitions`);
+    expect(result.stderr).toContain('✓ table track created for topic mock-data-library.track.track (200)');
+    expect(result.stderr).toContain('✓ table track is consuming 3 of 3 partitions of topic mock-data-library.track.track');
     expect(result.stderr).toContain('next: dpgw storage touch --dataset track');
+    expect(gatewayLog().map((e) => `${e.method} ${e.path}`).slice(-2)).toEqual(['POST /api/internal/olap/tables', 'GET /api/internal/olap/tables/track/consumingSegmentsInfo']);
     const request = gatewayLog().find((e) => e.path === '/api/internal/olap/tables')!;
     expect(request.method).toBe('POST');
     expect(request.headers['content-type']).toBe('application/json');
@@ -220,8 +225,9 @@ describe('dpgw table create', () => {
   });
 
   it('keys the stream by the stream type, and escapes quotes and backslashes in the password', async () => {
-    const { dpgw, sandbox } = await ready();
     const password = 'p"a\\s"s w\\"d';
+    // The stream's own password has the quotes and backslashes: the pre-flight signs in with it, the store consumes with it.
+    const { dpgw, sandbox } = await ready({ streamPassword: password });
     const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--stream-type', 'kafka'], { DPGW_STREAM_PASSWORD: password });
     expect(result.code, result.stderr).toBe(0);
     const streams = sandbox.store.tables.get('track')!.definition.tableIndexConfig.streamConfigs;
@@ -229,6 +235,7 @@ describe('dpgw table create', () => {
     expect(Object.keys(streams).filter((k) => k.startsWith('stream.')).every((k) => k.startsWith('stream.kafka.'))).toBe(true);
     expect(parseJaasOptions(streams['sasl.jaas.config']!)).toEqual({ username: sandbox.stream.user, password });
     expect(streams['sasl.jaas.config']).toBe(`org.apache.kafka.common.security.scram.ScramLoginModule required username="dpgw-stream" password="p\\"a\\\\s\\"s w\\\\\\"d";`);
+    expect(result.stderr).toContain('✓ table track is consuming 3 of 3 partitions');
   });
 
   it('an existing table: reported as existing, exit 3, nothing else changed', async () => {
@@ -238,13 +245,14 @@ describe('dpgw table create', () => {
     const again = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
     expect(again.code).toBe(3);
     oneLine(again);
-    expect(again.stderr).toMatch(/^dpgw: table track exists already; nothing was changed \(Table config for track_REALTIME already exists/);
+    expect(again.stderr).toMatch(/(^|\n)dpgw: table track exists already; nothing was changed \(Table config for track_REALTIME already exists/);
     expect(mutations().length).toBe(before + 1);
   });
 
   it("a gateway 400 naming the field is shown to the user, exit 3", async () => {
     const { dpgw } = await ready();
-    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic', 'no-such-topic']);
+    // Without the stream pre-flight, which would have refused it first (below).
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic', 'no-such-topic', '--no-stream-check']);
     expect(result.code).toBe(3);
     oneLine(result);
     expect(result.stderr).toContain("'tableIndexConfig.streamConfigs.stream.mq.topic.name': topic 'no-such-topic' does not exist on the stream");

@@ -14,7 +14,7 @@ interface Running {
 }
 
 function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv, command: string[] = [process.execPath, BIN]): Running & { pid: number } {
-  const child = spawn(command[0]!, [...command.slice(1), 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, [...command.slice(1), 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -75,6 +75,26 @@ describe('dpgw sandbox', () => {
     }
   });
 
+  it("serves a message stream: the written profile names it, and docs/schema-infer.md's sandbox example runs as written", async () => {
+    const env = cleanEnv();
+    const sandbox = startSandboxProcess(['--write-profile', 'sandbox', '--topic-delay', '0'], env);
+    try {
+      const settings = await sandbox.ready;
+      expect(settings.stream).toMatchObject({ brokerList: expect.stringMatching(/^127\.0\.0\.1:\d+$/), user: 'dpgw-stream' });
+      const config = readFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'utf8');
+      expect(config).toContain(`brokerList: ${settings.stream.brokerList}`);
+      expect(config).not.toContain(settings.stream.password);
+      const admin = settings.users.find((u: { username: string }) => u.username === 'admin');
+      expect((await spawnDpgw(['login', '--profile', 'sandbox', '--password-stdin'], { env, input: `${admin.password}\n` })).code).toBe(0);
+      expect((await spawnDpgw(['--profile', 'sandbox', 'enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', 'track-readers'], { env })).code).toBe(0);
+      // docs/schema-infer.md, "On the sandbox", word for word.
+      const checked = await spawnDpgw('--profile sandbox schema infer --dataset track --check examples/track/schema.yaml'.split(' '), { env });
+      expect([checked.code, checked.stdout + checked.stderr]).toEqual([0, expect.stringContaining('✓ 200 messages fit examples/track/schema.yaml')]);
+    } finally {
+      expect((await sandbox.stop()).code).toBe(0);
+    }
+  });
+
   it('takes users and passwords from a users file', async () => {
     const env = cleanEnv();
     const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
@@ -101,7 +121,7 @@ describe('dpgw sandbox', () => {
     const env = cleanEnv();
     const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
     writeFileSync(file, 'users:\n  - { username: ops }\n');
-    const badFile = await spawnDpgw(['sandbox', '--users', file, '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0'], { env });
+    const badFile = await spawnDpgw(['sandbox', '--users', file, '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0'], { env });
     expect(badFile.code).toBe(2);
     expect(badFile.stderr).toBe(`dpgw: --users: ${file}: users[0] needs username and password — see README "Sandbox" for the users file format\n`);
     const badPort = await spawnDpgw(['sandbox', '--port', 'http'], { env });
@@ -112,7 +132,7 @@ describe('dpgw sandbox', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const port = (blocker.address() as { port: number }).port;
-      const inUse = await spawnDpgw(['sandbox', '--port', String(port), '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0'], { env });
+      const inUse = await spawnDpgw(['sandbox', '--port', String(port), '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0'], { env });
       expect(inUse.code).toBe(1);
       expect(inUse.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(inUse.stderr).toContain('in use');

@@ -71,7 +71,9 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: TOPIC });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'schema changed', 'table changed', 'storage changed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    // Pinot's own consuming segments, through the gateway: every partition of the topic Kafka holds.
+    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'consume').detail).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
     expect(result.stderr).toContain('signed in as admin');
 
     // Pinot has the schema and the table; Kafka has the topic.
@@ -110,6 +112,40 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
       expect(Math.abs(lon!)).toBeLessThanOrEqual(180);
       expect(Math.abs(lat!)).toBeLessThanOrEqual(90);
     }
+  }, 240_000);
+
+  it("the stream pre-flight with Kafka's SCRAM: a wrong stream password is refused before anything is sent; the right one gives a table Pinot consumes on every partition, and the rows arrive", async () => {
+    const env = dpgwEnv();
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace('schemaName: track', 'schemaName: track_proof'));
+    const manifest = join(folder, 'proof.yaml');
+    writeFileSync(manifest, 'dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: schema.yaml, table: { name: track_proof } }\n');
+    const posts = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET').length;
+    const before = posts();
+    const refused = await spawnDpgw(['provision', manifest], { env: { ...env, DPGW_STREAM_PASSWORD: 'not-the-stream-password' } });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain(`dpgw: ${kafka.brokerList}: the tables would never consume: the brokers refused stream user ${kafka.streamUser} (SASL SCRAM-SHA-512)`);
+    expect(refused.stderr).not.toContain('not-the-stream-password');
+    // Proven by the gateway's request log: no enablement, no schema, no table was sent.
+    expect(posts()).toBe(before);
+    expect(await (await fetch(`${pinot.controller}/tables/track_proof`)).json()).toEqual({});
+
+    const run = await spawnDpgw(['provision', manifest, '--json'], { env: { ...env, DPGW_STREAM_PASSWORD: kafka.streamPassword } });
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = JSON.parse(run.stdout).dataSets;
+    expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toMatchObject({ status: 'passed', detail: expect.stringContaining(`topic ${TOPIC}: 3 partitions`) });
+    expect(result.steps.find((s: { step: string }) => s.step === 'consume')).toEqual({ step: 'consume', status: 'passed', detail: `table track_proof is consuming 3 of 3 partitions of topic ${TOPIC}` });
+    // What Pinot itself says, asked of its controller directly.
+    const info = (await (await fetch(`${pinot.controller}/tables/track_proof/consumingSegmentsInfo`)).json()) as { _segmentToConsumingInfoMap: Record<string, Array<{ consumerState: string }>> };
+    expect(Object.values(info._segmentToConsumingInfoMap).map((servers) => servers[0]!.consumerState)).toEqual(['CONSUMING', 'CONSUMING', 'CONSUMING']);
+    // The rows arrive: the messages the first test produced, from the earliest offset.
+    let count = 0;
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && count < MESSAGES) {
+      count = Number((await query('SELECT COUNT(*) FROM track_proof')).rows[0]?.[0] ?? 0);
+      if (count < MESSAGES) await sleep(1_000);
+    }
+    expect(count).toBeGreaterThanOrEqual(MESSAGES);
   }, 240_000);
 
   it('the read side through the real Pinot: table get and schema get are what its controller holds, catalog show names the topic on Kafka', async () => {
@@ -228,7 +264,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     const provisioned = await spawnDpgw(['provision', manifest, '--json'], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
     const [summary] = JSON.parse(provisioned.stdout).dataSets;
-    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'schema changed', 'table changed', 'storage changed']);
+    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     expect(await (await fetch(`${pinot.controller}/schemas/track_manifest`)).json()).toMatchObject({ schemaName: 'track_manifest', metricFieldSpecs: expect.arrayContaining([expect.objectContaining({ name: 'alt', dataType: 'DOUBLE' })]) });
   }, 240_000);
 
@@ -241,7 +277,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     writeFileSync(template, original.replace(/^ {4}stream\.\$\{streamType\}\.consumer\.type: lowLevel\n/m, ''));
     const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', join(ROOT, 'examples/track/schema.yaml'), '--name', 'track', '--template', template], { env: { ...env, DPGW_TOKEN: await adminToken() } });
     expect(result.code).toBe(3);
-    expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:'))).toHaveLength(1);
+    expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:'))).toHaveLength(1);
     expect(result.stderr).toMatch(/400 Bad Request: Invalid table config for table track_REALTIME: .*consumer type/);
   });
 

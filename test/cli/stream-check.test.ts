@@ -1,0 +1,138 @@
+/**
+ * The stream end to end on the sandbox, as a user meets it: the stream pre-flight before
+ * a table (table create and provision), and the proof after it that the store consumes
+ * every partition — or the first error the store reports.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+const SCHEMA = 'examples/track/schema.yaml';
+const TOPIC = 'mock-data-library.track.track';
+const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
+
+async function setUp(options: SandboxOptions = {}) {
+  const sandbox = await sandboxes.start(options);
+  const env = await adminPipelineEnv(sandbox);
+  const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
+  const tablePosts = () => sandbox.requestLog.of('gateway').filter((e) => e.method === 'POST' && e.path === '/api/internal/olap/tables');
+  const mutations = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
+  const ready = async () => {
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);
+    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+  };
+  const manifest = (text: string) => {
+    const file = join(env.DPGW_CONFIG_DIR!, 'provision.yaml');
+    writeFileSync(file, text);
+    return file;
+  };
+  return { sandbox, env, dpgw, tablePosts, mutations, ready, manifest };
+}
+
+const errorLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('dpgw:'));
+
+describe('dpgw table create: the stream pre-flight', () => {
+  it('a wrong stream password is refused before the table, with exit 4 and nothing sent; the right one makes a table that consumes', async () => {
+    const { sandbox, dpgw, tablePosts, ready } = await setUp();
+    await ready();
+    const refused = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA], { DPGW_STREAM_PASSWORD: 'not-the-stream-password' });
+    expect(refused.code).toBe(4);
+    expect(errorLines(refused.stderr)).toEqual([
+      `dpgw: ${sandbox.stream.brokerList}: table track would never consume: the brokers refused stream user dpgw-stream (SASL SCRAM-SHA-512) — check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD); the table was not sent; where dpgw cannot reach the brokers the store reaches, pass --no-stream-check`,
+    ]);
+    expect(refused.stdout + refused.stderr).not.toContain('not-the-stream-password');
+    expect(tablePosts()).toHaveLength(0);
+    expect(sandbox.broker!.refusals).toEqual(['wrong password']);
+
+    const created = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ tableName: 'track', topic: TOPIC, stream: { checked: true, partitions: 3 }, consumption: { state: 'consuming', consuming: 3, partitions: 3 } });
+    // Each partition's offset is what the topic holds: 200 messages over three partitions.
+    const offsets = JSON.parse(created.stdout).consumption.offsets as Record<string, string>;
+    expect(Object.keys(offsets).sort()).toEqual(['0', '1', '2']);
+    expect(Object.values(offsets).reduce((sum, n) => sum + Number(n), 0)).toBe(200);
+    expect(tablePosts()).toHaveLength(1);
+  });
+
+  it('an unknown topic (exit 1) and unreachable brokers (exit 5) are one line each, before the table', async () => {
+    const { dpgw, tablePosts, ready } = await setUp();
+    await ready();
+    const missing = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic', 'no.such.topic']);
+    expect(missing.code).toBe(1);
+    expect(errorLines(missing.stderr)).toEqual([expect.stringMatching(/: table track would never consume: topic no\.such\.topic does not exist on the brokers — .*the table was not sent/)]);
+    const unreachable = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--broker-list', '127.0.0.1:1', '--timeout', '5']);
+    expect(unreachable.code).toBe(5);
+    expect(errorLines(unreachable.stderr)).toEqual([expect.stringMatching(/^dpgw: 127\.0\.0\.1:1: table track would never consume: cannot read from the brokers: Connection to 127\.0\.0\.1:1 failed/)]);
+    expect(tablePosts()).toHaveLength(0);
+  });
+
+  it('--no-stream-check says so; a table whose brokers the store cannot reach is created and reported as not consuming (exit 1)', async () => {
+    const { dpgw, tablePosts, ready } = await setUp();
+    await ready();
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--broker-list', 'kafka-0.stream.internal:9092', '--no-stream-check', '--wait-consuming', '2']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`warning: stream not checked (--no-stream-check): nothing tells whether the store can consume topic ${TOPIC} before the table is sent`);
+    expect(result.stderr).toContain(`✓ table track created for topic ${TOPIC} (200)`);
+    expect(errorLines(result.stderr)).toEqual([
+      expect.stringMatching(new RegExp(`^dpgw: table track was created but does not consume topic ${TOPIC.replace(/\./g, '\\.')}: consuming 0 of 3 partitions after 2 s: partition 0: NOT_CONSUMING on Server_127\\.0\\.0\\.1_7000 — the store's server log says why`)),
+    ]);
+    expect(tablePosts()).toHaveLength(1);
+  });
+
+  it('a gateway without the consuming-segments read: "consumption not checked", never "consuming"; --wait-consuming 0 asks nothing', async () => {
+    const { sandbox, dpgw, ready } = await setUp({ faults: { failures: [{ method: 'GET', path: '/api/internal/olap/tables/*', status: 404, times: 100 }] } });
+    await ready();
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warning: table track: consumption not checked: the gateway does not pass on the store's consuming segments \(404/);
+    expect(result.stderr).not.toContain('is consuming');
+    const asked = () => sandbox.requestLog.of('gateway').filter((e) => e.path.endsWith('/consumingSegmentsInfo')).length;
+    const before = asked();
+    const quiet = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name', 'track_quiet', '--wait-consuming', '0', '--json']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(JSON.parse(quiet.stdout).consumption).toEqual({ state: 'not-checked', why: 'not asked (--wait-consuming 0)' });
+    expect(asked()).toBe(before);
+  });
+});
+
+describe('dpgw provision: the stream step and the consume step', () => {
+  const track = 'dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: { infer: { sample: 50 } }, table: { name: track } }\n';
+
+  it('a refused stream user stops the run before anything is sent (exit 4); the right one: stream passed, consuming 3 of 3', async () => {
+    const { dpgw, mutations, manifest } = await setUp();
+    const file = manifest(track);
+    const refused = await dpgw(['provision', file], { DPGW_STREAM_PASSWORD: 'not-the-stream-password' });
+    expect(refused.code).toBe(4);
+    expect(errorLines(refused.stderr)).toEqual([expect.stringMatching(/: the tables would never consume: the brokers refused stream user dpgw-stream \(SASL SCRAM-SHA-512\) — .*nothing was sent/)]);
+    expect(mutations()).toHaveLength(0);
+
+    const run = await dpgw(['provision', file, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = JSON.parse(run.stdout).dataSets;
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    expect(result.steps.find((s: { step: string }) => s.step === 'consume').detail).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
+    const human = await dpgw(['provision', file]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +STORAGE +CONSUMING +STATUS +TIME$/m);
+    expect(human.stdout).toMatch(/^track +mock-data-library\.track\.track +track unchanged +track unchanged +accepted +3 of 3 +done /m);
+  });
+
+  it('a data set whose topic is not on the brokers fails before its schema and table; --no-stream-check is in the summary', async () => {
+    const { dpgw, manifest, sandbox } = await setUp();
+    const file = manifest('dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [track-readers], schema: ' + join(process.cwd(), SCHEMA) + ', table: { name: track, topic: no.such.topic } }\n');
+    const run = await dpgw(['provision', file, '--json', '--allow-outside-files']);
+    expect(run.code).toBe(1);
+    const [result] = JSON.parse(run.stdout).dataSets;
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream failed']);
+    expect(result.steps[1].detail).toMatch(/table track would never consume: topic no\.such\.topic does not exist on the brokers/);
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
+
+    const skipped = await dpgw(['provision', manifest(track), '--json', '--no-stream-check']);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(JSON.parse(skipped.stdout).dataSets[0].steps[1]).toEqual({ step: 'stream', status: 'skipped', detail: `not checked (--no-stream-check): nothing tells whether the store can consume topic ${TOPIC}` });
+  });
+});
