@@ -28,6 +28,8 @@ export interface FaultSettings {
   tokenFailures: number;
   /** Retry-After (seconds) on the 503s of `failureRate`, as a gateway behind a load balancer sends it. */
   retryAfterSeconds?: number;
+  /** The 503s of `failureRate` hit one method and path at most this many times in a row (unset: no bound). */
+  maxConsecutiveFailures?: number;
   failures: FailureRule[];
 }
 
@@ -38,6 +40,8 @@ export type FaultDecision = { kind: 'none' } | { kind: 'drop' } | { kind: 'fail'
 export class Faults {
   settings: FaultSettings;
   private random: () => number;
+  /** Failures of `failureRate` in a row, by method and path. */
+  private readonly streaks = new Map<string, number>();
 
   constructor(initial: Partial<FaultSettings> = {}, seed = 42) {
     this.settings = { ...NO_FAULTS, ...initial, failures: [...(initial.failures ?? [])] };
@@ -71,7 +75,16 @@ export class Faults {
       return { kind: 'fail', status: rule.status, body: rule.body };
     }
     if (this.settings.dropRate > 0 && this.random() < this.settings.dropRate) return { kind: 'drop' };
-    if (this.settings.failureRate > 0 && path.startsWith('/api/') && this.random() < this.settings.failureRate) return { kind: 'fail', status: 503 };
+    if (this.settings.failureRate > 0 && path.startsWith('/api/')) {
+      const key = `${method} ${path}`;
+      const streak = this.streaks.get(key) ?? 0;
+      const bounded = this.settings.maxConsecutiveFailures !== undefined && streak >= this.settings.maxConsecutiveFailures;
+      if (!bounded && this.random() < this.settings.failureRate) {
+        this.streaks.set(key, streak + 1);
+        return { kind: 'fail', status: 503 };
+      }
+      this.streaks.delete(key);
+    }
     return { kind: 'none' };
   }
 }

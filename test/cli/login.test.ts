@@ -6,7 +6,6 @@ import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { closedPort } from '../helpers/recording-server.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NO_DIRECT_GRANTS_CLIENT_ID, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
@@ -43,6 +42,18 @@ async function setUp(options: SandboxOptions = {}) {
 
 function cacheFileOf(env: NodeJS.ProcessEnv, profile = 'default'): string {
   return join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', `${profile}.json`);
+}
+
+/**
+ * Moves the clock rather than waiting for it: the cached session says its access token
+ * (and, with `refresh`, its refresh token) expired a second ago, as it would once its
+ * lifetime had passed.
+ */
+function expireCachedSession(env: NodeJS.ProcessEnv, { refresh = false } = {}): void {
+  const file = cacheFileOf(env);
+  const cache = JSON.parse(readFileSync(file, 'utf8'));
+  const past = new Date(Date.now() - 1000).toISOString();
+  writeFileSync(file, JSON.stringify({ ...cache, accessTokenExpiresAt: past, ...(refresh ? { refreshTokenExpiresAt: past } : {}) }), { mode: 0o600 });
 }
 
 describe('dpgw login', () => {
@@ -116,10 +127,10 @@ describe('dpgw login', () => {
   });
 
   it('refreshes an expired access token before using it', async () => {
-    const { login, dpgw, tokenRequests } = await setUp({ accessTokenLifetimeSeconds: 2 });
+    const { login, dpgw, tokenRequests, env } = await setUp();
     await login();
     const before = (await dpgw(['auth', 'token'])).stdout.trim();
-    await sleep(2_100);
+    expireCachedSession(env);
     const after = await dpgw(['auth', 'token']);
     expect(after.code).toBe(0);
     expect(after.stdout.trim()).not.toBe(before);
@@ -128,9 +139,9 @@ describe('dpgw login', () => {
   });
 
   it('two dpgw processes refreshing at once share one refresh and both keep the session', async () => {
-    const { login, dpgw, tokenRequests, env } = await setUp({ accessTokenLifetimeSeconds: 2 });
+    const { login, dpgw, tokenRequests, env } = await setUp();
     await login();
-    await sleep(2_100);
+    expireCachedSession(env);
     const [a, b] = await Promise.all([dpgw(['auth', 'token']), dpgw(['auth', 'token'])]);
     expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
     expect(a.stdout).toBe(b.stdout);
@@ -221,17 +232,17 @@ describe('login errors: one line, the fix, exit 4 or 5', () => {
   });
 
   it('an expired refresh token', async () => {
-    const { login, dpgw } = await setUp({ accessTokenLifetimeSeconds: 1, refreshTokenLifetimeSeconds: 1 });
+    const { login, dpgw, env } = await setUp();
     await login();
-    await sleep(2_100);
+    expireCachedSession(env, { refresh: true });
     expectOneLine(await dpgw(['auth', 'token']), 4, /^dpgw: the session of profile "default" has expired — run `dpgw login` again/);
   });
 
   it('a refresh token the provider no longer accepts', async () => {
-    const { login, dpgw } = await setUp({ accessTokenLifetimeSeconds: 1 });
+    const { login, dpgw, env } = await setUp();
     await login();
     sandbox!.identity.endSessions('admin');
-    await sleep(1_100);
+    expireCachedSession(env);
     expectOneLine(await dpgw(['auth', 'token']), 4, /^dpgw: the session has ended: Token is not active \(invalid_grant\) — run `dpgw login` again/);
   });
 
@@ -283,7 +294,7 @@ describe('one proxy rule for every server', () => {
 
 describe('secrets stay secret', () => {
   it('no password, client secret or token appears in any output, trace or child argv', async () => {
-    const { dpgw, env, admin } = await setUp({ accessTokenLifetimeSeconds: 2 });
+    const { dpgw, env, admin } = await setUp();
     // The client secret comes from a command (exec:) that records the argv it was given.
     const argvLog = join(mkdtempSync(join(tmpdir(), 'dpgw-argv-')), 'argv.log');
     const script = join(env.DPGW_CONFIG_DIR!, 'print-secret.mjs');
@@ -295,7 +306,7 @@ describe('secrets stay secret', () => {
     outputs.push(await dpgw(['auth', 'status', '--json']));
     outputs.push(await dpgw(['config', '--json', '--client-secret', reference]));
     const cache = JSON.parse(readFileSync(cacheFileOf(env), 'utf8'));
-    await sleep(2_100);
+    expireCachedSession(env);
     // A refresh, traced: it runs the exec: reference again for the client secret.
     const refreshed = await dpgw(['auth', 'token', '--verbose']);
     expect(refreshed.code).toBe(0);
