@@ -4,13 +4,13 @@
  * A file others can read is refused, not used. A lock file serialises refreshes
  * between dpgw processes, so two of them never spend the same refresh token.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 export interface CachedSession {
   version: 1;
@@ -86,15 +86,11 @@ export class TokenCache {
    * written (a read-only home in a container), the session serves this command only, said once.
    */
   async write(session: CachedSession): Promise<void> {
-    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await this.ensureDirectory();
-      await writeFile(temporary, JSON.stringify(session, null, 2) + '\n', { mode: 0o600 });
-      await chmod(temporary, 0o600);
-      await rename(temporary, this.file);
+      await writeFileAtomic(this.file, JSON.stringify(session, null, 2) + '\n', 0o600);
     } catch (error) {
       if (!unwritable(error)) throw error;
-      await rm(temporary, { force: true }).catch(() => undefined);
       this.cannotWrite(error);
     }
   }

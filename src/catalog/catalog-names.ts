@@ -6,11 +6,12 @@
  * no names, and nothing said.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheDirectory, TokenCache } from '../auth/token-cache.js';
 import { nameProblem } from '../names/platform-names.js';
 import { resolveSettings } from '../settings/resolve-settings.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 /** `offered data set`: what a source offers (to enable); `data set`: what is enabled. */
 export type CatalogNameKind = 'data source' | 'data set' | 'offered data set';
@@ -44,9 +45,7 @@ export async function catalogNames(kind: CatalogNameKind, env: NodeJS.ProcessEnv
       // Candidates go to the shell raw: only names the platform's rule allows (no control character, no space).
       const names = listed.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined);
       await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, JSON.stringify({ at: Date.now(), names }), { mode: 0o600 });
-      await rename(temporary, file);
+      await writeFileAtomic(file, JSON.stringify({ at: Date.now(), names }), 0o600);
       return names;
     } finally {
       client.close();

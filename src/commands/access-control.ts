@@ -1,5 +1,4 @@
 /** `dpgw access-control render|check`: the query-engine coordinator's access-control.properties (contract step 1). */
-import { rename, writeFile } from 'node:fs/promises';
 import { MB, readRegularFile } from '../files/read-regular-file.js';
 import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
 import { ACCESS_CONTROL_FILE_NAME } from '../contract/constants.js';
@@ -7,6 +6,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../query-access/access-control-file.js';
 import { optionalUrl, requireUrl, requireWord } from '../settings/setting-values.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 const render: HandlerOf<'access-control render'> = async (context) => {
   const { options, reporter } = context;
@@ -26,10 +26,8 @@ const render: HandlerOf<'access-control render'> = async (context) => {
 
   const output = options.output;
   if (output !== undefined) {
-    const temporary = `${output}.${process.pid}.tmp`;
     try {
-      await writeFile(temporary, text, { mode: 0o644 });
-      await rename(temporary, output);
+      await writeFileAtomic(output, text, 0o644);
     } catch (error) {
       throw new DpgwError('input', `cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { where: '--output', hint: 'check that the folder exists and is writable' });
     }

@@ -7,11 +7,11 @@
  */
 import type { Method } from 'got';
 import { DpgwError } from '../errors/dpgw-error.js';
-import { GatewayError } from '../gateway/gateway-error.js';
+import { GatewayError, type HttpService } from '../gateway/gateway-error.js';
 import { HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
 import { registerSecret } from '../secrets/redaction.js';
 
-export interface SupersetClientOptions extends Omit<HttpTransportOptions, 'tokenSupplier' | 'unreachableHint'> {
+export interface SupersetClientOptions extends Omit<HttpTransportOptions, 'tokenSupplier' | 'service'> {
   username: string;
   password: string;
 }
@@ -22,6 +22,13 @@ export interface ListFilter {
   opr: 'eq';
   value: string | number;
 }
+
+/** How the dashboard tool's refusals are explained: its own setting, and what its 401 means. */
+export const DASHBOARD_SERVICE: HttpService = {
+  name: 'the dashboard tool',
+  urlFlag: '--dashboard-url',
+  hints: { 401: 'the dashboard tool did not accept the sign-in: check --dashboard-user and --dashboard-password' },
+};
 
 export class SupersetClient {
   private readonly http: HttpTransport;
@@ -36,7 +43,7 @@ export class SupersetClient {
   constructor(private readonly options: SupersetClientOptions) {
     this.http = new HttpTransport({
       ...options,
-      unreachableHint: 'check --dashboard-url (see `dpgw config`) and that the dashboard tool is running',
+      service: DASHBOARD_SERVICE,
       tokenSupplier: async ({ forceRefresh }) => {
         if (forceRefresh || this.accessToken === undefined) {
           this.accessToken = await this.login();

@@ -67,7 +67,3 @@ export class DpgwError extends Error {
     };
   }
 }
-
-export function isDpgwError(value: unknown): value is DpgwError {
-  return value instanceof DpgwError;
-}

@@ -2,16 +2,54 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { messageFromErrorBody, type ErrorBodyShape } from './error-body.js';
 import { STATUS_CODES } from 'node:http';
 
-const hints: Record<number, string> = {
-  400: 'correct the request as the message says and run the command again',
-  401: "run 'dpgw login' (or set DPGW_TOKEN) and try again",
-  403: 'the signed-in user lacks permission for this call; sign in as a user who may provision',
-  404: 'check --gateway and the path settings (--olap-segment); run `dpgw config` to see them',
-  409: 'it exists already; nothing was changed',
-  429: 'the gateway is throttling; wait and try again',
+/**
+ * The service an HTTP answer came from — the gateway, the query engine or the dashboard
+ * tool — so a refusal's hint names that service and the setting that points at it.
+ */
+export interface HttpService {
+  /** As a sentence names it: "the query engine". */
+  name: string;
+  /** The setting's flag that holds its URL. */
+  urlFlag: string;
+  /** Hints of this service's own, by status, over the general ones. */
+  hints?: Partial<Record<number, string>>;
+  /** For a 5xx. */
+  serverErrorHint?: string;
+}
+
+export const GATEWAY_SERVICE: HttpService = {
+  name: 'the gateway',
+  urlFlag: '--gateway',
+  hints: {
+    401: "run 'dpgw login' (or set DPGW_TOKEN) and try again",
+    403: 'the signed-in user lacks permission for this call; sign in as a user who may provision',
+    404: 'check --gateway and the path settings (--olap-segment); run `dpgw config` to see them',
+  },
+  serverErrorHint: "the platform failed to handle it; check 'dpgw health' and try again",
 };
 
-/** A 4xx or 5xx answer of the gateway: status, method, URL and the body's best message. */
+function hintFor(status: number, service: HttpService): string | undefined {
+  const own = service.hints?.[status];
+  if (own !== undefined) return own;
+  switch (status) {
+    case 400:
+      return 'correct the request as the message says and run the command again';
+    case 401:
+      return `${service.name} did not accept the credentials: run 'dpgw login' for this profile and try again`;
+    case 403:
+      return `${service.name} refused this user for this call`;
+    case 404:
+      return `check ${service.urlFlag} (see \`dpgw config\`): ${service.name} has no such path`;
+    case 409:
+      return 'it exists already; nothing was changed';
+    case 429:
+      return `${service.name} is throttling; wait and try again`;
+    default:
+      return status >= 500 ? (service.serverErrorHint ?? `${service.name} failed to handle it; try again, or look at its log`) : undefined;
+  }
+}
+
+/** A 4xx or 5xx answer (of the gateway, or of the service named): status, method, URL and the body's best message. */
 export class GatewayError extends DpgwError {
   readonly status: number;
   readonly method: string;
@@ -19,14 +57,14 @@ export class GatewayError extends DpgwError {
   readonly bodyShape: ErrorBodyShape;
   readonly bodyMessage: string;
 
-  constructor(status: number, method: string, url: string, body: string | undefined) {
+  constructor(status: number, method: string, url: string, body: string | undefined, service: HttpService = GATEWAY_SERVICE) {
     const { shape, message } = messageFromErrorBody(body);
     const reason = STATUS_CODES[status] ?? 'Error';
     super(
       status === 401 ? 'auth' : 'rejected',
       `${method} ${url} failed with ${status} ${reason}${message ? `: ${message}` : ''}`,
       {
-        hint: hints[status] ?? (status >= 500 ? "the platform failed to handle it; check 'dpgw health' and try again" : undefined),
+        hint: hintFor(status, service),
         details: { status, method, url, message },
       },
     );

@@ -11,7 +11,7 @@ import { type Got, type Method, RequestError } from 'got';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { maskHeaders, maskSecrets, redactText } from '../secrets/redaction.js';
 import { plainGot } from '../net/trust-and-proxy.js';
-import { GatewayError } from './gateway-error.js';
+import { GATEWAY_SERVICE, GatewayError, type HttpService } from './gateway-error.js';
 import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
 
 /**
@@ -34,8 +34,8 @@ export interface HttpTransportOptions {
   userAgent?: string;
   /** Certificate authorities to trust (PEM), replacing Node's defaults; see net/trust-and-proxy.ts. */
   certificateAuthorities?: string[];
-  /** What to check when the server cannot be reached (default: the gateway setting). */
-  unreachableHint?: string;
+  /** Which service this is, for the hints of its refusals and of a failed connection (default: the gateway). */
+  service?: HttpService;
 }
 
 export interface RequestOptions {
@@ -115,7 +115,7 @@ export class HttpTransport {
           return { status, headers, body: parseBody<T>(body), url };
         }
         const delay = options.retry === false ? undefined : nextRetryDelay(upper, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - started, this.retry);
-        if (delay === undefined) throw new GatewayError(status, upper, url, body);
+        if (delay === undefined) throw new GatewayError(status, upper, url, body, this.options.service);
         this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
         await sleep(delay);
         continue;
@@ -124,7 +124,7 @@ export class HttpTransport {
       const code = error.code ?? 'ERROR';
       const retryOutcome: AttemptOutcome = { errorCode: code, answeredBefore: this.answeredOnce, reusedConnection: error.request?.reusedSocket === true && error.response === undefined };
       const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, this.retry);
-      if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.unreachableHint);
+      if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.service ?? GATEWAY_SERVICE);
       this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);
       await sleep(delay);
     }
@@ -197,7 +197,8 @@ function clipForTrace(text: string): string {
   return text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
 }
 
-function networkError(method: string, url: string, error: RequestError, timeoutMs: number, unreachableHint = 'check --gateway (see `dpgw config`) and that the gateway is running'): DpgwError {
+function networkError(method: string, url: string, error: RequestError, timeoutMs: number, service: HttpService): DpgwError {
+  const unreachableHint = `check ${service.urlFlag} (see \`dpgw config\`) and that ${service.name} is running`;
   const origin = safeOrigin(url);
   if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
     return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {

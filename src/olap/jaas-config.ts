@@ -13,7 +13,7 @@ export function escapeJaas(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
 
-/** Reads the options of a JAAS line back (for checks and tests): `key="value"` pairs, unescaped. */
+/** Reads the options of a JAAS line back (the sandbox's store checks a table's stream user with it): `key="value"` pairs, unescaped. */
 export function parseJaasOptions(line: string): Record<string, string> {
   const options: Record<string, string> = {};
   for (const match of line.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) options[match[1]!] = match[2]!.replace(/\\(.)/g, '$1');

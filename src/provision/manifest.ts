@@ -77,8 +77,6 @@ export const dataSetEntry = z.strictObject({
   dashboard: dashboardSettings.optional().describe('last: the table as a data set, a map chart (lon, lat) and a dashboard in the dashboard tool, proven to render'),
 });
 
-export type DashboardSettings = z.infer<typeof dashboardSettings>;
-
 export type VerifySettings = z.infer<typeof verifySettings>;
 
 export const manifestSchema = z

@@ -6,7 +6,7 @@
  * CA file, proxy, timeout, retries and masked --verbose trace as the gateway.
  */
 import { DpgwError } from '../errors/dpgw-error.js';
-import { GatewayError } from '../gateway/gateway-error.js';
+import { GatewayError, type HttpService } from '../gateway/gateway-error.js';
 import { DEFAULT_TIMEOUT_MS, HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
 import { serverText } from '../text/terminal-text.js';
 
@@ -56,7 +56,7 @@ export class QueryFailed extends DpgwError {
   }
 }
 
-export interface StatementClientOptions extends Omit<HttpTransportOptions, 'unreachableHint'> {
+export interface StatementClientOptions extends Omit<HttpTransportOptions, 'service'> {
   /** The session catalog (X-Trino-Catalog): unqualified names such as `default.track` resolve in it. */
   catalog: string;
   /** How long one statement may take in all, its pages included (default: timeoutMs); a query left QUEUED is cancelled then. */
@@ -65,12 +65,19 @@ export interface StatementClientOptions extends Omit<HttpTransportOptions, 'unre
 
 const MAX_PAGES = 10_000;
 
+/** How the query engine's refusals are explained: its own setting, and what its 401 means. */
+export const QUERY_ENGINE_SERVICE: HttpService = {
+  name: 'the query engine',
+  urlFlag: '--query-engine',
+  hints: { 401: "the query engine did not accept the token: run 'dpgw login' for this profile; the engine must trust the identity provider's keys (docs/query-access.md)" },
+};
+
 export class StatementClient {
   private readonly http: HttpTransport;
   private readonly origin: string;
 
   constructor(private readonly options: StatementClientOptions) {
-    this.http = new HttpTransport({ ...options, unreachableHint: 'check --query-engine (see `dpgw config`) and that the query engine is running' });
+    this.http = new HttpTransport({ ...options, service: QUERY_ENGINE_SERVICE });
     this.origin = new URL(this.http.baseUrl).origin;
   }
 

@@ -8,7 +8,7 @@
  *     dev:
  *       gateway: https://gateway.dev.example
  */
-import { chmod, mkdir, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import { MB, readRegularFile } from '../files/read-regular-file.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +16,7 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node }
 import { DpgwError } from '../errors/dpgw-error.js';
 import { closestMatch } from '../text/closest-match.js';
 import { PROFILE_KEYS } from './setting-definitions.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 export const CONFIG_FILE_NAME = 'config.yaml';
 export const DEFAULT_PROFILE = 'default';
@@ -177,8 +178,5 @@ export async function saveConfigFile(config: ConfigFile): Promise<void> {
   await mkdir(dirname(config.path), { recursive: true, mode: 0o700 });
   // Through a symbolic link (config.yaml kept in a dotfiles repository): the file it points to is written, the link kept.
   const target = await realpath(config.path).catch(() => config.path);
-  const temporary = `${target}.${process.pid}.tmp`;
-  await writeFile(temporary, config.document.toString(), { mode: 0o600 });
-  await chmod(temporary, 0o600);
-  await rename(temporary, target);
+  await writeFileAtomic(target, config.document.toString(), 0o600);
 }

@@ -148,3 +148,19 @@ describe('the query engine cannot steer the token or the time', () => {
     expect(engine.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
   });
 });
+
+describe('a refusal names the service that refused and the setting that points at it', () => {
+  it('a 404 of the query engine names --query-engine, of the dashboard tool --dashboard-url, of the gateway --gateway; unreachable ones likewise', async () => {
+    const nowhere = await hostile({});
+    const base = cleanEnv({ DPGW_TOKEN: 'a.b.c', DPGW_DASHBOARD_PASSWORD: 'dashboard-pw-1234' });
+    const engine = await spawnDpgw(['verify', '--dataset', 'track', '--query-engine', nowhere.url], { env: base });
+    expect([engine.code, engine.stderr.trim()]).toEqual([3, `dpgw: POST ${nowhere.url}/v1/statement failed with 404 Not Found: Not Found — check --query-engine (see \`dpgw config\`): the query engine has no such path`]);
+    const dashboard = await spawnDpgw(['dashboard', '--dataset', 'track', '--dashboard-url', nowhere.url, '--dashboard-user', 'ana'], { env: base });
+    expect([dashboard.code, dashboard.stderr.trim()]).toEqual([3, `dpgw: POST ${nowhere.url}/api/v1/security/login failed with 404 Not Found: Not Found — check --dashboard-url (see \`dpgw config\`): the dashboard tool has no such path`]);
+    const gateway = await spawnDpgw(['catalog', 'sources', '--gateway', nowhere.url], { env: base });
+    expect(gateway.stderr).toContain('check --gateway and the path settings (--olap-segment)');
+    await nowhere.close();
+    const closed = await spawnDpgw(['verify', '--dataset', 'track', '--query-engine', nowhere.url], { env: base });
+    expect([closed.code, closed.stderr]).toEqual([5, expect.stringContaining('check --query-engine (see `dpgw config`) and that the query engine is running')]);
+  });
+});
