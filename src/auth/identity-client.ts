@@ -18,6 +18,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { readClaims } from './jwt-claims.js';
 import { plainGot } from '../net/trust-and-proxy.js';
 import { maskSecrets, redactText, registerSecret } from '../secrets/redaction.js';
+import { hostOf } from '../net/url-host.js';
 
 export interface IdentitySettings {
   authUrl: string;
@@ -221,7 +222,7 @@ export class IdentityClient {
       return new DpgwError('auth', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
     }
     const code = networkCode(error);
-    const host = safeHost(authUrl);
+    const host = hostOf(authUrl);
     if (code === 'TIMEOUT') {
       return new DpgwError('network', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
     }
@@ -253,12 +254,4 @@ function networkCode(error: unknown): string | undefined {
     if (typeof named.code === 'string' && /^E[A-Z]+/.test(named.code)) return named.code;
   }
   return undefined;
-}
-
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }

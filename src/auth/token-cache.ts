@@ -5,12 +5,12 @@
  * between dpgw processes, so two of them never spend the same refresh token.
  */
 import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
+import { cacheDirectory } from '../files/cache-directory.js';
 
 export interface CachedSession {
   version: 1;
@@ -36,11 +36,6 @@ export interface CachedSession {
 
 const LOCK_STALE_MS = 30_000;
 const LOCK_WAIT_MS = 15_000;
-
-export function cacheDirectory(env: NodeJS.ProcessEnv): string {
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'dpgw');
-  return join(env.HOME || homedir(), '.cache', 'dpgw');
-}
 
 export class TokenCache {
   readonly file: string;

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheDirectory, TokenCache } from '../auth/token-cache.js';
+import { TokenCache } from '../auth/token-cache.js';
+import { cacheDirectory } from '../files/cache-directory.js';
 import { nameProblem } from '../names/platform-names.js';
 import { resolveSettings } from '../settings/resolve-settings.js';
 import { writeFileAtomic } from '../files/atomic-write.js';

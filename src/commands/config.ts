@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../settings/config-file.js';
 import { describeSource } from '../settings/resolve-settings.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../settings/setting-definitions.js';
-import { closestMatch } from '../text/closest-match.js';
+import { closestMatch, unknownNameHint } from '../text/closest-match.js';
 
 const show: HandlerOf<'config show'> = async (context) => {
   const settings = await context.settings();
@@ -45,8 +45,7 @@ const show: HandlerOf<'config show'> = async (context) => {
 
 function checkKey(key: string): void {
   if (PROFILE_KEYS.includes(key)) return;
-  const suggestion = closestMatch(key, PROFILE_KEYS);
-  throw new DpgwError('usage', `unknown setting "${key}"`, { where: 'config key', hint: suggestion ? `did you mean "${suggestion}"?` : `known settings: ${PROFILE_KEYS.join(', ')}` });
+  throw new DpgwError('usage', `unknown setting "${key}"`, { where: 'config key', hint: unknownNameHint(key, PROFILE_KEYS, 'settings') });
 }
 
 /** The profile an edit applies to: --profile, else DPGW_PROFILE, else the file's current one, else `default`. */

@@ -13,6 +13,7 @@ import { maskHeaders, maskSecrets, redactText } from '../secrets/redaction.js';
 import { plainGot } from '../net/trust-and-proxy.js';
 import { GATEWAY_SERVICE, GatewayError, type HttpService } from './gateway-error.js';
 import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
+import { hostOf } from '../net/url-host.js';
 
 /**
  * Supplies the bearer token for a request. `forceRefresh` is set after the
@@ -199,7 +200,7 @@ function clipForTrace(text: string): string {
 
 function networkError(method: string, url: string, error: RequestError, timeoutMs: number, service: HttpService): DpgwError {
   const unreachableHint = `check ${service.urlFlag} (see \`dpgw config\`) and that ${service.name} is running`;
-  const origin = safeOrigin(url);
+  const origin = hostOf(url);
   if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
     return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
       hint: `${unreachableHint}; or allow longer with --timeout <seconds>`,
@@ -220,14 +221,6 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
     details: { method, url, code: error.code },
     cause: error,
   });
-}
-
-function safeOrigin(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }
 
 function formatSeconds(ms: number): string {

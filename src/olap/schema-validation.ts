@@ -7,7 +7,7 @@ import { nameProblem } from '../names/platform-names.js';
 import { CONTRACT_DATA_TYPES } from '../contract/constants.js';
 import { isDateTimeFormat, isGranularity, NUMERIC_DATA_TYPES, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema } from '../contract/types.js';
-import { closestMatch } from '../text/closest-match.js';
+import { closestMatch, unknownNameSuffix } from '../text/closest-match.js';
 import type { LocatedDocument, PathPart } from './located-document.js';
 
 export interface ValidationIssue {
@@ -103,8 +103,7 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
 function unknownKeys(object: Record<string, unknown>, known: readonly string[], path: readonly PathPart[], issue: (path: readonly PathPart[], message: string, atKey?: boolean) => void): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
-    const near = closestMatch(key, known);
-    issue([...path, key], `unknown field "${key}"${near ? ` (did you mean ${near}?)` : `; known: ${known.join(', ')}`}`, true);
+    issue([...path, key], `unknown field "${key}"${unknownNameSuffix(key, known)}`, true);
   }
 }
 

@@ -14,7 +14,7 @@ import { failOnIssues } from '../olap/table-template.js';
 import { namePattern, nameProblem, type NameKind } from '../names/platform-names.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
-import { closestMatch } from '../text/closest-match.js';
+import { unknownNameSuffix } from '../text/closest-match.js';
 
 const name = z.string().min(1);
 /** A name sent to the platform: the one rule of src/names/platform-names.ts, also as the JSON Schema's pattern for editors. */
@@ -129,8 +129,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
       if (problem.code === 'unrecognized_keys') {
         for (const key of problem.keys) {
           const known = knownKeysAt(path);
-          const near = closestMatch(key, known);
-          issue([...path, key], `unknown key "${key}"${near ? ` (did you mean ${near}?)` : known.length ? `; known: ${known.join(', ')}` : ''}`, true);
+          issue([...path, key], `unknown key "${key}"${unknownNameSuffix(key, known)}`, true);
         }
       } else {
         issue(path, friendly(problem));

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { DpgwError } from '../errors/dpgw-error.js';
-import { closestMatch } from '../text/closest-match.js';
+import { unknownNameHint } from '../text/closest-match.js';
 import { PROFILE_KEYS } from './setting-definitions.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 
@@ -144,11 +144,7 @@ function readProfiles(node: Node | null, config: ConfigFile, at: (node: Node | n
 }
 
 function unknownKey(key: string, known: readonly string[], where: string, context: string): DpgwError {
-  const suggestion = closestMatch(key, known);
-  return new DpgwError('input', `unknown key "${key}" ${context}`, {
-    where,
-    hint: suggestion ? `did you mean "${suggestion}"?` : `known keys: ${known.join(', ')}`,
-  });
+  return new DpgwError('input', `unknown key "${key}" ${context}`, { where, hint: unknownNameHint(key, known) });
 }
 
 /** Set (value) or remove (undefined) a profile key; optionally make the profile current. */

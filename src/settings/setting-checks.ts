@@ -8,8 +8,14 @@ import { isVersion } from '../contract/platform-version.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
 import { definitionOf, type SettingKey } from './setting-definitions.js';
 
-const URL_KEYS = new Set<SettingKey>(['gateway', 'authUrl', 'queryEngine', 'policyUri', 'policyBatchedUri', 'dashboardUrl']);
-const WORD_KEYS = new Set<SettingKey>(['streamType', 'olapSegment', 'policyEngine', 'queryCatalog']);
+/** The settings that hold an http(s) URL. */
+export const URL_SETTING_KEYS = ['gateway', 'authUrl', 'queryEngine', 'policyUri', 'policyBatchedUri', 'dashboardUrl'] as const satisfies readonly SettingKey[];
+export type UrlSettingKey = (typeof URL_SETTING_KEYS)[number];
+/** The settings that are one word, used inside URL paths or stream keys. */
+export const WORD_SETTING_KEYS = ['streamType', 'olapSegment', 'policyEngine', 'queryCatalog'] as const satisfies readonly SettingKey[];
+export type WordSettingKey = (typeof WORD_SETTING_KEYS)[number];
+const URL_KEYS: ReadonlySet<SettingKey> = new Set(URL_SETTING_KEYS);
+const WORD_KEYS: ReadonlySet<SettingKey> = new Set(WORD_SETTING_KEYS);
 /** host:port, host names or IPv4, or [IPv6]:port. */
 const BROKER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/;
 export const MAX_TIMEOUT_SECONDS = 3600;

@@ -2,9 +2,9 @@
 import { DpgwError } from '../errors/dpgw-error.js';
 import { definitionOf, flagName, type SettingKey } from './setting-definitions.js';
 import { whereSet, type Settings } from './resolve-settings.js';
-import { settingValueProblem } from './setting-checks.js';
+import { settingValueProblem, type UrlSettingKey, type WordSettingKey } from './setting-checks.js';
 
-export type UrlSettingKey = 'gateway' | 'authUrl' | 'queryEngine' | 'policyUri' | 'policyBatchedUri' | 'dashboardUrl';
+export type { UrlSettingKey } from './setting-checks.js';
 
 /** A required http(s) URL, without a trailing slash. */
 export function requireUrl(settings: Settings, key: UrlSettingKey): string {
@@ -39,7 +39,7 @@ export function timeoutMs(settings: Settings): number {
 }
 
 /** A word used inside URL paths or stream keys: letters, digits, dot, dash, underscore. */
-export function requireWord(settings: Settings, key: 'streamType' | 'olapSegment' | 'policyEngine' | 'queryCatalog'): string {
+export function requireWord(settings: Settings, key: WordSettingKey): string {
   return checked(settings, key);
 }
 

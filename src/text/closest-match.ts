@@ -13,6 +13,21 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
   return bestDistance <= allowed ? best : undefined;
 }
 
+/**
+ * The one way dpgw says a name is unknown. In a problem line, what follows `unknown key
+ * "x"`: " (did you mean y?)", else "; known: a, b" (nothing when nothing is known).
+ */
+export function unknownNameSuffix(word: string, known: readonly string[]): string {
+  const near = closestMatch(word, known);
+  return near ? ` (did you mean ${near}?)` : known.length ? `; known: ${known.join(', ')}` : '';
+}
+
+/** As a hint: `did you mean "y"?`, else `known <what>: a, b`. */
+export function unknownNameHint(word: string, known: readonly string[], what = 'keys'): string {
+  const near = closestMatch(word, known);
+  return near ? `did you mean "${near}"?` : `known ${what}: ${known.join(', ')}`;
+}
+
 /** Levenshtein distance with adjacent transpositions counted as one edit. */
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
