@@ -18,6 +18,7 @@ import { KEYCLOAK_VERSION, javaHome, startKeycloak } from './platform/keycloak.m
 import { startKafka } from './platform/kafka.mjs';
 import { PINOT_VERSION, pinotLibraries, startPinot } from './platform/pinot.mjs';
 import { writeBenchSection } from './bench-doc.mjs';
+import { kafkaStream, pinotStore } from './platform/backing.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PAIRS = 20;
@@ -74,8 +75,8 @@ try {
     seed: [{ name: 'bench-library', dataSets: [...adminNames, ...dpgwNames, ...wideNames] }],
     backing: {
       identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
-      kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
-      olapController: `http://127.0.0.1:${proxyPort}`,
+      stream: await kafkaStream(kafka),
+      store: pinotStore(`http://127.0.0.1:${proxyPort}`),
     },
   });
   running.push({ stop: () => gateway.close() });

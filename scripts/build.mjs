@@ -9,8 +9,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-// kafkajs: a dev dependency, loaded only by the sandbox's backed mode of the end-to-end tier.
-const external = [...Object.keys(pkg.dependencies).filter((name) => name !== 'commander'), 'kafkajs'];
+const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
 const common = {
   bundle: true,
   platform: 'node',
@@ -36,7 +35,7 @@ await build({
   // files from node_modules cost more start-up than the code itself (docs/benchmarks.md).
   // The stream client stays a package: only reading a topic loads it, and it loads its
   // own WebAssembly helpers relative to itself.
-  external: ['kafkajs', '@platformatic/kafka'],
+  external: ['@platformatic/kafka'],
   // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
   banner: { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" },
 });

@@ -14,7 +14,7 @@ import type { Catalog, Permission } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
 import { LoopbackService, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
-import { consumingSegments, readSchema, readTable, type OlapStore } from './olap-store.js';
+import type { OlapStore, StoreAnswer, StoreBackend } from './olap-store.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
 export interface GatewayEmulatorOptions {
@@ -29,11 +29,12 @@ export interface GatewayEmulatorOptions {
   platformVersion: () => string;
   olapSegment: string;
   versionEndpoint: boolean;
-  /** Backed mode: the real analytics store's controller, which OLAP requests are forwarded to. */
-  olapController?: string;
   catalog: Catalog;
+  /** What the gateway knows of the tables it created (for the permissions on a topic's tables). */
   store: OlapStore;
-  /** Told of the permissions a storage touch or a table creation granted (backed mode: the real policy engine's data). */
+  /** The store the OLAP endpoints use. */
+  backend: StoreBackend;
+  /** Told of the permissions a storage touch or a table creation granted, before the call answers (the end-to-end tier writes them to a real policy engine). */
   onGranted?: (permissions: Permission[]) => Promise<void>;
   health: HealthChecks;
   faults: Faults;
@@ -143,9 +144,7 @@ export class GatewayEmulator extends LoopbackService {
     const consuming = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/tables/([^/]+)/consumingSegmentsInfo$`).exec(path);
     if (consuming) {
       if (method !== 'GET') return methodNotAllowed(path);
-      const name = decodeURIComponent(consuming[1]!);
-      if (this.options.olapController) return this.readFromStore('tables', `${name}/consumingSegmentsInfo`);
-      return consumingSegments(this.options.store, name);
+      return this.options.backend.consumingSegments(decodeURIComponent(consuming[1]!));
     }
     const olapRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)/([^/]+)$`).exec(path);
     if (olapRead) {
@@ -153,21 +152,17 @@ export class GatewayEmulator extends LoopbackService {
       if (method === 'PUT' && olapRead[1] === 'tables') {
         const forbidden = this.requireAdmin(caller, path);
         if (forbidden) return forbidden;
-        if (this.options.olapController) return this.forwardToStore(`tables/${encodeURIComponent(name)}`, body, 'PUT');
-        const answer = this.options.store.addTable(body, (topic) => this.options.catalog.topics.has(topic), { name });
-        return { status: answer.status, body: answer.body };
+        return this.options.backend.updateTable(name, body);
       }
       if (method !== 'GET') return methodNotAllowed(path);
-      if (this.options.olapController) return this.readFromStore(olapRead[1] as 'schemas' | 'tables', name);
-      return olapRead[1] === 'schemas' ? readSchema(this.options.store, name) : readTable(this.options.store, name);
+      return olapRead[1] === 'schemas' ? this.options.backend.readSchema(name) : this.options.backend.readTable(name);
     }
     const olap = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)$`).exec(path);
     if (olap) {
       if (method !== 'POST') return methodNotAllowed(path);
       const forbidden = this.requireAdmin(caller, path);
       if (forbidden) return forbidden;
-      if (this.options.olapController) return this.forwardToStore(olap[1] as 'schemas' | 'tables', body);
-      if (olap[1] === 'schemas') return this.options.store.addSchema(body);
+      if (olap[1] === 'schemas') return this.options.backend.addSchema(body);
       return this.createTable(body);
     }
     if (path.startsWith(`${CATALOG_BASE}/`)) {
@@ -182,9 +177,8 @@ export class GatewayEmulator extends LoopbackService {
   }
 
   private async createTable(body: unknown): Promise<Answer> {
-    const { catalog, store } = this.options;
-    const answer = store.addTable(body, (topic) => catalog.topics.has(topic));
-    if (answer.status === 200 && answer.table && answer.topic) {
+    const answer: StoreAnswer & { table?: string; topic?: string } = await this.options.backend.addTable(body);
+    if (answer.status >= 200 && answer.status < 300 && answer.table && answer.topic) {
       const failed = await this.grantAutomatically(answer.table, answer.topic);
       if (failed) return failed;
     }
@@ -207,42 +201,6 @@ export class GatewayEmulator extends LoopbackService {
     } catch (error) {
       return { status: 502, body: springError(502, 'Bad Gateway', `the authorization service could not write the permissions: ${(error as Error).message}`, path) };
     }
-  }
-
-  /** Backed mode: the store controller's own answer to a read, unchanged. */
-  private async readFromStore(kind: 'schemas' | 'tables', name: string): Promise<Answer> {
-    const response = await fetch(`${this.options.olapController}/${kind}/${name.split('/').map(encodeURIComponent).join('/')}`);
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // the store answered with text: pass it on as it is
-    }
-    return { status: response.status, body };
-  }
-
-  /** Backed mode: the store's own answer, unchanged; a created table is remembered for the storage touch. */
-  private async forwardToStore(kind: string, body: unknown, method: 'POST' | 'PUT' = 'POST'): Promise<Answer> {
-    const response = await fetch(`${this.options.olapController}/${kind}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await response.text();
-    let answer: unknown = text;
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      // the store answered with text: pass it on as it is
-    }
-    if (kind === 'tables' && response.ok) {
-      const table = body as { tableName: string; tableIndexConfig?: { streamConfigs?: Record<string, string> } };
-      const streams = table.tableIndexConfig?.streamConfigs ?? {};
-      const topic = streams[`stream.${streams.streamType}.topic.name`];
-      if (topic) {
-        this.options.store.tables.set(table.tableName, { definition: structuredClone(body) as never, topic, created: new Date() });
-        const failed = await this.grantAutomatically(table.tableName, topic);
-        if (failed) return failed;
-      }
-    }
-    return { status: response.status, body: answer };
   }
 
   private catalog(method: string, path: string, body: unknown, caller: Caller): Answer {

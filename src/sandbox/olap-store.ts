@@ -169,6 +169,33 @@ export class OlapStore {
 }
 
 /**
+ * The analytics store behind the gateway's OLAP endpoints, as the gateway asks it: the
+ * sandbox's own (memoryStoreBackend) or, in the end-to-end tier, a real store's
+ * controller (scripts/platform/backing.mjs). A table it created says its name and topic,
+ * for the permissions the platform grants on it.
+ */
+export interface StoreBackend {
+  addSchema(body: unknown): Promise<StoreAnswer>;
+  addTable(body: unknown): Promise<StoreAnswer & { table?: string; topic?: string }>;
+  updateTable(name: string, body: unknown): Promise<StoreAnswer>;
+  readSchema(name: string): Promise<StoreAnswer>;
+  readTable(name: string): Promise<StoreAnswer>;
+  consumingSegments(name: string): Promise<StoreAnswer>;
+}
+
+/** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
+export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string) => boolean): StoreBackend {
+  return {
+    addSchema: async (body) => store.addSchema(body),
+    addTable: async (body) => store.addTable(body, topicExists),
+    updateTable: async (name, body) => store.addTable(body, topicExists, { name }),
+    readSchema: async (name) => readSchema(store, name),
+    readTable: async (name) => readTable(store, name),
+    consumingSegments: async (name) => consumingSegments(store, name),
+  };
+}
+
+/**
  * The consuming segments of a table, in the shape of Pinot 0.11's
  * `GET /tables/{name}/consumingSegmentsInfo` (measured on the end-to-end tier): one
  * segment per partition, named `{table}__{partition}__{sequence}__{time}`, with the

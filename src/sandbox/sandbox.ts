@@ -5,12 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Catalog, DEFAULT_SEED, type Permission, type SeedDataSource } from './catalog.js';
+export type { Permission } from './catalog.js';
+export type { StoreAnswer, StoreBackend } from './olap-store.js';
 import { Faults, type FaultSettings } from './faults.js';
 import { GatewayEmulator } from './gateway-emulator.js';
 import { HealthChecks } from './health.js';
 import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
-import { OlapStore } from './olap-store.js';
-import { kafkaTopicCreator, type KafkaBacking } from './kafka-topics.js';
+import { memoryStoreBackend, OlapStore, type StoreBackend } from './olap-store.js';
 import { FEED_BACKLOG, FEED_PARTITIONS, feedMessages } from './stream/feed-messages.js';
 import { StreamBroker } from './stream/stream-broker.js';
 import { DashboardToolEmulator } from './dashboard-tool.js';
@@ -76,17 +77,28 @@ export interface SandboxOptions {
   /** Messages a topic holds when its data set is enabled. */
   streamBacklog?: number;
   /**
-   * Backed mode (the end-to-end tier): real systems behind the contract. Tokens
-   * checked against a real identity provider's keys; topics created on a real Kafka.
+   * Backed mode (the end-to-end tier): real systems behind the contract, through these
+   * hooks; scripts/platform/backing.mjs has the real ones (Kafka, Pinot, OPA), so the
+   * product holds no client of theirs.
    */
   backing?: {
+    /** Tokens are checked against this identity provider's keys instead of the sandbox's own. */
     identity?: { issuer: string; jwksUri: string; audience?: string };
-    kafka?: KafkaBacking;
-    /** The analytics store's controller (Pinot), which the OLAP endpoints forward to. */
-    olapController?: string;
-    /** The policy engine (OPA) whose data the platform's grants are written to: data.dpgw.grants. */
-    policyEngine?: { url: string };
+    /** A real message stream: the settings a table carries, and how an enabled data set's topic is made there (instead of the sandbox's own broker). */
+    stream?: BackingStream;
+    /** A real analytics store behind the OLAP endpoints (instead of the sandbox's own); it gets the sandbox's store to record the tables it creates. */
+    store?: (own: OlapStore) => StoreBackend;
+    /** Told of the permissions the platform grants, before the call that granted them answers (a real policy engine's data). */
+    onGranted?: (permissions: Permission[], catalog: Catalog) => Promise<void>;
   };
+}
+
+export interface BackingStream {
+  brokerList: string;
+  user: string;
+  password: string;
+  createTopic(topic: string): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface Sandbox {
@@ -172,11 +184,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   await identity.start();
   const backedIdentity = options.backing?.identity;
-  const topics = options.backing?.kafka ? await kafkaTopicCreator(options.backing.kafka) : undefined;
+  const topics = options.backing?.stream;
   const streamUser = { user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() };
   // The platform's own message stream: each enabled data set's topic, fed with messages of its shape.
   const broker = topics ? undefined : new StreamBroker({ port: options.streamPort ?? 0, users: { [streamUser.user]: streamUser.password } });
-  if (topics) catalog.topicCreator = (topic) => topics.create(topic);
+  if (topics) catalog.topicCreator = (topic) => topics.createTopic(topic);
   else if (broker) {
     await broker.start();
     const backlog = options.streamBacklog ?? FEED_BACKLOG;
@@ -198,7 +210,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rowsPerTable: options.rowsPerTable ?? 100,
   });
   const dashboard = new DashboardToolEmulator({ port: options.dashboardPort ?? 0, users, engine: queryEngine, catalog: queryCatalog, databaseName: DEFAULT_DASHBOARD_DATABASE, log: requestLog });
-  const policyEngine = options.backing?.policyEngine;
+  const onGranted = options.backing?.onGranted;
   const gateway = new GatewayEmulator({
     port: options.port ?? 0,
     issuer: backedIdentity?.issuer ?? identity.issuer,
@@ -208,13 +220,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     platformVersion: () => platformVersion,
     olapSegment: options.olapSegment ?? 'olap',
     versionEndpoint: options.versionEndpoint !== false,
-    olapController: options.backing?.olapController,
     catalog,
     store,
+    backend: options.backing?.store ? options.backing.store(store) : memoryStoreBackend(store, (topic) => catalog.topics.has(topic)),
     health,
     faults,
     log: requestLog,
-    onGranted: policyEngine ? (permissions) => writeGrants(policyEngine.url, catalog, permissions) : undefined,
+    onGranted: onGranted ? (permissions) => onGranted(permissions, catalog) : undefined,
   });
   try {
     await gateway.start();
@@ -245,9 +257,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get platformVersion() {
       return platformVersion;
     },
-    stream: options.backing?.kafka
-      ? { brokerList: options.backing.kafka.brokers.join(','), registryUrl: 'http://127.0.0.1:8081', user: options.backing.kafka.username, password: options.backing.kafka.password }
-      : { brokerList: broker!.address, registryUrl: 'http://127.0.0.1:8081', ...streamUser },
+    stream: topics ? { brokerList: topics.brokerList, registryUrl: 'http://127.0.0.1:8081', user: topics.user, password: topics.password } : { brokerList: broker!.address, registryUrl: 'http://127.0.0.1:8081', ...streamUser },
     broker,
     requestLog,
     faults,
@@ -264,21 +274,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await Promise.all([gateway.stop(), queryEngine.stop(), dashboard.stop(), identity.stop(), topics?.close(), broker?.stop()]);
     },
   };
-}
-
-/**
- * Backed mode: the platform's authorization service writes each granted table's
- * groups (all enablements' together) into the policy engine's data, where dpgw's
- * query-access policy reads them.
- */
-async function writeGrants(policyEngineUrl: string, catalog: Catalog, permissions: Permission[]): Promise<void> {
-  for (const table of new Set(permissions.map((p) => p.table))) {
-    const groups = [...new Set(catalog.permissions.filter((p) => p.table === table).flatMap((p) => p.groups))];
-    const response = await fetch(`${policyEngineUrl}/v1/data/dpgw/grants/${encodeURIComponent(table.toLowerCase())}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ groups }),
-    });
-    if (!response.ok) throw new Error(`the policy engine refused the grant on ${table}: ${response.status} ${await response.text()}`);
-  }
 }

@@ -4,10 +4,12 @@
  */
 import { inject } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+// @ts-expect-error -- a plain ESM script of the project (scripts/), typed by its JSDoc
+import { kafkaStream, opaGrants, pinotStore } from '../../scripts/platform/backing.mjs';
 import { cleanEnv } from '../helpers/run-dpgw.js';
 
 /** The backed gateway: Keycloak's tokens, Kafka's topics, Pinot's controller, and (with `grants`) OPA's data for the platform's permissions. */
-export function startBackedGateway({ grants = false, ...options }: Omit<SandboxOptions, 'backing'> & { grants?: boolean } = {}): Promise<Sandbox> {
+export async function startBackedGateway({ grants = false, ...options }: Omit<SandboxOptions, 'backing'> & { grants?: boolean } = {}): Promise<Sandbox> {
   const [keycloak, kafka, pinot, opa] = [inject('keycloak'), inject('kafka'), inject('pinot'), inject('opa')];
   const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
   return startSandbox({
@@ -15,9 +17,9 @@ export function startBackedGateway({ grants = false, ...options }: Omit<SandboxO
     ...options,
     backing: {
       identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
-      kafka: { brokers: [kafka.brokerList], username: kafka.streamUser, password: kafka.streamPassword },
-      olapController: pinot.controller,
-      ...(grants ? { policyEngine: { url: opa.url } } : {}),
+      stream: await kafkaStream(kafka),
+      store: pinotStore(pinot.controller),
+      ...(grants ? { onGranted: opaGrants(opa.url) } : {}),
     },
   });
 }

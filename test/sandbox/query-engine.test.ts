@@ -8,6 +8,8 @@ import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandb
 import { call, tokenFor } from '../helpers/sandbox-http.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 import { trackSchema, trackTable } from '../helpers/track.js';
+// @ts-expect-error -- a plain ESM script of the project (scripts/), typed by its JSDoc
+import { opaGrants } from '../../scripts/platform/backing.mjs';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -78,7 +80,7 @@ describe('sandbox query engine', () => {
 
 describe("backed mode: the platform's grants in the policy engine's data", () => {
   async function touchTrack(policyEngineUrl: string) {
-    sandbox = await startSandbox({ topicDelayMs: 0, backing: { policyEngine: { url: policyEngineUrl } } });
+    sandbox = await startSandbox({ topicDelayMs: 0, backing: { onGranted: opaGrants(policyEngineUrl) } });
     const admin = await tokenFor(sandbox, 'admin');
     const source = sandbox.catalog.dataSources[0]!;
     const base = `${sandbox.gatewayUrl}/api/v2/catalog/datasources/${source.id}`;
