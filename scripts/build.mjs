@@ -3,24 +3,36 @@
 //    commander and the command tree: all that --help, --version and usage errors need;
 //  - dist/cli/dispatch.js: ESM, imported when a command runs, with each command's
 //    handler split into a chunk of its own so a command loads only what it uses.
-// Runtime dependencies other than commander stay external (node_modules).
+// Every dependency is bundled, so an install of dpgw installs nothing else (docs/benchmarks.md,
+// "The package"). The library entries (`dpgw`, `dpgw/sandbox`) are bundled into dist/pkg the
+// same way; dist/lib keeps tsc's output for the type declarations and the repository's scripts.
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((name) => name !== 'commander');
+/**
+ * The stream client's compression codecs load their WebAssembly from a file beside them;
+ * their `bundled` entry carries it inline, so it travels inside dpgw's own chunk.
+ */
+const inlineWasm = {
+  name: 'inline-wasm',
+  setup(builder) {
+    builder.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => builder.resolve('@platformatic/wasm-utils/bundled', { kind: args.kind, resolveDir: args.resolveDir }));
+  },
+};
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20.19',
-  external,
   define: { __DPGW_VERSION__: JSON.stringify(pkg.version) },
   minify: true,
-  sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [inlineWasm],
 };
+/** CommonJS dependencies bundled into ES modules still call require() for Node's own modules. */
+const esmRequire = { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" };
 
 await rm(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
 
@@ -33,11 +45,20 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // The dependencies go into the chunks too: resolving and reading hundreds of small
   // files from node_modules cost more start-up than the code itself (docs/benchmarks.md).
-  // The stream client stays a package: only reading a topic loads it, and it loads its
-  // own WebAssembly helpers relative to itself.
-  external: ['@platformatic/kafka'],
-  // CommonJS dependencies bundled into ES modules still call require() for Node's own modules.
-  banner: { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" },
+  // The stream client is imported dynamically, so only the commands that use it load its chunk.
+  banner: esmRequire,
+});
+
+await rm(new URL('../dist/pkg', import.meta.url), { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: { index: 'src/index.ts', sandbox: 'src/sandbox/sandbox.ts' },
+  outdir: 'dist/pkg',
+  format: 'esm',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  minify: false,
+  banner: esmRequire,
 });
 
 /** Keeps `import('./dispatch.js')` a real dynamic import of the ESM part. */
@@ -69,7 +90,7 @@ await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/cli/dpgw.cjs',
   format: 'cjs',
-  plugins: [dispatchStaysOutside, childProcessOnDemand],
+  plugins: [...common.plugins, dispatchStaysOutside, childProcessOnDemand],
 });
 
 // The build's identity, last in the bundle: bin/dpgw keys its code cache by it, so a new

@@ -76,6 +76,8 @@ export interface SandboxOptions {
   streamPort?: number;
   /** Messages a topic holds when its data set is enabled. */
   streamBacklog?: number;
+  /** How the stream's batches are compressed (default none). */
+  streamCompression?: 'none' | 'gzip' | 'snappy' | 'lz4';
   /**
    * Backed mode (the end-to-end tier): real systems behind the contract, through these
    * hooks; scripts/platform/backing.mjs has the real ones (Kafka, Pinot, OPA), so the
@@ -187,7 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const topics = options.backing?.stream;
   const streamUser = { user: 'dpgw-stream', password: options.streamPassword ?? generatedSecret() };
   // The platform's own message stream: each enabled data set's topic, fed with messages of its shape.
-  const broker = topics ? undefined : new StreamBroker({ port: options.streamPort ?? 0, users: { [streamUser.user]: streamUser.password } });
+  const broker = topics ? undefined : new StreamBroker({ port: options.streamPort ?? 0, users: { [streamUser.user]: streamUser.password }, compression: options.streamCompression });
   if (topics) catalog.topicCreator = (topic) => topics.createTopic(topic);
   else if (broker) {
     await broker.start();

@@ -172,17 +172,36 @@ describe('colour', () => {
 });
 
 describe('npm pack on a clean clone', () => {
-  it('builds first (prepack), so the package ships the binary it names', async () => {
+  it('builds first (prepack); the package ships what users run, and installs as one package, without a warning', async () => {
     // The files a commit would hold (tracked, and new ones not ignored), as a fresh clone has them: no dist/.
     const clone = mkdtempSync(join(tmpdir(), 'dpgw-pack-'));
     const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
     for (const file of tracked) cpSync(join(ROOT, file), join(clone, file), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
     expect(existsSync(join(clone, 'dist'))).toBe(false);
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel', 'error'], { cwd: clone, encoding: 'utf8', env: cleanEnv() })) as Array<{ files: Array<{ path: string }> }>;
+    const destination = mkdtempSync(join(tmpdir(), 'dpgw-tarball-'));
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--loglevel', 'error', '--pack-destination', destination], { cwd: clone, encoding: 'utf8', env: cleanEnv() })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['bin/dpgw', 'dist/cli/dpgw.cjs', 'dist/cli/dispatch.js', 'templates/realtime-table.yaml']));
-  }, 120_000);
+    expect(files).toEqual(expect.arrayContaining(['bin/dpgw', 'dist/cli/dpgw.cjs', 'dist/cli/dispatch.js', 'dist/pkg/index.js', 'dist/pkg/sandbox.js', 'dist/lib/index.d.ts', 'templates/realtime-table.yaml']));
+    // No source maps, no tsc output but the type declarations, no test or script.
+    expect(files.filter((f) => f.endsWith('.map') || (f.startsWith('dist/lib/') && !f.endsWith('.d.ts')) || f.startsWith('test/') || f.startsWith('scripts/'))).toEqual([]);
+
+    // Installed as a user does (npm install -g), offline: every dependency is inside the bundle.
+    const prefix = mkdtempSync(join(tmpdir(), 'dpgw-global-'));
+    const env = { ...cleanEnv(), npm_config_prefix: prefix };
+    const installed = await new Promise<{ code: number | null; output: string }>((resolve) =>
+      execFile('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', join(destination, packed[0]!.filename)], { env }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, output: stdout + stderr })),
+    );
+    expect(installed.code, installed.output).toBe(0);
+    // This machine's npm warns about its own configuration ("Unknown user config"); nothing else may warn.
+    expect(installed.output.split('\n').filter((line) => /warn|EBADENGINE/i.test(line) && !/Unknown user config/.test(line))).toEqual([]);
+    expect(installed.output).toMatch(/added 1 package/);
+    const version = execFileSync(join(prefix, 'bin', 'dpgw'), ['--version'], { encoding: 'utf8', env: cleanEnv() });
+    expect(version.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    // The library's two entries load from the installed package alone.
+    const library = execFileSync(process.execPath, ['--input-type=module', '-e', "const { GatewayClient } = await import('dpgw'); const { startSandbox } = await import('dpgw/sandbox'); const s = await startSandbox(); console.log(typeof GatewayClient, s.stream.brokerList.startsWith('127.0.0.1:')); await s.close();"], { cwd: join(prefix, 'lib'), encoding: 'utf8', env: cleanEnv() });
+    expect(library.trim()).toBe('function true');
+  }, 180_000);
 });
 
 describe('--json and --quiet hold for every outcome', () => {

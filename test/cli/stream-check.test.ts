@@ -136,3 +136,12 @@ describe('dpgw provision: the stream step and the consume step', () => {
     expect(JSON.parse(skipped.stdout).dataSets[0].steps[1]).toEqual({ step: 'stream', status: 'skipped', detail: `not checked (--no-stream-check): nothing tells whether the store can consume topic ${TOPIC}` });
   });
 });
+
+describe('compressed topics', () => {
+  it.each(['gzip', 'snappy', 'lz4'] as const)('a topic of %s batches is read by the bundled stream client on this Node: the track messages fit the contract schema', async (compression) => {
+    const { dpgw } = await setUp({ streamCompression: compression });
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);
+    const checked = await dpgw(['schema', 'infer', '--dataset', 'track', '--check', SCHEMA]);
+    expect([checked.code, checked.stdout + checked.stderr]).toEqual([0, expect.stringContaining(`✓ 200 messages fit ${SCHEMA}`)]);
+  });
+});

@@ -62,3 +62,16 @@ describe('the sandbox broker, seen from inside', () => {
     }
   });
 });
+
+describe('compressed batches', () => {
+  it('carry their codec in the attributes and a records section smaller than the plain one', async () => {
+    const { encodeRecordBatch } = await import('../../src/sandbox/stream/record-batch.js');
+    const { lz4Compress } = await import('@platformatic/wasm-utils');
+    const records = Array.from({ length: 50 }, (_, i) => ({ key: Buffer.from(`k${i}`), value: Buffer.from(JSON.stringify({ origin: 'RADAR-NORTH', dataMode: 'REAL', i })), timestamp: 1_795_478_400_000n + BigInt(i) }));
+    const plain = encodeRecordBatch(0n, records);
+    const compressed = encodeRecordBatch(0n, records, { codec: 'lz4', compress: (b) => Buffer.from(lz4Compress(b)) });
+    // baseOffset (8) + batchLength (4) + partitionLeaderEpoch (4) + magic (1) + crc (4): the attributes.
+    expect([plain.readInt16BE(21), compressed.readInt16BE(21)]).toEqual([0, 3]);
+    expect(compressed.length).toBeLessThan(plain.length / 2);
+  });
+});

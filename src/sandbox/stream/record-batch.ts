@@ -5,6 +5,13 @@
  */
 import { crc32c, WireWriter } from './kafka-wire.js';
 
+/** A batch's compression, as its attributes' low bits name it. */
+export type BatchCompression = 'none' | 'gzip' | 'snappy' | 'lz4';
+const CODEC_BITS: Record<BatchCompression, number> = { none: 0, gzip: 1, snappy: 2, lz4: 3 };
+
+/** Compresses a batch's records section with the named codec. */
+export type Compressor = (records: Buffer) => Buffer;
+
 export interface StoredRecord {
   key: Buffer | null;
   value: Buffer | null;
@@ -12,12 +19,12 @@ export interface StoredRecord {
   timestamp: bigint;
 }
 
-/** One batch holding `records`, the first of which sits at `baseOffset`. */
-export function encodeRecordBatch(baseOffset: bigint, records: readonly StoredRecord[]): Buffer {
+/** One batch holding `records`, the first of which sits at `baseOffset`; its records section compressed when a codec is given. */
+export function encodeRecordBatch(baseOffset: bigint, records: readonly StoredRecord[], compression: { codec: BatchCompression; compress: Compressor } = { codec: 'none', compress: (b) => b }): Buffer {
   const baseTimestamp = records.reduce((min, r) => (r.timestamp < min ? r.timestamp : min), records[0]!.timestamp);
   const maxTimestamp = records.reduce((max, r) => (r.timestamp > max ? r.timestamp : max), baseTimestamp);
   const body = new WireWriter()
-    .int16(0) // attributes: no compression, CreateTime, not transactional, not control
+    .int16(CODEC_BITS[compression.codec]) // attributes: the codec; CreateTime, not transactional, not control
     .int32(records.length - 1) // lastOffsetDelta
     .int64(baseTimestamp)
     .int64(maxTimestamp)
@@ -25,7 +32,8 @@ export function encodeRecordBatch(baseOffset: bigint, records: readonly StoredRe
     .int16(-1) // producerEpoch
     .int32(-1) // baseSequence
     .int32(records.length);
-  records.forEach((record, index) => body.raw(encodeRecord(record, index, record.timestamp - baseTimestamp)));
+  const encoded = Buffer.concat(records.map((record, index) => encodeRecord(record, index, record.timestamp - baseTimestamp)));
+  body.raw(compression.compress(encoded));
   const afterCrc = body.toBuffer();
   const fromEpoch = new WireWriter()
     .int32(0) // partitionLeaderEpoch

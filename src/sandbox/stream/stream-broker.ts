@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { MalformedRequest, WireReader, WireWriter } from './kafka-wire.js';
-import { encodeRecordBatch, type StoredRecord } from './record-batch.js';
+import { encodeRecordBatch, type BatchCompression, type Compressor, type StoredRecord } from './record-batch.js';
 import { ScramExchange, ScramRefused, scramCredential, type ScramCredential } from './scram-server.js';
 
 const API = { Fetch: 1, ListOffsets: 2, Metadata: 3, SaslHandshake: 17, ApiVersions: 18, SaslAuthenticate: 36 } as const;
@@ -46,6 +46,8 @@ export interface StreamBrokerOptions {
   port?: number;
   /** The stream users and their passwords (SCRAM-SHA-512). */
   users: Record<string, string>;
+  /** How the batches it hands out are compressed, as a producer's `compression.type` would make them (default none). */
+  compression?: BatchCompression;
 }
 
 export class StreamBroker {
@@ -62,7 +64,10 @@ export class StreamBroker {
     for (const [user, password] of Object.entries(options.users)) this.credentials.set(user, scramCredential(password));
   }
 
+  private compressor: Compressor | undefined;
+
   async start(): Promise<void> {
+    this.compressor = await compressorFor(this.options.compression ?? 'none');
     const server = createServer((socket) => this.serve(socket));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -347,12 +352,30 @@ export class StreamBroker {
         const error = !topic ? (byId ? ERROR.unknownTopicId : ERROR.unknownTopicOrPartition) : !records ? ERROR.unknownTopicOrPartition : offset > end || offset < 0n ? ERROR.offsetOutOfRange : ERROR.none;
         pw.int32(partition).int16(error).int64(error === ERROR.none ? end : -1n).int64(error === ERROR.none ? end : -1n).int64(0n);
         pw.array([], true, () => undefined).int32(-1);
-        const batch = error === ERROR.none && offset < end ? encodeRecordBatch(offset, recordsUpTo(records!, Number(offset), maxBytes)) : null;
+        const codec = this.options.compression ?? 'none';
+        const batch = error === ERROR.none && offset < end ? encodeRecordBatch(offset, recordsUpTo(records!, Number(offset), maxBytes), { codec, compress: this.compressor! }) : null;
         pw.byteArray(batch, true).taggedFields();
       });
       w.taggedFields();
     });
     return writer.taggedFields();
+  }
+}
+
+/** The codec's compressor: gzip from Node, snappy and lz4 (LZ4 frames) from the stream client's own codecs, loaded only when asked for. */
+async function compressorFor(codec: BatchCompression): Promise<Compressor> {
+  switch (codec) {
+    case 'none':
+      return (records) => records;
+    case 'gzip': {
+      const { gzipSync } = await import('node:zlib');
+      return (records) => gzipSync(records);
+    }
+    case 'snappy':
+    case 'lz4': {
+      const codecs = await import('@platformatic/wasm-utils');
+      return codec === 'snappy' ? (records) => Buffer.from(codecs.snappyCompress(records)) : (records) => Buffer.from(codecs.lz4Compress(records));
+    }
   }
 }
 
