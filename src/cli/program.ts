@@ -4,7 +4,7 @@
  * runs, so `dpgw --help` loads no handler (its start-up: docs/benchmarks.md).
  */
 import type * as Typed from '@commander-js/extra-typings';
-import { Argument as CommanderArgument, Command as CommanderCommand, InvalidArgumentError, Option as CommanderOption } from 'commander';
+import { Argument as CommanderArgument, Command as CommanderCommand, Help, InvalidArgumentError, Option as CommanderOption } from 'commander';
 import { SHELLS } from './completion.js';
 import { nameProblem, type NameKind } from '../names/platform-names.js';
 import { closestMatch } from '../text/closest-match.js';
@@ -46,7 +46,15 @@ function declareProgram(version: string) {
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    // A command's help describes its own options; the global ones are named compactly after them (globalOptionsText).
+    .configureHelp({
+      showGlobalOptions: false,
+      sortSubcommands: false,
+      optionDescription(this: Help, option: CommanderOption) {
+        const described = Help.prototype.optionDescription.call(this, option);
+        return option.mandatory ? `${described} (required)` : described;
+      },
+    })
     .optionsGroup('Output:')
     .option('--json', 'write the result as one JSON document on stdout')
     .option('-q, --quiet', 'print only results and errors')
@@ -66,6 +74,7 @@ type Program = ReturnType<typeof declareProgram>;
 
 /** How a command is declared: with its example (collected for the top-level help), as a group, and wired to its handler module. */
 function toolsFor(program: Program, dispatch: Dispatch, examples: Example[]) {
+  const globals = globalOptionsText(program);
   const action = (module: HandlerModuleName) =>
     async function (this: AnyCommand) {
       await dispatch(module, this);
@@ -77,12 +86,13 @@ function toolsFor(program: Program, dispatch: Dispatch, examples: Example[]) {
     example: string,
   ) => {
     const command = parent.command(name).description(description).helpOption('-h, --help', 'show help');
-    command.addHelpText('after', `\nExample:\n  $ ${example}\n`);
+    command.addHelpText('after', `\nExample:\n  $ ${example}\n${globals}`);
     examples.push({ command: `${(parent as unknown) === program ? '' : parent.name() + ' '}${name.split(' ')[0]}`, example });
     return command;
   };
   const group = (name: string, description: string) => {
     const command = program.command(name).description(description).helpOption('-h, --help', 'show help').helpCommand(false);
+    command.addHelpText('after', globals);
     // Without a subcommand, or with an unknown one, say so in one line (commander would print the whole help).
     // [subcommand...]: a misspelt subcommand with its arguments (`schema pish file.yaml`) is still named as one.
     command.argument('[subcommand...]').usage('<command> [options]').action(function (this: AnyCommand) {
@@ -91,6 +101,22 @@ function toolsFor(program: Program, dispatch: Dispatch, examples: Example[]) {
     return command;
   };
   return { action, add, group };
+}
+
+/** The global options by name only, wrapped: `dpgw --help` describes them. */
+function globalOptionsText(program: Program): string {
+  const names = (program as unknown as AnyCommand).options.map((option) => option.flags.replace(/^-\w, /, ''));
+  const lines: string[] = [];
+  let line = ' ';
+  for (const name of names) {
+    const next = `${line} ${name}${name === names.at(-1) ? '' : ','}`;
+    if (next.length > 80 && line.trim() !== '') {
+      lines.push(line);
+      line = `  ${name}${name === names.at(-1) ? '' : ','}`;
+    } else line = next;
+  }
+  lines.push(line);
+  return `\nGlobal options (\`dpgw --help\` describes them):\n${lines.join('\n')}\n`;
 }
 
 /**

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { TOP_LEVEL_COMMANDS } from '../helpers/command-tree.js';
 
-const COMMANDS = ['login', 'logout', 'auth', 'enable', 'schema', 'table', 'storage', 'health', 'provision', 'sandbox', 'completion', 'config'];
 // eslint-disable-next-line no-control-regex -- ANSI escapes are what this looks for
 const ANSI = /\u001b\[/;
 
@@ -17,7 +17,7 @@ describe('dpgw --help and --version', () => {
     expect(stderr).toBe('');
     const commandsSection = stdout.slice(stdout.indexOf('Commands:'), stdout.indexOf('Examples:'));
     const examplesSection = stdout.slice(stdout.indexOf('Examples:'));
-    for (const command of COMMANDS) {
+    for (const command of TOP_LEVEL_COMMANDS) {
       expect(commandsSection).toMatch(new RegExp(`^  ${command}\\b.*\\S+\\s{2,}\\S`, 'm'));
       expect(examplesSection).toMatch(new RegExp(`^  ${command}\\b.*\\$ (curl .*|eval "\\$\\()?dpgw ${command}\\b`, 'm'));
     }
