@@ -13,7 +13,7 @@ import { CATALOG_BASE } from '../contract/paths.js';
 import type { Catalog, Permission } from './catalog.js';
 import type { Faults, FaultSettings } from './faults.js';
 import type { HealthChecks } from './health.js';
-import { LoopbackService, PayloadTooLarge, readBody, sendJson, springError } from './http-kit.js';
+import { LoopbackService, PayloadTooLarge, readBody, routeRequest, sendJson, springError, type Route } from './http-kit.js';
 import type { OlapStore, StoreAnswer, StoreBackend } from './olap-store.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
@@ -166,7 +166,7 @@ export class GatewayEmulator extends LoopbackService {
       return this.createTable(body);
     }
     if (path.startsWith(`${CATALOG_BASE}/`)) {
-      const answer = this.catalog(method, path.slice(CATALOG_BASE.length), body, caller);
+      const answer = await this.catalog(method, path.slice(CATALOG_BASE.length), body, caller);
       if (answer.granted?.length) {
         const failed = await this.publishGrants(answer.granted, path);
         if (failed) return failed;
@@ -203,72 +203,100 @@ export class GatewayEmulator extends LoopbackService {
     }
   }
 
-  private catalog(method: string, path: string, body: unknown, caller: Caller): Answer {
+  private async catalog(method: string, path: string, body: unknown, caller: Caller): Promise<Answer> {
     const { catalog } = this.options;
     const full = `${CATALOG_BASE}${path}`;
-    const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-    const notFound = (what: string) => ({ status: 404, body: springError(404, 'Not Found', what, full) });
-    if (parts[0] !== 'datasources') return notFound('No endpoint');
-
-    if (parts.length === 1) return method === 'GET' ? { status: 200, body: catalog.listDataSources() } : methodNotAllowed(full);
-    const dataSourceId = parts[1]!;
-    if (parts.length === 5 && parts[2] === 'enablements' && parts[4] === 'datasets') {
-      if (method !== 'GET') return methodNotAllowed(full);
-      if (dataSourceId !== CATALOG_ALL && !catalog.dataSource(dataSourceId)) return notFound(`data source ${dataSourceId} does not exist`);
-      return { status: 200, body: catalog.listDataSets(dataSourceId, parts[3]!) };
-    }
-    const source = catalog.dataSource(dataSourceId);
-    if (!source) return notFound(`data source ${dataSourceId} does not exist`);
-    if (parts.length === 3 && parts[2] === 'datasets') return method === 'GET' ? { status: 200, body: source.offered } : methodNotAllowed(full);
-    if (parts.length === 3 && parts[2] === 'enablements') {
-      if (method === 'GET') return { status: 200, body: catalog.listEnablements(source.id) };
-      if (method !== 'POST') return methodNotAllowed(full);
-      const forbidden = this.requireAdmin(caller, full);
-      if (forbidden) return forbidden;
-      const request = body as { name?: unknown; groups?: unknown } | undefined;
-      if (!request || typeof request.name !== 'string' || request.name.trim() === '') return { status: 400, body: springError(400, 'Bad Request', 'name: must not be blank', full) };
-      if (!Array.isArray(request.groups) || request.groups.length === 0 || !request.groups.every((g) => typeof g === 'string' && g !== '')) {
-        return { status: 400, body: springError(400, 'Bad Request', 'groups: must name at least one group', full) };
-      }
-      const created = catalog.createEnablement(source.id, request.name, request.groups as string[]);
-      if (created === 'exists') return { status: 409, body: springError(409, 'Conflict', `enablement "${request.name}" already exists for data source ${source.name}`, full) };
-      return { status: 201, body: created, headers: { location: `${full}/${created.id}` } };
-    }
-    if (parts.length === 6 && parts[2] === 'enablements' && parts[4] === 'datasets') {
-      const enablement = catalog.enablements.get(parts[3]!);
-      if (!enablement || enablement.dataSourceId !== source.id) return notFound(`enablement ${parts[3]} does not exist`);
-      if (method !== 'PUT') return methodNotAllowed(full);
-      const forbidden = this.requireAdmin(caller, full);
-      if (forbidden) return forbidden;
-      const dataSetName = parts[5]!;
-      if (!source.offered.some((d) => d.name === dataSetName)) return notFound(`data source ${source.name} offers no data set "${dataSetName}"; it offers ${source.offered.map((d) => d.name).join(', ')}`);
-      const { created } = catalog.enable(enablement.id, dataSetName);
-      return { status: created ? 202 : 200, body: { enablement: enablement.id, dataSet: dataSetName, status: created ? 'enabling' : 'enabled' } };
-    }
-    if (parts.length === 8 && parts[2] === 'enablements' && parts[4] === 'datasets' && parts[6] === 'storages') {
-      if (method !== 'GET') return methodNotAllowed(full);
-      const found = catalog.findEnabled(source.id, parts[3]!, parts[5]!);
-      if (!found) return notFound(`data set ${parts[5]} is not enabled in enablement ${parts[3]}`);
-      if (parts[7] !== found.dataSet.storageId) return notFound(`storage ${parts[7]} does not exist for data set ${found.dataSet.name}`);
-      // The manual call of platforms before 1.15.165: permissions on the data set's tables for the enablement's groups.
-      const tables = [...this.options.store.tables.entries()].filter(([, t]) => t.topic === found.dataSet.topic).map(([name]) => name);
-      const permissions = tables.map((table) => catalog.grant(table, found.dataSet.name, found.enablement, 'storage-touch'));
-      return {
-        status: 200,
-        granted: permissions,
-        body: {
-          name: 'default',
-          id: found.dataSet.storageId,
-          dataSet: found.dataSet.name,
-          permissions: permissions.map((p) => ({ table: p.table, groups: p.groups, privilege: p.privilege })),
-          message: tables.length
-            ? `read permission on ${tables.join(', ')} granted to ${found.enablement.groups.join(', ')}`
-            : `no table consumes topic ${found.dataSet.topic} yet; nothing granted`,
+    const notFound = (what: string): Answer => ({ status: 404, body: springError(404, 'Not Found', what, full) });
+    /** The data source of a route, or its 404. */
+    const sourceOf = (id: string) => catalog.dataSource(id) ?? notFound(`data source ${id} does not exist`);
+    const admin = () => this.requireAdmin(caller, full);
+    const routes: Array<Route<Answer>> = [
+      { method: 'GET', pattern: '/datasources', handle: () => ({ status: 200, body: catalog.listDataSources() }) },
+      {
+        method: 'GET',
+        pattern: '/datasources/:source/enablements/:enablement/datasets',
+        handle: ({ source, enablement }) => (source !== CATALOG_ALL && !catalog.dataSource(source!) ? notFound(`data source ${source} does not exist`) : { status: 200, body: catalog.listDataSets(source!, enablement!) }),
+      },
+      {
+        method: 'GET',
+        pattern: '/datasources/:source/datasets',
+        handle: ({ source }) => {
+          const found = sourceOf(source!);
+          return 'status' in found ? found : { status: 200, body: found.offered };
         },
-      };
-    }
-    return notFound('No endpoint');
+      },
+      {
+        method: 'GET',
+        pattern: '/datasources/:source/enablements',
+        handle: ({ source }) => {
+          const found = sourceOf(source!);
+          return 'status' in found ? found : { status: 200, body: catalog.listEnablements(found.id) };
+        },
+      },
+      {
+        method: 'POST',
+        pattern: '/datasources/:source/enablements',
+        handle: ({ source }) => {
+          const found = sourceOf(source!);
+          if ('status' in found) return found;
+          const forbidden = admin();
+          if (forbidden) return forbidden;
+          const request = body as { name?: unknown; groups?: unknown } | undefined;
+          if (!request || typeof request.name !== 'string' || request.name.trim() === '') return { status: 400, body: springError(400, 'Bad Request', 'name: must not be blank', full) };
+          if (!Array.isArray(request.groups) || request.groups.length === 0 || !request.groups.every((g) => typeof g === 'string' && g !== '')) {
+            return { status: 400, body: springError(400, 'Bad Request', 'groups: must name at least one group', full) };
+          }
+          const created = catalog.createEnablement(found.id, request.name, request.groups as string[]);
+          if (created === 'exists') return { status: 409, body: springError(409, 'Conflict', `enablement "${request.name}" already exists for data source ${found.name}`, full) };
+          return { status: 201, body: created, headers: { location: `${full}/${created.id}` } };
+        },
+      },
+      {
+        method: 'PUT',
+        pattern: '/datasources/:source/enablements/:enablement/datasets/:dataSet',
+        handle: ({ source, enablement: enablementId, dataSet: dataSetName }) => {
+          const found = sourceOf(source!);
+          if ('status' in found) return found;
+          const enablement = catalog.enablements.get(enablementId!);
+          if (!enablement || enablement.dataSourceId !== found.id) return notFound(`enablement ${enablementId} does not exist`);
+          const forbidden = admin();
+          if (forbidden) return forbidden;
+          if (!found.offered.some((d) => d.name === dataSetName)) return notFound(`data source ${found.name} offers no data set "${dataSetName}"; it offers ${found.offered.map((d) => d.name).join(', ')}`);
+          const { created } = catalog.enable(enablement.id, dataSetName!);
+          return { status: created ? 202 : 200, body: { enablement: enablement.id, dataSet: dataSetName, status: created ? 'enabling' : 'enabled' } };
+        },
+      },
+      {
+        method: 'GET',
+        pattern: '/datasources/:source/enablements/:enablement/datasets/:dataSet/storages/:storage',
+        handle: ({ source, enablement, dataSet, storage }) => {
+          const foundSource = sourceOf(source!);
+          if ('status' in foundSource) return foundSource;
+          const found = catalog.findEnabled(foundSource.id, enablement!, dataSet!);
+          if (!found) return notFound(`data set ${dataSet} is not enabled in enablement ${enablement}`);
+          if (storage !== found.dataSet.storageId) return notFound(`storage ${storage} does not exist for data set ${found.dataSet.name}`);
+          // The manual call of platforms before 1.15.165: permissions on the data set's tables for the enablement's groups.
+          const tables = [...this.options.store.tables.entries()].filter(([, t]) => t.topic === found.dataSet.topic).map(([name]) => name);
+          const permissions = tables.map((table) => catalog.grant(table, found.dataSet.name, found.enablement, 'storage-touch'));
+          return {
+            status: 200,
+            granted: permissions,
+            body: {
+              name: 'default',
+              id: found.dataSet.storageId,
+              dataSet: found.dataSet.name,
+              permissions: permissions.map((p) => ({ table: p.table, groups: p.groups, privilege: p.privilege })),
+              message: tables.length ? `read permission on ${tables.join(', ')} granted to ${found.enablement.groups.join(', ')}` : `no table consumes topic ${found.dataSet.topic} yet; nothing granted`,
+            },
+          };
+        },
+      },
+    ];
+    const routed = await routeRequest(routes, method, path);
+    if (routed.kind === 'found') return routed.answer;
+    return routed.kind === 'wrong-method' ? methodNotAllowed(full) : notFound('No endpoint');
   }
+
 
   private async authenticate(authorization: string | undefined, path: string): Promise<Caller | Answer> {
     const unauthorized = (description: string): Answer => ({

@@ -116,3 +116,46 @@ export abstract class LoopbackService {
     await this.server.close();
   }
 }
+
+/**
+ * One route of an emulator: a method and a path pattern whose `:name` segments are
+ * captured (decoded). The emulators route by table, not by chains of `parts[i] === …`.
+ */
+export interface Route<Answer> {
+  method: string;
+  pattern: string;
+  handle(params: Record<string, string>): Answer | Promise<Answer>;
+}
+
+/** The route for a request: `found` with its answer; `wrong-method` when the path is known but not for this method; else `none`. */
+export async function routeRequest<Answer>(routes: ReadonlyArray<Route<Answer>>, method: string, path: string): Promise<{ kind: 'found'; answer: Answer } | { kind: 'wrong-method' } | { kind: 'none' }> {
+  let pathKnown = false;
+  for (const route of routes) {
+    const params = matchPattern(route.pattern, path);
+    if (!params) continue;
+    if (route.method !== method) {
+      pathKnown = true;
+      continue;
+    }
+    return { kind: 'found', answer: await route.handle(params) };
+  }
+  return pathKnown ? { kind: 'wrong-method' } : { kind: 'none' };
+}
+
+function matchPattern(pattern: string, path: string): Record<string, string> | undefined {
+  const want = pattern.split('/').filter(Boolean);
+  const have = path.split('/').filter(Boolean);
+  if (want.length !== have.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of want.entries()) {
+    const actual = have[index]!;
+    if (part.startsWith(':')) {
+      try {
+        params[part.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return undefined;
+      }
+    } else if (part !== actual) return undefined;
+  }
+  return params;
+}
