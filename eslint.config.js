@@ -26,6 +26,15 @@ export default tseslint.config(
     },
   },
   {
+    // The domain core (everything but the CLI's own folders) never reaches up into the CLI:
+    // commands call the core, not the other way round.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/commands/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/*', '**/commands/*'], message: 'the domain core does not import the CLI (src/cli, src/commands); pass what it needs as typed parameters' }] }],
+    },
+  },
+  {
     files: ['bin/**', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

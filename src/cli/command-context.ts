@@ -7,7 +7,7 @@ import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings'
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import type { CommandOutput, Reporter } from '../output/reporter.js';
 import type { Settings } from '../settings/resolve-settings.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 import type { ArgsOf, CommandName, OptionsOf } from './program.js';
 
 export interface CommandContext<Options = Record<string, unknown>, Args extends unknown[] = unknown[]> {

@@ -6,7 +6,7 @@ import type { Reporter } from '../output/reporter.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
 import { requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 import { VERSION } from './version.js';
 
 /** The dashboard tool's client for a profile's settings: its URL, user and password (a reference, DPGW_DASHBOARD_PASSWORD, or a prompt). */

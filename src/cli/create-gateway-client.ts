@@ -5,7 +5,7 @@ import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { Reporter } from '../output/reporter.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
 import { requireUrl, requireWord, timeoutMs } from '../settings/setting-values.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 import { VERSION } from './version.js';
 
 /** The gateway client a command uses, configured from the effective settings; tokens from the session. */

@@ -5,7 +5,7 @@ import type { Reporter } from '../output/reporter.js';
 import { StatementClient } from '../query-engine/statement-client.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
 import { requireUrl, requireWord, timeoutMs } from '../settings/setting-values.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 import { VERSION } from './version.js';
 
 /** The query engine's statement client for a profile's settings: the session's token, the CA file, the timeout. */

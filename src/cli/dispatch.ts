@@ -10,7 +10,7 @@ import type { GatewayClient } from '../gateway/gateway-client.js';
 import { Reporter } from '../output/reporter.js';
 import { resolveSettings, type Settings } from '../settings/resolve-settings.js';
 import { commandPath, flagWords, type CommandContext, type HandlerModule, type HandlerModuleName } from './command-context.js';
-import { canPrompt, wantsColor, type Io } from './io.js';
+import { canPrompt, wantsColor, type Io } from '../output/io.js';
 
 const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = {
   config: () => import('../commands/config.js'),

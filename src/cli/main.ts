@@ -1,5 +1,5 @@
 /** The dpgw binary's entry: run the CLI on the real process. */
-import { processIo } from './io.js';
+import { processIo } from '../output/io.js';
 import { VERSION } from './version.js';
 import { loadDispatch } from './load-dispatch.js';
 

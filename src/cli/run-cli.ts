@@ -9,7 +9,7 @@ import { CommanderError } from 'commander';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { commandPath, flagWords } from './command-context.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 import { loadDispatch } from './load-dispatch.js';
 import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from './completion.js';
 import { buildProgram } from './program.js';

@@ -1,5 +1,5 @@
 /** Progress on stderr: an ora spinner on a terminal, one plain line otherwise, nothing with --quiet or --json. */
-import type { Io } from '../cli/io.js';
+import type { Io } from './io.js';
 import type { Reporter } from './reporter.js';
 
 export interface Progress {

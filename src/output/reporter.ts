@@ -10,7 +10,7 @@ import type { DpgwError } from '../errors/dpgw-error.js';
 import { redactText } from '../secrets/redaction.js';
 import { jsonChunks } from './json-chunks.js';
 import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
-import type { OutputStream } from '../cli/io.js';
+import type { OutputStream } from './io.js';
 
 export interface ReporterOptions {
   json: boolean;

@@ -1,6 +1,6 @@
 /** The spinner as a person sees it at a terminal, and the one rule that keeps it from outliving its command. */
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
+import type { Io } from '../../src/output/io.js';
 import { startProgress } from '../../src/output/progress.js';
 import { Reporter } from '../../src/output/reporter.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
