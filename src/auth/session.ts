@@ -67,12 +67,17 @@ function noClientSecret(clientId: string): DpgwError {
 }
 
 /** The identity provider settings; the client secret comes from DPGW_CLIENT_SECRET or a secret reference. */
-export async function identitySettings(context: SessionContext, fallback?: CachedSession): Promise<IdentitySettings & { clientSecretReference?: string }> {
+/**
+ * `cachedSecret`: the client-secret reference a login used, kept in the token cache, for a
+ * refresh when the current settings name none.
+ */
+export async function identitySettings(context: SessionContext, fallback?: CachedSession, cachedSecret?: { reference: string; where: string }): Promise<IdentitySettings & { clientSecretReference?: string }> {
   const { settings } = context;
   const authUrl = settings.values.authUrl.value === undefined && fallback ? fallback.authUrl : requireUrl(settings, 'authUrl');
   const realm = settings.values.realm.value ?? fallback?.realm ?? requireValue(settings, 'realm');
   const clientId = settings.values.clientId.value ?? fallback?.clientId ?? requireValue(settings, 'clientId');
   const secretSetting = settings.values.clientSecret;
+  const fromCache = secretSetting.value === undefined ? cachedSecret : undefined;
   let clientSecret: string;
   let clientSecretReference: string | undefined;
   let clientSecretFrom: string;
@@ -81,13 +86,14 @@ export async function identitySettings(context: SessionContext, fallback?: Cache
     clientSecretFrom = secretSetting.source.name;
     registerSecret(clientSecret);
   } else {
-    const reference = secretSetting.value ?? (context.prompt ? 'prompt' : undefined);
+    const reference = fromCache?.reference ?? secretSetting.value ?? (context.prompt ? 'prompt' : undefined);
     if (reference === undefined) {
       throw noClientSecret(clientId);
     }
-    clientSecret = await resolveSecretReference(reference, { where: whereSet(secretSetting), env: context.env, label: 'client secret', prompt: context.prompt });
+    const where = fromCache?.where ?? whereSet(secretSetting);
+    clientSecret = await resolveSecretReference(reference, { where, env: context.env, label: 'client secret', prompt: context.prompt });
     if (reference !== 'prompt') clientSecretReference = reference;
-    clientSecretFrom = reference === 'prompt' ? 'the prompt' : `the clientSecret reference (${whereSet(secretSetting)})`;
+    clientSecretFrom = reference === 'prompt' ? 'the prompt' : `the clientSecret reference (${where})`;
   }
   const clientAuth = (checkedWhenSet(settings, 'clientAuth') ?? 'post') as 'post' | 'basic';
   return {
@@ -326,15 +332,8 @@ export function loginHint(context: { settings: Settings }): string {
 
 /** Refreshing uses the settings of the login when the current ones do not name a client secret. */
 async function identitySettingsForRefresh(context: SessionContext, session: CachedSession): Promise<IdentitySettings & { clientSecretReference?: string }> {
-  const secret = context.settings.values.clientSecret;
-  if (secret.value === undefined && session.clientSecretReference) {
-    const withReference: Settings = {
-      ...context.settings,
-      values: { ...context.settings.values, clientSecret: { key: 'clientSecret', value: session.clientSecretReference, source: { kind: 'profile', profile: session.profile, location: 'the token cache (reference used at login)' } } },
-    };
-    return identitySettings({ ...context, settings: withReference }, session);
-  }
-  return identitySettings(context, session);
+  const cached = session.clientSecretReference ? { reference: session.clientSecretReference, where: 'the token cache (reference used at login)' } : undefined;
+  return identitySettings(context, session, cached);
 }
 
 function nearExpiry(session: CachedSession): boolean {

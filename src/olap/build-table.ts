@@ -32,6 +32,8 @@ export interface TableInputs {
   maskStreamPassword?: boolean;
   /** The stream password, resolved once by a caller that builds many tables. */
   streamPassword?: string;
+  /** A retention the caller's own input sets (a manifest entry's table.retentionDays), over the setting. */
+  retentionDays?: number;
   prompt?: (message: string) => Promise<string>;
   warn: (message: string) => void;
 }
@@ -65,7 +67,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   };
   const streamUser = setting('streamUser');
   const streamPassword = inputs.maskStreamPassword ? (setting('streamPassword') === undefined ? undefined : MASK) : (inputs.streamPassword ?? (await resolveStreamPassword(inputs)));
-  const retention = setting('retentionDays');
+  const retention = inputs.retentionDays !== undefined ? String(inputs.retentionDays) : setting('retentionDays');
   const values: TemplateValues = {
     tableName: { value: tableName, how: 'pass --name' },
     schemaName: { value: schemaName, how: 'pass --schema' },

@@ -556,13 +556,9 @@ function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: stri
 }
 
 function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: Settings, env: NodeJS.ProcessEnv, topic: string, streamPassword: string | undefined, warn: (message: string) => void) {
-  const retention = entry.table?.retentionDays;
-  const withRetention: Settings =
-    retention === undefined
-      ? settings
-      : { ...settings, values: { ...settings.values, retentionDays: { key: 'retentionDays', value: String(retention), source: { kind: 'manifest', location: `data set ${entry.dataset}` } } } };
   return {
-    settings: withRetention,
+    settings,
+    retentionDays: entry.table?.retentionDays,
     env,
     topic: entry.table?.topic ?? topic,
     schema: { schema },
