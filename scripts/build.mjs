@@ -70,7 +70,7 @@ const dispatchStaysOutside = {
 };
 /**
  * commander requires node:child_process at load for executable subcommands, which
- * dpgw does not use; loading it costs about 4 % of a cold start. The start-up bundle
+ * dpgw does not use; loading it costs a cold start (docs/benchmarks.md). The start-up bundle
  * gets a stand-in that loads the real module on first use.
  */
 const childProcessOnDemand = {

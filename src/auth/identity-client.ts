@@ -4,8 +4,8 @@
  * fields, the refresh_token grant, and sign-out. Its fetch runs on got, the
  * gateway client's HTTP stack, with the same trust and proxy rules, a timeout and
  * a masked trace: Node's own fetch compiles its HTTP parser (WebAssembly) on the
- * first connection, about 30 MB of resident memory for two requests
- * (docs/benchmarks.md). Every failure becomes a one-line DpgwError: exit 4 for what the
+ * first connection, which costs memory a two-request command should not pay
+ * (docs/benchmarks.md has the figure). Every failure becomes a one-line DpgwError: exit 4 for what the
  * provider refused, 5 when it cannot be reached.
  */
 import type http from 'node:http';

@@ -1,7 +1,7 @@
 /**
  * Steps 5 and 6 of the contract as one piece of domain code for `dpgw table create`,
- * `dpgw storage touch` and `dpgw provision` (issue #14: the copies had drifted, and
- * provision could ask for `…/storages/undefined`).
+ * `dpgw storage touch` and `dpgw provision`: separate copies drift (one could ask for
+ * `…/storages/undefined`).
  */
 import { storageTouchNeeded } from '../contract/platform-version.js';
 import type { RealtimeTableDefinition } from '../contract/types.js';

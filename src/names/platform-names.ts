@@ -1,5 +1,5 @@
 /**
- * The names dpgw sends to the platform, checked before any request (issue #14): they go
+ * The names dpgw sends to the platform, checked before any request: they go
  * into URL paths (data sources, enablements, data sets), into the enablement's groups,
  * into the analytics store (schemas and tables, which it refuses with '.' or white space)
  * and into SQL. A name outside these rules used to be sent, half-applied (an enablement

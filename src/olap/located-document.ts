@@ -90,8 +90,9 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
     const mark = (error as { mark?: { line: number; column: number } }).mark;
     throw new DpgwError('input', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { where: `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`, hint: 'fix the YAML' });
   }
-  // Positions of a document that parsed: js-yaml again, recording where each node starts
-  // (the yaml library took 10 s and 950 MB for a 12 MB manifest; this takes a fraction).
+  // Positions of a document that parsed: js-yaml again, recording where each node starts;
+  // the yaml library's positions cost a large manifest many times the time and memory
+  // (docs/benchmarks.md, "A large manifest refused").
   let tree: PositionTree | undefined;
   const positions = () => {
     if (tree === undefined) {

@@ -12,7 +12,7 @@ export interface Progress {
 /**
  * Starts at once and returns at once: ora loads in the background and the spinner starts
  * only if stop() has not been called by then. (A caller that awaited the load could stop
- * before the spinner existed, and the spinner then kept the process alive: issue #14.)
+ * before the spinner existed, and the spinner then kept the process alive.)
  */
 export function startProgress(reporter: Reporter, io: Io, text: string): Progress {
   if (reporter.options.quiet || reporter.options.json) return { update: () => undefined, note: () => undefined, stop: () => undefined };
@@ -29,7 +29,7 @@ export function startProgress(reporter: Reporter, io: Io, text: string): Progres
     ({ default: ora }) => {
       if (stopped) return;
       // discardStdin off: ora's stdin discarder puts the terminal in raw mode without reading
-      // it, so Ctrl-C never became SIGINT (issue #14); the terminal's own Ctrl-C is kept.
+      // it, so Ctrl-C never became SIGINT; the terminal's own Ctrl-C is kept.
       spinner = ora({ text: latest, stream: io.stderr as NodeJS.WritableStream, color: reporter.options.colorStderr ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
     },
     // A spinner that cannot load is not worth failing a command for: the work goes on without it.

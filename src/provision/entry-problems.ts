@@ -1,6 +1,6 @@
 /**
  * Problems found while preparing a manifest's data sets, collected for all of them and
- * placed in the manifest (issue #14): the checks they come from (schema files, the table
+ * placed in the manifest: the checks they come from (schema files, the table
  * template, the settings) speak of flags and template lines, which a manifest user never
  * wrote. Each problem names the data set and its manifest line; one problem shared by
  * many data sets (a setting missing for the template) is reported once, with a count.

@@ -2,7 +2,7 @@
  * What each setting's value must look like, in one place: the typed reads of
  * setting-values.ts (for flags, the environment, profiles and manifests) and
  * `dpgw config set` (before it writes) ask here, so a value `config set` accepts is
- * one every command accepts, and the reverse (issue #14).
+ * one every command accepts, and the reverse.
  */
 import { isVersion } from '../contract/platform-version.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
