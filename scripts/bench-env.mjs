@@ -1,6 +1,7 @@
 // The environment of a dpgw process a bench:* script measures: nothing of the developer's
 // (a private home, config and cache under `work`), and the peak-RSS reporter preloaded
 // (scripts/report-rss.cjs writes to `rssFile`), plus the settings the bench gives.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,4 +17,34 @@ export function measuredEnv(work, rssFile, settings, nodeOptions = '') {
     DPGW_BENCH_RSS_FILE: rssFile,
     NODE_OPTIONS: [`--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`, nodeOptions].join(' ').trim(),
   };
+}
+
+/** The settings of the admin who provisions on a sandbox, as a pipeline sets them. */
+export function sandboxAdminSettings(sandbox) {
+  const admin = sandbox.users.find((u) => u.username === 'admin');
+  return {
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_AUTH_URL: sandbox.authUrl,
+    DPGW_REALM: sandbox.realm,
+    DPGW_CLIENT_ID: sandbox.clientId,
+    DPGW_CLIENT_SECRET: sandbox.clientSecret,
+    DPGW_USERNAME: admin.username,
+    DPGW_PASSWORD: admin.password,
+    DPGW_BROKER_LIST: sandbox.stream.brokerList,
+    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
+    DPGW_STREAM_USER: sandbox.stream.user,
+    DPGW_STREAM_PASSWORD: sandbox.stream.password,
+  };
+}
+
+/** Runs the binary as a user's shell does (its #! line carries dpgw's V8 flags), collecting its output. */
+export function runBinary(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(join(root, 'bin/dpgw'), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }

@@ -4,17 +4,14 @@
 // sequential requests per data set (docs/benchmarks.md). Also: requests per data set,
 // token endpoint calls (with --large the token expires several times during the run),
 // gateway connections and dpgw's peak RSS. Exits 1 when a goal is missed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { storageTouchNeeded } from '../dist/lib/contract/platform-version.js';
 import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
 import { writeBenchSection } from './bench-doc.mjs';
-import { measuredEnv } from './bench-env.mjs';
+import { measuredEnv, runBinary, sandboxAdminSettings } from './bench-env.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const LARGE = process.argv.includes('--large');
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? (LARGE ? 2000 : 200));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (LARGE ? 32 : 8));
@@ -34,39 +31,19 @@ const manifest = `version: 1\ndataSets:\n${names.map((n) => `  - datasource: ben
 const manifestFile = join(work, 'bench.yaml');
 writeFileSync(manifestFile, manifest);
 const rssFile = join(work, 'rss');
-const admin = sandbox.users.find((u) => u.username === 'admin');
 // Any V8 flags to try on the measured process come from BENCH_NODE_OPTIONS (docs/benchmarks.md).
 const env = measuredEnv(
   work,
   rssFile,
-  {
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_AUTH_URL: sandbox.authUrl,
-    DPGW_REALM: sandbox.realm,
-    DPGW_CLIENT_ID: sandbox.clientId,
-    DPGW_CLIENT_SECRET: sandbox.clientSecret,
-    DPGW_USERNAME: admin.username,
-    DPGW_PASSWORD: admin.password,
-    DPGW_BROKER_LIST: sandbox.stream.brokerList,
-    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
-    DPGW_STREAM_USER: sandbox.stream.user,
-    DPGW_STREAM_PASSWORD: sandbox.stream.password,
-  },
+  sandboxAdminSettings(sandbox),
   process.env.BENCH_NODE_OPTIONS ?? '',
 );
 
 const sandboxCpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
-const result = await new Promise((resolve) => {
-  // The binary itself, as a user's shell runs it: its shebang line carries dpgw's V8 flags.
-  // The contract's workflow alone: the stream pre-flight and the consumption proof are measured by bench:stream-check.
-  const child = spawn(join(root, 'bin/dpgw'), ['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', '--no-stream-check', '--wait-consuming', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  child.on('close', (code) => resolve({ code, stdout, stderr }));
-});
+// The binary itself, as a user's shell runs it; the contract's workflow alone: the stream
+// pre-flight and the consumption proof are measured by bench:stream-check.
+const result = await runBinary(['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', '--no-stream-check', '--wait-consuming', '0'], env);
 const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 const sandboxCpu = process.cpuUsage(sandboxCpuBefore);
 if (result.code !== 0) {

@@ -6,16 +6,13 @@
 // sandbox's broker: requests by API per run, so the pre-flight's promise — one sign-in
 // per run, then one round trip to one broker per data set — is a figure, not a hope.
 // Exits 1 when a goal is missed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
 import { writeBenchSection } from './bench-doc.mjs';
-import { measuredEnv } from './bench-env.mjs';
+import { measuredEnv, runBinary, sandboxAdminSettings } from './bench-env.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 200);
 const CONCURRENCY = 8;
 const LATENCY_MS = 20;
@@ -35,29 +32,9 @@ async function measure(label, flags) {
   const manifestFile = join(work, 'bench.yaml');
   writeFileSync(manifestFile, manifest);
   const rssFile = join(work, 'rss');
-  const admin = sandbox.users.find((u) => u.username === 'admin');
-  const env = measuredEnv(work, rssFile, {
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_AUTH_URL: sandbox.authUrl,
-    DPGW_REALM: sandbox.realm,
-    DPGW_CLIENT_ID: sandbox.clientId,
-    DPGW_CLIENT_SECRET: sandbox.clientSecret,
-    DPGW_USERNAME: admin.username,
-    DPGW_PASSWORD: admin.password,
-    DPGW_BROKER_LIST: sandbox.stream.brokerList,
-    DPGW_REGISTRY_URL: sandbox.stream.registryUrl,
-    DPGW_STREAM_USER: sandbox.stream.user,
-    DPGW_STREAM_PASSWORD: sandbox.stream.password,
-  });
+  const env = measuredEnv(work, rssFile, sandboxAdminSettings(sandbox));
   const started = process.hrtime.bigint();
-  const result = await new Promise((resolve) => {
-    const child = spawn(join(root, 'bin/dpgw'), ['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', ...flags], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const result = await runBinary(['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', ...flags], env);
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.code !== 0) {
     await sandbox.close();

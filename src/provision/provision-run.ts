@@ -500,6 +500,8 @@ async function consumeStep(options: RunOptions, tableName: string, topic: string
   const consumption = await waitUntilConsuming(options.client, tableName, { partitions: topicFacts?.partitions, timeoutMs: waitMs, signal: options.stopSignal });
   if (consumption.state === 'consuming') return { step: 'consume', status: 'passed', detail: `table ${tableName} is ${consumptionText(consumption)} of topic ${topic}` };
   if (consumption.state === 'not-checked') return { step: 'consume', status: 'skipped', detail: consumptionText(consumption) };
+  // Ctrl-C or SIGTERM cut the wait short: the data set is interrupted, not a table that does not consume.
+  if (options.stopSignal?.aborted) throw new DpgwError('interrupted', `stopped while waiting for table ${tableName} to consume`);
   throw new DpgwError('failure', `table ${tableName} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
     hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
   });

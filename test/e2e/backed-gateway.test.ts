@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
 import { maskSecrets } from '../../src/secrets/redaction.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { feedMessages } from '../../src/sandbox/stream/feed-messages.js';
 import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminEnv, startBackedGateway } from './backed-platform.js';
 
@@ -38,28 +39,6 @@ async function query(sql: string): Promise<{ rows: unknown[][]; exceptions: unkn
   const response = await fetch(`${pinot.broker}/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sql }) });
   const body = (await response.json()) as { resultTable?: { rows: unknown[][] }; exceptions?: unknown[] };
   return { rows: body.resultTable?.rows ?? [], exceptions: body.exceptions ?? [] };
-}
-
-/** Track messages with the contract's columns and realistic values. */
-function trackMessage(i: number): Record<string, unknown> {
-  const pick = <T>(values: T[]) => values[i % values.length]!;
-  return {
-    origin: pick(['RADAR-NORTH', 'RADAR-SOUTH', 'AIS-COAST', 'SAT-7']),
-    dataMode: pick(['REAL', 'TEST', 'SIMULATED', 'EXERCISE']),
-    objType: pick(['AIR', 'SURFACE', 'SUBSURFACE', 'LAND']),
-    id: `trk-msg-${String(i).padStart(5, '0')}`,
-    createdBy: 'dpgw-e2e',
-    classificationMarking: pick(['UNCLASSIFIED', 'RESTRICTED']),
-    objIdent: pick(['FRIEND', 'HOSTILE', 'NEUTRAL', 'UNKNOWN', 'ASSUMED FRIEND', 'SUSPECT']),
-    origNetwork: pick(['LINK16', 'JREAP', 'AIS']),
-    trkId: `T${1000 + (i % 40)}`,
-    asset: 100 + (i % 12),
-    __security__: { releasability: ['NATO'], owner: 'data-platform' },
-    // Feet with a fraction, as track feeds send it: a JSON number with decimals.
-    alt: 500.25 + ((i * 37) % 11000),
-    lon: Math.round((-179 + ((i * 7.31) % 358)) * 1e5) / 1e5,
-    lat: Math.round((-89 + ((i * 3.17) % 178)) * 1e5) / 1e5,
-  };
 }
 
 describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka.version} and Pinot ${pinot.version}`, () => {
@@ -92,7 +71,8 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     const producer = kafkaClient(parseJaasOptions(stored['sasl.jaas.config']!).password).producer();
     await producer.connect();
     try {
-      await producer.send({ topic: TOPIC, messages: Array.from({ length: MESSAGES }, (_, i) => ({ key: `T${1000 + (i % 40)}`, value: JSON.stringify(trackMessage(i)) })) });
+      // The track messages the sandbox's own feeds produce: the contract's columns, realistic values.
+      await producer.send({ topic: TOPIC, messages: feedMessages('track', MESSAGES).map(({ key, value }) => ({ key, value })) });
     } finally {
       await producer.disconnect();
     }

@@ -91,7 +91,7 @@ export function describeStreamContract(name: string, stream: () => StreamUnderTe
         const refused = await failure(wrong.topic(three, 'track'));
         expect([refused.exitCode, refused.message]).toEqual([4, `table track would never consume: the brokers refused stream user ${username} (SASL SCRAM-SHA-512)`]);
         expect(refused.toLine()).not.toContain('not-the-password');
-        // The refusal is remembered: a second data set of the run is refused without a second exchange.
+        // A second data set of the run gets the same refusal, naming its own table.
         expect((await failure(wrong.topic(one, 'vessel'))).message).toBe(`table vessel would never consume: the brokers refused stream user ${username} (SASL SCRAM-SHA-512)`);
       } finally {
         await wrong.close();
