@@ -2,7 +2,8 @@
 //  - dist/cli/dpgw.cjs: CommonJS (Node starts CommonJS faster than ESM) with
 //    commander and the command tree: all that --help, --version and usage errors need;
 //  - dist/cli/dispatch.js: ESM, imported when a command runs, with each command's
-//    handler split into a chunk of its own so a command loads only what it uses.
+//    handler (src/commands/<command>/<command>.handler.ts) split into a chunk of its own,
+//    so a command loads only what it uses.
 // Every dependency is bundled, so an install of dpgw installs nothing else (docs/benchmarks.md,
 // "The package"). The library entries (`dpgw`, `dpgw/sandbox`) are bundled into dist/pkg the
 // same way; dist/lib keeps tsc's output for the type declarations and the repository's scripts.
@@ -69,6 +70,18 @@ const dispatchStaysOutside = {
   },
 };
 /**
+ * A command's definition names its handler by an import (src/commands/<command>/*.command.ts);
+ * dispatch.js makes that import, from the ES module part. The start-up bundle holds the same
+ * definitions for the command tree but never calls that import, so it stays a bare
+ * reference there instead of pulling every handler in.
+ */
+const handlersStayOutside = {
+  name: 'handlers-stay-outside',
+  setup(builder) {
+    builder.onResolve({ filter: /\.handler\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+/**
  * commander requires node:child_process at load for executable subcommands, which
  * dpgw does not use; loading it costs a cold start (docs/benchmarks.md). The start-up bundle
  * gets a stand-in that loads the real module on first use.
@@ -90,7 +103,7 @@ await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/cli/dpgw.cjs',
   format: 'cjs',
-  plugins: [...common.plugins, dispatchStaysOutside, childProcessOnDemand],
+  plugins: [...common.plugins, dispatchStaysOutside, handlersStayOutside, childProcessOnDemand],
 });
 
 // The build's identity, last in the bundle: bin/dpgw keys its code cache by it, so a new

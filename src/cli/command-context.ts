@@ -8,14 +8,13 @@ import type { GatewayClient } from '../gateway/gateway-client.js';
 import type { CommandOutput, Reporter } from '../output/reporter.js';
 import type { Settings } from '../settings/resolve-settings.js';
 import type { Io } from '../output/io.js';
-import type { ArgsOf, CommandName, OptionsOf } from './program.js';
 
 export interface CommandContext<Options = Record<string, unknown>, Args extends unknown[] = unknown[]> {
   /** The command path, e.g. `config set`. */
   name: string;
   /** Positional arguments as commander processed them. */
   args: Args;
-  /** The command's options merged with the global ones (program.ts declares and checks them). */
+  /** The command's options merged with the global ones (its definition declares and checks them). */
   options: Options;
   io: Io;
   reporter: Reporter;
@@ -25,21 +24,6 @@ export interface CommandContext<Options = Record<string, unknown>, Args extends 
 }
 
 export type Handler<Options = Record<string, unknown>, Args extends unknown[] = unknown[]> = (context: CommandContext<Options, Args>) => Promise<CommandOutput>;
-
-/** The handler of a command of program.ts: its options and arguments typed from the declaration there. */
-export type HandlerOf<Name extends CommandName> = Handler<OptionsOf<Name>, ArgsOf<Name>>;
-
-/**
- * A command module exports `handlers` keyed by command path (`config set`);
- * one module may serve a whole command group.
- */
-export interface HandlerModule {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler is typed by its own command (HandlerOf); dispatch calls them alike
-  handlers: Record<string, Handler<any, any>>;
-}
-
-/** The handler modules dispatch.ts can load; program.ts names them without importing them. */
-export type HandlerModuleName = 'config' | 'sandbox' | 'session' | 'enable' | 'catalog' | 'schema' | 'store-read' | 'table' | 'storage' | 'health' | 'provision' | 'access-control' | 'verify' | 'dashboard' | 'completion';
 
 /** The words of argv before a `--`: the ones that can be dpgw's own flags. */
 export function flagWords(argv: readonly string[]): readonly string[] {

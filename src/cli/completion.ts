@@ -12,22 +12,14 @@
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { HEALTH_COMPONENTS } from '../contract/constants.js';
 import { PROFILE_KEYS } from '../settings/setting-definitions.js';
+import { findDefinition, type Definition } from './command-definition.js';
 
 export const COMPLETE_COMMAND = '__complete';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** What a command's positional argument takes, by command path and position: the rest is a file name. */
-const ARGUMENT_VALUES: Readonly<Record<string, ReadonlyArray<'profile' | 'profile key' | 'health component' | 'data set'>>> = {
-  'catalog show': ['data set'],
-  'config use': ['profile'],
-  'config set': ['profile key'],
-  'config unset': ['profile key'],
-  health: ['health component'],
-};
-
 /** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
-export async function completionCandidates(program: Command, words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set', profile: string | undefined) => Promise<string[]> = async () => []): Promise<string[]> {
+export async function completionCandidates(program: Command, definitions: readonly Definition[], words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set', profile: string | undefined) => Promise<string[]> = async () => []): Promise<string[]> {
   const partial = words[words.length - 1] ?? '';
   // `dpgw help <command…>` completes as the command itself does.
   const before = words.slice(0, -1).filter((word, index) => !(index === 0 && word === HELP_COMMAND));
@@ -62,7 +54,8 @@ export async function completionCandidates(program: Command, words: readonly str
     return matching(valueFor.argChoices ?? []);
   }
   if (partial.startsWith('-')) return matching([...new Set(optionsOf(command).flatMap((o) => (o.hidden || !o.long ? [] : [o.long])))].concat('--help'));
-  const argument = ARGUMENT_VALUES[pathOf(command)]?.[positional];
+  // What a positional argument takes is in its command's definition (argumentValues); the rest is a file name.
+  const argument = findDefinition(definitions, pathOf(command))?.argumentValues?.[positional];
   if (argument === 'profile') return matching(await profileNames());
   if (argument === 'profile key') return matching(PROFILE_KEYS);
   if (argument === 'health component') return matching(Object.keys(HEALTH_COMPONENTS));

@@ -9,26 +9,10 @@ import { ExitCode } from '../errors/exit-code.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { Reporter } from '../output/reporter.js';
 import { resolveSettings, type Settings } from '../settings/resolve-settings.js';
-import { commandPath, flagWords, type CommandContext, type HandlerModule, type HandlerModuleName } from './command-context.js';
+import { commandPath, flagWords, type CommandContext } from './command-context.js';
+import { findDefinition } from './command-definition.js';
+import { COMMANDS } from '../commands/registry.js';
 import { canPrompt, wantsColor, type Io } from '../output/io.js';
-
-const handlerModules: Record<HandlerModuleName, () => Promise<HandlerModule>> = {
-  config: () => import('../commands/config.js'),
-  sandbox: () => import('../commands/sandbox.js'),
-  session: () => import('../commands/session.js'),
-  enable: () => import('../commands/enable.js'),
-  catalog: () => import('../commands/catalog.js'),
-  'store-read': () => import('../commands/store-read.js'),
-  schema: () => import('../commands/schema.js'),
-  table: () => import('../commands/table.js'),
-  storage: () => import('../commands/storage.js'),
-  health: () => import('../commands/health.js'),
-  provision: () => import('../commands/provision.js'),
-  'access-control': () => import('../commands/access-control.js'),
-  verify: () => import('../commands/verify.js'),
-  dashboard: () => import('../commands/dashboard.js'),
-  completion: () => import('../commands/completion.js'),
-};
 
 /** The profiles of config.yaml, for completing --profile; none when the file cannot be read. */
 export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -46,7 +30,7 @@ export async function catalogNames(kind: 'data source' | 'data set' | 'offered d
   return names(kind, env, profile);
 }
 
-export async function dispatch(module: HandlerModuleName, command: Command, io: Io): Promise<number> {
+export async function dispatch(command: Command, io: Io): Promise<number> {
   const options: Record<string, unknown> = command.optsWithGlobals();
   const name = commandPath(command);
   const color = options.color as boolean | undefined;
@@ -78,10 +62,10 @@ export async function dispatch(module: HandlerModuleName, command: Command, io: 
   };
 
   try {
-    const loaded = await handlerModules[module]();
-    const handler = loaded.handlers[name];
-    // Every command of program.ts has a handler; reaching this is a bug in dpgw, said as one.
-    if (!handler) throw new DpgwError('failure', `internal error: no handler for \`${name}\``, { hint: 'please report it' });
+    // program.ts declared the command from the same registry, so it is there; if not, that is a bug in dpgw, said as one.
+    const definition = findDefinition(COMMANDS, name);
+    if (!definition) throw new DpgwError('failure', `internal error: no definition of \`${name}\``, { hint: 'please report it' });
+    const handler = await definition.handler();
     const output = await handler(context);
     reporter.result(output);
     return output.exitCode ?? ExitCode.Ok;

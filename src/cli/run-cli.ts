@@ -13,15 +13,16 @@ import type { Io } from '../output/io.js';
 import { loadDispatch } from './load-dispatch.js';
 import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from './completion.js';
 import { buildProgram } from './program.js';
+import { COMMANDS } from '../commands/registry.js';
 import { VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
 
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram(VERSION, async (module, command) => {
+  const program = buildProgram(VERSION, async (command) => {
     const { dispatch } = await loadDispatch();
-    exitCode = await dispatch(module, command, io);
+    exitCode = await dispatch(command, io);
   });
   const wantsJson = flagWords(argv).includes('--json');
   const helpWidth = io.stdout.isTTY && io.stdout.columns ? Math.min(io.stdout.columns, 120) : 100;
@@ -46,6 +47,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === COMPLETE_COMMAND) {
     const candidates = await completionCandidates(
       program,
+      COMMANDS,
       argv.slice(1),
       async () => (await loadDispatch()).profileNames(io.env),
       async (kind, profile) => (await loadDispatch()).catalogNames(kind, io.env, profile),
@@ -75,7 +77,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
 function oneLine(text: string): string {
   return text
     .replace(/^error:\s*/i, '')
-    // commander quotes a refused value raw (line breaks and all); dpgw's own checks (program.ts) quote it escaped.
+    // commander quotes a refused value raw (line breaks and all); dpgw's own checks (option-kit.ts) quote it escaped.
     .replace(/^option '(-[^\s']+)[^']*' argument '[\s\S]*' is invalid\. (the [a-z ]+ name "|")/, '$1: $2')
     .split('\n')
     .map((line) => line.trim())

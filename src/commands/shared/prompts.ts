@@ -1,6 +1,6 @@
-import type { CommandContext } from '../cli/command-context.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { registerSecret } from '../secrets/redaction.js';
+import type { CommandContext } from '../../cli/command-context.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { registerSecret } from '../../secrets/redaction.js';
 
 /** Ctrl-C at a prompt: inquirer rejects with ExitPromptError; dpgw exits 130 as a shell expects. */
 async function unlessInterrupted<T>(asked: Promise<T>): Promise<T> {

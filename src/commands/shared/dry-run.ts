@@ -1,5 +1,5 @@
-import type { CommandOutput } from '../output/reporter.js';
-import { maskSecrets } from '../secrets/redaction.js';
+import type { CommandOutput } from '../../output/reporter.js';
+import { maskSecrets } from '../../secrets/redaction.js';
 
 export interface DryRunRequest {
   method: string;

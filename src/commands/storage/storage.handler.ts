@@ -1,14 +1,15 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { storageDecision, storagePathParts, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
-import { checkedWhenSet } from '../settings/setting-values.js';
-import { resolveDataSet } from '../catalog/resolve-data-set.js';
-import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
-import { paths } from '../contract/paths.js';
-import { whereSet } from '../settings/resolve-settings.js';
-import { renderDryRun } from './dry-run.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { StorageTouchCommand } from './storage.command.js';
+import { storageDecision, storagePathParts, touchDefaultStorage } from '../../catalog/table-and-storage-steps.js';
+import { checkedWhenSet } from '../../settings/setting-values.js';
+import { resolveDataSet } from '../../catalog/resolve-data-set.js';
+import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../../contract/constants.js';
+import { paths } from '../../contract/paths.js';
+import { whereSet } from '../../settings/resolve-settings.js';
+import { renderDryRun } from '../shared/dry-run.js';
 
-const touch: HandlerOf<'storage touch'> = async (context) => {
+export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
   checkedWhenSet(settings, 'platformVersion');
@@ -37,4 +38,3 @@ const touch: HandlerOf<'storage touch'> = async (context) => {
   return { data: { ...base, touched: true, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };
 
-export const handlers: HandlerModule['handlers'] = { 'storage touch': touch };

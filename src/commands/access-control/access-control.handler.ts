@@ -1,14 +1,15 @@
 /** `dpgw access-control render|check`: the query-engine coordinator's access-control.properties (contract step 1). */
-import { MB, readRegularFile } from '../files/read-regular-file.js';
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { ACCESS_CONTROL_FILE_NAME } from '../contract/constants.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { ExitCode } from '../errors/exit-code.js';
-import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../query-access/access-control-file.js';
-import { optionalUrl, requireUrl, requireWord } from '../settings/setting-values.js';
-import { writeFileAtomic } from '../files/atomic-write.js';
+import { MB, readRegularFile } from '../../files/read-regular-file.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { AccessControlRenderCommand, AccessControlCheckCommand } from './access-control.command.js';
+import { ACCESS_CONTROL_FILE_NAME } from '../../contract/constants.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { ExitCode } from '../../errors/exit-code.js';
+import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../../query-access/access-control-file.js';
+import { optionalUrl, requireUrl, requireWord } from '../../settings/setting-values.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 
-const render: HandlerOf<'access-control render'> = async (context) => {
+export const render: HandlerOf<AccessControlRenderCommand> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
   const policyEngine = requireWord(settings, 'policyEngine');
@@ -40,7 +41,7 @@ const render: HandlerOf<'access-control render'> = async (context) => {
   };
 };
 
-const check: HandlerOf<'access-control check'> = async (context) => {
+export const check: HandlerOf<AccessControlCheckCommand> = async (context) => {
   const { reporter } = context;
   const [file] = context.args;
   const settings = await context.settings();
@@ -71,4 +72,3 @@ function line(problem: AccessControlProblem & { where: string }): string {
   return `${problem.where}: ${problem.message}${problem.hint ? ` — ${problem.hint}` : ''}`;
 }
 
-export const handlers: HandlerModule['handlers'] = { 'access-control render': render, 'access-control check': check };

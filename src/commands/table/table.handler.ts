@@ -1,23 +1,24 @@
 /** `dpgw table create` and `dpgw table render`: step 5 of the contract. */
-import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
-import type { OptionsOf } from '../cli/program.js';
-import { topicOfDataSet } from '../catalog/resolve-data-set.js';
-import { paths } from '../contract/paths.js';
-import { createTableOnce } from '../catalog/table-and-storage-steps.js';
-import { buildTable, type BuiltTable } from '../olap/build-table.js';
-import { maskSecrets } from '../secrets/redaction.js';
-import { requireWord } from '../settings/setting-values.js';
-import { renderDryRun } from './dry-run.js';
-import { hiddenPrompt } from './prompts.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { consumptionText, waitUntilConsuming, type Consumption } from '../olap/consumption.js';
-import { timeoutMs } from '../settings/setting-values.js';
-import { connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
-import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
-import { plural } from '../text/plural.js';
+import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
+import type { TableCreateCommand, TableGetCommand, TableRenderCommand } from './table.command.js';
+import { shownFromStore } from '../shared/store-read.js';
+import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
+import { paths } from '../../contract/paths.js';
+import { createTableOnce } from '../../catalog/table-and-storage-steps.js';
+import { buildTable, type BuiltTable } from '../../olap/build-table.js';
+import { maskSecrets } from '../../secrets/redaction.js';
+import { requireWord } from '../../settings/setting-values.js';
+import { renderDryRun } from '../shared/dry-run.js';
+import { hiddenPrompt } from '../shared/prompts.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
+import { timeoutMs } from '../../settings/setting-values.js';
+import { connectionWith, resolveStreamPassword } from '../../stream/stream-connection.js';
+import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, type TopicFacts } from '../../stream/stream-preflight.js';
+import { plural } from '../../text/plural.js';
 
 /** create and render: the same options (create adds --dry-run). */
-async function build(context: CommandContext<OptionsOf<'table render'>>, maskStreamPassword: boolean, streamPasswordOf?: () => Promise<string | undefined>): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
+async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword: boolean, streamPasswordOf?: () => Promise<string | undefined>): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
   const { options } = context;
   const settings = await context.settings();
   const dataSetName = options.dataset;
@@ -40,7 +41,7 @@ async function build(context: CommandContext<OptionsOf<'table render'>>, maskStr
   return { ...built, dataSet: dataSetName, topic, streamPassword };
 }
 
-const create: HandlerOf<'table create'> = async (context) => {
+export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
@@ -83,9 +84,10 @@ const create: HandlerOf<'table create'> = async (context) => {
   return { data, human: () => '' };
 };
 
-const render: HandlerOf<'table render'> = async (context) => {
+export const render: HandlerOf<TableRenderCommand> = async (context) => {
   const built = await build(context, true);
   return { data: maskSecrets(built.table), human: () => JSON.stringify(maskSecrets(built.table), null, 2) };
 };
 
-export const handlers: HandlerModule['handlers'] = { 'table create': create, 'table render': render };
+
+export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', context.args[0]);

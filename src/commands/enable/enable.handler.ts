@@ -1,10 +1,11 @@
 /** `dpgw enable`: step 2 of the contract, waiting for the data set's topic. */
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { enableDataSet } from '../catalog/enable-data-set.js';
-import { startProgress, type Progress } from '../output/progress.js';
-import { renderDryRun } from './dry-run.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { EnableCommand } from './enable.command.js';
+import { enableDataSet } from '../../catalog/enable-data-set.js';
+import { startProgress, type Progress } from '../../output/progress.js';
+import { renderDryRun } from '../shared/dry-run.js';
 
-const enable: HandlerOf<'enable'> = async (context) => {
+export const enable: HandlerOf<EnableCommand> = async (context) => {
   const { options, reporter } = context;
   const groups = options.group ?? [];
   const gateway = await context.gateway();
@@ -39,4 +40,3 @@ const enable: HandlerOf<'enable'> = async (context) => {
   }
 };
 
-export const handlers: HandlerModule['handlers'] = { enable };

@@ -1,11 +1,12 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { buildDashboard } from '../dashboard/build-dashboard.js';
-import { requireName } from '../names/platform-names.js';
-import { ExitCode } from '../errors/exit-code.js';
-import { hiddenPrompt } from './prompts.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { DashboardCommand } from './dashboard.command.js';
+import { buildDashboard } from '../../dashboard/build-dashboard.js';
+import { requireName } from '../../names/platform-names.js';
+import { ExitCode } from '../../errors/exit-code.js';
+import { hiddenPrompt } from '../shared/prompts.js';
 
-const dashboard: HandlerOf<'dashboard'> = async (context) => {
+export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
   const { options, reporter, io } = context;
   const dataSet = options.dataset;
   // --table is checked as a table name when given; the data set's name only when it stands in.
@@ -13,7 +14,7 @@ const dashboard: HandlerOf<'dashboard'> = async (context) => {
   const rows = options.rows;
   const settings = await context.settings();
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  const { createDashboardClient } = await import('../cli/create-dashboard-client.js');
+  const { createDashboardClient } = await import('../../cli/create-dashboard-client.js');
   const client = await createDashboardClient(settings, reporter, io, prompt);
   try {
     const result = await buildDashboard(client, {
@@ -39,4 +40,3 @@ const dashboard: HandlerOf<'dashboard'> = async (context) => {
   }
 };
 
-export const handlers: HandlerModule['handlers'] = { dashboard };

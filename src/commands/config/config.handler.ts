@@ -1,16 +1,17 @@
 /** `dpgw config`: the effective settings with their sources, and profile edits. */
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { MASK } from '../secrets/redaction.js';
-import { isSecretReference } from '../secrets/secret-reference.js';
-import { settingValueProblem } from '../settings/setting-checks.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { ConfigShowCommand, ConfigSetCommand, ConfigUnsetCommand, ConfigUseCommand, ConfigProfilesCommand, ConfigPathCommand } from './config.command.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { MASK } from '../../secrets/redaction.js';
+import { isSecretReference } from '../../secrets/secret-reference.js';
+import { settingValueProblem } from '../../settings/setting-checks.js';
 import { join } from 'node:path';
-import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../settings/config-file.js';
-import { describeSource } from '../settings/resolve-settings.js';
-import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../settings/setting-definitions.js';
-import { closestMatch, unknownNameHint } from '../text/closest-match.js';
+import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../../settings/config-file.js';
+import { describeSource } from '../../settings/resolve-settings.js';
+import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../../settings/setting-definitions.js';
+import { closestMatch, unknownNameHint } from '../../text/closest-match.js';
 
-const show: HandlerOf<'config show'> = async (context) => {
+export const show: HandlerOf<ConfigShowCommand> = async (context) => {
   const settings = await context.settings();
   const rows = SETTING_DEFINITIONS.map((definition) => {
     const resolved = settings.values[definition.key];
@@ -55,7 +56,7 @@ function targetProfile(options: { profile?: string }, env: NodeJS.ProcessEnv, cu
   return current ?? DEFAULT_PROFILE;
 }
 
-const set: HandlerOf<'config set'> = async (context) => {
+export const set: HandlerOf<ConfigSetCommand> = async (context) => {
   const [key, value] = context.args;
   checkKey(key);
   const problem = settingValueProblem(key as SettingKey, value);
@@ -70,7 +71,7 @@ const set: HandlerOf<'config set'> = async (context) => {
   return { data: { profile, key, value, previous: previous ?? null, configFile: config.path }, human: () => '' };
 };
 
-const unset: HandlerOf<'config unset'> = async (context) => {
+export const unset: HandlerOf<ConfigUnsetCommand> = async (context) => {
   const [key] = context.args;
   checkKey(key);
   const config = await loadConfigFile(configDirectory(context.io.env));
@@ -86,7 +87,7 @@ const unset: HandlerOf<'config unset'> = async (context) => {
   return { data: { profile, key, previous: previous ?? null, changed: previous !== undefined }, human: () => '' };
 };
 
-const use: HandlerOf<'config use'> = async (context) => {
+export const use: HandlerOf<ConfigUseCommand> = async (context) => {
   const [profile] = context.args;
   const config = await loadConfigFile(configDirectory(context.io.env));
   if (!config.profiles.has(profile)) {
@@ -103,7 +104,7 @@ const use: HandlerOf<'config use'> = async (context) => {
   return { data: { currentProfile: profile }, human: () => '' };
 };
 
-const profiles: HandlerOf<'config profiles'> = async (context) => {
+export const profiles: HandlerOf<ConfigProfilesCommand> = async (context) => {
   const config = await loadConfigFile(configDirectory(context.io.env));
   const current = config.currentProfile?.value ?? DEFAULT_PROFILE;
   const list = [...config.profiles.keys()].map((name) => ({ name, current: name === current, keys: [...(config.profiles.get(name)?.keys() ?? [])] }));
@@ -113,9 +114,8 @@ const profiles: HandlerOf<'config profiles'> = async (context) => {
   };
 };
 
-const path: HandlerOf<'config path'> = async (context) => {
+export const path: HandlerOf<ConfigPathCommand> = async (context) => {
   const file = join(configDirectory(context.io.env), CONFIG_FILE_NAME);
   return { data: { configFile: file }, human: () => file };
 };
 
-export const handlers: HandlerModule['handlers'] = { config: show, 'config show': show, 'config set': set, 'config unset': unset, 'config use': use, 'config profiles': profiles, 'config path': path };

@@ -1,12 +1,13 @@
 /** `dpgw verify`: contract steps 7 and 8 in the SQL query engine, as the signed-in user. */
-import { requireName } from '../names/platform-names.js';
+import { requireName } from '../../names/platform-names.js';
 import type { ChalkInstance } from 'chalk';
-import { serverText } from '../text/terminal-text.js';
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { ExitCode } from '../errors/exit-code.js';
-import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
+import { serverText } from '../../text/terminal-text.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { VerifyCommand } from './verify.command.js';
+import { ExitCode } from '../../errors/exit-code.js';
+import { verifyAccess, type Expectation, type VerifyReport } from '../../query-engine/verify-access.js';
 
-const verify: HandlerOf<'verify'> = async (context) => {
+export const verify: HandlerOf<VerifyCommand> = async (context) => {
   const { options, reporter, io } = context;
   const dataSet = options.dataset;
   // --table is checked as a table name when given; the data set's name only when it stands in.
@@ -15,7 +16,7 @@ const verify: HandlerOf<'verify'> = async (context) => {
   const minRows = options.minRows;
   const waitSeconds = options.wait;
   const settings = await context.settings();
-  const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
+  const { createQueryEngineClient } = await import('../../cli/create-query-engine-client.js');
   const client = createQueryEngineClient(settings, reporter, io);
   try {
     const report = await verifyAccess(client, {
@@ -27,7 +28,7 @@ const verify: HandlerOf<'verify'> = async (context) => {
       onRetry: (attempt, failing) => reporter.info(`not yet (attempt ${attempt}): ${failing.map((c) => `${c.check}: ${c.answered}`).join('; ')}; asking again…`),
     });
     // Who the engine was asked as (from the token, for the report, not for trust).
-    const { sessionStatus } = await import('../auth/session.js');
+    const { sessionStatus } = await import('../../auth/session.js');
     const identity = await sessionStatus({ settings, env: io.env, warn: () => undefined }).catch(() => undefined);
     for (const check of report.checks.filter((c) => !c.ok)) {
       reporter.problem(`verify: ${check.check} failed: expected ${check.expected}; the query engine answered ${check.answered}${check.hint ? ` — ${check.hint}` : ''}`);
@@ -57,4 +58,3 @@ function renderReport(report: VerifyReport, style: ChalkInstance): string {
     .join('\n');
 }
 
-export const handlers: HandlerModule['handlers'] = { verify };

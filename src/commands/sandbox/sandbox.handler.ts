@@ -1,16 +1,17 @@
 /** `dpgw sandbox`: the local platform emulator in the foreground, until Ctrl-C. */
 import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { onStopSignal } from '../cli/interruption.js';
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { settingValueProblem } from '../settings/setting-checks.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
-import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../settings/config-file.js';
+import { onStopSignal } from '../../cli/interruption.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { SandboxCommand } from './sandbox.command.js';
+import { settingValueProblem } from '../../settings/setting-checks.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { Sandbox } from '../../sandbox/sandbox.js';
+import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
 
 const DEFAULT_PROFILE_NAME = 'sandbox';
 
-const run: HandlerOf<'sandbox'> = async (context) => {
+export const run: HandlerOf<SandboxCommand> = async (context) => {
   const { options, reporter } = context;
   const { port, authPort, queryPort, dashboardPort, streamPort, latency: latencyMs, topicDelay: topicDelayMs, tokenLifetime: accessTokenLifetimeSeconds } = options;
   const down = options.down ?? [];
@@ -19,10 +20,10 @@ const run: HandlerOf<'sandbox'> = async (context) => {
   const versionProblem = platformVersion === undefined ? undefined : settingValueProblem('platformVersion', platformVersion);
   if (versionProblem !== undefined) throw new DpgwError('usage', versionProblem, { where: '--platform-version' });
 
-  const { startSandbox, ADMIN_GROUP } = await import('../sandbox/sandbox.js');
+  const { startSandbox, ADMIN_GROUP } = await import('../../sandbox/sandbox.js');
   let fromFile = {};
   if (options.users !== undefined) {
-    const { readUsersFile, UsersFileError } = await import('../sandbox/users-file.js');
+    const { readUsersFile, UsersFileError } = await import('../../sandbox/users-file.js');
     try {
       fromFile = await readUsersFile(options.users);
     } catch (error) {
@@ -171,4 +172,3 @@ async function writeSecret(file: string, secret: string): Promise<string> {
   return file;
 }
 
-export const handlers: HandlerModule['handlers'] = { sandbox: run };

@@ -1,16 +1,17 @@
 /** `dpgw health [component]`: the platform's health as a tree; exit 6 when not UP. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChalkInstance } from 'chalk';
-import type { HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../contract/constants.js';
-import type { HealthRecord } from '../contract/types.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { ExitCode } from '../errors/exit-code.js';
-import { onStopSignal } from '../cli/interruption.js';
-import { GatewayError } from '../gateway/gateway-error.js';
-import { serverText, terminalSafe } from '../text/terminal-text.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HealthCommand } from './health.command.js';
+import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../../contract/constants.js';
+import type { HealthRecord } from '../../contract/types.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { ExitCode } from '../../errors/exit-code.js';
+import { onStopSignal } from '../../cli/interruption.js';
+import { GatewayError } from '../../gateway/gateway-error.js';
+import { serverText, terminalSafe } from '../../text/terminal-text.js';
 
-const health: HandlerOf<'health'> = async (context) => {
+export const health: HandlerOf<HealthCommand> = async (context) => {
   const [component] = context.args;
   const gateway = await context.gateway();
   const check = async () => {
@@ -66,4 +67,3 @@ function renderTree(record: HealthRecord, component: string | undefined, style: 
   return lines.join('\n');
 }
 
-export const handlers: HandlerModule['handlers'] = { health };

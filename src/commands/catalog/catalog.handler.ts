@@ -4,13 +4,15 @@
  * GET requests only, thin over catalog/catalog-lookup.ts.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, type CatalogFilter, type EnabledDataSetView } from '../catalog/catalog-lookup.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import type { CommandOutput } from '../output/reporter.js';
-import { textTable } from '../output/text-table.js';
-import { plural } from '../text/plural.js';
-import { serverText } from '../text/terminal-text.js';
+import type { CommandContext } from '../../cli/command-context.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { CatalogSourcesCommand, CatalogOffersCommand, CatalogEnablementsCommand, CatalogDatasetsCommand, CatalogShowCommand } from './catalog.command.js';
+import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, type CatalogFilter, type EnabledDataSetView } from '../../catalog/catalog-lookup.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { CommandOutput } from '../../output/reporter.js';
+import { textTable } from '../../output/text-table.js';
+import { plural } from '../../text/plural.js';
+import { serverText } from '../../text/terminal-text.js';
 
 /** The terminal's width when stdout is one (the table is fitted to it), else undefined (nothing cut). */
 function widthOf(context: CommandContext): number | undefined {
@@ -32,12 +34,12 @@ function filterOf(options: { datasource?: string; enablement?: string; name?: st
   return { dataSource: options.datasource, enablement: options.enablement, name: options.name ?? pattern };
 }
 
-const sources: HandlerOf<'catalog sources'> = async (context) => {
+export const sources: HandlerOf<CatalogSourcesCommand> = async (context) => {
   const records = await selectDataSources(await context.gateway(), undefined);
   return listing(context, records, 'data sources', false, ['DATA SOURCE', 'ID'], (s) => [s.name, s.id]);
 };
 
-const offers: HandlerOf<'catalog offers'> = async (context) => {
+export const offers: HandlerOf<CatalogOffersCommand> = async (context) => {
   const filter = filterOf(context.options, context.args[0]);
   const views = await catalogOffers(await context.gateway(), filter);
   return listing(
@@ -51,7 +53,7 @@ const offers: HandlerOf<'catalog offers'> = async (context) => {
   );
 };
 
-const enablements: HandlerOf<'catalog enablements'> = async (context) => {
+export const enablements: HandlerOf<CatalogEnablementsCommand> = async (context) => {
   const filter = filterOf(context.options);
   const views = await catalogEnablements(await context.gateway(), filter);
   return listing(
@@ -65,7 +67,7 @@ const enablements: HandlerOf<'catalog enablements'> = async (context) => {
   );
 };
 
-const dataSets: HandlerOf<'catalog datasets'> = async (context) => {
+export const dataSets: HandlerOf<CatalogDatasetsCommand> = async (context) => {
   const filter = filterOf(context.options, context.args[0]);
   const views = await enabledDataSets(await context.gateway(), filter);
   return listing(
@@ -79,7 +81,7 @@ const dataSets: HandlerOf<'catalog datasets'> = async (context) => {
   );
 };
 
-const show: HandlerOf<'catalog show'> = async (context) => {
+export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   const [name] = context.args;
   const gateway = await context.gateway();
   const matches = await enabledDataSets(gateway, { name: escapePattern(name), enablement: context.options.enablement });
@@ -143,10 +145,3 @@ function escapePattern(name: string): string {
   return name;
 }
 
-export const handlers: HandlerModule['handlers'] = {
-  'catalog sources': sources,
-  'catalog offers': offers,
-  'catalog enablements': enablements,
-  'catalog datasets': dataSets,
-  'catalog show': show,
-};

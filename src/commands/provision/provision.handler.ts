@@ -1,27 +1,29 @@
 /** `dpgw provision <manifest>`: the whole workflow for every data set of a manifest. */
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { ExitCode } from '../errors/exit-code.js';
-import { HEALTH_STATUS_UP } from '../contract/constants.js';
-import { stopOnSignal } from '../cli/interruption.js';
-import { finalHealthCheck, runExitCode, type HealthOutcome } from '../provision/run-outcome.js';
-import { paths } from '../contract/paths.js';
-import { brokerAddresses, connectionWith, resolveStreamPassword } from '../stream/stream-connection.js';
-import { StreamPreflight } from '../stream/stream-preflight.js';
-import { checkedWhenSet, timeoutMs } from '../settings/setting-values.js';
-import { startProgress } from '../output/progress.js';
-import { locatedValue } from '../olap/located-document.js';
-import { loadManifest } from '../provision/manifest.js';
-import { checkBeforeRun, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../provision/provision-run.js';
-import { resolveSettings, resolveWithConfig } from '../settings/resolve-settings.js';
-import type { StatementClient } from '../query-engine/statement-client.js';
-import type { SupersetClient } from '../dashboard/superset-client.js';
-import { verifyProfiles } from '../provision/verify-step.js';
-import { hiddenPrompt } from './prompts.js';
-import { plural } from '../text/plural.js';
+import type { CommandContext } from '../../cli/command-context.js';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { ProvisionCommand } from './provision.command.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { ExitCode } from '../../errors/exit-code.js';
+import { HEALTH_STATUS_UP } from '../../contract/constants.js';
+import { stopOnSignal } from '../../cli/interruption.js';
+import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
+import { paths } from '../../contract/paths.js';
+import { brokerAddresses, connectionWith, resolveStreamPassword } from '../../stream/stream-connection.js';
+import { StreamPreflight } from '../../stream/stream-preflight.js';
+import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
+import { startProgress } from '../../output/progress.js';
+import { locatedValue } from '../../olap/located-document.js';
+import { loadManifest } from '../../provision/manifest.js';
+import { checkBeforeRun, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../../provision/provision-run.js';
+import { resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
+import type { StatementClient } from '../../query-engine/statement-client.js';
+import type { SupersetClient } from '../../dashboard/superset-client.js';
+import { verifyProfiles } from '../../provision/verify-step.js';
+import { hiddenPrompt } from '../shared/prompts.js';
+import { plural } from '../../text/plural.js';
 
-const provision: HandlerOf<'provision'> = async (context) => {
+export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const { options, reporter, io } = context;
   const [file] = context.args;
   const planOnly = options.plan === true || options.dryRun === true;
@@ -53,7 +55,7 @@ const provision: HandlerOf<'provision'> = async (context) => {
   // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
   const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: settings.values.streamUser.value } : connectionWith(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
 
-  const { createGatewayClient } = await import('../cli/create-gateway-client.js');
+  const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
   const engines = await queryEngines(context, loaded, settings);
   // A plan signs nothing in and reads no password.
@@ -61,7 +63,7 @@ const provision: HandlerOf<'provision'> = async (context) => {
   const stop = stopOnSignal((signal) => reporter.warn(`interrupted (${signal}): finishing the steps under way, starting no new ones (Ctrl-C again quits at once)`), ExitCode.Interrupted);
   const started = Date.now();
   try {
-    const { ensureSignedIn } = await import('../auth/session.js');
+    const { ensureSignedIn } = await import('../../auth/session.js');
     await ensureSignedIn({ settings, env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
@@ -136,7 +138,7 @@ async function dashboardTools(context: CommandContext, loaded: Awaited<ReturnTyp
   const tools = new Map<string, { client: SupersetClient; databaseName: string }>();
   const profiles = new Set(loaded.entries.flatMap((entry) => (entry.dashboard ? [entry.dashboard.profile ?? ''] : [])));
   if (profiles.size === 0) return tools;
-  const { createDashboardClient } = await import('../cli/create-dashboard-client.js');
+  const { createDashboardClient } = await import('../../cli/create-dashboard-client.js');
   for (const profile of profiles) {
     const profileSettings = profile === '' ? settings : settingsOfProfile(context, loaded, settings, profile);
     tools.set(profile, { client: await createDashboardClient(profileSettings, context.reporter, context.io, prompt), databaseName: profileSettings.values.dashboardDatabase.value! });
@@ -170,7 +172,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   const profiles = new Set(loaded.entries.flatMap((entry) => (entry.verify ? verifyProfiles(entry.verify).map((p) => p.profile) : [])));
   const engines = new Map<string, StatementClient>();
   if (profiles.size === 0) return engines;
-  const { createQueryEngineClient } = await import('../cli/create-query-engine-client.js');
+  const { createQueryEngineClient } = await import('../../cli/create-query-engine-client.js');
   for (const profile of profiles) {
     engines.set(profile, createQueryEngineClient(settingsOfProfile(context, loaded, settings, profile), context.reporter, { ...context.io, env: withoutProfile(context.io.env) }));
   }
@@ -227,4 +229,3 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck:
   return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health, totals].join('\n\n');
 }
 
-export const handlers: HandlerModule['handlers'] = { provision };

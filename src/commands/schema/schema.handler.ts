@@ -3,25 +3,26 @@ import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext, HandlerModule, HandlerOf } from '../cli/command-context.js';
-import type { ArgsOf, OptionsOf } from '../cli/program.js';
-import { topicOfDataSet } from '../catalog/resolve-data-set.js';
-import { startProgress } from '../output/progress.js';
-import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../schema-inference/sample-messages.js';
-import { streamConnection } from '../stream/stream-connection.js';
-import { hiddenPrompt } from './prompts.js';
-import type { AnalyticsSchema } from '../contract/types.js';
-import { DpgwError } from '../errors/dpgw-error.js';
-import { FILLED_TIME_COLUMN, fits, InferenceError, type InferredType } from '../schema-inference/infer-schema.js';
-import { checkedSchemaYaml } from '../schema-inference/schema-text.js';
-import { paths } from '../contract/paths.js';
-import { ExitCode } from '../errors/exit-code.js';
-import { loadSchema, schemaIssues } from '../olap/load-schema.js';
-import { schemaColumns } from '../olap/schema-validation.js';
-import { requireWord, timeoutMs } from '../settings/setting-values.js';
-import { renderDryRun } from './dry-run.js';
+import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
+import type { SchemaGetCommand, SchemaInferCommand, SchemaPushCommand, SchemaValidateCommand } from './schema.command.js';
+import { shownFromStore } from '../shared/store-read.js';
+import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
+import { startProgress } from '../../output/progress.js';
+import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../../schema-inference/sample-messages.js';
+import { streamConnection } from '../../stream/stream-connection.js';
+import { hiddenPrompt } from '../shared/prompts.js';
+import type { AnalyticsSchema } from '../../contract/types.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { FILLED_TIME_COLUMN, fits, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
+import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
+import { paths } from '../../contract/paths.js';
+import { ExitCode } from '../../errors/exit-code.js';
+import { loadSchema, schemaIssues } from '../../olap/load-schema.js';
+import { schemaColumns } from '../../olap/schema-validation.js';
+import { requireWord, timeoutMs } from '../../settings/setting-values.js';
+import { renderDryRun } from '../shared/dry-run.js';
 
-const push: HandlerOf<'schema push'> = async (context) => {
+export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const [file] = context.args;
   const schema = await loadSchema(file);
   if (context.options.dryRun === true) {
@@ -35,7 +36,9 @@ const push: HandlerOf<'schema push'> = async (context) => {
   return { data: { schemaName: schema.schemaName, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };
 
-const validate: HandlerOf<'schema validate'> = async (context) => {
+export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', context.args[0]);
+
+export const validate: HandlerOf<SchemaValidateCommand> = async (context) => {
   const [file] = context.args;
   const { schema, issues } = await schemaIssues(file);
   return {
@@ -51,7 +54,7 @@ const validate: HandlerOf<'schema validate'> = async (context) => {
 /** Skipped lines shown one by one before they are only counted. */
 const SKIPPED_SHOWN = 5;
 
-const infer: HandlerOf<'schema infer'> = async (context) => {
+export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   const { options, reporter } = context;
   const { skipped, inference, described, defaultSchemaName } = await sampleFor(context);
   skipped.slice(0, SKIPPED_SHOWN).forEach((skip) => reporter.warn(`${skip.where}: skipped: ${skip.reason}`));
@@ -84,7 +87,7 @@ const infer: HandlerOf<'schema infer'> = async (context) => {
 };
 
 /** The messages to infer from: --dataset/--topic read the topic, else the files or stdin. */
-async function sampleFor(context: CommandContext<OptionsOf<'schema infer'>, ArgsOf<'schema infer'>>): Promise<Sampled & { defaultSchemaName: string }> {
+async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sampled & { defaultSchemaName: string }> {
   const { options, io } = context;
   const files = context.args[0];
   const { sample, dataset: dataSet, topic: topicGiven } = options;
@@ -135,4 +138,3 @@ function defaultName(source: string): string {
   return stem.replace(/[^A-Za-z0-9_]/g, '_') || 'messages';
 }
 
-export const handlers: HandlerModule['handlers'] = { 'schema push': push, 'schema validate': validate, 'schema infer': infer };

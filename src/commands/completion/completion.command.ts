@@ -1,0 +1,16 @@
+/** `dpgw completion <shell>`: its argument; the handler is completion.handler.ts, the candidates cli/completion.ts. */
+import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
+import type { OptionKit } from '../../cli/option-kit.js';
+import { SHELLS } from '../../cli/completion.js';
+
+const completionOptions = (command: CommandFor<'completion'>, kit: OptionKit) => command.addArgument(kit.argument('<shell>', 'bash, zsh or fish').choices(SHELLS));
+export type CompletionCommand = ReturnType<typeof completionOptions>;
+
+export const completion = defineCommand({
+  usage: 'completion',
+  description: 'print the shell completion script (bash, zsh or fish): commands, options, choices and profile names',
+  example: 'eval "$(dpgw completion bash)"',
+  moreHelp: '\nInstall:\n  bash  eval "$(dpgw completion bash)"   in ~/.bashrc\n  zsh   eval "$(dpgw completion zsh)"    in ~/.zshrc, after compinit\n  fish  dpgw completion fish > ~/.config/fish/completions/dpgw.fish\n',
+  options: completionOptions,
+  handler: () => import('./completion.handler.js').then((module) => module.completion),
+});

@@ -1,0 +1,11 @@
+/** `dpgw completion bash|zsh|fish`: the script that hooks dpgw into the shell's Tab completion. */
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { CompletionCommand } from './completion.command.js';
+import { completionScript } from '../../cli/completion.js';
+
+export const completion: HandlerOf<CompletionCommand> = async (context) => {
+  const [shell] = context.args;
+  const script = completionScript(shell);
+  return { data: { shell, script }, human: () => script.trimEnd() };
+};
+

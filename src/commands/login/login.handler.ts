@@ -1,0 +1,44 @@
+/** `dpgw login`: the password grant, and the token cached for the profile (auth/session.ts). */
+import type { HandlerOf } from '../../cli/command-definition.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { registerSecret } from '../../secrets/redaction.js';
+import { textPrompt } from '../shared/prompts.js';
+import { clock, sessionContext } from '../shared/session-context.js';
+import type { LoginCommand } from './login.command.js';
+
+async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stdin.setEncoding('utf8');
+  for await (const chunk of stdin as AsyncIterable<string>) text += chunk;
+  return text.replace(/\r?\n$/, '');
+}
+
+export const login: HandlerOf<LoginCommand> = async (context) => {
+  const session = await sessionContext(context);
+  const { settings } = session;
+  const { login: signIn, requireIdentitySettings } = await import('../../auth/session.js');
+  // Where to sign in is checked before anyone is asked for a username or a password.
+  requireIdentitySettings(session);
+  let username = settings.values.username.value;
+  if (username === undefined) {
+    if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
+    username = await textPrompt(context, 'Username:');
+  }
+  let password: string;
+  if (context.options.passwordStdin === true) {
+    password = await readStdin(context.io.stdin);
+    if (password === '') throw new DpgwError('usage', 'standard input held no password', { where: '--password-stdin', hint: 'pipe the password in: `dpgw login --password-stdin < file`' });
+  } else if (context.io.env.DPGW_PASSWORD) {
+    password = context.io.env.DPGW_PASSWORD;
+  } else if (session.prompt) {
+    password = await session.prompt(`Password for ${username}:`);
+  } else {
+    throw new DpgwError('usage', 'no password and no terminal to ask for one', { where: 'password', hint: 'pass --password-stdin (and pipe it in), or set DPGW_PASSWORD' });
+  }
+  registerSecret(password);
+
+  const signedIn = await signIn(session, username, password);
+  context.reporter.success(`signed in to realm ${signedIn.realm} as ${signedIn.username}${signedIn.groups.length ? ` (groups: ${signedIn.groups.join(', ')})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
+  context.reporter.next('dpgw auth status');
+  return { data: signedIn, human: () => '' };
+};

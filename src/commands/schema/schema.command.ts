@@ -1,0 +1,57 @@
+/** `dpgw schema push|get|validate|infer`: the group and each subcommand's flags; the handlers are schema.handler.ts. */
+import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+import type { OptionKit } from '../../cli/option-kit.js';
+
+const pushOptions = (command: CommandFor<'push <file>'>) => command.option('--dry-run', 'print the request and send nothing');
+export type SchemaPushCommand = ReturnType<typeof pushOptions>;
+export type SchemaGetCommand = CommandFor<'get <name>'>;
+export type SchemaValidateCommand = CommandFor<'validate <file>'>;
+
+const inferOptions = (command: CommandFor<'infer [files...]'>, kit: OptionKit) =>
+  kit.settings(
+    command
+      .addOption(kit.name('--dataset <name>', "read the messages from this data set's topic (read-only, from the earliest offset)", 'data set'))
+      .addOption(kit.name('--topic <name>', 'read the messages from this topic (no catalog lookup)', 'topic'))
+      .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
+      .addOption(kit.option('--sample <n>', 'read at most this many messages (default: all of the files; 200 of a topic)').argParser(kit.wholeNumber(1, 10_000_000, 'number of messages')))
+      .addOption(kit.name('--name <name>', 'schemaName (default: the data set, else the first file name)', 'schema'))
+      .option('--time-column <name>', 'the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())')
+      .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
+      .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
+      .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it'),
+    ['brokerList', 'streamUser', 'streamPassword'],
+  );
+export type SchemaInferCommand = ReturnType<typeof inferOptions>;
+
+export const schema = defineGroup({
+  name: 'schema',
+  description: 'analytics schemas',
+  commands: [
+    defineCommand({
+      usage: 'push <file>',
+      description: 'validate a schema file (YAML or JSON) and store it in the analytics store',
+      example: 'dpgw schema push examples/track/schema.yaml',
+      options: pushOptions,
+      handler: () => import('./schema.handler.js').then((module) => module.push),
+    }),
+    defineCommand({
+      usage: 'get <name>',
+      description: "print the schema the analytics store holds (YAML; --json: the store's JSON)",
+      example: 'dpgw schema get track',
+      handler: () => import('./schema.handler.js').then((module) => module.get),
+    }),
+    defineCommand({
+      usage: 'validate <file>',
+      description: 'check a schema file without sending it; lists every problem',
+      example: 'dpgw schema validate examples/track/schema.yaml',
+      handler: () => import('./schema.handler.js').then((module) => module.validate),
+    }),
+    defineCommand({
+      usage: 'infer [files...]',
+      description: "infer the schema from messages (JSON Lines or a JSON array; - or none: stdin; or the data set's topic), or --check them against one",
+      example: 'dpgw schema infer --dataset track -o track-schema.yaml',
+      options: inferOptions,
+      handler: () => import('./schema.handler.js').then((module) => module.infer),
+    }),
+  ],
+});

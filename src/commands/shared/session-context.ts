@@ -1,0 +1,19 @@
+/** The session a login, logout or auth command works on: the settings, the io, and how to warn, trace and prompt. */
+import type { CommandContext } from '../../cli/command-context.js';
+import type { SessionContext } from '../../auth/session.js';
+import { hiddenPrompt } from './prompts.js';
+
+export async function sessionContext(context: CommandContext): Promise<SessionContext> {
+  return {
+    settings: await context.settings(),
+    env: context.io.env,
+    warn: (message) => context.reporter.warn(message),
+    trace: context.reporter.options.verbose ? (line) => context.reporter.trace(line) : undefined,
+    prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
+  };
+}
+
+/** An expiry as the session commands print it: UTC to the second. */
+export function clock(iso: string | undefined): string {
+  return iso ? new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-';
+}

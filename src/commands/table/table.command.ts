@@ -1,0 +1,53 @@
+/** `dpgw table create|render|get`: the group and each subcommand's flags; the handlers are table.handler.ts. */
+import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+import type { OptionKit } from '../../cli/option-kit.js';
+
+/** create and render take the same flags: the table they fill. */
+const tableOptions = <Usage extends 'create' | 'render'>(command: CommandFor<Usage>, kit: OptionKit) =>
+  kit.scopedSettings(
+    command
+      .addOption(kit.name('--dataset <name>', 'catalog data set whose topic feeds the table', 'data set').makeOptionMandatory())
+      .requiredOption('--schema <file|name>', 'schema file, or the name of a pushed schema')
+      .addOption(kit.name('--name <table>', 'table name (default: the schema name)', 'table'))
+      .option('--template <file>', 'table template (default: templates/realtime-table.yaml)')
+      .addOption(kit.name('--topic <name>', "topic name, overriding the data set's label", 'topic'))
+      .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
+      .option('--time-column <name>', 'time column, when the schema has several date-time columns or is given by name'),
+    'table',
+  );
+const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
+  tableOptions(command, kit)
+    .option('--no-stream-check', 'send the table without first signing in to the brokers and finding its topic (where dpgw cannot reach the brokers the store reaches)')
+    .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
+    .option('--dry-run', 'print the request and send nothing');
+const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);
+export type TableCreateCommand = ReturnType<typeof createOptions>;
+export type TableRenderCommand = ReturnType<typeof renderOptions>;
+export type TableGetCommand = CommandFor<'get <name>'>;
+
+export const table = defineGroup({
+  name: 'table',
+  description: 'real-time tables',
+  commands: [
+    defineCommand({
+      usage: 'create',
+      description: 'check the stream, fill the table template from the data set, create the real-time table and wait until it consumes',
+      example: 'dpgw table create --dataset track --schema examples/track/schema.yaml',
+      options: createOptions,
+      handler: () => import('./table.handler.js').then((module) => module.create),
+    }),
+    defineCommand({
+      usage: 'render',
+      description: 'print the filled table definition (password masked)',
+      example: 'dpgw table render --dataset track --schema examples/track/schema.yaml',
+      options: renderOptions,
+      handler: () => import('./table.handler.js').then((module) => module.render),
+    }),
+    defineCommand({
+      usage: 'get <name>',
+      description: "print the table the analytics store holds, as it stores it (YAML; --json: the store's JSON; the stream password masked)",
+      example: 'dpgw table get track',
+      handler: () => import('./table.handler.js').then((module) => module.get),
+    }),
+  ],
+});
