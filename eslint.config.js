@@ -31,7 +31,18 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', 'src/commands/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/*', '**/commands/*'], message: 'the domain core does not import the CLI (src/cli, src/commands); pass what it needs as typed parameters' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/cli/*', '**/commands/*'], message: 'the domain core does not import the CLI (src/cli, src/commands); pass what it needs as typed parameters' },
+            {
+              group: ['**/settings/resolve-settings*', '**/settings/setting-values*', '**/settings/core-options*', '**/settings/config-file*'],
+              message: 'the domain core takes typed options, not the resolved settings: map them at the edge (settings/core-options.ts) and pass the values',
+            },
+          ],
+        },
+      ],
     },
   },
   {

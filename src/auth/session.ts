@@ -9,17 +9,44 @@ import { plainHttpWarning } from '../net/plain-http.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { TokenSupplier } from '../gateway/http-transport.js';
-import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
-import { whereSet, type Settings } from '../settings/resolve-settings.js';
-import { checkedWhenSet, requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
+import { missingSetting } from '../settings/setting-definitions.js';
 import type { IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
 import { readClaims } from './jwt-claims.js';
 import { TokenCache, type CachedSession } from './token-cache.js';
 
+/** Who signs in where, as the run's settings name it (settings/core-options.ts maps them). */
+export interface SessionOptions {
+  profile: string;
+  /** The profile was named (--profile, a manifest): a hint to sign in names it too. */
+  profileNamed: boolean;
+  /** DPGW_TOKEN: a bearer token used as is, over the token cache. */
+  token?: string;
+  username?: string;
+  /**
+   * Where and how to sign in, read when a sign-in, a refresh or a sign-out needs it: a value
+   * set wrongly is an error then, and a command that needs no identity provider never meets it.
+   */
+  identity(): IdentityOptions;
+}
+
+export interface IdentityOptions {
+  /** Checked already: an http(s) URL without a trailing slash. */
+  authUrl?: string;
+  realm?: string;
+  clientId?: string;
+  clientSecret?: ClientSecretSource;
+  clientAuth: 'post' | 'basic';
+  timeoutMs: number;
+  certificateAuthorities?: string[];
+}
+
+/** The client secret itself (DPGW_CLIENT_SECRET), or a reference to it (env:, file:, exec:) and where that was set, for messages. */
+export type ClientSecretSource = { kind: 'secret'; secret: string; from: string } | { kind: 'reference'; reference: string; where: string };
+
 export interface SessionContext {
-  settings: Settings;
+  session: SessionOptions;
   env: NodeJS.ProcessEnv;
   warn: (message: string) => void;
   /** Told when the session signs in by itself (DPGW_PASSWORD). */
@@ -45,18 +72,16 @@ export interface SessionSummary {
 const MAX_EXPIRY_MARGIN_MS = 30_000;
 
 export function tokenCacheFor(context: SessionContext): TokenCache {
-  return new TokenCache(context.env, context.settings.profile, context.warn);
+  return new TokenCache(context.env, context.session.profile, context.warn);
 }
 
 /** Where to sign in (auth URL, realm, client and a way to its secret), checked before anyone is asked for a password. */
 export function requireIdentitySettings(context: SessionContext): void {
-  const { settings } = context;
-  requireUrl(settings, 'authUrl');
-  requireValue(settings, 'realm');
-  const clientId = requireValue(settings, 'clientId');
-  if (settings.values.clientSecret.value === undefined && !context.prompt) {
-    throw noClientSecret(clientId);
-  }
+  const identity = context.session.identity();
+  if (identity.authUrl === undefined) throw missingSetting('authUrl');
+  if (identity.realm === undefined) throw missingSetting('realm');
+  if (identity.clientId === undefined) throw missingSetting('clientId');
+  if (identity.clientSecret === undefined && !context.prompt) throw noClientSecret(identity.clientId);
 }
 
 function noClientSecret(clientId: string): DpgwError {
@@ -72,30 +97,29 @@ function noClientSecret(clientId: string): DpgwError {
  * refresh when the current settings name none.
  */
 export async function identitySettings(context: SessionContext, fallback?: CachedSession, cachedSecret?: { reference: string; where: string }): Promise<IdentitySettings & { clientSecretReference?: string }> {
-  const { settings } = context;
-  const authUrl = settings.values.authUrl.value === undefined && fallback ? fallback.authUrl : requireUrl(settings, 'authUrl');
-  const realm = settings.values.realm.value ?? fallback?.realm ?? requireValue(settings, 'realm');
-  const clientId = settings.values.clientId.value ?? fallback?.clientId ?? requireValue(settings, 'clientId');
-  const secretSetting = settings.values.clientSecret;
-  const fromCache = secretSetting.value === undefined ? cachedSecret : undefined;
+  const identity = context.session.identity();
+  const authUrl = identity.authUrl ?? fallback?.authUrl ?? missing('authUrl');
+  const realm = identity.realm ?? fallback?.realm ?? missing('realm');
+  const clientId = identity.clientId ?? fallback?.clientId ?? missing('clientId');
+  const given = identity.clientSecret;
+  const fromCache = given === undefined ? cachedSecret : undefined;
   let clientSecret: string;
   let clientSecretReference: string | undefined;
   let clientSecretFrom: string;
-  if (secretSetting.value !== undefined && secretSetting.source.kind === 'env') {
-    clientSecret = secretSetting.value;
-    clientSecretFrom = secretSetting.source.name;
+  if (given?.kind === 'secret') {
+    clientSecret = given.secret;
+    clientSecretFrom = given.from;
     registerSecret(clientSecret);
   } else {
-    const reference = fromCache?.reference ?? secretSetting.value ?? (context.prompt ? 'prompt' : undefined);
+    const reference = fromCache?.reference ?? given?.reference ?? (context.prompt ? 'prompt' : undefined);
     if (reference === undefined) {
       throw noClientSecret(clientId);
     }
-    const where = fromCache?.where ?? whereSet(secretSetting);
+    const where = fromCache?.where ?? given?.where ?? 'the prompt';
     clientSecret = await resolveSecretReference(reference, { where, env: context.env, label: 'client secret', prompt: context.prompt });
     if (reference !== 'prompt') clientSecretReference = reference;
     clientSecretFrom = reference === 'prompt' ? 'the prompt' : `the clientSecret reference (${where})`;
   }
-  const clientAuth = (checkedWhenSet(settings, 'clientAuth') ?? 'post') as 'post' | 'basic';
   return {
     authUrl,
     realm,
@@ -103,11 +127,15 @@ export async function identitySettings(context: SessionContext, fallback?: Cache
     clientSecret,
     clientSecretReference,
     clientSecretFrom,
-    clientAuth,
-    timeoutMs: timeoutMs(settings),
-    certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), context.env),
+    clientAuth: identity.clientAuth,
+    timeoutMs: identity.timeoutMs,
+    certificateAuthorities: identity.certificateAuthorities,
     trace: context.trace,
   };
+}
+
+function missing(key: 'authUrl' | 'realm' | 'clientId'): never {
+  throw missingSetting(key);
 }
 
 async function identityClient(settings: IdentitySettings): Promise<IdentityClient> {
@@ -131,7 +159,7 @@ async function signIn(context: SessionContext, username: string, password: strin
   const client = await identityClient(identity);
   try {
     const issued = await client.passwordGrant(username, password);
-    const session = toSession(context.settings.profile, identity, username, issued);
+    const session = toSession(context.session.profile, identity, username, issued);
     const cache = tokenCacheFor(context);
     await cache.withLock(() => cache.write(session));
     return session;
@@ -162,11 +190,11 @@ export async function logout(context: SessionContext): Promise<{ wasSignedIn: bo
 
 /** Who is signed in, from DPGW_TOKEN or the cache; undefined when nobody is. */
 export async function sessionStatus(context: SessionContext): Promise<SessionSummary | undefined> {
-  const raw = context.settings.values.token.value;
+  const raw = context.session.token;
   if (raw !== undefined) {
     const claims = readClaims(raw);
     return {
-      profile: context.settings.profile,
+      profile: context.session.profile,
       source: 'env',
       username: claims?.preferred_username ?? claims?.sub,
       issuer: claims?.iss,
@@ -186,7 +214,7 @@ export async function sessionStatus(context: SessionContext): Promise<SessionSum
  * so concurrent dpgw processes share one refresh.
  */
 export function sessionTokenSupplier(context: SessionContext): TokenSupplier {
-  const raw = context.settings.values.token.value;
+  const raw = context.session.token;
   if (raw !== undefined) return async () => raw;
   const cache = tokenCacheFor(context);
   // One session for a whole run: the cache file is read once, and again only to refresh.
@@ -239,13 +267,13 @@ export async function currentAccessToken(context: SessionContext): Promise<strin
  * otherwise the password comes from DPGW_PASSWORD, else the terminal's prompt.
  */
 export async function ensureSignedIn(context: SessionContext): Promise<void> {
-  if (context.settings.values.token.value !== undefined) return;
+  if (context.session.token !== undefined) return;
   try {
     await currentAccessToken(context);
   } catch (error) {
     if (!(error instanceof DpgwError) || error.kind !== 'auth') throw error;
     const password = context.env.DPGW_PASSWORD ?? (context.prompt ? await context.prompt('Password:') : undefined);
-    const username = context.settings.values.username.value;
+    const username = context.session.username;
     if (password === undefined || username === undefined) throw error;
     await login(context, username, password);
     context.info?.(`signed in as ${username}`);
@@ -259,7 +287,7 @@ export async function ensureSignedIn(context: SessionContext): Promise<void> {
  */
 async function signInFromEnvironment(context: SessionContext, error: unknown): Promise<CachedSession> {
   const password = context.env.DPGW_PASSWORD;
-  const username = context.settings.values.username.value;
+  const username = context.session.username;
   if (!(error instanceof DpgwError && error.kind === 'auth')) throw error;
   if (!password || username === undefined) {
     // The identity provider's "run `dpgw login` again" names the profile a run used.
@@ -274,8 +302,8 @@ async function signInFromEnvironment(context: SessionContext, error: unknown): P
 async function applicableSession(context: SessionContext, cache: TokenCache): Promise<CachedSession> {
   const session = await cache.read();
   if (!session) throw notSignedIn(context);
-  const { values } = context.settings;
-  const differs = (key: 'authUrl' | 'realm' | 'clientId', cached: string) => values[key].value !== undefined && values[key].value!.replace(/\/+$/, '') !== cached;
+  const identity = context.session.identity();
+  const differs = (key: 'authUrl' | 'realm' | 'clientId', cached: string) => identity[key] !== undefined && identity[key].replace(/\/+$/, '') !== cached;
   if (differs('authUrl', session.authUrl) || differs('realm', session.realm) || differs('clientId', session.clientId)) {
     throw new DpgwError('auth', `the cached session of profile "${session.profile}" is for ${session.clientId} at ${session.issuer}, not for the identity provider the settings name`, {
       hint: `${loginHint(context).replace(/ again$/, '')} for the current settings`,
@@ -324,9 +352,9 @@ function sameIdentity(a: CachedSession, b: CachedSession): boolean {
 }
 
 /** `dpgw login`, with the profile that needs it when it is not the one chosen by default. */
-export function loginHint(context: { settings: Settings }): string {
-  const { profile, profileSource } = context.settings;
-  const flag = profileSource.kind === 'flag' || profileSource.kind === 'manifest' ? ` --profile ${profile}` : '';
+export function loginHint(context: { session: Pick<SessionOptions, 'profile' | 'profileNamed'> }): string {
+  const { profile, profileNamed } = context.session;
+  const flag = profileNamed ? ` --profile ${profile}` : '';
   return `run \`dpgw login${flag}\` again`;
 }
 
@@ -380,8 +408,8 @@ function summary(session: CachedSession, cacheFile: string): SessionSummary {
   };
 }
 
-function notSignedIn(context: { settings: Settings }): DpgwError {
-  return new DpgwError('auth', `not signed in (profile "${context.settings.profile}")`, {
+function notSignedIn(context: SessionContext): DpgwError {
+  return new DpgwError('auth', `not signed in (profile "${context.session.profile}")`, {
     hint: `${loginHint(context).replace(/ again$/, '')}, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline`,
   });
 }

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { TokenCache } from '../auth/token-cache.js';
 import { cacheDirectory } from '../files/cache-directory.js';
 import { nameProblem } from '../names/platform-names.js';
-import { resolveSettings } from '../settings/resolve-settings.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 
 /** `offered data set`: what a source offers (to enable); `data set`: what is enabled. */
@@ -21,18 +20,24 @@ export type CatalogNameKind = 'data source' | 'data set' | 'offered data set';
 export const COMPLETION_BUDGET_MS = 250;
 const FRESH_MS = 60_000;
 
-export async function catalogNames(kind: CatalogNameKind, env: NodeJS.ProcessEnv, profile: string | undefined): Promise<string[]> {
+/** Where a Tab asks: the profile's gateway, and DPGW_TOKEN when set. */
+export interface CatalogNamesSource {
+  gateway?: string;
+  profile: string;
+  token?: string;
+}
+
+export async function catalogNames(kind: CatalogNameKind, source: () => Promise<CatalogNamesSource>, env: NodeJS.ProcessEnv): Promise<string[]> {
   try {
-    const settings = await resolveSettings({ flags: profile ? { profile } : {}, env });
-    const gateway = settings.values.gateway.value;
+    const { gateway, profile, token: givenToken } = await source();
     if (!gateway) return [];
-    const file = join(cacheDirectory(env), 'completion', `${createHash('sha256').update(`${gateway}\n${settings.profile}\n${kind}`).digest('hex').slice(0, 16)}.json`);
+    const file = join(cacheDirectory(env), 'completion', `${createHash('sha256').update(`${gateway}\n${profile}\n${kind}`).digest('hex').slice(0, 16)}.json`);
     const cached = await readFile(file, 'utf8')
       .then((text) => JSON.parse(text) as { at: number; names: string[] })
       .catch(() => undefined);
     if (cached && Date.now() - cached.at < FRESH_MS && Array.isArray(cached.names)) return cached.names;
 
-    const token = settings.values.token.value ?? (await unexpiredCachedToken(env, settings.profile));
+    const token = givenToken ?? (await unexpiredCachedToken(env, profile));
     if (!token) return [];
     const { GatewayClient } = await import('../gateway/gateway-client.js');
     const client = new GatewayClient({ baseUrl: gateway, timeoutMs: COMPLETION_BUDGET_MS, retry: { limit: 0 }, tokenSupplier: async () => token });

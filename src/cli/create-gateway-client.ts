@@ -5,6 +5,7 @@ import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { Reporter } from '../output/reporter.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
 import { requireUrl, requireWord, timeoutMs } from '../settings/setting-values.js';
+import { sessionOptionsOf } from '../settings/core-options.js';
 import type { Io } from '../output/io.js';
 import { VERSION } from './version.js';
 
@@ -18,7 +19,7 @@ export function createGatewayClient(settings: Settings, reporter: Reporter, io: 
     baseUrl,
     timeoutMs: timeoutMs(settings),
     olapSegment: requireWord(settings, 'olapSegment'),
-    tokenSupplier: sessionTokenSupplier({ settings, env: io.env, warn: (message) => reporter.warn(message), info: (message) => reporter.info(message), trace, prompt }),
+    tokenSupplier: sessionTokenSupplier({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (message) => reporter.warn(message), info: (message) => reporter.info(message), trace, prompt }),
     certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
     trace,
     userAgent: `dpgw/${VERSION}`,

@@ -5,6 +5,7 @@ import type { Reporter } from '../output/reporter.js';
 import { StatementClient } from '../query-engine/statement-client.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
 import { requireUrl, requireWord, timeoutMs } from '../settings/setting-values.js';
+import { sessionOptionsOf } from '../settings/core-options.js';
 import type { Io } from '../output/io.js';
 import { VERSION } from './version.js';
 
@@ -18,7 +19,7 @@ export function createQueryEngineClient(settings: Settings, reporter: Reporter, 
     baseUrl,
     catalog: requireWord(settings, 'queryCatalog'),
     timeoutMs: timeoutMs(settings),
-    tokenSupplier: sessionTokenSupplier({ settings, env: io.env, warn: (message) => reporter.warn(message), trace }),
+    tokenSupplier: sessionTokenSupplier({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (message) => reporter.warn(message), trace }),
     certificateAuthorities: certificateAuthorities(settings.values.caFile.value, whereSet(settings.values.caFile), io.env),
     trace,
     userAgent: `dpgw/${VERSION}`,

@@ -27,7 +27,14 @@ export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
 /** The live catalog's names for completing --dataset and --datasource; none when it cannot be asked quickly. */
 export async function catalogNames(kind: 'data source' | 'data set' | 'offered data set', env: NodeJS.ProcessEnv, profile: string | undefined): Promise<string[]> {
   const { catalogNames: names } = await import('../catalog/catalog-names.js');
-  return names(kind, env, profile);
+  return names(
+    kind,
+    async () => {
+      const settings = await resolveSettings({ flags: profile ? { profile } : {}, env });
+      return { gateway: settings.values.gateway.value, profile: settings.profile, token: settings.values.token.value };
+    },
+    env,
+  );
 }
 
 export async function dispatch(command: Command, io: Io): Promise<number> {

@@ -9,18 +9,30 @@ import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
-import type { Settings } from '../settings/resolve-settings.js';
-import { definitionOf, flagName, type SettingKey } from '../settings/setting-definitions.js';
-import { requireWord } from '../settings/setting-values.js';
-import { resolveStreamPassword } from '../stream/stream-connection.js';
+import { howToSet } from '../settings/setting-definitions.js';
 import { scramJaasConfig } from './jaas-config.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
 import { checkTable, failOnIssues, fillTemplate, readTemplate, type TemplateValues } from './table-template.js';
 
+/** The settings a table definition is filled from (settings/core-options.ts: tableSettingsOf). */
+export interface TableSettings {
+  /** Checked already: the word of the stream config keys. */
+  streamType: string;
+  decoderClass?: string;
+  consumerFactoryClass?: string;
+  brokerList?: string;
+  registryUrl?: string;
+  streamUser?: string;
+  /** Whether a stream password is set: render shows it masked without reading it. */
+  streamPasswordSet: boolean;
+  retentionDays?: string;
+  brokerTenant?: string;
+  serverTenant?: string;
+}
+
 export interface TableInputs {
-  settings: Settings;
-  env: NodeJS.ProcessEnv;
+  settings: TableSettings;
   /** The topic of the data set (its catalog label, or --topic). */
   topic: string;
   /** A schema file, the name of a schema pushed before, or the schema itself (checked already). */
@@ -30,11 +42,10 @@ export interface TableInputs {
   timeColumn?: string;
   /** Render only: the stream password is shown masked, so it need not be resolved. */
   maskStreamPassword?: boolean;
-  /** The stream password, resolved once by a caller that builds many tables. */
+  /** The stream password, resolved by the caller (once, for a caller that builds many tables). */
   streamPassword?: string;
   /** A retention the caller's own input sets (a manifest entry's table.retentionDays), over the setting. */
   retentionDays?: number;
-  prompt?: (message: string) => Promise<string>;
   warn: (message: string) => void;
 }
 
@@ -60,32 +71,28 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const tableName = inputs.tableName ?? schemaName;
   if (tableName !== schemaName) inputs.warn(`table ${tableName} and schema ${schemaName} differ in name: current releases of the analytics store link a table to the schema of the same name`);
 
-  const setting = (key: SettingKey) => settings.values[key].value;
-  const how = (key: SettingKey) => {
-    const d = definitionOf(key);
-    return `pass ${flagName(d.flag!)}, set ${d.env}, or \`dpgw config set ${d.profileKey} …\``;
-  };
-  const streamUser = setting('streamUser');
-  const streamPassword = inputs.maskStreamPassword ? (setting('streamPassword') === undefined ? undefined : MASK) : (inputs.streamPassword ?? (await resolveStreamPassword(inputs)));
-  const retention = inputs.retentionDays !== undefined ? String(inputs.retentionDays) : setting('retentionDays');
+  const how = howToSet;
+  const streamUser = settings.streamUser;
+  const streamPassword = inputs.maskStreamPassword ? (settings.streamPasswordSet ? MASK : undefined) : inputs.streamPassword;
+  const retention = inputs.retentionDays !== undefined ? String(inputs.retentionDays) : settings.retentionDays;
   const values: TemplateValues = {
     tableName: { value: tableName, how: 'pass --name' },
     schemaName: { value: schemaName, how: 'pass --schema' },
     timeColumn: { value: timeColumn, how: schema ? 'the schema has several date-time columns: pass --time-column' : 'pass --time-column (the schema was given by name)' },
     topic: { value: inputs.topic, how: 'pass --topic' },
-    streamType: { value: requireWord(settings, 'streamType'), how: 'pass --stream-type' },
-    decoderClass: { value: setting('decoderClass'), how: how('decoderClass') },
-    consumerFactoryClass: { value: setting('consumerFactoryClass'), how: how('consumerFactoryClass') },
+    streamType: { value: settings.streamType, how: 'pass --stream-type' },
+    decoderClass: { value: settings.decoderClass, how: how('decoderClass') },
+    consumerFactoryClass: { value: settings.consumerFactoryClass, how: how('consumerFactoryClass') },
     stringDeserializer: { value: STREAM_PLUGIN_CLASSES.stringDeserializer, how: '' },
-    brokerList: { value: setting('brokerList'), how: how('brokerList') },
-    registryUrl: { value: setting('registryUrl'), how: how('registryUrl') },
+    brokerList: { value: settings.brokerList, how: how('brokerList') },
+    registryUrl: { value: settings.registryUrl, how: how('registryUrl') },
     saslJaasConfig: {
       value: streamUser !== undefined && streamPassword !== undefined ? scramJaasConfig(streamUser, streamPassword) : undefined,
       how: streamUser === undefined ? `it needs the stream user: ${how('streamUser')}` : `it needs the stream password: ${how('streamPassword')}`,
     },
     retentionDays: { value: retention !== undefined && /^\d+$/.test(retention) ? Number(retention) : retention, how: how('retentionDays') },
-    brokerTenant: { value: setting('brokerTenant'), how: how('brokerTenant') },
-    serverTenant: { value: setting('serverTenant'), how: how('serverTenant') },
+    brokerTenant: { value: settings.brokerTenant, how: how('brokerTenant') },
+    serverTenant: { value: settings.serverTenant, how: how('serverTenant') },
   };
   const template = await readTemplate(inputs.templateFile);
   const { table, issues } = fillTemplate(template, values);

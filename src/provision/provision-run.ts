@@ -14,14 +14,13 @@ import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types
 import { paths } from '../contract/paths.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
-import { buildTable } from '../olap/build-table.js';
+import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
 import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
 import { closestMatch } from '../text/closest-match.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { maskSecrets } from '../secrets/redaction.js';
-import type { Settings } from '../settings/resolve-settings.js';
 import type { InferSettings, LoadedManifest } from './manifest.js';
 import { inferredSchemaName, inferStep } from './infer-step.js';
 import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
@@ -82,10 +81,25 @@ export interface Prepared {
   tableName: string;
 }
 
+/** The run's settings the steps read (settings/core-options.ts: provisionSettingsOf). */
+export interface ProvisionSettings {
+  table: TableSettings;
+  /** Checked already: the analytics-store word of the gateway's paths. */
+  olapSegment: string;
+  /** Set: the platform version, not asked of the gateway. */
+  platformVersion?: string;
+}
+
+/** The profiles of config.yaml, which verify and dashboard steps must name. */
+export interface KnownProfiles {
+  names: readonly string[];
+  /** The config file, for the message naming a profile it lacks. */
+  file: string;
+}
+
 export interface RunOptions {
   client: GatewayClient;
-  settings: Settings;
-  env: NodeJS.ProcessEnv;
+  settings: ProvisionSettings;
   streamPassword?: string;
   /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
   stream?: StreamConnection;
@@ -124,10 +138,10 @@ export interface RunOptions {
  * topic. Every entry is checked, and every problem reported with its manifest line
  * (EntryProblems), before anything is sent.
  */
-export async function prepare(loaded: LoadedManifest, settings: Settings, env: NodeJS.ProcessEnv, warn: (message: string) => void): Promise<Prepared[]> {
+export async function prepare(loaded: LoadedManifest, settings: { table: TableSettings; profiles: KnownProfiles }, warn: (message: string) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   const problems = new EntryProblems(loaded);
-  knownProfiles(loaded, settings, problems);
+  knownProfiles(loaded, settings.profiles, problems);
   // A schema file that many entries name is read and checked once.
   const schemaFiles = new Map<string, Promise<AnalyticsSchema>>();
   const schemaOf = (file: string) => {
@@ -144,7 +158,7 @@ export async function prepare(loaded: LoadedManifest, settings: Settings, env: N
         throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { where: entry.inferAt?.location });
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
-      const { table } = await buildTable(tableInputs(entry, checkedWith, settings, env, `<topic of ${entry.dataset}>`, '<stream password>', warn));
+      const { table } = await buildTable(tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn));
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);
@@ -157,8 +171,8 @@ export async function prepare(loaded: LoadedManifest, settings: Settings, env: N
 }
 
 /** The profiles verify and dashboard steps run as must exist in config.yaml; each missing one is named at its line. */
-function knownProfiles(loaded: LoadedManifest, settings: Settings, problems: EntryProblems): void {
-  const known = [...settings.config.profiles.keys()];
+function knownProfiles(loaded: LoadedManifest, profiles: KnownProfiles, problems: EntryProblems): void {
+  const known = [...profiles.names];
   for (const entry of loaded.entries) {
     const named: Array<[PathPart[], string]> = [
       ...(entry.verify?.visible ?? []).map((profile, index): [PathPart[], string] => [['verify', 'visible', index], profile]),
@@ -166,9 +180,9 @@ function knownProfiles(loaded: LoadedManifest, settings: Settings, problems: Ent
       ...(entry.dashboard?.profile !== undefined ? [[['dashboard', 'profile'], entry.dashboard.profile] as [PathPart[], string]] : []),
     ];
     for (const [field, profile] of named) {
-      if (settings.config.profiles.has(profile)) continue;
+      if (known.includes(profile)) continue;
       const near = closestMatch(profile, known);
-      problems.addAt(entry, field, `unknown profile "${profile}" in ${settings.config.path}${near ? ` (did you mean ${near}?)` : known.length ? `; known: ${known.join(', ')}` : '; it has no profiles yet'}: \`dpgw sandbox --write-profile sandbox\` writes sandbox-analyst and sandbox-outsider`);
+      problems.addAt(entry, field, `unknown profile "${profile}" in ${profiles.file}${near ? ` (did you mean ${near}?)` : known.length ? `; known: ${known.join(', ')}` : '; it has no profiles yet'}: \`dpgw sandbox --write-profile sandbox\` writes sandbox-analyst and sandbox-outsider`);
     }
   }
 }
@@ -277,20 +291,20 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
         step: 'schema',
         status: 'planned',
         detail: `${schemaPlanText(live, schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
-        ...(live.change === 'create' || live.change === 'update' || live.change === 'not-compared' ? { request: { method: 'POST', path: paths.olapSchemas(options.settings.values.olapSegment.value), body: schema } } : {}),
+        ...(live.change === 'create' || live.change === 'update' || live.change === 'not-compared' ? { request: { method: 'POST', path: paths.olapSchemas(options.settings.olapSegment), body: schema } } : {}),
         ...(live.lines.length ? { changes: live.lines } : {}),
         ...(inferred ? { shown: inferred.text } : {}),
       });
     }
-    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings, options.env, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
+    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
     const liveTable = await compareTable(options.client, table, options.streamPassword !== undefined);
     comparisons.push(liveTable);
     steps.push({
       step: 'table',
       status: 'planned',
       detail: tablePlanText(liveTable, table.tableName),
-      ...(liveTable.change === 'create' ? { request: { method: 'POST', path: paths.olapTables(options.settings.values.olapSegment.value), body: maskSecrets(table) } } : {}),
-      ...(liveTable.change === 'update' ? { request: { method: 'PUT', path: paths.olapTable(table.tableName, options.settings.values.olapSegment.value), body: maskSecrets(table) } } : {}),
+      ...(liveTable.change === 'create' ? { request: { method: 'POST', path: paths.olapTables(options.settings.olapSegment), body: maskSecrets(table) } } : {}),
+      ...(liveTable.change === 'update' ? { request: { method: 'PUT', path: paths.olapTable(table.tableName, options.settings.olapSegment), body: maskSecrets(table) } } : {}),
       ...(liveTable.lines.length ? { changes: liveTable.lines } : {}),
     });
     steps.push(storageStep(version, 'planned'));
@@ -413,7 +427,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     if (options.interrupted()) return finish('interrupted');
 
     current = 'table';
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings, options.env, enabled.topic!, options.streamPassword, options.warn));
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.topic!, options.streamPassword, options.warn));
     steps.push(await createTable(options, table));
     if (options.interrupted()) return finish('interrupted');
 
@@ -534,7 +548,7 @@ function storageStep(version: string | undefined, status: 'planned' | 'skipped')
 }
 
 async function platformVersion(options: RunOptions): Promise<string | undefined> {
-  return options.settings.values.platformVersion.value ?? (await options.client.platformVersion());
+  return options.settings.platformVersion ?? (await options.client.platformVersion());
 }
 
 function enableRequest(entry: Prepared['entry'], options: RunOptions) {
@@ -557,11 +571,10 @@ function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: stri
   return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
 }
 
-function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: Settings, env: NodeJS.ProcessEnv, topic: string, streamPassword: string | undefined, warn: (message: string) => void) {
+function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void): TableInputs {
   return {
     settings,
     retentionDays: entry.table?.retentionDays,
-    env,
     topic: entry.table?.topic ?? topic,
     schema: { schema },
     tableName: entry.table?.name,

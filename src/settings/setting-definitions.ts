@@ -4,6 +4,7 @@
  */
 import { DEFAULT_OLAP_SEGMENT, DEFAULT_STREAM_TYPE, TABLE_DEFAULTS } from '../contract/constants.js';
 import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
+import { DpgwError } from '../errors/dpgw-error.js';
 
 export type SettingKey =
   | 'gateway'
@@ -158,4 +159,17 @@ export function flagAttribute(flag: string): string {
 
 export function flagName(flag: string): string {
   return flag.split(/\s+/)[0]!;
+}
+
+/** A required setting nobody set: its description, and every way to set it. */
+export function missingSetting(key: SettingKey): DpgwError {
+  const definition = definitionOf(key);
+  const ways = [definition.flag ? flagName(definition.flag) : undefined, definition.env, definition.profileKey ? `\`dpgw config set ${definition.profileKey} …\`` : undefined].filter(Boolean);
+  return new DpgwError('usage', `no ${definition.description} is set`, { where: key, hint: `set it with ${ways.join(', or ')}` });
+}
+
+/** How to set a setting, for a hint: `pass --broker-list <host:port>, set DPGW_BROKER_LIST, or \`dpgw config set brokerList …\``. */
+export function howToSet(key: SettingKey): string {
+  const definition = definitionOf(key);
+  return `pass ${flagName(definition.flag!)}, set ${definition.env}, or \`dpgw config set ${definition.profileKey} …\``;
 }

@@ -1,6 +1,6 @@
 /** Typed, validated reads of settings for the commands that need them; each error names where the value came from. */
 import { DpgwError } from '../errors/dpgw-error.js';
-import { definitionOf, flagName, type SettingKey } from './setting-definitions.js';
+import { missingSetting, type SettingKey } from './setting-definitions.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 import { settingValueProblem, type UrlSettingKey, type WordSettingKey } from './setting-checks.js';
 
@@ -9,7 +9,7 @@ export type { UrlSettingKey } from './setting-checks.js';
 /** A required http(s) URL, without a trailing slash. */
 export function requireUrl(settings: Settings, key: UrlSettingKey): string {
   const setting = settings.values[key];
-  if (setting.value === undefined) throw missing(key);
+  if (setting.value === undefined) throw missingSetting(key);
   checked(settings, key, 'give an http:// or https:// URL');
   return setting.value.replace(/\/+$/, '');
 }
@@ -29,7 +29,7 @@ export function optionalUrl(settings: Settings, key: UrlSettingKey): string | un
 
 export function requireValue(settings: Settings, key: SettingKey): string {
   const value = settings.values[key].value;
-  if (value === undefined) throw missing(key);
+  if (value === undefined) throw missingSetting(key);
   return value;
 }
 
@@ -46,10 +46,4 @@ export function requireWord(settings: Settings, key: WordSettingKey): string {
 /** A setting checked by setting-checks.ts when it is set. */
 export function checkedWhenSet(settings: Settings, key: SettingKey, hint?: string): string | undefined {
   return settings.values[key].value === undefined ? undefined : checked(settings, key, hint);
-}
-
-function missing(key: SettingKey): DpgwError {
-  const definition = definitionOf(key);
-  const ways = [definition.flag ? flagName(definition.flag) : undefined, definition.env, definition.profileKey ? `\`dpgw config set ${definition.profileKey} …\`` : undefined].filter(Boolean);
-  return new DpgwError('usage', `no ${definition.description} is set`, { where: key, hint: `set it with ${ways.join(', or ')}` });
 }

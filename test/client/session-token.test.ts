@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sessionOptionsOf } from '../../src/settings/core-options.js';
 import { login, sessionTokenSupplier, tokenCacheFor, type SessionContext } from '../../src/auth/session.js';
 import { readClaims } from '../../src/auth/jwt-claims.js';
 import { resolveSettings } from '../../src/settings/resolve-settings.js';
@@ -24,7 +25,7 @@ async function signedIn(accessTokenLifetimeSeconds: number, extraEnv: Record<str
   const home = mkdtempSync(join(tmpdir(), 'dpgw-session-'));
   const env = { DPGW_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_AUTH_URL: sandbox.authUrl, DPGW_REALM: sandbox.realm, DPGW_CLIENT_ID: sandbox.clientId, DPGW_CLIENT_SECRET: sandbox.clientSecret, ...extraEnv };
   const warnings: string[] = [];
-  const context: SessionContext = { settings: await resolveSettings({ flags: {}, env }), env, warn: (message) => warnings.push(message) };
+  const context: SessionContext = { session: sessionOptionsOf(await resolveSettings({ flags: {}, env }), env), env, warn: (message) => warnings.push(message) };
   const password = (username: string) => sandbox!.users.find((u) => u.username === username)!.password;
   await login(context, 'admin', password('admin'));
   const grants = () => sandbox!.requestLog.of('identity').filter((e) => e.path.endsWith('/token')).map((e) => (e.body as { grant_type?: string }).grant_type);
@@ -108,7 +109,7 @@ describe('the session token supplier', () => {
     await expect(sessionTokenSupplier(context)({ forceRefresh: true, refused: stale })).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining('the session has ended') });
     const admin = sandbox!.users.find((u) => u.username === 'admin')!;
     const env = { ...context.env, DPGW_USERNAME: 'admin', DPGW_PASSWORD: admin.password };
-    const pipeline: SessionContext = { ...context, env, settings: await resolveSettings({ flags: {}, env }) };
+    const pipeline: SessionContext = { ...context, env, session: sessionOptionsOf(await resolveSettings({ flags: {}, env }), env) };
     const fresh = await sessionTokenSupplier(pipeline)({ forceRefresh: true, refused: stale });
     expect(userOf(fresh)).toBe('admin');
     expect(grants().slice(-1)).toEqual(['password']);

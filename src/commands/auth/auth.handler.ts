@@ -10,7 +10,7 @@ export const status: HandlerOf<AuthStatusCommand> = async (context) => {
   const { sessionStatus, loginHint } = await import('../../auth/session.js');
   const session = await sessionContext(context);
   const summary = await sessionStatus(session);
-  const profile = session.settings.profile;
+  const profile = session.session.profile;
   if (!summary) throw new DpgwError('auth', `not signed in (profile "${profile}")`, { hint: `${loginHint(session).replace(/ again$/, '')}, or set DPGW_TOKEN in a pipeline` });
   const now = Date.now();
   const accessExpired = summary.accessTokenExpiresAt !== undefined && Date.parse(summary.accessTokenExpiresAt) <= now;

@@ -15,11 +15,10 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 
 export const login: HandlerOf<LoginCommand> = async (context) => {
   const session = await sessionContext(context);
-  const { settings } = session;
   const { login: signIn, requireIdentitySettings } = await import('../../auth/session.js');
   // Where to sign in is checked before anyone is asked for a username or a password.
   requireIdentitySettings(session);
-  let username = settings.values.username.value;
+  let username = session.session.username;
   if (username === undefined) {
     if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
     username = await textPrompt(context, 'Username:');

@@ -9,9 +9,10 @@ import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../cli/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
 import { paths } from '../../contract/paths.js';
-import { brokerAddresses, connectionWith, resolveStreamPassword } from '../../stream/stream-connection.js';
+import { streamConnection } from '../../stream/stream-connection.js';
+import { brokerAddresses, sessionOptionsOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
-import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
+import { checkedWhenSet, requireWord, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
@@ -47,13 +48,15 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
     warnings.add(message);
   };
   // Every problem of the manifest is found before any password is asked for or read.
-  const prepared = await prepare(loaded, settings, io.env, warn);
+  const tableSettings = tableSettingsOf(settings);
+  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path } }, warn);
   // A plan reads no password, unless it reads a topic to show an inferred schema.
   const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
-  const streamPassword = planOnly && !infers ? undefined : await resolveStreamPassword({ settings, env: io.env, prompt });
-  const stream = infers ? connectionWith(settings, streamPassword) : undefined;
+  const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
+  const streamUser = settings.values.streamUser.value;
+  const stream = infers ? streamConnection(brokerAddresses(settings), streamUser, streamPassword) : undefined;
   // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
-  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: settings.values.streamUser.value } : connectionWith(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
+  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUser } : streamConnection(brokerAddresses(settings), streamUser, streamPassword), { timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
@@ -64,11 +67,10 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const started = Date.now();
   try {
     const { ensureSignedIn } = await import('../../auth/session.js');
-    await ensureSignedIn({ settings, env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
+    await ensureSignedIn({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
-      settings,
-      env: io.env,
+      settings: { table: tableSettings, olapSegment: requireWord(settings, 'olapSegment'), platformVersion: settings.values.platformVersion.value },
       streamPassword,
       stream,
       streamTimeoutMs: timeoutMs(settings),

@@ -2,10 +2,11 @@
 import type { CommandContext } from '../../cli/command-context.js';
 import type { SessionContext } from '../../auth/session.js';
 import { hiddenPrompt } from './prompts.js';
+import { sessionOptionsOf } from '../../settings/core-options.js';
 
 export async function sessionContext(context: CommandContext): Promise<SessionContext> {
   return {
-    settings: await context.settings(),
+    session: sessionOptionsOf(await context.settings(), context.io.env),
     env: context.io.env,
     warn: (message) => context.reporter.warn(message),
     trace: context.reporter.options.verbose ? (line) => context.reporter.trace(line) : undefined,

@@ -13,21 +13,24 @@ import { hiddenPrompt } from '../shared/prompts.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
 import { timeoutMs } from '../../settings/setting-values.js';
-import { connectionWith, resolveStreamPassword } from '../../stream/stream-connection.js';
+import { streamConnection } from '../../stream/stream-connection.js';
+import { brokerAddresses, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, type TopicFacts } from '../../stream/stream-preflight.js';
 import { plural } from '../../text/plural.js';
 
-/** create and render: the same options (create adds --dry-run). */
-async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword: boolean, streamPasswordOf?: () => Promise<string | undefined>): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
+/** create and render: the same options (create adds --dry-run); render shows the stream password masked, so it is not read. */
+async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword: boolean): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
   const { options } = context;
   const settings = await context.settings();
+  const table = tableSettingsOf(settings);
   const dataSetName = options.dataset;
   const topic = options.topic ?? (await topicOfDataSet(await context.gateway(), dataSetName, options.enablement));
-  // Read once the topic is known (a catalog answer is checked before any secret is read).
-  const streamPassword = await streamPasswordOf?.();
+  // Read once the topic is known (a catalog answer is checked before any secret is read), and
+  // once only: the table carries it, and create's stream pre-flight signs in with it.
+  const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
+  const streamPassword = maskStreamPassword || table.streamUser === undefined ? undefined : await streamPasswordOf(settings, context.io.env, prompt);
   const built = await buildTable({
-    settings,
-    env: context.io.env,
+    settings: table,
     topic,
     schema: options.schema,
     tableName: options.name,
@@ -35,7 +38,6 @@ async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword:
     timeColumn: options.timeColumn,
     maskStreamPassword,
     streamPassword,
-    prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
     warn: (message) => context.reporter.warn(message),
   });
   return { ...built, dataSet: dataSetName, topic, streamPassword };
@@ -44,9 +46,7 @@ async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword:
 export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
-  const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  // Resolved once: the table carries it, and the stream pre-flight signs in with it.
-  const built = await build(context, false, async () => (options.dryRun === true || settings.values.streamUser.value === undefined ? undefined : resolveStreamPassword({ settings, env: context.io.env, prompt })));
+  const built = await build(context, false);
   const { streamPassword } = built;
   if (options.dryRun === true) {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
@@ -54,7 +54,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const tableName = built.table.tableName;
   let topicFacts: TopicFacts | undefined;
   if (options.streamCheck !== false) {
-    const preflight = new StreamPreflight(connectionWith(settings, streamPassword), { timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
+    const preflight = new StreamPreflight(streamConnection(brokerAddresses(settings), settings.values.streamUser.value, streamPassword), { timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
     try {
       topicFacts = await preflight.topic(built.topic, tableName);
     } finally {
@@ -88,6 +88,5 @@ export const render: HandlerOf<TableRenderCommand> = async (context) => {
   const built = await build(context, true);
   return { data: maskSecrets(built.table), human: () => JSON.stringify(maskSecrets(built.table), null, 2) };
 };
-
 
 export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', context.args[0]);

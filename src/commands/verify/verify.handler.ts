@@ -4,6 +4,7 @@ import type { ChalkInstance } from 'chalk';
 import { serverText } from '../../text/terminal-text.js';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { VerifyCommand } from './verify.command.js';
+import { sessionOptionsOf } from '../../settings/core-options.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../../query-engine/verify-access.js';
 
@@ -29,7 +30,7 @@ export const verify: HandlerOf<VerifyCommand> = async (context) => {
     });
     // Who the engine was asked as (from the token, for the report, not for trust).
     const { sessionStatus } = await import('../../auth/session.js');
-    const identity = await sessionStatus({ settings, env: io.env, warn: () => undefined }).catch(() => undefined);
+    const identity = await sessionStatus({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: () => undefined }).catch(() => undefined);
     for (const check of report.checks.filter((c) => !c.ok)) {
       reporter.problem(`verify: ${check.check} failed: expected ${check.expected}; the query engine answered ${check.answered}${check.hint ? ` — ${check.hint}` : ''}`);
     }

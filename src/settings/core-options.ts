@@ -1,0 +1,72 @@
+/**
+ * The edge between settings and the domain core: the resolved settings (values and where
+ * each came from) become the typed options the core takes. No core module reads `Settings`;
+ * the commands call these, once, and pass what they return.
+ */
+import type { IdentityOptions, SessionOptions } from '../auth/session.js';
+import { certificateAuthorities } from '../net/trust-and-proxy.js';
+import type { TableSettings } from '../olap/build-table.js';
+import { resolveSecretReference } from '../secrets/secret-reference.js';
+import { whereSet, type Settings } from './resolve-settings.js';
+import { checkedWhenSet, optionalUrl, requireValue, requireWord, timeoutMs } from './setting-values.js';
+
+/** The session options of a run's settings; where to sign in is read and checked when first needed. */
+export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): SessionOptions {
+  const { values } = settings;
+  let identity: IdentityOptions | undefined;
+  return {
+    profile: settings.profile,
+    profileNamed: settings.profileSource.kind === 'flag' || settings.profileSource.kind === 'manifest',
+    token: values.token.value,
+    username: values.username.value,
+    identity: () =>
+      (identity ??= {
+        authUrl: optionalUrl(settings, 'authUrl'),
+        realm: values.realm.value,
+        clientId: values.clientId.value,
+        clientSecret:
+          values.clientSecret.value === undefined
+            ? undefined
+            : values.clientSecret.source.kind === 'env'
+              ? { kind: 'secret', secret: values.clientSecret.value, from: values.clientSecret.source.name }
+              : { kind: 'reference', reference: values.clientSecret.value, where: whereSet(values.clientSecret) },
+        clientAuth: (checkedWhenSet(settings, 'clientAuth') ?? 'post') as 'post' | 'basic',
+        timeoutMs: timeoutMs(settings),
+        certificateAuthorities: certificateAuthorities(values.caFile.value, whereSet(values.caFile), env),
+      }),
+  };
+}
+
+/** The settings a table definition is filled from. */
+export function tableSettingsOf(settings: Settings): TableSettings {
+  const value = (key: keyof Settings['values']) => settings.values[key].value;
+  return {
+    streamType: requireWord(settings, 'streamType'),
+    decoderClass: value('decoderClass'),
+    consumerFactoryClass: value('consumerFactoryClass'),
+    brokerList: value('brokerList'),
+    registryUrl: value('registryUrl'),
+    streamUser: value('streamUser'),
+    streamPasswordSet: value('streamPassword') !== undefined,
+    retentionDays: value('retentionDays'),
+    brokerTenant: value('brokerTenant'),
+    serverTenant: value('serverTenant'),
+  };
+}
+
+/** The stream password: DPGW_STREAM_PASSWORD holds it, any other source a secret reference; else a prompt when one is allowed. */
+export async function streamPasswordOf(settings: Settings, env: NodeJS.ProcessEnv, prompt?: (message: string) => Promise<string>): Promise<string | undefined> {
+  const setting = settings.values.streamPassword;
+  if (setting.value === undefined) return prompt ? prompt('Stream password:') : undefined;
+  if (setting.source.kind === 'env') return setting.value;
+  return resolveSecretReference(setting.value, { where: whereSet(setting), env, label: 'stream password', prompt });
+}
+
+/** The broker list as addresses: comma-separated host:port, each checked before any connection. */
+export function brokerAddresses(settings: Settings): string[] {
+  requireValue(settings, 'brokerList');
+  return checkedWhenSet(settings, 'brokerList', 'give host:port[,host:port…], for example --broker-list kafka-0.stream:9092')!
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
+}
