@@ -15,6 +15,13 @@ import type { Faults } from './faults.js';
 import { LoopbackService, parseForm, readBody, sendJson } from './http-kit.js';
 import { maskBody, maskRequestHeaders, type RequestLog } from './request-log.js';
 
+/**
+ * Generating an RSA key is most of a sandbox's start (70–350 ms here), and a process that
+ * starts many sandboxes (a test suite, a benchmark) would pay it each time: they share one
+ * key pair, each provider under its own key id, and a rotation makes new key material.
+ */
+let processRealmKey: ReturnType<typeof generateKeyPair> | undefined;
+
 export interface SandboxUser {
   username: string;
   password: string;
@@ -93,15 +100,17 @@ export class IdentityProvider extends LoopbackService {
    * verification and every refresh token is refused. Passwords still work.
    */
   async forgetKeysAndSessions(): Promise<void> {
-    await this.newKeys();
+    await this.newKeys(true);
     this.refreshKey = new Uint8Array(randomBytes(32));
     this.sessions.clear();
   }
 
-  private async newKeys(): Promise<void> {
-    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  /** `fresh`: new key material (a rotation); else the process's realm key, under a key id of this provider's own. */
+  private async newKeys(fresh = false): Promise<void> {
+    const { privateKey, publicKey } = fresh ? await generateKeyPair('RS256', { extractable: true }) : await (processRealmKey ??= generateKeyPair('RS256', { extractable: true }));
     const publicJwk = await exportJWK(publicKey);
-    const kid = createHash('sha256').update(JSON.stringify(publicJwk)).digest('base64url').slice(0, KID_BYTES * 2);
+    // The key id is this provider's own, so a token of another sandbox (in this process, or before a rotation) finds no key here.
+    const kid = createHash('sha256').update(JSON.stringify(publicJwk)).update(randomBytes(16)).digest('base64url').slice(0, KID_BYTES * 2);
     this.keys = { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid };
   }
 

@@ -41,7 +41,8 @@ describe('a gateway that throttles or restarts', () => {
   it('30 % of answers 503 with Retry-After: 1: every data set is done, the POSTs sent again', async () => {
     // At most 3 in a row for one request: within dpgw's 5 retries, so the outcome does not depend on the draw.
     const { env, manifest, gatewayLog } = await setUp({ faults: { failureRate: 0.3, retryAfterSeconds: 1, maxConsecutiveFailures: 3 } });
-    const result = await spawnDpgw(['provision', manifest(NAMES), '--json'], { env });
+    // All at once: the waits of one data set overlap those of the others instead of following them.
+    const result = await spawnDpgw(['provision', manifest(NAMES), '--json', '--concurrency', String(NAMES.length)], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(statuses(result.stdout)).toEqual(NAMES.map((name) => `${name} done`));
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.status === 503).length).toBeGreaterThan(0);
