@@ -64,15 +64,7 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
   // Listen for Ctrl-C before saying "ready": a script may stop the sandbox the moment it reads that.
   const stopped = untilStopped();
   const data = {
-    gateway: sandbox.gatewayUrl,
-    authUrl: sandbox.authUrl,
-    realm: sandbox.realm,
-    queryEngine: sandbox.queryEngineUrl,
-    queryCatalog: sandbox.queryCatalog,
-    policyUri: sandbox.policyUri,
-    policyBatchedUri: sandbox.policyBatchedUri,
-    dashboardUrl: sandbox.dashboardUrl,
-    clientId: sandbox.clientId,
+    ...whereItListens(sandbox),
     clientSecret: sandbox.clientSecret,
     platformVersion: sandbox.platformVersion,
     stream: sandbox.stream,
@@ -137,15 +129,7 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
   const streamPasswordFile = await writeSecret(join(secretDirectory, `${profile}-stream-password`), sandbox.stream.password);
   const config = await loadConfigFile(directory);
   const values: Record<string, string> = {
-    gateway: sandbox.gatewayUrl,
-    authUrl: sandbox.authUrl,
-    realm: sandbox.realm,
-    queryEngine: sandbox.queryEngineUrl,
-    queryCatalog: sandbox.queryCatalog,
-    policyUri: sandbox.policyUri,
-    policyBatchedUri: sandbox.policyBatchedUri,
-    dashboardUrl: sandbox.dashboardUrl,
-    clientId: sandbox.clientId,
+    ...whereItListens(sandbox),
     clientSecret: `file:${secretFile}`,
     brokerList: sandbox.stream.brokerList,
     registryUrl: sandbox.stream.registryUrl,
@@ -172,3 +156,17 @@ async function writeSecret(file: string, secret: string): Promise<string> {
   return file;
 }
 
+/** Where the sandbox listens and its client, as the startup output and the written profile both name them. */
+function whereItListens(sandbox: Sandbox) {
+  return {
+    gateway: sandbox.gatewayUrl,
+    authUrl: sandbox.authUrl,
+    realm: sandbox.realm,
+    queryEngine: sandbox.queryEngineUrl,
+    queryCatalog: sandbox.queryCatalog,
+    policyUri: sandbox.policyUri,
+    policyBatchedUri: sandbox.policyBatchedUri,
+    dashboardUrl: sandbox.dashboardUrl,
+    clientId: sandbox.clientId,
+  };
+}
