@@ -59,7 +59,7 @@ export type Definition = CommandDefinition | GroupDefinition;
 /**
  * A command: `options` declares its flags on the command its usage makes (the handler's
  * options type is the return type of that function, so export it for the handler:
- * `export type TableCreate = ReturnType<typeof tableCreateOptions>`).
+ * `export type TableCreateCommand = ReturnType<typeof createOptions>`).
  */
 export function defineCommand<const Usage extends string, Declared extends AnyCommand = CommandFor<Usage>>(definition: {
   usage: Usage;

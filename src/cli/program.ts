@@ -12,7 +12,7 @@ import { COMMANDS } from '../commands/registry.js';
 import { commandName, type AnyCommand, type CommandDefinition } from './command-definition.js';
 import { optionKit } from './option-kit.js';
 
-/** commander's own class, seen through @commander-js/extra-typings (types only: nothing more is loaded). */
+/** commander's own classes, seen through @commander-js/extra-typings (types only: nothing more is loaded). */
 const Command = CommanderCommand as unknown as typeof Typed.Command;
 const Option = CommanderOption as unknown as typeof Typed.Option;
 export type { AnyCommand };

@@ -71,7 +71,6 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const tableName = inputs.tableName ?? schemaName;
   if (tableName !== schemaName) inputs.warn(`table ${tableName} and schema ${schemaName} differ in name: current releases of the analytics store link a table to the schema of the same name`);
 
-  const how = howToSet;
   const streamUser = settings.streamUser;
   const streamPassword = inputs.maskStreamPassword ? (settings.streamPasswordSet ? MASK : undefined) : inputs.streamPassword;
   const retention = inputs.retentionDays !== undefined ? String(inputs.retentionDays) : settings.retentionDays;
@@ -81,18 +80,18 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     timeColumn: { value: timeColumn, how: schema ? 'the schema has several date-time columns: pass --time-column' : 'pass --time-column (the schema was given by name)' },
     topic: { value: inputs.topic, how: 'pass --topic' },
     streamType: { value: settings.streamType, how: 'pass --stream-type' },
-    decoderClass: { value: settings.decoderClass, how: how('decoderClass') },
-    consumerFactoryClass: { value: settings.consumerFactoryClass, how: how('consumerFactoryClass') },
+    decoderClass: { value: settings.decoderClass, how: howToSet('decoderClass') },
+    consumerFactoryClass: { value: settings.consumerFactoryClass, how: howToSet('consumerFactoryClass') },
     stringDeserializer: { value: STREAM_PLUGIN_CLASSES.stringDeserializer, how: '' },
-    brokerList: { value: settings.brokerList, how: how('brokerList') },
-    registryUrl: { value: settings.registryUrl, how: how('registryUrl') },
+    brokerList: { value: settings.brokerList, how: howToSet('brokerList') },
+    registryUrl: { value: settings.registryUrl, how: howToSet('registryUrl') },
     saslJaasConfig: {
       value: streamUser !== undefined && streamPassword !== undefined ? scramJaasConfig(streamUser, streamPassword) : undefined,
-      how: streamUser === undefined ? `it needs the stream user: ${how('streamUser')}` : `it needs the stream password: ${how('streamPassword')}`,
+      how: streamUser === undefined ? `it needs the stream user: ${howToSet('streamUser')}` : `it needs the stream password: ${howToSet('streamPassword')}`,
     },
-    retentionDays: { value: retention !== undefined && /^\d+$/.test(retention) ? Number(retention) : retention, how: how('retentionDays') },
-    brokerTenant: { value: settings.brokerTenant, how: how('brokerTenant') },
-    serverTenant: { value: settings.serverTenant, how: how('serverTenant') },
+    retentionDays: { value: retention !== undefined && /^\d+$/.test(retention) ? Number(retention) : retention, how: howToSet('retentionDays') },
+    brokerTenant: { value: settings.brokerTenant, how: howToSet('brokerTenant') },
+    serverTenant: { value: settings.serverTenant, how: howToSet('serverTenant') },
   };
   const template = await readTemplate(inputs.templateFile);
   const { table, issues } = fillTemplate(template, values);

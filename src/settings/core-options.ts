@@ -6,6 +6,8 @@
 import type { IdentityOptions, SessionOptions } from '../auth/session.js';
 import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { TableSettings } from '../olap/build-table.js';
+import type { ProvisionSettings } from '../provision/provision-run.js';
+import { streamConnection, type StreamConnection } from '../stream/stream-connection.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 import { checkedWhenSet, optionalUrl, requireValue, requireWord, timeoutMs } from './setting-values.js';
@@ -69,4 +71,14 @@ export function brokerAddresses(settings: Settings): string[] {
     .split(',')
     .map((broker) => broker.trim())
     .filter(Boolean);
+}
+
+/** How dpgw reaches the brokers: the broker list, the stream user, and its password (resolved by the caller, once). */
+export function streamConnectionOf(settings: Settings, password: string | undefined): StreamConnection {
+  return streamConnection(brokerAddresses(settings), settings.values.streamUser.value, password);
+}
+
+/** The run's settings provision's steps read, around the table settings the manifest was checked with. */
+export function provisionSettingsOf(settings: Settings, table: TableSettings): ProvisionSettings {
+  return { table, olapSegment: requireWord(settings, 'olapSegment'), platformVersion: checkedWhenSet(settings, 'platformVersion') };
 }

@@ -9,10 +9,9 @@ import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../cli/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
 import { paths } from '../../contract/paths.js';
-import { streamConnection } from '../../stream/stream-connection.js';
-import { brokerAddresses, sessionOptionsOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
+import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
-import { checkedWhenSet, requireWord, timeoutMs } from '../../settings/setting-values.js';
+import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
@@ -53,10 +52,9 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   // A plan reads no password, unless it reads a topic to show an inferred schema.
   const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
   const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
-  const streamUser = settings.values.streamUser.value;
-  const stream = infers ? streamConnection(brokerAddresses(settings), streamUser, streamPassword) : undefined;
+  const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
   // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
-  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUser } : streamConnection(brokerAddresses(settings), streamUser, streamPassword), { timeoutMs: timeoutMs(settings) });
+  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: settings.values.streamUser.value } : streamConnectionOf(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
@@ -70,7 +68,7 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
     await ensureSignedIn({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
-      settings: { table: tableSettings, olapSegment: requireWord(settings, 'olapSegment'), platformVersion: settings.values.platformVersion.value },
+      settings: provisionSettingsOf(settings, tableSettings),
       streamPassword,
       stream,
       streamTimeoutMs: timeoutMs(settings),

@@ -9,8 +9,7 @@ import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { startProgress } from '../../output/progress.js';
 import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../../schema-inference/sample-messages.js';
-import { streamConnection } from '../../stream/stream-connection.js';
-import { brokerAddresses, streamPasswordOf } from '../../settings/core-options.js';
+import { streamConnectionOf, streamPasswordOf } from '../../settings/core-options.js';
 import { hiddenPrompt } from '../shared/prompts.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
@@ -99,7 +98,7 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sample
     const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, options.enablement));
     const streamUser = settings.values.streamUser.value;
     const password = streamUser === undefined ? undefined : await streamPasswordOf(settings, io.env, context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined);
-    const connection = streamConnection(brokerAddresses(settings), streamUser, password);
+    const connection = streamConnectionOf(settings, password);
     const progress = startProgress(context.reporter, io, `reading messages of topic ${topic}`);
     let sampled;
     try {

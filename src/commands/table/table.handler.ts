@@ -13,8 +13,7 @@ import { hiddenPrompt } from '../shared/prompts.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
 import { timeoutMs } from '../../settings/setting-values.js';
-import { streamConnection } from '../../stream/stream-connection.js';
-import { brokerAddresses, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
+import { streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, type TopicFacts } from '../../stream/stream-preflight.js';
 import { plural } from '../../text/plural.js';
 
@@ -54,7 +53,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const tableName = built.table.tableName;
   let topicFacts: TopicFacts | undefined;
   if (options.streamCheck !== false) {
-    const preflight = new StreamPreflight(streamConnection(brokerAddresses(settings), settings.values.streamUser.value, streamPassword), { timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
+    const preflight = new StreamPreflight(streamConnectionOf(settings, streamPassword), { timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
     try {
       topicFacts = await preflight.topic(built.topic, tableName);
     } finally {
