@@ -19,6 +19,7 @@ import { readClaims } from './jwt-claims.js';
 import { plainGot } from '../net/trust-and-proxy.js';
 import { maskSecrets, redactText, registerSecret } from '../secrets/redaction.js';
 import { hostOf } from '../net/url-host.js';
+import { serverText } from '../text/terminal-text.js';
 
 export interface IdentitySettings {
   authUrl: string;
@@ -78,7 +79,8 @@ export class IdentityClient {
   /** The refresh_token grant, against the token endpoint remembered from login (no discovery). */
   async refreshGrant(refreshToken: string, known: { issuer: string; tokenEndpoint: string }): Promise<IssuedTokens> {
     registerSecret(refreshToken);
-    const config = this.configuration({ issuer: known.issuer, token_endpoint: known.tokenEndpoint });
+    // Remembered from a login, perhaps under other settings: the refresh token goes only to this realm.
+    const config = this.configuration({ issuer: known.issuer, token_endpoint: this.checkedEndpoint(known.tokenEndpoint, 'token endpoint') });
     const sent = Date.now();
     const response = await this.call(() => oidc.refreshTokenGrant(config, refreshToken), 'refresh');
     return this.issued(response, sent, config);
@@ -87,6 +89,12 @@ export class IdentityClient {
   /** Ends the provider's session (best effort: logout must work offline too). */
   async endSession(refreshToken: string, endSessionEndpoint: string | undefined): Promise<boolean> {
     if (!endSessionEndpoint) return false;
+    try {
+      this.checkedEndpoint(endSessionEndpoint, 'end-session endpoint');
+    } catch {
+      // A remembered endpoint outside the realm gets no refresh token; the local sign-out goes on.
+      return false;
+    }
     const form = new URLSearchParams({ client_id: this.settings.clientId, refresh_token: refreshToken });
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
     if (this.settings.clientAuth === 'basic') headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.settings.clientId)}:${encodeURIComponent(this.settings.clientSecret)}`).toString('base64')}`;
@@ -100,11 +108,51 @@ export class IdentityClient {
   }
 
   private async discover(): Promise<oidc.Configuration> {
+    let config: oidc.Configuration;
     try {
-      return await oidc.discovery(new URL(this.issuer), this.settings.clientId, undefined, this.clientAuthentication(), this.options());
+      config = await oidc.discovery(new URL(this.issuer), this.settings.clientId, undefined, this.clientAuthentication(), this.options());
     } catch (error) {
       throw this.failure(error, 'discovery');
     }
+    const metadata = config.serverMetadata();
+    if (metadata.issuer.replace(/\/+$/, '') !== this.issuer) {
+      throw new DpgwError('auth', `the identity provider at ${this.settings.authUrl} names its issuer ${JSON.stringify(serverText(metadata.issuer))}, not ${this.issuer}; dpgw sends it no password`, {
+        hint: 'set --auth-url to the URL the provider calls itself (before /auth/realms), or fix the provider\'s frontend URL',
+      });
+    }
+    // The discovery document decides where the password, the client secret and the refresh token go: only to the realm of --auth-url.
+    this.checkedEndpoint(metadata.token_endpoint, 'token endpoint');
+    this.checkedEndpoint(metadata.end_session_endpoint, 'end-session endpoint');
+    this.checkedEndpoint(metadata.device_authorization_endpoint, 'device authorization endpoint');
+    return config;
+  }
+
+  /**
+   * An endpoint dpgw sends a secret or a token to: it has the origin (scheme, host, port) of --auth-url and lies
+   * under the realm's path, or it is refused and nothing is sent to it. Discovery answers and the session cache
+   * alike name endpoints; neither may send the run's secrets elsewhere.
+   */
+  private checkedEndpoint(endpoint: string | undefined, what: string): string | undefined {
+    if (endpoint === undefined) return undefined;
+    const realm = new URL(this.issuer);
+    let url: URL | undefined;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = undefined;
+    }
+    const shown = JSON.stringify(serverText(endpoint.length > 200 ? `${endpoint.slice(0, 200)}…` : endpoint));
+    if (url?.origin !== realm.origin) {
+      throw new DpgwError('auth', `the identity provider advertises its ${what} at ${url ? serverText(url.origin) : shown}, not at the origin of --auth-url (${realm.origin}); dpgw sends nothing there`, {
+        hint: 'set --auth-url to the provider\'s own URL, or fix the provider\'s frontend URL',
+      });
+    }
+    if (url.username || url.password || !url.pathname.startsWith(`${realm.pathname}/`) || url.pathname.split('/').some((segment) => segment === '..' || segment === '.' || /%2e|%2f|%5c/i.test(segment))) {
+      throw new DpgwError('auth', `the identity provider advertises its ${what} at ${shown}, outside realm ${this.settings.realm} (${realm.pathname}/); dpgw sends nothing there`, {
+        hint: 'check --realm and --auth-url, or the provider\'s configuration',
+      });
+    }
+    return endpoint;
   }
 
   private configuration(metadata: oidc.ServerMetadata): oidc.Configuration {

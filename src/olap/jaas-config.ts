@@ -1,11 +1,16 @@
 import { STREAM_PLUGIN_CLASSES } from '../contract/olap-vocabulary.js';
+import { holdsControlCharacter } from '../text/terminal-text.js';
 
 /**
  * The `sasl.jaas.config` line of the contract: the SCRAM login module, marked
  * required, with the stream user and password. Values are quoted and `"` and `\`
- * escaped as Kafka's JAAS parser reads them, so no password can break the line.
+ * escaped as Kafka's JAAS parser reads them. Kafka's parser ends a quoted value at a
+ * line break, which no escape prevents: the settings refuse control characters in the
+ * user and password (core-options.ts), and this refuses them again so no caller can
+ * forge the store consumer's options.
  */
 export function scramJaasConfig(username: string, password: string): string {
+  if (holdsControlCharacter(username) || holdsControlCharacter(password)) throw new Error('a stream user or password with a control character reached the JAAS line');
   return `${STREAM_PLUGIN_CLASSES.scramLoginModule} required username="${escapeJaas(username)}" password="${escapeJaas(password)}";`;
 }
 

@@ -21,8 +21,11 @@ const name = z.string().min(1);
 const platformName = (kind: NameKind) => z.string().regex(namePattern(kind), { error: (issue) => nameProblem(kind, String(issue.input)) });
 /** Settings that hold secrets: a manifest names them by reference only, and only when the run allows it. */
 const REFERENCE_KEYS = new Set(SETTING_DEFINITIONS.flatMap((d) => (d.display === 'reference' && d.profileKey ? [d.profileKey] : [])));
-/** Settings that say where dpgw connects or which file it reads: the run's own, unless it allows the manifest's. */
-const ENDPOINT_KEYS = new Map(SETTING_DEFINITIONS.flatMap((d) => (d.endpoint && d.profileKey ? [[d.profileKey, d] as const] : [])));
+/**
+ * Settings that say where dpgw connects, which file it reads, or who the run's secrets sign in as: the run's own,
+ * unless it allows the manifest's (or the manifest repeats the run's value).
+ */
+const RUN_CHOSEN_KEYS = new Map(SETTING_DEFINITIONS.flatMap((d) => ((d.endpoint || d.identity) && d.profileKey ? [[d.profileKey, d] as const] : [])));
 
 const tableSettings = z.strictObject({
   name: platformName('table').optional().describe('table name (default: the schema name)'),
@@ -83,7 +86,7 @@ export const manifestSchema = z
   .strictObject({
     version: z.literal(1).optional().describe('manifest format version'),
     profile: name.optional().describe('settings profile of config.yaml to start from'),
-    settings: z.strictObject(settingsShape).optional().describe('settings over the profile: realm, clientId, platformVersion, stream settings, …; endpoints only with --allow-manifest-endpoints, secret references only with --allow-manifest-secrets'),
+    settings: z.strictObject(settingsShape).optional().describe("settings over the profile: platformVersion, stream settings, tenants, …; endpoints and identities (realm, clientId, username, streamUser, dashboardUser) only with --allow-manifest-endpoints or when equal to the run's own, secret references only with --allow-manifest-secrets"),
     healthCheck: z.union([z.boolean(), name]).optional().describe('check platform health (true) or one component after provisioning'),
     dataSets: z.array(dataSetEntry).min(1).describe('the data sets to provision, each in the contract order'),
   })
@@ -111,8 +114,13 @@ export function manifestJsonSchema(): Record<string, unknown> {
 export interface ManifestOptions {
   /** Schema, template and secret files may lie outside the manifest's folder (--allow-outside-files). */
   allowOutsideFiles?: boolean;
-  /** The manifest's settings may name endpoints and the CA file (--allow-manifest-endpoints). */
+  /** The manifest's settings may name endpoints, the CA file and the identity signed in as (--allow-manifest-endpoints). */
   allowEndpoints?: boolean;
+  /**
+   * The value the run has for a setting without the manifest (flags, environment, profile, default): a manifest
+   * that repeats it chooses nothing. Absent: every endpoint or identity key of the manifest needs the flag.
+   */
+  runValue?: (profileKey: string, manifestProfile: string | undefined) => string | undefined;
   /** The manifest's settings may name secret references, exec: included (--allow-manifest-secrets). */
   allowSecrets?: boolean;
 }
@@ -177,7 +185,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   for (const [key, raw] of Object.entries(manifest.settings ?? {})) {
     if (raw === undefined) continue;
     const value = String(raw);
-    const endpoint = ENDPOINT_KEYS.get(key);
+    const runChosen = RUN_CHOSEN_KEYS.get(key);
     if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
       issue(['settings', key], notAReference(key));
     } else if (REFERENCE_KEYS.has(key) && !options.allowSecrets) {
@@ -186,14 +194,20 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     } else if (REFERENCE_KEYS.has(key)) {
       const file = referencedFile(value);
       if (file && outside(file)) issue(['settings', key], outsideProblem(`the ${key} file`, file));
-    } else if (endpoint && !options.allowEndpoints) {
-      issue(['settings', key], `a manifest may not choose ${endpoint.description} (${key}): dpgw would send your credentials or data there; set it in the profile, ${endpoint.env ?? 'the environment'} or ${endpoint.flag?.split(' ')[0] ?? 'a flag'}, or pass --allow-manifest-endpoints to trust this manifest`);
+    } else if (runChosen && !options.allowEndpoints && !sameSetting(value, options.runValue?.(key, manifest.profile))) {
+      const consequence = runChosen.identity ? "dpgw would send the run's password or secret for it" : 'dpgw would send your credentials or data there';
+      issue(['settings', key], `a manifest may not choose the ${runChosen.description} (${key}): ${consequence}; set it in the profile, ${runChosen.env ?? 'the environment'} or ${runChosen.flag?.split(' ')[0] ?? 'a flag'}, or pass --allow-manifest-endpoints to trust this manifest`);
     } else if (key === 'caFile' && outside(readPath(value))) {
       issue(['settings', key], outsideProblem('the CA file', readPath(value)));
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }
   return { file, manifest: manifest as Manifest, document, settings, entries, problems: issues };
+}
+
+/** Whether a manifest's value is the run's own: equal, or the same URL but for trailing slashes. */
+function sameSetting(manifestValue: string, runValue: string | undefined): boolean {
+  return runValue !== undefined && manifestValue.replace(/\/+$/, '') === runValue.replace(/\/+$/, '');
 }
 
 /**

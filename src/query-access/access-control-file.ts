@@ -59,10 +59,23 @@ export function renderAccessControl(settings: AccessControlSettings): string {
   ];
   if (settings.policyEngine === 'opa') {
     lines.push('# Where the policy engine decides (one decision, and batches of filter decisions):');
-    if (settings.policyUri !== undefined) lines.push(`opa.policy.uri=${settings.policyUri}`);
-    if (settings.policyBatchedUri !== undefined) lines.push(`opa.policy.batched-uri=${settings.policyBatchedUri}`);
+    if (settings.policyUri !== undefined) lines.push(`opa.policy.uri=${propertyValue(settings.policyUri)}`);
+    if (settings.policyBatchedUri !== undefined) lines.push(`opa.policy.batched-uri=${propertyValue(settings.policyBatchedUri)}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A value as a properties reader reads it back unchanged: `\` doubled (a trailing one
+ * would continue the line), a leading space kept, and every control character or line
+ * break written as a \u escape, so no value adds a line of its own.
+ */
+export function propertyValue(value: string): string {
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/^[ \t\f]/, (space) => `\\${space}`)
+    // eslint-disable-next-line no-control-regex -- the controls are what is escaped
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export interface PropertyEntry {

@@ -9,6 +9,8 @@ import type { TableSettings } from '../olap/build-table.js';
 import type { ProvisionSettings } from '../provision/provision-run.js';
 import { streamConnection, type StreamConnection } from '../stream/stream-connection.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { holdsControlCharacter } from '../text/terminal-text.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 import { checkedWhenSet, optionalUrl, requireValue, requireWord, timeoutMs } from './setting-values.js';
 
@@ -19,13 +21,13 @@ export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): Se
   return {
     profile: settings.profile,
     profileNamed: settings.profileSource.kind === 'flag' || settings.profileSource.kind === 'manifest',
-    token: values.token.value,
-    username: values.username.value,
+    token: checkedWhenSet(settings, 'token', 'set DPGW_TOKEN to the access token alone'),
+    username: checkedWhenSet(settings, 'username'),
     identity: () =>
       (identity ??= {
         authUrl: optionalUrl(settings, 'authUrl'),
-        realm: values.realm.value,
-        clientId: values.clientId.value,
+        realm: checkedWhenSet(settings, 'realm'),
+        clientId: checkedWhenSet(settings, 'clientId'),
         clientSecret:
           values.clientSecret.value === undefined
             ? undefined
@@ -42,13 +44,17 @@ export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): Se
 /** The settings a table definition is filled from. */
 export function tableSettingsOf(settings: Settings): TableSettings {
   const value = (key: keyof Settings['values']) => settings.values[key].value;
+  // The password is read only when needed (a reference may prompt or run a command), but one given in the
+  // environment is known already: checked here, before any request.
+  const password = settings.values.streamPassword;
+  if (password.source.kind === 'env') lineSafeStreamPassword(password.value!, whereSet(password));
   return {
     streamType: requireWord(settings, 'streamType'),
     decoderClass: value('decoderClass'),
     consumerFactoryClass: value('consumerFactoryClass'),
     brokerList: value('brokerList'),
     registryUrl: value('registryUrl'),
-    streamUser: value('streamUser'),
+    streamUser: streamUserOf(settings),
     streamPasswordSet: value('streamPassword') !== undefined,
     retentionDays: value('retentionDays'),
     brokerTenant: value('brokerTenant'),
@@ -56,12 +62,29 @@ export function tableSettingsOf(settings: Settings): TableSettings {
   };
 }
 
-/** The stream password: DPGW_STREAM_PASSWORD holds it, any other source a secret reference; else a prompt when one is allowed. */
+/** The stream user, checked: it goes into the table's `sasl.jaas.config` line. */
+export function streamUserOf(settings: Settings): string | undefined {
+  return checkedWhenSet(settings, 'streamUser');
+}
+
+/**
+ * The stream password: DPGW_STREAM_PASSWORD holds it, any other source a secret reference; else a prompt when one is
+ * allowed. A line break in it would end the quoted value of the table's JAAS line and make the rest new options of the
+ * store's consumer, so a control character from any source is refused before anything is sent.
+ */
 export async function streamPasswordOf(settings: Settings, env: NodeJS.ProcessEnv, prompt?: (message: string) => Promise<string>): Promise<string | undefined> {
   const setting = settings.values.streamPassword;
-  if (setting.value === undefined) return prompt ? prompt('Stream password:') : undefined;
-  if (setting.source.kind === 'env') return setting.value;
-  return resolveSecretReference(setting.value, { where: whereSet(setting), env, label: 'stream password', prompt });
+  if (setting.value === undefined) return prompt ? lineSafeStreamPassword(await prompt('Stream password:'), 'the prompt') : undefined;
+  if (setting.source.kind === 'env') return lineSafeStreamPassword(setting.value, whereSet(setting));
+  return lineSafeStreamPassword(await resolveSecretReference(setting.value, { where: whereSet(setting), env, label: 'stream password', prompt }), whereSet(setting));
+}
+
+function lineSafeStreamPassword(password: string, where: string): string {
+  if (!holdsControlCharacter(password)) return password;
+  throw new DpgwError('usage', "the stream password holds a line break or another control character, which would forge options of the table's sasl.jaas.config line", {
+    where,
+    hint: 'set the stream password again without it; nothing was sent',
+  });
 }
 
 /** The broker list as addresses: comma-separated host:port, each checked before any connection. */
@@ -75,7 +98,7 @@ export function brokerAddresses(settings: Settings): string[] {
 
 /** How dpgw reaches the brokers: the broker list, the stream user, and its password (resolved by the caller, once). */
 export function streamConnectionOf(settings: Settings, password: string | undefined): StreamConnection {
-  return streamConnection(brokerAddresses(settings), settings.values.streamUser.value, password);
+  return streamConnection(brokerAddresses(settings), streamUserOf(settings), password);
 }
 
 /** The run's settings provision's steps read, around the table settings the manifest was checked with. */

@@ -6,6 +6,7 @@
  */
 import { isVersion } from '../contract/platform-version.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
+import { holdsControlCharacter } from '../text/terminal-text.js';
 import { definitionOf, type SettingKey } from './setting-definitions.js';
 
 /** The settings that hold an http(s) URL. */
@@ -27,6 +28,8 @@ export function isRetentionDays(days: unknown): boolean {
 
 /** Why the value does not fit the setting, or undefined when it does. The message never repeats a secret. */
 export function settingValueProblem(key: SettingKey, value: string): string | undefined {
+  // No setting holds a line break: written into a JAAS line, a properties file or a header, one forges the lines after it.
+  if (holdsControlCharacter(value)) return `${key === 'token' ? 'the token' : key} holds a line break or another control character, which no value of it may hold`;
   if (definitionOf(key).display === 'reference') return isSecretReference(value) ? undefined : notAReference(key);
   if (URL_KEYS.has(key)) return urlProblem(value);
   if (WORD_KEYS.has(key)) return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value) ? undefined : `${key} "${value}" must be a single word of letters, digits, '.', '-' or '_'`;
@@ -45,6 +48,9 @@ export function settingValueProblem(key: SettingKey, value: string): string | un
       return isVersion(value) ? undefined : `platform version "${value}" is not a version such as 1.15.164`;
     case 'brokerList':
       return brokerListProblem(value);
+    case 'token':
+      // A bearer token is one run of token68 characters (RFC 6750); a space would split the header.
+      return /\s/.test(value) ? 'the token holds a space; a bearer token has none (copy it again, without what surrounds it)' : undefined;
     default:
       return undefined;
   }
@@ -58,6 +64,9 @@ function urlProblem(value: string): string | undefined {
     return `"${value}" is not a URL`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${value}" is not an http(s) URL`;
+  // WHATWG URL parsing turns `\` into `/` and drops spaces at the ends: the URL sent would not be the one given, and a
+  // properties file reads a trailing `\` as "continued on the next line".
+  if (/[\s\\]/.test(value)) return `"${value}" holds a space or a backslash, which a URL does not (percent-encode it: %20, %5C)`;
   if (url.username || url.password) return 'credentials inside the URL are not accepted: remove user:password@ and use `dpgw login`';
   return undefined;
 }

@@ -67,6 +67,12 @@ export interface SettingDefinition {
    */
   endpoint?: true;
   /**
+   * The value names who the run's secrets sign in as (realm, client, user): a manifest sets it only with
+   * --allow-manifest-endpoints too, or else a pull request could have the run's password or client secret
+   * sent for another identity.
+   */
+  identity?: true;
+  /**
    * Which commands take the flag (every setting is also a profile key): 'table' the table
    * commands and provision, 'access' the access-control commands, 'query' verify and
    * provision, 'dashboard' the dashboard command; undefined: a global flag.
@@ -77,8 +83,8 @@ export interface SettingDefinition {
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'gateway', flag: '--gateway <url>', env: 'DPGW_GATEWAY', profileKey: 'gateway', display: 'plain', endpoint: true, description: 'base URL of the gateway' },
   { key: 'authUrl', flag: '--auth-url <url>', env: 'DPGW_AUTH_URL', profileKey: 'authUrl', display: 'plain', endpoint: true, description: 'base URL of the identity provider (before /auth/realms)' },
-  { key: 'realm', flag: '--realm <name>', env: 'DPGW_REALM', profileKey: 'realm', display: 'plain', description: 'identity realm' },
-  { key: 'clientId', flag: '--client-id <id>', env: 'DPGW_CLIENT_ID', profileKey: 'clientId', display: 'plain', description: 'id of the backend client' },
+  { key: 'realm', flag: '--realm <name>', env: 'DPGW_REALM', profileKey: 'realm', display: 'plain', identity: true, description: 'identity realm' },
+  { key: 'clientId', flag: '--client-id <id>', env: 'DPGW_CLIENT_ID', profileKey: 'clientId', display: 'plain', identity: true, description: 'id of the backend client' },
   {
     key: 'clientSecret',
     flag: '--client-secret <ref>',
@@ -88,7 +94,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     envIsSecret: true,
     description: 'secret reference of the backend client (env:NAME, file:PATH, exec:CMD); DPGW_CLIENT_SECRET holds the secret itself',
   },
-  { key: 'username', flag: '--username <name>', env: 'DPGW_USERNAME', profileKey: 'username', display: 'plain', description: 'user to sign in as' },
+  { key: 'username', flag: '--username <name>', env: 'DPGW_USERNAME', profileKey: 'username', display: 'plain', identity: true, description: 'user to sign in as' },
   { key: 'platformVersion', flag: '--platform-version <version>', env: 'DPGW_PLATFORM_VERSION', profileKey: 'platformVersion', display: 'plain', description: 'platform version (decides whether storage touch is needed)' },
   { key: 'streamType', flag: '--stream-type <type>', env: 'DPGW_STREAM_TYPE', profileKey: 'streamType', default: DEFAULT_STREAM_TYPE, display: 'plain', description: 'stream product word in stream config keys (kafka for a real Pinot over Kafka)' },
   { key: 'olapSegment', flag: '--olap-segment <word>', env: 'DPGW_OLAP_SEGMENT', profileKey: 'olapSegment', default: DEFAULT_OLAP_SEGMENT, display: 'plain', description: 'analytics-store word in gateway paths (/api/internal/<word>/…)' },
@@ -97,7 +103,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'clientAuth', flag: '--client-auth <method>', env: 'DPGW_CLIENT_AUTH', profileKey: 'clientAuth', default: 'post', display: 'plain', description: 'how the client secret is sent: post (in the form, as the contract shows) or basic' },
   { key: 'brokerList', flag: '--broker-list <host:port>', env: 'DPGW_BROKER_LIST', profileKey: 'brokerList', display: 'plain', endpoint: true, scope: 'table', description: 'stream bootstrap address(es) for the table' },
   { key: 'registryUrl', flag: '--registry-url <url>', env: 'DPGW_REGISTRY_URL', profileKey: 'registryUrl', display: 'plain', endpoint: true, scope: 'table', description: 'schema registry address for the table' },
-  { key: 'streamUser', flag: '--stream-user <name>', env: 'DPGW_STREAM_USER', profileKey: 'streamUser', display: 'plain', scope: 'table', description: 'internal stream user (SCRAM)' },
+  { key: 'streamUser', flag: '--stream-user <name>', env: 'DPGW_STREAM_USER', profileKey: 'streamUser', display: 'plain', identity: true, scope: 'table', description: 'internal stream user (SCRAM)' },
   {
     key: 'streamPassword',
     flag: '--stream-password <ref>',
@@ -128,7 +134,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'queryEngine', flag: '--query-engine <url>', env: 'DPGW_QUERY_ENGINE', profileKey: 'queryEngine', display: 'plain', endpoint: true, scope: 'query', description: 'base URL of the SQL query engine (https:// for a token to be accepted)' },
   { key: 'queryCatalog', flag: '--query-catalog <name>', env: 'DPGW_QUERY_CATALOG', profileKey: 'queryCatalog', default: DEFAULT_QUERY_CATALOG, display: 'plain', scope: 'query', description: "analytics store's catalog in the query engine" },
   { key: 'dashboardUrl', flag: '--dashboard-url <url>', env: 'DPGW_DASHBOARD_URL', profileKey: 'dashboardUrl', display: 'plain', endpoint: true, scope: 'dashboard', description: 'base URL of the dashboard tool (Superset)' },
-  { key: 'dashboardUser', flag: '--dashboard-user <name>', env: 'DPGW_DASHBOARD_USER', profileKey: 'dashboardUser', display: 'plain', scope: 'dashboard', description: 'user to sign in to the dashboard tool as' },
+  { key: 'dashboardUser', flag: '--dashboard-user <name>', env: 'DPGW_DASHBOARD_USER', profileKey: 'dashboardUser', display: 'plain', identity: true, scope: 'dashboard', description: 'user to sign in to the dashboard tool as' },
   {
     key: 'dashboardPassword',
     flag: '--dashboard-password <ref>',

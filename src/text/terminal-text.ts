@@ -11,6 +11,8 @@ const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
 const ANY_CONTROL = new RegExp(`[${CONTROLS}]`, 'g');
 /** dpgw's own colours (SGR, what chalk writes) are kept; every other control, and what a server sent, is escaped. */
 const CONTROL_BUT_STYLE = new RegExp(`\\u001b\\[[0-9;]*m|[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
+/** Any character that ends, breaks or reorders a line, for values written into lines others parse (JAAS, properties, HTTP headers): C0 (tab too), DEL, C1 (NEL), the line and paragraph separators, the bidirectional controls. */
+const LINE_BREAKING = new RegExp(`[${CONTROLS}\\u2028\\u2029]`);
 const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -35,4 +37,9 @@ export function terminalSafe(text: string): string {
  */
 export function jsonSafe(json: string): string {
   return json.replace(JSON_UNSAFE, escaped);
+}
+
+/** Whether a value holds a character that could end or forge a line of a file or header it is written into. */
+export function holdsControlCharacter(text: string): boolean {
+  return LINE_BREAKING.test(text);
 }

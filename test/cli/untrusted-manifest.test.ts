@@ -78,6 +78,57 @@ describe('a manifest from a pull request stays inside its run', () => {
     }
   });
 
+  describe('sends the run\'s password and client secret for no identity the run did not name', () => {
+    /** The usual CI setup: who signs in from a profile, the password from the environment, no token. */
+    async function ciSetUp() {
+      const context = await setUp();
+      const { sandbox, folder } = context;
+      writeFileSync(
+        join(folder, 'config.yaml'),
+        `currentProfile: ci\nprofiles:\n  ci:\n    gateway: ${sandbox.gatewayUrl}\n    authUrl: ${sandbox.authUrl}\n    realm: ${sandbox.realm}\n    clientId: ${sandbox.clientId}\n    username: admin\n`,
+      );
+      const ciEnv = { DPGW_TOKEN: '', DPGW_GATEWAY: '', DPGW_CLIENT_SECRET: sandbox.clientSecret, DPGW_PASSWORD: sandbox.users.find((u) => u.username === 'admin')!.password };
+      return { ...context, ciEnv };
+    }
+
+    it.each([
+      ['realm', 'other', 'identity realm'],
+      ['clientId', 'someone-elses-client', 'id of the backend client'],
+      ['username', 'victim', 'user to sign in as'],
+      ['authUrl', 'http://127.0.0.1:9/', 'base URL of the identity provider'],
+      ['dashboardUser', 'someone', 'user to sign in to the dashboard tool as'],
+    ])('settings.%s of its own is refused at its file:line:col, under --plan too, and nothing is sent', async (key, value, description) => {
+      const { dpgw, manifest, sandbox, ciEnv } = await ciSetUp();
+      const file = manifest(`  ${key}: ${value}\n`);
+      const signInsBefore = sandbox.requestLog.of('identity').length;
+      for (const args of [['--plan'], []]) {
+        const result = await dpgw(['provision', file, ...args], ciEnv);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toContain(`provision.yaml:2:${key.length + 5}: settings.${key}: a manifest may not choose the ${description}`);
+        expect(result.stderr).toContain('--allow-manifest-endpoints');
+      }
+      expect(sandbox.requestLog.of('identity')).toHaveLength(signInsBefore);
+      expect(sandbox.requestLog.of('gateway')).toEqual([]);
+    });
+
+    it('a manifest that repeats the run\'s own realm, client and user chooses nothing: it runs', async () => {
+      const { dpgw, manifest, sandbox, ciEnv } = await ciSetUp();
+      const file = manifest(`  realm: ${sandbox.realm}\n  clientId: ${sandbox.clientId}\n  username: admin\n  authUrl: ${sandbox.authUrl}/\n`);
+      const result = await dpgw(['provision', file, '--plan'], ciEnv);
+      expect(result.stderr).not.toContain('may not choose');
+      expect(result.code, result.stderr).toBe(0);
+    });
+
+    it('with --allow-manifest-endpoints the manifest\'s realm is used (and the sign-in goes there)', async () => {
+      const { dpgw, manifest, sandbox, ciEnv } = await ciSetUp();
+      const file = manifest('  realm: other\n');
+      const result = await dpgw(['provision', file, '--plan', '--allow-manifest-endpoints'], ciEnv);
+      expect(result.stderr).not.toContain('may not choose');
+      expect(result.code).not.toBe(0);
+      expect(sandbox.requestLog.of('identity').some((entry) => entry.path.includes('/realms/other/'))).toBe(true);
+    });
+  });
+
   it('reads no file outside its folder through a file: reference, even with --allow-manifest-secrets', async () => {
     const { dpgw, manifest, gatewayLog } = await setUp();
     const file = manifest('  streamPassword: file:/etc/hostname\n');

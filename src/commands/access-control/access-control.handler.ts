@@ -24,6 +24,8 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
   const checked = checkAccessControl(text, { policyEngine });
   const firstError = checked.problems.find((p) => p.severity === 'error');
   if (firstError) throw new DpgwError('usage', `the rendered file would not pass its check: ${firstError.message}`, { hint: firstError.hint });
+  // And the coordinator reads back exactly the URLs given: no value ended its line early or continued into the next.
+  if (checked.properties['opa.policy.uri'] !== rendered.policyUri && policyEngine === 'opa') throw new DpgwError('usage', 'the rendered file would not read back the policy URI as given', { where: '--policy-uri' });
 
   const output = options.output;
   if (output !== undefined) {

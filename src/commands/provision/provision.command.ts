@@ -10,7 +10,7 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
         .option('--dry-run', 'same as --plan')
         .addOption(kit.option('--concurrency <n>', 'data sets provisioned at once').argParser(kit.wholeNumber(1, 64, 'concurrency')).default(4))
         .option('--allow-outside-files', "read schema, template and secret files outside the manifest's folder")
-        .option('--allow-manifest-endpoints', "let the manifest's settings choose the gateway, identity provider, query engine, dashboard tool, brokers, registry or CA file")
+        .option('--allow-manifest-endpoints', "let the manifest's settings choose the gateway, identity provider, query engine, dashboard tool, brokers, registry, CA file, or the realm, client and users signed in as")
         .option('--allow-manifest-secrets', "let the manifest's settings name secret references (env:, file:, exec: runs a command)")
         .option('--fail-fast', 'stop at the first failing data set')
         .option('--fail-on-exists', 'treat an existing table as a failure')

@@ -9,14 +9,16 @@ import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../cli/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
 import { paths } from '../../contract/paths.js';
-import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
+import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
 import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
 import { checkBeforeRun, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../../provision/provision-run.js';
-import { resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
+import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
+import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
+import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
 import type { StatementClient } from '../../query-engine/statement-client.js';
 import type { SupersetClient } from '../../dashboard/superset-client.js';
 import { verifyProfiles } from '../../provision/verify-step.js';
@@ -29,16 +31,21 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const planOnly = options.plan === true || options.dryRun === true;
 
   // Everything that can fail without the platform fails here, before any request.
+  const config = await loadConfigFile(configDirectory(io.env));
   const loaded = await loadManifest(file, {
     allowOutsideFiles: options.allowOutsideFiles === true,
     allowEndpoints: options.allowManifestEndpoints === true,
     allowSecrets: options.allowManifestSecrets === true,
+    runValue: (profileKey, manifestProfile) => runValueWithoutManifest(config, options, io.env, profileKey, manifestProfile),
   });
-  const settings = await resolveSettings({
-    flags: options,
-    env: io.env,
-    manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
-  });
+  const settings = resolveWithConfig(
+    {
+      flags: options,
+      env: io.env,
+      manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
+    },
+    config,
+  );
   checkedWhenSet(settings, 'platformVersion');
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
   const warnings = new Set<string>();
@@ -54,7 +61,7 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
   const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
   // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
-  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: settings.values.streamUser.value } : streamConnectionOf(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
+  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
@@ -229,3 +236,15 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck:
   return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health, totals].join('\n\n');
 }
 
+
+/** The value a setting has in this run without the manifest's settings (its profile choice kept); undefined when unset or the profile is unknown (reported later, in full). */
+function runValueWithoutManifest(config: ConfigFile, flags: Record<string, unknown>, env: NodeJS.ProcessEnv, profileKey: string, manifestProfile: string | undefined): string | undefined {
+  const definition = SETTING_DEFINITIONS.find((d) => d.profileKey === profileKey);
+  if (!definition) return undefined;
+  try {
+    const settings = resolveWithConfig({ flags, env, manifest: { profile: manifestProfile === undefined ? undefined : { value: manifestProfile, location: 'manifest' }, settings: new Map() } }, config);
+    return settings.values[definition.key].value;
+  } catch {
+    return undefined;
+  }
+}

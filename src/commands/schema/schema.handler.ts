@@ -9,7 +9,7 @@ import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { startProgress } from '../../output/progress.js';
 import { DEFAULT_TOPIC_SAMPLE, sampleFiles, sampleTopic, type Sampled } from '../../schema-inference/sample-messages.js';
-import { streamConnectionOf, streamPasswordOf } from '../../settings/core-options.js';
+import { streamConnectionOf, streamPasswordOf, streamUserOf } from '../../settings/core-options.js';
 import { hiddenPrompt } from '../shared/prompts.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
@@ -96,7 +96,7 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sample
     if (files.length > 0) throw new DpgwError('usage', `give messages files or ${dataSet !== undefined ? '--dataset' : '--topic'}, not both`, { where: files[0], hint: 'drop the files to read the topic, or drop the flag to read the files' });
     const settings = await context.settings();
     const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, options.enablement));
-    const streamUser = settings.values.streamUser.value;
+    const streamUser = streamUserOf(settings);
     const password = streamUser === undefined ? undefined : await streamPasswordOf(settings, io.env, context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined);
     const connection = streamConnectionOf(settings, password);
     const progress = startProgress(context.reporter, io, `reading messages of topic ${topic}`);
