@@ -17,6 +17,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { unknownNameHint } from '../text/closest-match.js';
 import { PROFILE_KEYS } from './setting-definitions.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
+import { cannotWrite } from '../files/file-problem.js';
 
 export const CONFIG_FILE_NAME = 'config.yaml';
 export const DEFAULT_PROFILE = 'default';
@@ -171,8 +172,8 @@ function ensureMap(document: Document, path: string[]): void {
 
 /** Atomic write: a crash never leaves a half-written config; 0600 because it may name secret sources. */
 export async function saveConfigFile(config: ConfigFile): Promise<void> {
-  await mkdir(dirname(config.path), { recursive: true, mode: 0o700 });
-  // Through a symbolic link (config.yaml kept in a dotfiles repository): the file it points to is written, the link kept.
-  const target = await realpath(config.path).catch(() => config.path);
-  await writeFileAtomic(target, config.document.toString(), 0o600);
+  await mkdir(dirname(config.path), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    throw cannotWrite(config.path, error);
+  });
+  await writeFileAtomic(config.path, config.document.toString(), 0o600);
 }

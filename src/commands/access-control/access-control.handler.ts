@@ -29,11 +29,7 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
 
   const output = options.output;
   if (output !== undefined) {
-    try {
-      await writeFileAtomic(output, text, 0o644);
-    } catch (error) {
-      throw new DpgwError('input', `cannot write ${output}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { where: '--output', hint: 'check that the folder exists and is writable' });
-    }
+    await writeFileAtomic(output, text, 0o644, { where: '--output' });
     reporter.success(`wrote ${output}: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
     reporter.next(`install it as the coordinator's ${ACCESS_CONTROL_FILE_NAME} (docs/query-access.md), then \`dpgw verify --dataset <name>\``);
   }

@@ -1,5 +1,5 @@
 /** `dpgw sandbox`: the local platform emulator in the foreground, until Ctrl-C. */
-import { mkdir, writeFile, chmod } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { onStopSignal } from '../../cli/interruption.js';
 import type { HandlerOf } from '../../cli/command-definition.js';
@@ -7,6 +7,8 @@ import type { SandboxCommand } from './sandbox.command.js';
 import { settingValueProblem } from '../../settings/setting-checks.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { cannotWrite } from '../../files/file-problem.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
 
 const DEFAULT_PROFILE_NAME = 'sandbox';
@@ -124,7 +126,9 @@ function untilStopped(): Promise<void> {
 async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox, adminGroup: string): Promise<Record<string, string>> {
   const directory = configDirectory(env);
   const secretDirectory = join(directory, 'sandbox');
-  await mkdir(secretDirectory, { recursive: true, mode: 0o700 });
+  await mkdir(secretDirectory, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    throw cannotWrite(secretDirectory, error);
+  });
   const secretFile = await writeSecret(join(secretDirectory, `${profile}-client-secret`), sandbox.clientSecret);
   const streamPasswordFile = await writeSecret(join(secretDirectory, `${profile}-stream-password`), sandbox.stream.password);
   const config = await loadConfigFile(directory);
@@ -151,8 +155,7 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
 }
 
 async function writeSecret(file: string, secret: string): Promise<string> {
-  await writeFile(file, secret + '\n', { mode: 0o600 });
-  await chmod(file, 0o600);
+  await writeFileAtomic(file, secret + '\n', 0o600);
   return file;
 }
 

@@ -1,6 +1,6 @@
 /** `dpgw schema push`, `validate` and `infer`: step 4 of the contract, and the schema from the messages. */
-import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
@@ -76,7 +76,7 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   const text = checkedSchemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${described}.`, 'Check it, then: dpgw schema push <this file>']);
   const output = options.output;
   if (output) {
-    await writeFile(output, extname(output).toLowerCase() === '.json' ? `${JSON.stringify(inferred.schema, null, 2)}\n` : text);
+    await writeFileAtomic(output, extname(output).toLowerCase() === '.json' ? `${JSON.stringify(inferred.schema, null, 2)}\n` : text, 0o644, { where: '--output' });
     reporter.success(`schema ${schemaName} from ${described} written to ${output}`);
     reporter.next(`dpgw schema push ${output}`);
   }
