@@ -3,14 +3,19 @@
  * (else ~/.cache/dpgw/tokens), directory 0700, files 0600, written atomically.
  * A file others can read is refused, not used. A lock file serialises refreshes
  * between dpgw processes, so two of them never spend the same refresh token.
+ * A cache folder dpgw cannot use (read-only, full, a file in its place) costs one
+ * warning: the session then serves the command from memory.
  */
-import { chmod, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, link, lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cacheDirectory } from '../files/cache-directory.js';
+import { errnoCode, fileProblemCause } from '../files/file-problem.js';
 
 export interface CachedSession {
   version: 1;
@@ -34,8 +39,22 @@ export interface CachedSession {
   clientSecretReference?: string;
 }
 
-const LOCK_STALE_MS = 30_000;
-const LOCK_WAIT_MS = 15_000;
+/** How long a lock whose holder cannot be checked (another machine sharing the folder) is waited for. */
+const UNKNOWN_HOLDER_WAIT_MS = 15_000;
+/** How long a live holder on this machine is waited for: a refresh retries for a while, but a stuck process must not stop every command. */
+const LIVE_HOLDER_WAIT_MS = 300_000;
+/** When a wait for a live holder is said, once. */
+const LIVE_HOLDER_NOTICE_MS = 3_000;
+
+/** What a lock file holds: who took it. `process` tells this process from an earlier one that had its pid (pid 1 in a container). */
+interface LockHolder {
+  pid: number;
+  hostname: string;
+  process?: string;
+  since?: string;
+}
+
+const THIS_PROCESS = randomBytes(8).toString('hex');
 
 export class TokenCache {
   readonly file: string;
@@ -50,7 +69,7 @@ export class TokenCache {
     this.file = join(this.directory, `${encodeURIComponent(profile)}.json`);
   }
 
-  /** The cached session, or undefined when there is none or it cannot be trusted. */
+  /** The cached session, or undefined when there is none, it cannot be trusted, or the cache folder cannot be used. */
   async read(): Promise<CachedSession | undefined> {
     let text: string;
     try {
@@ -61,8 +80,13 @@ export class TokenCache {
       }
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new DpgwError('failure', `cannot read the token cache ${this.file}: ${(error as Error).message}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      // A folder that cannot be used (a file in its place, not ours): no session is cached there.
+      if (unwritable(error)) {
+        this.cannotWrite(error);
+        return undefined;
+      }
+      throw new DpgwError('failure', `cannot read the token cache ${this.file}: ${fileProblemCause(error)}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
     }
     try {
       const session = JSON.parse(text) as CachedSession;
@@ -78,7 +102,7 @@ export class TokenCache {
 
   /**
    * Atomic: a crash or a second process never sees half a file. Where the cache cannot be
-   * written (a read-only home in a container), the session serves this command only, said once.
+   * written (a read-only home in a container, a full disk), the session serves this command only, said once.
    */
   async write(session: CachedSession): Promise<void> {
     try {
@@ -95,15 +119,18 @@ export class TokenCache {
       await rm(this.file);
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return false;
       throw error;
     }
   }
 
   /**
-   * Runs `work` holding the profile's lock file. A lock is stale, and taken over, when the
-   * process that holds it is gone (its pid is in the file) or it is older than 30 s; where
-   * no lock can be made (a read-only home), `work` runs without one.
+   * Runs `work` holding the profile's lock file, which names its holder (pid, host). A lock is
+   * stale, and taken over at once, when its holder is gone (this machine, pid not alive) or it
+   * names none (empty or unreadable: a write that failed); never by its age, since a refresh may
+   * take long. A holder on another machine (a container sharing the folder) cannot be checked:
+   * it is waited for, then reported. Where no lock can be made (a read-only home), `work` runs
+   * without one.
    */
   async withLock<T>(work: () => Promise<T>): Promise<T> {
     const lock = `${this.file}.lock`;
@@ -114,32 +141,49 @@ export class TokenCache {
       this.cannotWrite(error);
       return work();
     }
-    const deadline = Date.now() + LOCK_WAIT_MS;
+    const mine: LockHolder = { pid: process.pid, hostname: hostname(), process: THIS_PROCESS, since: new Date().toISOString() };
+    const content = JSON.stringify(mine);
+    const started = Date.now();
+    let noticed = false;
     for (;;) {
       try {
-        const handle = await open(lock, 'wx', 0o600);
-        await handle.writeFile(String(process.pid));
-        await handle.close();
+        await createLock(lock, content);
         break;
       } catch (error) {
         if (unwritable(error)) {
           this.cannotWrite(error);
           return work();
         }
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-        if (age > LOCK_STALE_MS || (await holderIsGone(lock))) {
-          await rm(lock, { force: true });
-          continue;
-        }
-        if (Date.now() > deadline) throw new DpgwError('failure', `another dpgw holds the token lock ${lock}`, { hint: 'wait for it to finish, or remove the lock file if no dpgw is running' });
-        await sleep(25 + Math.random() * 25);
+        if (errnoCode(error) !== 'EEXIST') throw error;
       }
+      const seen = await inspectLock(lock);
+      if (seen === undefined) continue;
+      if (seen.state === 'stale') {
+        await takeOver(lock, seen.ino);
+        continue;
+      }
+      const waited = Date.now() - started;
+      if (seen.state === 'unknown' && waited > UNKNOWN_HOLDER_WAIT_MS) {
+        const { holder } = seen;
+        throw new DpgwError('failure', `the token lock ${lock} is held by process ${holder.pid} on host ${holder.hostname}${holder.since ? ` since ${holder.since}` : ''}, which dpgw cannot check from here`, {
+          hint: `wait for the dpgw there to finish; if no other dpgw runs (a stopped container), remove ${lock} and run again`,
+        });
+      }
+      if (seen.state === 'alive' && waited > LIVE_HOLDER_WAIT_MS) {
+        throw new DpgwError('failure', `dpgw process ${seen.holder.pid} on this machine has held the token lock ${lock} for over ${LIVE_HOLDER_WAIT_MS / 60_000} minutes`, {
+          hint: `end that process if it is stuck (or is no dpgw), or remove ${lock} if no other dpgw runs`,
+        });
+      }
+      if (seen.state === 'alive' && waited > LIVE_HOLDER_NOTICE_MS && !noticed && seen.holder.pid !== process.pid) {
+        noticed = true;
+        this.warn(`waiting for the token lock ${lock}: dpgw process ${seen.holder.pid} holds it`);
+      }
+      await sleep(25 + Math.random() * 25);
     }
     try {
       return await work();
     } finally {
-      await rm(lock, { force: true });
+      await releaseLock(lock, content);
     }
   }
 
@@ -147,7 +191,7 @@ export class TokenCache {
     // Once per process: every client of a command has a cache of its own.
     if (warnedUnwritable.has(this.directory)) return;
     warnedUnwritable.add(this.directory);
-    this.warn(`cannot write the token cache in ${this.directory} (${(error as NodeJS.ErrnoException).code}): the session serves this command only; set XDG_CACHE_HOME to a writable folder to keep it`);
+    this.warn(`cannot use the token cache in ${this.directory}: ${fileProblemCause(error)}; the session serves this command only; set XDG_CACHE_HOME to a writable folder to keep it`);
   }
 
   private async ensureDirectory(): Promise<void> {
@@ -158,19 +202,110 @@ export class TokenCache {
 
 const warnedUnwritable = new Set<string>();
 
-/** A file system that takes no writes here: read-only, not ours, or full. */
+/**
+ * A folder that takes no writes here: read-only, not ours, full, a file in its place
+ * (ENOTDIR, or EEXIST from mkdir), a dangling link on its path (ENOENT from mkdir).
+ */
 function unwritable(error: unknown): boolean {
-  return ['EROFS', 'EACCES', 'EPERM', 'ENOSPC'].includes((error as NodeJS.ErrnoException).code ?? '');
+  return ['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'ENOTDIR', 'ENOENT', 'ELOOP', 'EISDIR', 'ENAMETOOLONG'].includes(errnoCode(error) ?? '');
 }
 
-/** The lock's holder (its pid, written into the lock) has ended: a dpgw killed while holding it. */
-async function holderIsGone(lock: string): Promise<boolean> {
-  const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+/** File systems without hard links (some network and FUSE mounts) answer link() so. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+/**
+ * Creates the lock with its content in one step: the content goes to a file of its own,
+ * which is then linked to the lock's name (EEXIST when another holds it). So a lock is never
+ * seen empty, and a failed write (a full disk) leaves no lock behind.
+ */
+async function createLock(lock: string, content: string): Promise<void> {
+  const temporary = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    await writeNew(temporary, content);
+    try {
+      await link(temporary, lock);
+    } catch (error) {
+      if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
+      await writeNew(lock, content);
+    }
+  } finally {
+    await rm(temporary, { force: true }).catch(() => undefined);
   }
+}
+
+/** A new file (EEXIST when there is one) with its content, removed again when the content cannot be written. */
+async function writeNew(file: string, content: string): Promise<void> {
+  const handle = await open(file, 'wx', 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(file, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+type LockState = { ino: number; state: 'stale' } | { ino: number; state: 'alive' | 'unknown'; holder: LockHolder };
+
+/** Who holds the lock and whether they still live; undefined when it is gone meanwhile. */
+async function inspectLock(lock: string): Promise<LockState | undefined> {
+  let ino: number;
+  let text: string;
+  try {
+    ino = (await lstat(lock)).ino;
+    text = await readFile(lock, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    return { ino: -1, state: 'stale' };
+  }
+  const holder = holderOf(text);
+  if (holder === undefined) return { ino, state: 'stale' };
+  if (holder.hostname !== hostname()) return { ino, state: 'unknown', holder };
+  // Another client of this process holds it, or an earlier process that had this pid left it.
+  if (holder.pid === process.pid) return holder.process === THIS_PROCESS ? { ino, state: 'alive', holder } : { ino, state: 'stale' };
+  try {
+    process.kill(holder.pid, 0);
+    return { ino, state: 'alive', holder };
+  } catch (error) {
+    // EPERM: the process lives, under another user.
+    return errnoCode(error) === 'ESRCH' ? { ino, state: 'stale' } : { ino, state: 'alive', holder };
+  }
+}
+
+/** The holder a lock names; a bare pid is the lock of an earlier dpgw on this machine; anything else names none. */
+function holderOf(text: string): LockHolder | undefined {
+  if (/^\d+$/.test(text.trim())) return { pid: Number(text.trim()), hostname: hostname() };
+  try {
+    const parsed = JSON.parse(text) as Partial<LockHolder>;
+    if (Number.isInteger(parsed.pid) && (parsed.pid as number) > 0 && typeof parsed.hostname === 'string') return parsed as LockHolder;
+  } catch {
+    // Not a lock dpgw wrote whole.
+  }
+  return undefined;
+}
+
+/**
+ * Takes a stale lock away by moving it aside, then checks that what moved is the lock found
+ * stale: when another process took the stale one over first, its fresh lock is put back.
+ */
+async function takeOver(lock: string, staleIno: number): Promise<void> {
+  const aside = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    await rename(lock, aside);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    // Cannot be moved (a folder where the lock should be): removed where it is.
+    await rm(lock, { force: true, recursive: true });
+    return;
+  }
+  const moved = await lstat(aside).then((info) => info.ino, () => staleIno);
+  if (staleIno !== -1 && moved !== staleIno) await link(aside, lock).catch(() => undefined);
+  await rm(aside, { force: true, recursive: true });
+}
+
+/** Removes the lock if it is still this holder's. */
+async function releaseLock(lock: string, content: string): Promise<void> {
+  const current = await readFile(lock, 'utf8').catch(() => undefined);
+  if (current === content) await rm(lock, { force: true });
 }
