@@ -5,6 +5,7 @@
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { configDirectory, DEFAULT_PROFILE, loadConfigFile, type ConfigFile } from './config-file.js';
+import { checkProfileName } from './profile-name.js';
 import { flagAttribute, flagName, SETTING_DEFINITIONS, type SettingKey } from './setting-definitions.js';
 
 export type SettingSource =
@@ -78,6 +79,7 @@ function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, c
   else if (fromManifest) chosen = { profile: fromManifest.value, source: manifestSource(fromManifest) };
   else if (config.currentProfile) chosen = { profile: config.currentProfile.value, source: { kind: 'profile', profile: config.currentProfile.value, location: config.currentProfile.location } };
   else return { profile: DEFAULT_PROFILE, source: { kind: 'default' } };
+  if (chosen.source.kind !== 'profile') checkProfileName(chosen.profile, whereGiven(chosen.source));
 
   if (!config.profiles.has(chosen.profile)) {
     const known = [...config.profiles.keys()];
@@ -120,6 +122,11 @@ export function whereSet(setting: ResolvedSetting): string {
     default:
       return setting.key;
   }
+}
+
+/** Where a source of a value was given, for an error line: the flag, the variable, or file:line:column. */
+function whereGiven(source: SettingSource): string {
+  return source.kind === 'flag' || source.kind === 'env' ? source.name : source.kind === 'profile' || source.kind === 'manifest' ? source.location : 'profile';
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

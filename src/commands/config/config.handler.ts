@@ -8,6 +8,7 @@ import { settingValueProblem } from '../../settings/setting-checks.js';
 import { join } from 'node:path';
 import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../../settings/config-file.js';
 import { describeSource } from '../../settings/resolve-settings.js';
+import { checkProfileName } from '../../settings/profile-name.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../../settings/setting-definitions.js';
 import { closestMatch, unknownNameHint } from '../../text/closest-match.js';
 
@@ -51,8 +52,14 @@ function checkKey(key: string): void {
 
 /** The profile an edit applies to: --profile, else DPGW_PROFILE, else the file's current one, else `default`. */
 function targetProfile(options: { profile?: string }, env: NodeJS.ProcessEnv, current: string | undefined): string {
-  if (options.profile) return options.profile;
-  if (env.DPGW_PROFILE) return env.DPGW_PROFILE;
+  if (options.profile) {
+    checkProfileName(options.profile, '--profile');
+    return options.profile;
+  }
+  if (env.DPGW_PROFILE) {
+    checkProfileName(env.DPGW_PROFILE, 'DPGW_PROFILE');
+    return env.DPGW_PROFILE;
+  }
   return current ?? DEFAULT_PROFILE;
 }
 
@@ -89,6 +96,7 @@ export const unset: HandlerOf<ConfigUnsetCommand> = async (context) => {
 
 export const use: HandlerOf<ConfigUseCommand> = async (context) => {
   const [profile] = context.args;
+  checkProfileName(profile, 'config use');
   const config = await loadConfigFile(configDirectory(context.io.env));
   if (!config.profiles.has(profile)) {
     const known = [...config.profiles.keys()];

@@ -9,6 +9,7 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
+import { checkProfileName } from '../../settings/profile-name.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
 
 const DEFAULT_PROFILE_NAME = 'sandbox';
@@ -21,6 +22,9 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
   const { platformVersion } = options;
   const versionProblem = platformVersion === undefined ? undefined : settingValueProblem('platformVersion', platformVersion);
   if (versionProblem !== undefined) throw new DpgwError('usage', versionProblem, { where: '--platform-version' });
+
+  // Before the sandbox starts: the name becomes part of file names.
+  if (typeof options.writeProfile === 'string') checkProfileName(options.writeProfile, '--write-profile');
 
   const { startSandbox, ADMIN_GROUP } = await import('../../sandbox/sandbox.js');
   let fromFile = {};
@@ -124,6 +128,11 @@ function untilStopped(): Promise<void> {
  * to a 0600 file the profiles reference. Returns the profile of each user.
  */
 async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox, adminGroup: string): Promise<Record<string, string>> {
+  // The profile itself provisions: the first user who may (group platform-admins), else admin, else the first user.
+  const provisioner = sandbox.users.find((u) => u.groups.includes(adminGroup)) ?? sandbox.users.find((u) => u.username === 'admin') ?? sandbox.users[0];
+  const nameOf = (user: Sandbox['users'][number]) => (user === provisioner ? profile : `${profile}-${user.username}`);
+  // A user's name (from --users) becomes part of a profile's name: checked before anything is written.
+  for (const user of sandbox.users) checkProfileName(nameOf(user), '--write-profile');
   const directory = configDirectory(env);
   const secretDirectory = join(directory, 'sandbox');
   await mkdir(secretDirectory, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
@@ -141,10 +150,8 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
     streamPassword: `file:${streamPasswordFile}`,
   };
   const profiles: Record<string, string> = {};
-  // The profile itself provisions: the first user who may (group platform-admins), else admin, else the first user.
-  const provisioner = sandbox.users.find((u) => u.groups.includes(adminGroup)) ?? sandbox.users.find((u) => u.username === 'admin') ?? sandbox.users[0];
   for (const user of sandbox.users) {
-    const name = user === provisioner ? profile : `${profile}-${user.username}`;
+    const name = nameOf(user);
     profiles[user.username] = name;
     // The dashboard tool signs the same user in, with the password from a 0600 file.
     const dashboardPassword = await writeSecret(join(secretDirectory, `${name}-dashboard-password`), user.password);
