@@ -14,6 +14,7 @@ import type { GatewayClient } from '../gateway/gateway-client.js';
 import { closestMatch } from '../text/closest-match.js';
 import { serverText } from '../text/terminal-text.js';
 import { parseSelfHref, selfHrefOf, topicOf } from './data-set-facts.js';
+import { LISTING_FAN_OUT } from '../net/answer-bounds.js';
 
 export interface CatalogFilter {
   /** A data source's name or id. */
@@ -69,7 +70,7 @@ export async function selectDataSources(client: GatewayClient, nameOrId: string 
 
 export async function catalogEnablements(client: GatewayClient, filter: CatalogFilter): Promise<EnablementView[]> {
   const sources = await selectDataSources(client, filter.dataSource);
-  const listed = await Promise.all(sources.map(async (source) => (await client.listEnablements(source.id)).map((enablement) => ({ dataSource: { id: source.id, name: source.name }, enablement }))));
+  const listed = await fanOut(sources, async (source) => (await client.listEnablements(source.id)).map((enablement) => ({ dataSource: { id: source.id, name: source.name }, enablement })));
   const views = listed.flat();
   if (filter.enablement === undefined) return views;
   const chosen = views.filter((v) => v.enablement.id === filter.enablement || v.enablement.name === filter.enablement);
@@ -81,7 +82,7 @@ export async function catalogOffers(client: GatewayClient, filter: CatalogFilter
   const sources = await selectDataSources(client, filter.dataSource);
   const matches = namePattern(filter.name);
   const [offers, enabled] = await Promise.all([
-    Promise.all(sources.map(async (source) => ({ source, offered: await client.listOfferedDataSets(source.id) }))),
+    fanOut(sources, async (source) => ({ source, offered: await client.listOfferedDataSets(source.id) })),
     enabledDataSets(client, { dataSource: filter.dataSource }),
   ]);
   return offers.flatMap(({ source, offered }) =>
@@ -101,7 +102,7 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
   const everything = filter.dataSource === undefined && filter.enablement === undefined ? client.listDataSets() : undefined;
   everything?.catch(() => undefined);
   const sources = await selectDataSources(client, filter.dataSource);
-  const enablements = (await Promise.all(sources.map(async (source) => ({ source, enablements: await client.listEnablements(source.id) })))).flatMap(({ source, enablements: list }) =>
+  const enablements = (await fanOut(sources, async (source) => ({ source, enablements: await client.listEnablements(source.id) }))).flatMap(({ source, enablements: list }) =>
     list.map((enablement) => ({ source, enablement })),
   );
   let chosenEnablement: (typeof enablements)[number] | undefined;
@@ -153,4 +154,18 @@ function unknownEnablement(nameOrId: string, names: string[]): DpgwError {
     where: '--enablement',
     hint: serverText(near ? `did you mean "${near}"?` : `its enablements: ${[...new Set(names)].join(', ') || 'none'}`),
   });
+}
+
+/** One request per data source, LISTING_FAN_OUT at a time (in order): a listing of thousands of sources queues no thousands of requests. */
+export async function fanOut<T, R>(items: readonly T[], request: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await request(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LISTING_FAN_OUT, items.length) }, worker));
+  return results;
 }

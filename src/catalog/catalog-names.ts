@@ -40,13 +40,14 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
     const token = givenToken ?? (await unexpiredCachedToken(env, profile));
     if (!token) return [];
     const { GatewayClient } = await import('../gateway/gateway-client.js');
+    const { fanOut } = await import('./catalog-lookup.js');
     const client = new GatewayClient({ baseUrl: gateway, timeoutMs: COMPLETION_BUDGET_MS, retry: { limit: 0 }, tokenSupplier: async () => token });
     try {
       const listed =
         kind === 'data source'
           ? (await client.listDataSources()).map((s) => s.name)
           : kind === 'offered data set'
-            ? [...new Set((await Promise.all((await client.listDataSources()).map((s) => client.listOfferedDataSets(s.id)))).flat().map((d) => d.name))]
+            ? [...new Set((await fanOut(await client.listDataSources(), (s) => client.listOfferedDataSets(s.id))).flat().map((d) => d.name))]
             : [...new Set((await client.listDataSets()).map((d) => d.name))];
       // Candidates go to the shell raw: only names the platform's rule allows (no control character, no space).
       const names = listed.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined);

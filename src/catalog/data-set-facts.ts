@@ -1,9 +1,10 @@
 /** What the workflow reads off a catalog data set: its topic, its self link, its default storage. */
 import { DEFAULT_STORAGE_NAME, SELF_LINK_REL, TOPIC_LABEL_KEY_SUFFIX } from '../contract/constants.js';
+import { CATALOG_BASE } from '../contract/paths.js';
 import type { CatalogDataSet, Storage } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { nameProblem } from '../names/platform-names.js';
-import { serverText } from '../text/terminal-text.js';
+import { holdsControlCharacter, serverText } from '../text/terminal-text.js';
 
 /**
  * The topic name: the label whose key ends in `/dataset` (in `labels` or `metadata.labels`).
@@ -37,10 +38,49 @@ export function defaultStorageOf(dataSet: CatalogDataSet): Storage | undefined {
   return dataSet.storage?.find((storage) => storage.name === DEFAULT_STORAGE_NAME);
 }
 
-/** The ids in a self href, for messages and for choosing among enablements. */
+/** One segment of a link as written: URL path characters (RFC 3986 pchar), percent-escapes included; never `?`, `#`, `/` or a space. */
+const RAW_SEGMENT = "[A-Za-z0-9._~!$&'()*+,;=:@%-]+";
+/** A self link: `/datasources/{id}/enablements/{id}/datasets/{id}`, perhaps after the catalog base (and a proxy's prefix) or absolute; nothing after. */
+const SELF_LINK = new RegExp(`^(?:https?://[A-Za-z0-9.:\\[\\]-]+)?(?:(?:/${RAW_SEGMENT})*${CATALOG_BASE.replace(/\//g, '\\/')})?/datasources/(${RAW_SEGMENT})/enablements/(${RAW_SEGMENT})/datasets/(${RAW_SEGMENT})/?$`);
+
+/**
+ * The ids in a self href, decoded, or undefined when it is not a plain catalog path: `?` or `#` (which would
+ * swallow the path a request adds, and the gateway would answer for another resource), anything after the data
+ * set, or an id that is not plain once decoded (an encoded `/` or `..`). Such a link is never followed.
+ */
 export function parseSelfHref(href: string): { dataSourceId: string; enablementId: string; dataSetId: string } | undefined {
-  const match = /\/datasources\/([^/]+)\/enablements\/([^/]+)\/datasets\/([^/]+)\/?$/.exec(href);
+  const match = SELF_LINK.exec(href);
   if (!match) return undefined;
-  const [, dataSourceId, enablementId, dataSetId] = match.map((part) => decodeURIComponent(part));
-  return { dataSourceId: dataSourceId!, enablementId: enablementId!, dataSetId: dataSetId! };
+  const ids = match.slice(1, 4).map(decodedSegment);
+  if (!ids.every((id): id is string => id !== undefined && isPlainSegment(id))) return undefined;
+  return { dataSourceId: ids[0]!, enablementId: ids[1]!, dataSetId: ids[2]! };
+}
+
+function decodedSegment(raw: string | undefined): string | undefined {
+  try {
+    return raw === undefined ? undefined : decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an id (decoded) can stand as one segment of a path dpgw requests, once encoded: not empty, `.` or `..`,
+ * and no `/`, `\`, `?`, `#`, `%`, white space at its ends or control character, which a proxy or a server could
+ * read as structure.
+ */
+export function isPlainSegment(id: string): boolean {
+  return id !== '' && id !== '.' && id !== '..' && !/[/\\?#%]/.test(id) && id.trim() === id && !holdsControlCharacter(id);
+}
+
+/** A server's link or id for a message: JSON-quoted, controls escaped, clipped. */
+export function shownLink(text: string): string {
+  return serverText(JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text));
+}
+
+/** The refusal of a self link that is not a plain catalog path. */
+export function unplainSelfLink(dataSet: string, href: string): DpgwError {
+  return new DpgwError('rejected', `the self link ${shownLink(href)} of data set ${serverText(dataSet)} is not a plain catalog path (/datasources/{id}/enablements/{id}/datasets/{id}, nothing after)`, {
+    hint: 'the gateway answered a link dpgw does not follow; nothing was sent to it — ask the platform\'s operators',
+  });
 }

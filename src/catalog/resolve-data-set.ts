@@ -6,7 +6,7 @@
 import type { CatalogDataSet } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
-import { defaultStorageOf, parseSelfHref, selfHrefOf, topicOf } from './data-set-facts.js';
+import { defaultStorageOf, parseSelfHref, selfHrefOf, topicOf, unplainSelfLink } from './data-set-facts.js';
 
 export interface ResolvedDataSet {
   dataSet: CatalogDataSet;
@@ -24,6 +24,8 @@ export async function resolveDataSet(client: GatewayClient, name: string, enable
   const candidates = listed.flatMap((dataSet): ResolvedDataSet[] => {
     const selfHref = selfHrefOf(dataSet);
     const ids = selfHref ? parseSelfHref(selfHref) : undefined;
+    // A link dpgw will not follow is the gateway's fault, said as such, not "not enabled".
+    if (selfHref && !ids) throw unplainSelfLink(name, selfHref);
     if (!selfHref || !ids) return [];
     return [{ dataSet, selfHref, dataSourceId: ids.dataSourceId, enablementId: ids.enablementId, storageId: defaultStorageOf(dataSet)?.id, topic: topicOf(dataSet) }];
   });

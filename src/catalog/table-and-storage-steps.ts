@@ -8,6 +8,8 @@ import type { RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
 import { GatewayError } from '../gateway/gateway-error.js';
+import { serverText } from '../text/terminal-text.js';
+import { isPlainSegment, parseSelfHref, shownLink, unplainSelfLink } from './data-set-facts.js';
 
 export type TableCreation = { created: true; answer: Accepted } | { created: false; message: string };
 
@@ -51,7 +53,16 @@ export async function touchDefaultStorage(client: GatewayClient, storage: Storag
 
 export function storagePathParts(storage: StorageOf): [selfHref: string, storageId: string] {
   if (!storage.selfHref) throw new DpgwError('failure', `data set ${storage.dataSet} has no self link in the catalog, so its storage cannot be touched`, { hint: 'check the catalog entry of the data set' });
+  const ids = parseSelfHref(storage.selfHref);
+  if (!ids) throw unplainSelfLink(storage.dataSet, storage.selfHref);
   if (!storage.storageId) throw new DpgwError('failure', `data set ${storage.dataSet} lists no storage named "default"`, { hint: 'check the catalog entry of the data set' });
-  return [storage.selfHref, storage.storageId];
+  if (!isPlainSegment(storage.storageId)) {
+    throw new DpgwError('rejected', `the default storage id ${shownLink(storage.storageId)} of data set ${serverText(storage.dataSet)} is not a plain path segment`, {
+      hint: 'the gateway answered an id dpgw does not put into a path; no request was sent for it — ask the platform\'s operators',
+    });
+  }
+  // Built from the ids, not from the link's text: the request is exactly the storage of this data set.
+  const seg = encodeURIComponent;
+  return [`/datasources/${seg(ids.dataSourceId)}/enablements/${seg(ids.enablementId)}/datasets/${seg(ids.dataSetId)}`, storage.storageId];
 }
 

@@ -18,6 +18,8 @@ import type {
   RealtimeTableDefinition,
 } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
+import type { ZodType } from 'zod';
+import { checkedHealth, checkedListing, LISTING_SHAPES } from './answer-shapes.js';
 import { GatewayError } from './gateway-error.js';
 import { HttpTransport, type HttpResponse, type HttpTransportOptions } from './http-transport.js';
 
@@ -73,7 +75,7 @@ export class GatewayClient {
   /** GET /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets; `all`/`all` by default. */
   async listDataSets(selector: { dataSourceId?: string; enablementId?: string } = {}): Promise<CatalogDataSet[]> {
     const path = paths.catalogDataSets(selector.dataSourceId ?? CATALOG_ALL, selector.enablementId ?? CATALOG_ALL);
-    return arrayBody<CatalogDataSet>(await this.http.request('GET', path));
+    return arrayBody(await this.http.request('GET', path), LISTING_SHAPES.dataSets);
   }
 
   /** GET {self href}/storages/{storageId}: on platforms older than 1.15.165 this creates the store's permissions. */
@@ -93,26 +95,26 @@ export class GatewayClient {
       auth: 'optional',
     });
     const record = response.body;
-    if (record === undefined || typeof record !== 'object' || typeof record.status !== 'string') {
+    if (record === undefined || record === null || typeof record !== 'object' || Array.isArray(record)) {
       if (response.status === 503) throw new GatewayError(503, 'GET', response.url, typeof record === 'string' ? record : undefined);
       return { status: response.status, record: { status: 'UNKNOWN' } };
     }
-    return { status: response.status, record };
+    return { status: response.status, record: checkedHealth(record, 'GET', response.url) };
   }
 
   /** ASSUMED. GET /api/v2/catalog/datasources */
   async listDataSources(): Promise<CatalogDataSource[]> {
-    return arrayBody<CatalogDataSource>(await this.http.request('GET', paths.catalogDataSources()));
+    return arrayBody(await this.http.request('GET', paths.catalogDataSources()), LISTING_SHAPES.dataSources);
   }
 
   /** ASSUMED. GET /api/v2/catalog/datasources/{ds}/datasets */
   async listOfferedDataSets(dataSourceId: string): Promise<OfferedDataSet[]> {
-    return arrayBody<OfferedDataSet>(await this.http.request('GET', paths.offeredDataSets(dataSourceId)));
+    return arrayBody(await this.http.request('GET', paths.offeredDataSets(dataSourceId)), LISTING_SHAPES.offeredDataSets);
   }
 
   /** ASSUMED. GET /api/v2/catalog/datasources/{ds}/enablements */
   async listEnablements(dataSourceId: string): Promise<Enablement[]> {
-    return arrayBody<Enablement>(await this.http.request('GET', paths.enablements(dataSourceId)));
+    return arrayBody(await this.http.request('GET', paths.enablements(dataSourceId)), LISTING_SHAPES.enablements);
   }
 
   /** ASSUMED. POST /api/v2/catalog/datasources/{ds}/enablements */
@@ -203,18 +205,18 @@ function accepted<T>(response: HttpResponse<T>): Accepted<T> {
   return { status: response.status, body: response.body };
 }
 
-function arrayBody<T>(response: HttpResponse<unknown>): T[] {
+function arrayBody<T>(response: HttpResponse<unknown>, shape: ZodType<T>): T[] {
   const body = response.body;
   if (body === undefined) return [];
-  if (Array.isArray(body)) return body as T[];
+  if (Array.isArray(body)) return checkedListing(body, shape, 'GET', response.url);
   // Some gateways wrap listings ({ items: [...] } or HAL's _embedded); accept those too.
   if (typeof body === 'object' && body !== null) {
     const wrapped = body as Record<string, unknown>;
-    for (const key of ['items', 'content', 'data']) if (Array.isArray(wrapped[key])) return wrapped[key] as T[];
+    for (const key of ['items', 'content', 'data']) if (Array.isArray(wrapped[key])) return checkedListing(wrapped[key] as unknown[], shape, 'GET', response.url);
     const embedded = wrapped._embedded;
     if (typeof embedded === 'object' && embedded !== null) {
       const first = Object.values(embedded).find(Array.isArray);
-      if (first) return first as T[];
+      if (first) return checkedListing(first as unknown[], shape, 'GET', response.url);
     }
   }
   throw new DpgwError('rejected', `GET ${response.url} answered ${response.status} without the JSON array the contract describes`, {

@@ -93,12 +93,15 @@ export class HttpTransport {
   async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const url = /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path}`;
     const upper = method.toUpperCase();
-    const started = Date.now();
     let token = await this.token(options.auth ?? 'required', false);
+    // --timeout bounds the call in all: every attempt and every wait between them (the help says so).
+    const started = Date.now();
+    const budgetMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const retry: RetryOptions = { ...this.retry, maxElapsedMs: Math.min(this.retry.maxElapsedMs, budgetMs), outageMs: Math.min(this.retry.outageMs, budgetMs) };
     let refreshed = false;
 
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(upper, url, options, token);
+      const outcome = await this.attempt(upper, url, options, token, Math.max(1, budgetMs - (Date.now() - started)));
       if ('response' in outcome) {
         this.answeredOnce = true;
         const { status, headers, body } = outcome.response;
@@ -115,7 +118,7 @@ export class HttpTransport {
         if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
           return { status, headers, body: parseBody<T>(body), url };
         }
-        const delay = options.retry === false ? undefined : nextRetryDelay(upper, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - started, this.retry);
+        const delay = options.retry === false ? undefined : nextRetryDelay(upper, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - started, retry);
         if (delay === undefined) throw new GatewayError(status, upper, url, body, this.options.service);
         this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
         await sleep(delay);
@@ -124,7 +127,7 @@ export class HttpTransport {
       const { error } = outcome;
       const code = error.code ?? 'ERROR';
       const retryOutcome: AttemptOutcome = { errorCode: code, answeredBefore: this.answeredOnce, reusedConnection: error.request?.reusedSocket === true && error.response === undefined };
-      const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, this.retry);
+      const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, retry);
       if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.service ?? GATEWAY_SERVICE);
       this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);
       await sleep(delay);
@@ -148,6 +151,7 @@ export class HttpTransport {
     url: string,
     { body, text, headers: extraHeaders }: RequestOptions,
     token: string | undefined,
+    timeoutMs: number,
   ): Promise<{ response: { status: number; headers: Record<string, string | string[] | undefined>; body: string } } | { error: RequestError }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent ?? 'dpgw', ...extraHeaders };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -162,7 +166,7 @@ export class HttpTransport {
     }
     const started = performance.now();
     try {
-      const response = await this.got(url, { method: method as Method, headers, body: payload });
+      const response = await this.got(url, { method: method as Method, headers, body: payload, timeout: { request: timeoutMs } });
       const ms = Math.round(performance.now() - started);
       this.trace(`← ${response.statusCode} ${method} ${url} ${ms} ms`);
       if (this.options.trace && response.body) this.trace(`  ${clipForTrace(redactText(response.body))}`);

@@ -102,7 +102,7 @@ describe('what a server sends reaches the terminal as text', () => {
     servers.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
     const result = await spawnDpgw(['health'], { env: env(`http://127.0.0.1:${(server.address() as AddressInfo).port}`) });
     expect(result.code).toBe(3);
-    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^dpgw: answer too large: GET http:\/\/127\.0\.0\.1:\d+\/api\/health answered more than 64 MB, which dpgw does not read — /)]);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^dpgw: answer too large: GET http:\/\/127\.0\.0\.1:\d+\/api\/health answered more than 16 MB, which dpgw does not read — /)]);
     expect(sent).toBeLessThan(200);
   });
 });
