@@ -33,12 +33,20 @@ interface PartitionState {
   problem?: string;
 }
 
-/** The store's answer, per partition: consuming when any server consumes it. */
-export function partitionStates(segments: Record<string, unknown>): Map<number, PartitionState> {
+/**
+ * The store's answer, per partition: consuming when any server consumes it. Only this
+ * table's segments count: a gateway (or a store) may list segments of other tables
+ * too, and `track_quiet__3__0__…` is not partition 3 of `track` — counting it said
+ * "consuming 4 of 3 partitions" (issue #30). With the topic's partitions known, a
+ * partition number outside them is not one of this table's either.
+ */
+export function partitionStates(segments: Record<string, unknown>, table: string, partitions?: number): Map<number, PartitionState> {
   const states = new Map<number, PartitionState>();
+  const prefix = `${rawTableName(table)}__`;
   for (const [segment, servers] of Object.entries(segments)) {
-    const partition = partitionOf(segment, servers);
-    if (partition === undefined) continue;
+    if (!segment.startsWith(prefix)) continue;
+    const partition = partitionOf(segment.slice(prefix.length), servers);
+    if (partition === undefined || (partitions !== undefined && partition >= partitions)) continue;
     const entries = Array.isArray(servers) ? (servers as Array<Record<string, unknown>>) : [];
     const consumer = entries.find((s) => s?.consumerState === CONSUMING_STATE);
     const before = states.get(partition);
@@ -53,10 +61,18 @@ export function partitionStates(segments: Record<string, unknown>): Map<number, 
   return states;
 }
 
-/** The partition of a segment: its name's second part (Pinot's LLC names), else its one offset key. */
-function partitionOf(segment: string, servers: unknown): number | undefined {
-  const parts = segment.split('__');
-  if (parts.length >= 4 && /^\d+$/.test(parts[1]!)) return Number(parts[1]);
+/** The table's name without the type suffix the store adds (`track_REALTIME` → `track`): the first part of its segments' names. */
+function rawTableName(table: string): string {
+  return table.replace(/_(REALTIME|OFFLINE)$/, '');
+}
+
+/**
+ * The partition of a segment, from the rest of its name after `{table}__` — Pinot's LLC
+ * names go on `{partition}__{sequence}__{creationTime}` — else its one offset key.
+ */
+function partitionOf(rest: string, servers: unknown): number | undefined {
+  const parts = rest.split('__');
+  if (parts.length === 3 && /^\d+$/.test(parts[0]!)) return Number(parts[0]);
   const first = Array.isArray(servers) ? (servers[0] as Record<string, unknown> | undefined) : undefined;
   const keys = Object.keys((first?.partitionToOffsetMap as Record<string, unknown> | undefined) ?? {});
   return keys.length === 1 && /^\d+$/.test(keys[0]!) ? Number(keys[0]) : undefined;
@@ -71,9 +87,10 @@ export async function waitUntilConsuming(client: GatewayClient, table: string, w
     try {
       const read = await client.consumingSegments(table);
       if (read.kind !== 'found') return { state: 'not-checked', why: read.kind === 'not-exposed' ? `the gateway does not pass on the store's consuming segments (${read.why})` : 'no consuming segments' };
-      const states = partitionStates(read.body);
+      const states = partitionStates(read.body, table, wait.partitions);
       const partitions = wait.partitions ?? (states.size > 0 ? states.size : undefined);
-      const consuming = [...states.values()].filter((s) => s.consuming).length;
+      // Never more consuming than partitions: states holds only partitions below the topic's count.
+      const consuming = Math.min([...states.values()].filter((s) => s.consuming).length, partitions ?? Infinity);
       lastError = undefined;
       if (partitions !== undefined && consuming >= partitions) {
         const offsets = Object.fromEntries([...states].filter(([, s]) => s.consuming && s.offset !== undefined).map(([p, s]) => [String(p), s.offset!]));
