@@ -82,12 +82,16 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
   try {
     value = isJson ? JSON.parse(text) : loadYaml(text, { schema: CORE_SCHEMA, filename: file });
   } catch (error) {
+    // Nesting past js-yaml's own bound (maxDepth, 100 nodes): the same refusal as past dpgw's, at js-yaml's mark —
+    // the yaml library, asked for a position, would overflow its stack on the same text.
+    const mark = (error as { mark?: { line: number; column: number } }).mark;
+    if (/^nesting exceeded maxDepth/.test((error as { reason?: string }).reason ?? '')) throw tooDeep(file, () => `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`);
+    if (error instanceof RangeError) throw tooDeep(file, () => file);
     // The yaml library's message and position are the ones dpgw reports.
     const { syntaxError } = locator();
     if (syntaxError) throw syntaxError;
     if (isJson) throw jsonSyntaxError(error as Error, locator());
     // js-yaml refused what the yaml library accepts: its own words and mark (0-based).
-    const mark = (error as { mark?: { line: number; column: number } }).mark;
     throw new DpgwError('input', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { where: `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`, hint: 'fix the YAML' });
   }
   // Positions of a document that parsed: js-yaml again, recording where each node starts;
@@ -105,7 +109,103 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
     }
     return tree;
   };
-  return { file, value, at: (path) => positions().locate(path, false), keyAt: (path) => positions().locate(path, true) };
+  const document: LocatedDocument = { file, value, at: (path) => positions().locate(path, false), keyAt: (path) => positions().locate(path, true) };
+  const deep = tooDeepPath(value);
+  // JSON's brackets say where at once; js-yaml, asked for positions of JSON nested past its own bound, would refuse it.
+  if (deep) throw tooDeep(file, () => (isJson ? jsonDepthPosition(text, file) : document.at(deep)));
+  return document;
+}
+
+/**
+ * The deepest nesting of lists and mappings dpgw reads. Schema files, manifests and
+ * settings nest a handful of levels; a column default nested 5,000 deep overflowed the
+ * stack of whatever walked it ("unexpected error: Maximum call stack size exceeded",
+ * issue #30). docs/tables.md says so.
+ */
+export const MAX_NESTING = 64;
+
+function tooDeep(file: string, where: () => string): DpgwError {
+  let at: string;
+  try {
+    at = where();
+  } catch {
+    at = file;
+  }
+  return new DpgwError('input', `values nested more than ${MAX_NESTING} lists and mappings deep: more than dpgw reads`, { where: at, hint: `nest at most ${MAX_NESTING} levels; a default value is one text, number or true/false` });
+}
+
+/**
+ * The path to the first value nested deeper than MAX_NESTING, or undefined. Without
+ * recursion (the walk must not overflow where the parser did not), and each node shared
+ * by YAML aliases measured once — aliases can nest deep in a short text.
+ */
+function tooDeepPath(root: unknown): PathPart[] | undefined {
+  if (root === null || typeof root !== 'object') return undefined;
+  const entries = (node: object): Array<[PathPart, unknown]> => (Array.isArray(node) ? node.map((child, index) => [index, child] as [PathPart, unknown]) : Object.entries(node));
+  // Levels of lists and mappings from a node down, counting itself; 0 while it is being measured (a cycle adds nothing).
+  const height = new Map<object, number>();
+  const stack: Array<{ node: object; children: Array<[PathPart, unknown]>; next: number }> = [{ node: root, children: entries(root), next: 0 }];
+  height.set(root, 0);
+  while (stack.length > 0) {
+    if (stack.length > MAX_NESTING) return pathOf(stack);
+    const top = stack[stack.length - 1]!;
+    if (top.next < top.children.length) {
+      const child = top.children[top.next++]![1];
+      if (child === null || typeof child !== 'object') continue;
+      const known = height.get(child);
+      if (known === undefined) {
+        height.set(child, 0);
+        stack.push({ node: child, children: entries(child), next: 0 });
+      } else if (stack.length + known > MAX_NESTING) {
+        return [...pathOf(stack), top.children[top.next - 1]![0], ...deepestWithin(child, known, MAX_NESTING - stack.length, height, entries)];
+      }
+      continue;
+    }
+    let tallest = 0;
+    for (const [, child] of top.children) if (child !== null && typeof child === 'object') tallest = Math.max(tallest, height.get(child) ?? 0);
+    height.set(top.node, tallest + 1);
+    stack.pop();
+  }
+  return undefined;
+}
+
+/** file:line:column of the first JSON bracket nested deeper than MAX_NESTING (outside strings). */
+function jsonDepthPosition(text: string, file: string): string {
+  let depth = 0;
+  let line = 1;
+  let lineStart = 0;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (char === '"') {
+      for (index++; index < text.length && text[index] !== '"'; index++) if (text[index] === '\\') index++;
+    } else if (char === '\n') {
+      line++;
+      lineStart = index + 1;
+    } else if (char === '[' || char === '{') {
+      if (++depth > MAX_NESTING) return `${file}:${line}:${index - lineStart + 1}`;
+    } else if (char === ']' || char === '}') depth--;
+  }
+  return file;
+}
+
+/** The keys from the root to the top of the walk's stack. */
+function pathOf(stack: Array<{ children: Array<[PathPart, unknown]>; next: number }>): PathPart[] {
+  return stack.slice(0, -1).map((frame) => frame.children[frame.next - 1]![0]);
+}
+
+/** Down a measured node along its tallest children, `levels` levels: where the bound is passed. */
+function deepestWithin(node: object, nodeHeight: number, levels: number, height: Map<object, number>, entries: (node: object) => Array<[PathPart, unknown]>): PathPart[] {
+  const path: PathPart[] = [];
+  let current = node;
+  let currentHeight = nodeHeight;
+  for (let level = 0; level < levels; level++) {
+    const next = entries(current).find(([, child]) => child !== null && typeof child === 'object' && height.get(child) === currentHeight - 1);
+    if (!next) break;
+    path.push(next[0]);
+    current = next[1] as object;
+    currentHeight--;
+  }
+  return path;
 }
 
 interface PositionTree {
