@@ -5,10 +5,12 @@
  * message fields named like YAML's other types, which `schema infer` must write so that
  * it (and any YAML 1.1 or 1.2 reader) reads them back as the same names.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSchema } from '../../src/olap/load-schema.js';
 import { cleanEnv, runInProcess } from '../helpers/run-dpgw.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
@@ -89,5 +91,43 @@ describe('schema files: nesting, maxLength and column names', () => {
     }
     const empty = file('empty-name.yaml', schemaWith('  - name: ""\n    dataType: STRING\n'));
     expect(await refused(empty)).toMatch(/dimensionFieldSpecs\[1\]\.name: the field name is missing/);
+  });
+});
+
+/** Field names a YAML reader takes as another type, or not as the same string, unless quoted. */
+const YAML_LOOKALIKES = [
+  'true', 'false', 'null', 'True', 'FALSE', 'Null', 'NULL', 'yes', 'no', 'Yes', 'NO', 'on', 'off', 'On', 'OFF', 'y', 'n', 'Y', 'N', '~',
+  '1', '1.5', '-1', '+1', '0x1F', '0o17', '017', '1_000', '1:20', '1e3', '.inf', '-.inf', '.NaN', '2001-12-14', '2001-12-14t21:59:43.10-05:00',
+  '-', ':', '?', '#x', 'a#b', 'a:b', '-x', '?x', ':x', '@x', '`x', '%x', '!x', '&x', '*x', '|', '>', '[x]', '{x}', 'a,b', '<<', '=', "'x'", '"x"', 'x\\y',
+  'é', '名前', '😀', '_', 'a.b', 'a-b',
+];
+
+describe('schema infer writes names that it, and any YAML reader, reads back as the same names', () => {
+  it('infer → write → load: every lookalike comes back as the same column name, under YAML 1.1 and 1.2', async () => {
+    const message = Object.fromEntries(YAML_LOOKALIKES.map((name, index) => [name, `v${index}`]));
+    const messages = file('lookalikes.jsonl', `${JSON.stringify(message)}\n${JSON.stringify(message)}\n`);
+    const output = join(work, 'lookalikes.yaml');
+    const inferred = await runInProcess(['schema', 'infer', messages, '--name', 'edge', '-o', output]);
+    expect(inferred.code, inferred.stderr).toBe(0);
+    const text = readFileSync(output, 'utf8');
+    // Sorted: a JSON object holds integer-like keys ('1') first.
+    const names = (schema: { dimensionFieldSpecs?: Array<{ name: unknown }> }) => (schema.dimensionFieldSpecs ?? []).map((spec) => spec.name).sort();
+    const expected = [...YAML_LOOKALIKES].sort();
+    expect(names(await loadSchema(output))).toEqual(expected);
+    for (const version of ['1.1', '1.2'] as const) expect(names(parseYaml(text, { version }))).toEqual(expected);
+    expect((await runInProcess(['schema', 'validate', output])).code).toBe(0);
+  });
+
+  it('a message field the store cannot take as a column is one line, escaped, and nothing is written', async () => {
+    for (const name of [' x', 'x ', '', 'a\nb', 'a\u202eb', 'a\u0085b']) {
+      const messages = file('bad-field.jsonl', `${JSON.stringify({ id: 'a', [name]: 1 })}\n`);
+      const output = join(work, 'bad-field.yaml');
+      const result = await runInProcess(['schema', 'infer', messages, '--name', 'edge', '-o', output]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split('\n').filter((line) => line.startsWith('dpgw:')), result.stderr).toEqual([expect.stringMatching(/dimensionFieldSpecs\[\d\]\.name: (the field name is missing|the column name ".*" has)/)]);
+      // eslint-disable-next-line no-control-regex
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]|YAML syntax error/);
+      expect(existsSync(output)).toBe(false);
+    }
   });
 });
