@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { StreamConnection } from './stream-connection.js';
 import { plural } from '../text/plural.js';
-import { DeadlineReached, streamError, unknownTopic } from './stream-errors.js';
+import { DeadlineReached, ignoreLateConnectionErrors, streamError, unknownTopic } from './stream-errors.js';
 
 export interface ReadTopicOptions extends StreamConnection {
   topic: string;
@@ -57,6 +57,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     retryDelay: 250,
     autocreateTopics: false,
   });
+  ignoreLateConnectionErrors(consumer);
   const beforeDeadline = <T>(what: string, work: Promise<T>): Promise<T> => {
     const left = deadline - Date.now();
     let timer: NodeJS.Timeout | undefined;

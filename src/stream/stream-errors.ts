@@ -13,15 +13,44 @@ export class DeadlineReached extends Error {
   }
 }
 
+/**
+ * Keeps a connection's late 'error' event from ending the process. The client
+ * (@platformatic/kafka 1.35) emits 'error' on a connection when its SASL handshake fails;
+ * when the broker closed the socket first, the close already took the listeners that
+ * would hear it, and an 'error' with no listener is thrown from the socket's close
+ * handler — an uncaught exception after dpgw had said its one line (issue #30). The
+ * failure itself still reaches dpgw through the request that was waiting for it.
+ */
+export function ignoreLateConnectionErrors(client: { connections: { on(event: 'connecting', listener: (payload: { connection: { on(event: 'error', listener: () => void): unknown } }) => void): unknown } }): void {
+  client.connections.on('connecting', ({ connection }) => connection.on('error', () => undefined));
+}
+
 export function unknownTopic(topic: string, brokers: string): DpgwError {
   return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { where: brokers, hint: "check the data set's topic label (dpgw enable waits for it), or name the topic with --topic" });
 }
 
 interface ClientError {
   code?: string;
+  name?: string;
   message?: string;
   errors?: unknown[];
   cause?: unknown;
+  apiId?: string;
+}
+
+/**
+ * The client's word for a failed SASL handshake, whatever failed it: the connection
+ * closing or an answer it could not parse as much as a broker without the mechanism.
+ */
+const HANDSHAKE_FAILED = 'Cannot find a suitable SASL mechanism.';
+
+/**
+ * An answer the client could not parse — a peer that is not a Kafka broker, or one that
+ * broke off mid-answer: the parser's own TypeError or RangeError, its buffer's "Out of bounds", or an
+ * answer to a request that was never sent.
+ */
+function isGarbage(error: ClientError): boolean {
+  return (error.code === undefined && (error.name === 'TypeError' || error.name === 'RangeError')) || error.code === 'OUT_OF_BOUNDS' || error.code === 'PLT_KFK_UNEXPECTED_CORRELATION_ID';
 }
 
 /** The client's error, and the errors inside it. */
@@ -41,11 +70,25 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
     return new DpgwError('network', `reading topic ${topic} took longer than ${timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
   }
   const all = [...nested(error)];
-  if (all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION')) {
+  // Brokers that broke the exchange (closed, reset, answered garbage) are unreachable (exit 5), even when the
+  // client calls it an authentication error: only a broker's own answer refuses the stream user.
+  const garbage = all.find(isGarbage);
+  if (garbage) {
+    return new DpgwError('network', `cannot read from the brokers: their answer is not the Kafka protocol (${garbage.message ?? garbage.name})`, {
+      where: brokers,
+      hint: 'check --broker-list: each address must be a Kafka broker, on its SASL_PLAINTEXT port when a stream user is set',
+    });
+  }
+  const refused = all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION' && e.message !== HANDSHAKE_FAILED);
+  const noMechanism = all.some((e) => e.apiId === 'UNSUPPORTED_SASL_MECHANISM' || e.apiId === 'ILLEGAL_SASL_STATE');
+  if (noMechanism && !refused) {
+    return new DpgwError('auth', `the brokers do not offer SASL SCRAM-SHA-512 for stream user ${connection.username ?? '(none)'}`, { where: brokers, hint: 'check --broker-list: the address must be the brokers\' SASL_PLAINTEXT listener with SCRAM-SHA-512' });
+  }
+  if (refused) {
     return new DpgwError('auth', `the brokers refused stream user ${connection.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
   }
   if (all.some((e) => e.code === 'PLT_KFK_USER' && /unknown topic/i.test(e.message ?? ''))) return unknownTopic(topic, brokers);
-  if (all.some((e) => e.code === 'PLT_KFK_NETWORK' || e.code === 'PLT_KFK_TIMEOUT')) {
+  if (all.some((e) => e.code === 'PLT_KFK_NETWORK' || e.code === 'PLT_KFK_TIMEOUT' || e.message === HANDSHAKE_FAILED)) {
     const detail = (all.map((e) => e.message).find((m) => m && /connection to|timeout|closed/i.test(m)) ?? 'no connection').replace(/\.$/, '');
     return new DpgwError('network', `cannot read from the brokers: ${detail}`, {
       where: brokers,

@@ -13,7 +13,7 @@ import type * as KafkaClient from '@platformatic/kafka';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { plural } from '../text/plural.js';
 import type { StreamConnection } from './stream-connection.js';
-import { DeadlineReached, streamError } from './stream-errors.js';
+import { DeadlineReached, ignoreLateConnectionErrors, streamError } from './stream-errors.js';
 
 export interface TopicFacts {
   topic: string;
@@ -47,18 +47,19 @@ export class StreamPreflight {
   }
 
   private client(): Promise<Admin> {
-    this.admin ??= import('@platformatic/kafka').then(
-      ({ Admin }) =>
-        new Admin({
-          clientId: CLIENT_ID,
-          bootstrapBrokers: this.connection.brokers,
-          ...(this.connection.username !== undefined ? { sasl: { mechanism: 'SCRAM-SHA-512' as const, username: this.connection.username, password: this.connection.password ?? '' } } : {}),
-          connectTimeout: Math.min(this.options.timeoutMs, 10_000),
-          timeout: this.options.timeoutMs,
-          retries: 0,
-          autocreateTopics: false,
-        }),
-    );
+    this.admin ??= import('@platformatic/kafka').then(({ Admin }) => {
+      const admin = new Admin({
+        clientId: CLIENT_ID,
+        bootstrapBrokers: this.connection.brokers,
+        ...(this.connection.username !== undefined ? { sasl: { mechanism: 'SCRAM-SHA-512' as const, username: this.connection.username, password: this.connection.password ?? '' } } : {}),
+        connectTimeout: Math.min(this.options.timeoutMs, 10_000),
+        timeout: this.options.timeoutMs,
+        retries: 0,
+        autocreateTopics: false,
+      });
+      ignoreLateConnectionErrors(admin);
+      return admin;
+    });
     return this.admin;
   }
 
