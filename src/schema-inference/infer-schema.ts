@@ -6,6 +6,8 @@
  */
 import { DATE_TIME_DEFAULTS, type CONTRACT_DATA_TYPES } from '../contract/constants.js';
 import type { AnalyticsSchema, DateTimeFieldSpec, FieldSpec } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import { columnNameProblem } from '../olap/schema-validation.js';
 
 export type InferredType = (typeof CONTRACT_DATA_TYPES)[number];
 type Seen = 'INT' | 'LONG' | 'DOUBLE' | 'STRING' | 'BOOLEAN' | 'JSON';
@@ -75,6 +77,16 @@ export class SchemaInference {
     const notes: string[] = [];
     const warnings: string[] = [];
     const types = new Map<string, InferredType>();
+    // A field the store cannot take as a column stops here, named escaped and where a message has it — before
+    // any warning or note shows the raw name, and before the schema text, whose position would be no help.
+    for (const [name, column] of this.columns) {
+      const problem = columnNameProblem(name);
+      if (problem === undefined) continue;
+      throw new DpgwError('input', `a message field cannot be a column: ${problem}`, {
+        where: column.seen.values().next().value,
+        hint: 'rename the field where the messages are produced, or infer from messages without it; nothing was written',
+      });
+    }
     for (const [name, column] of this.columns) {
       types.set(name, widen(name, column, warnings));
       if (column.seen.size === 0) warnings.push(`column ${name} is null in every message (${column.nulls}); typed STRING — check it`);
