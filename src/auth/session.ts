@@ -66,6 +66,8 @@ export interface SessionSummary {
   accessTokenExpiresAt?: string;
   refreshTokenExpiresAt?: string;
   cacheFile?: string;
+  /** From a login whose identity provider's clock disagrees with this machine's (IssuedTokens.clockSkewMs). */
+  clockSkewMs?: number | 'unknown';
 }
 
 /** The longest an access token is used before its expiry; short-lived tokens get a tenth of their life. */
@@ -144,15 +146,39 @@ async function identityClient(settings: IdentitySettings): Promise<IdentityClien
 }
 
 export async function login(context: SessionContext, username: string, password: string): Promise<SessionSummary> {
-  return summary(await signIn(context, username, password), tokenCacheFor(context).file);
+  const { session, clockSkewMs } = await signIn(context, username, password);
+  return { ...summary(session, tokenCacheFor(context).file), ...(clockSkewMs !== undefined ? { clockSkewMs } : {}) };
+}
+
+/**
+ * The one line for an identity provider whose clock disagrees with this machine's. Every
+ * time dpgw keeps (the cache, `auth status`, refresh decisions) is on this machine's clock;
+ * the gateway checks the token's exp on its own.
+ */
+export function clockSkewWarning(skewMs: number | 'unknown'): string {
+  const clocks = skewMs === 'unknown'
+    ? 'the identity provider\'s clock is behind this machine\'s (its token had expired by this machine\'s clock when it was issued)'
+    : `the identity provider's clock is ${duration(Math.abs(skewMs))} ${skewMs < 0 ? 'behind' : 'ahead of'} this machine's`;
+  return `${clocks}; token times are shown on this machine's clock`;
+}
+
+/** 5 min 3 s, 1 h 2 min, 45 s. */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const parts: string[] = [];
+  if (seconds >= 3600) parts.push(`${Math.floor(seconds / 3600)} h`);
+  if (seconds % 3600 >= 60) parts.push(`${Math.floor((seconds % 3600) / 60)} min`);
+  if (seconds % 60 || parts.length === 0) parts.push(`${seconds % 60} s`);
+  return parts.join(' ');
 }
 
 /**
  * The password grant, its session cached under the token lock (so it never lands in the
  * middle of another process's refresh) and returned: a command goes on with the session
- * it signed in, whatever another process writes to the cache afterwards.
+ * it signed in, whatever another process writes to the cache afterwards. A provider whose
+ * clock disagrees with this machine's is said once (clockSkewWarning).
  */
-async function signIn(context: SessionContext, username: string, password: string): Promise<CachedSession> {
+async function signIn(context: SessionContext, username: string, password: string): Promise<{ session: CachedSession; clockSkewMs?: number | 'unknown' }> {
   const identity = await identitySettings(context);
   const unencrypted = plainHttpWarning(identity.authUrl, 'the identity provider', 'the password and the client secret');
   if (unencrypted) context.warn(unencrypted);
@@ -162,7 +188,8 @@ async function signIn(context: SessionContext, username: string, password: strin
     const session = toSession(context.session.profile, identity, username, issued);
     const cache = tokenCacheFor(context);
     await cache.withLock(() => cache.write(session));
-    return session;
+    if (issued.clockSkewMs !== undefined) context.warn(clockSkewWarning(issued.clockSkewMs));
+    return { session, clockSkewMs: issued.clockSkewMs };
   } finally {
     await client.close();
   }
@@ -294,7 +321,7 @@ async function signInFromEnvironment(context: SessionContext, error: unknown): P
     const hint = error.hint?.replace('`dpgw login`', loginHint(context).replace(/^run | again$/g, ''));
     throw hint !== error.hint ? new DpgwError(error.kind, error.message, { where: error.where, hint, details: error.details, cause: error }) : error;
   }
-  const session = await signIn(context, username, password);
+  const { session } = await signIn(context, username, password);
   context.info?.(`signed in as ${username}`);
   return session;
 }
