@@ -80,7 +80,7 @@ export function plainGot(baseUrl: string, ca: string[] | undefined, timeoutMs: n
           const response = await capped(next(options) as unknown as CancelableRequest<Response<Buffer>>, method, url, budget);
           const text = await decodedText(response, method, url);
           budget.read += text.length;
-          if (budget.read > MAX_RUN_ANSWER_BYTES) throw tooLarge(method, url, `brought what this run read from ${new URL(url).host} past ${MAX_RUN_ANSWER_BYTES / MB} MB in all`, MAX_RUN_ANSWER_BYTES);
+          if (budget.read > MAX_RUN_ANSWER_BYTES) throw runBudgetSpent(method, url);
           (response as unknown as { body: string }).body = text;
           return response as unknown as ReturnType<typeof next>;
         },
@@ -93,19 +93,23 @@ export { MAX_ANSWER_BYTES } from './answer-bounds.js';
 
 /** An answer larger than MAX_ANSWER_BYTES (said by its length, or found while reading) is stopped there, in one line. */
 async function capped(pending: CancelableRequest<Response<Buffer>>, method: string, url: string, budget: { read: number }): Promise<Response<Buffer>> {
-  let stopped = false;
+  let stopped: DpgwError | undefined;
   // on() returns the request itself, awaited below.
   void pending.on('downloadProgress', ({ transferred, total }) => {
-    if (stopped || (transferred <= MAX_ANSWER_BYTES && (total ?? 0) <= MAX_ANSWER_BYTES && budget.read + transferred <= MAX_RUN_ANSWER_BYTES)) return;
-    stopped = true;
-    pending.cancel();
+    if (stopped) return;
+    if (transferred > MAX_ANSWER_BYTES || (total ?? 0) > MAX_ANSWER_BYTES) stopped = tooLarge(method, url, `answered more than ${MAX_ANSWER_BYTES / MB} MB`, MAX_ANSWER_BYTES);
+    else if (budget.read + transferred > MAX_RUN_ANSWER_BYTES) stopped = runBudgetSpent(method, url);
+    if (stopped) pending.cancel();
   });
   try {
     return await pending;
   } catch (error) {
-    if (!stopped) throw error;
-    throw tooLarge(method, url, `answered more than ${MAX_ANSWER_BYTES / MB} MB`, MAX_ANSWER_BYTES);
+    throw stopped ?? error;
   }
+}
+
+function runBudgetSpent(method: string, url: string): DpgwError {
+  return tooLarge(method, url, `brought what this run read from ${new URL(url).host} past ${MAX_RUN_ANSWER_BYTES / MB} MB in all`, MAX_RUN_ANSWER_BYTES);
 }
 
 function tooLarge(method: string, url: string, what: string, limitBytes: number): DpgwError {

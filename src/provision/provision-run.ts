@@ -232,11 +232,13 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   const problems = new EntryProblems(loaded);
   await Promise.all(
     prepared.map(({ entry }) =>
-      findOffered(options.client, entry.datasource, entry.dataset, cache).then(
-        () => undefined,
-        // The catalog's suggestion ("did you mean …") belongs to the problem's own line.
-        (error: unknown) => problems.add(entry, error instanceof DpgwError && error.hint ? new DpgwError(error.kind, `${error.message} (${error.hint})`, { where: error.where }) : error),
-      ),
+      findOffered(options.client, entry.datasource, entry.dataset, cache)
+        .then(() => enablementWithoutGroups(entry, options))
+        .then(
+          () => undefined,
+          // The catalog's suggestion ("did you mean …") belongs to the problem's own line.
+          (error: unknown) => problems.add(entry, error instanceof DpgwError && error.hint ? new DpgwError(error.kind, `${error.message} (${error.hint})`, { where: error.where }) : error),
+        ),
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
@@ -549,6 +551,20 @@ function storageStep(version: string | undefined, status: 'planned' | 'skipped')
 
 async function platformVersion(options: RunOptions): Promise<string | undefined> {
   return options.settings.platformVersion ?? (await options.client.platformVersion());
+}
+
+/**
+ * An entry without `groups` whose enablement does not exist yet cannot be enabled: found with the catalog's reads
+ * (the plan's own), before anything is sent, and said at the entry's line rather than as a flag it never had.
+ */
+async function enablementWithoutGroups(entry: Prepared['entry'], options: RunOptions): Promise<void> {
+  if ((entry.groups ?? []).length > 0) return;
+  try {
+    await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
+  } catch (error) {
+    if (!(error instanceof DpgwError) || error.where !== '--group') throw error;
+    throw new DpgwError('usage', `${error.message}: add groups: [<group>, …] to this data set's entry`);
+  }
 }
 
 function enableRequest(entry: Prepared['entry'], options: RunOptions) {

@@ -330,6 +330,28 @@ describe('bad manifests: rejected before any request, with their location', () =
   }
 });
 
+describe('a data set without groups', () => {
+  it('whose enablement does not exist yet: one line at its entry, before anything is sent, under --plan too', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    const file = manifest(`dataSets:\n  - { datasource: mock-data-library, dataset: track, schema: track-schema.yaml, table: { name: track } }\n`);
+    for (const args of [['--plan'], []]) {
+      const result = await dpgw(['provision', file, ...args]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/provision\.yaml:2:\d+: dataSets\[0\]\.dataset: data set track: enablement "track" does not exist yet and needs the groups that may read the data set: add groups: \[<group>, …\] to this data set's entry/);
+      expect(result.stderr).not.toContain('--group');
+    }
+    expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
+  it('whose enablement exists already needs none', async () => {
+    const { dpgw, manifest } = await setUp();
+    expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);
+    const result = await dpgw(['provision', manifest(`dataSets:\n  - { datasource: mock-data-library, dataset: track, schema: track-schema.yaml, table: { name: track } }\n`)]);
+    expect(result.code, result.stderr).toBe(0);
+  });
+});
+
 describe('what a CI log shows', () => {
   it('one line per finished data set as it happens, an ENABLEMENT column for a data set in two enablements, and the health check in the plan and the summary', async () => {
     const { dpgw, manifest } = await setUp();

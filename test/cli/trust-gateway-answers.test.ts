@@ -13,7 +13,7 @@ import { IdentityClient } from '../../src/auth/identity-client.js';
 import { touchDefaultStorage } from '../../src/catalog/table-and-storage-steps.js';
 import { DpgwError } from '../../src/errors/dpgw-error.js';
 import { GatewayClient } from '../../src/gateway/gateway-client.js';
-import { MAX_ANSWER_BYTES, MAX_LISTING_RECORDS } from '../../src/net/answer-bounds.js';
+import { MAX_ANSWER_BYTES, MAX_LISTING_RECORDS, MAX_RUN_ANSWER_BYTES } from '../../src/net/answer-bounds.js';
 import { cleanEnv, runInProcess, type RunResult } from '../helpers/run-dpgw.js';
 
 /** A raw control character a terminal acts on. */
@@ -210,6 +210,30 @@ describe('answers of the wrong shape end in one line naming the endpoint and the
     const gateway = await catalog({ sources });
     const result = await runInProcess(['catalog', 'sources'], envFor(gateway.url));
     expectOneLine(result, 3, new RegExp(`^dpgw: GET /api/v2/catalog/datasources answered ${MAX_LISTING_RECORDS + 1} records, more than the ${MAX_LISTING_RECORDS} dpgw keeps of one listing`));
+  });
+});
+
+describe('what one run reads is bounded in all', () => {
+  it(`a gateway answering ${MAX_ANSWER_BYTES / 2 ** 20 / 2} MB to every request stops the run past ${MAX_RUN_ANSWER_BYTES / 2 ** 20} MB, in one error, not a crash`, async () => {
+    const big = Buffer.from(JSON.stringify({ status: 'UP', padding: 'x'.repeat(MAX_ANSWER_BYTES / 2) }));
+    const gateway = await hostile(() => ({ body: big }));
+    const client = new GatewayClient({ baseUrl: gateway.url });
+    try {
+      let answered = 0;
+      const error = await (async () => {
+        for (;;) {
+          await client.health();
+          answered++;
+        }
+      })().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DpgwError);
+      expect((error as DpgwError).exitCode).toBe(3);
+      expect((error as DpgwError).message).toMatch(new RegExp(`^answer too large: GET .*/api/health brought what this run read from 127\\.0\\.0\\.1:\\d+ past ${MAX_RUN_ANSWER_BYTES / 2 ** 20} MB in all`));
+      // Every answer before the bound was read whole; the one past it was not kept.
+      expect(answered).toBe(Math.floor(MAX_RUN_ANSWER_BYTES / big.length));
+    } finally {
+      client.close();
+    }
   });
 });
 
