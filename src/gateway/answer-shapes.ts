@@ -54,7 +54,8 @@ export function checkedListing<T>(records: unknown[], shape: z.ZodType<T>, metho
   }
   const parsed = z.array(shape).safeParse(records);
   if (!parsed.success) throw unusable(method, url, 'a record', parsed.error);
-  return parsed.data;
+  // The records as answered (the check's copies are garbage at once): a listing is kept once, not twice.
+  return records as T[];
 }
 
 /** A health record, checked. */
