@@ -56,6 +56,13 @@ export interface IssuedTokens {
   endSessionEndpoint?: string;
 }
 
+/**
+ * How far the id token's time claims may be off this machine's clock. dpgw keeps the id token of a grant but relies
+ * on none of its claims (the gateway checks the access token), so a provider whose clock is minutes off must not fail
+ * the login with "JWT timestamp claim value failed validation"; the skew is measured and warned about instead.
+ */
+const CLIENT_METADATA: Partial<oidc.ClientMetadata> = { [oidc.clockTolerance]: 24 * 60 * 60 };
+
 export class IdentityClient {
   /** got for the provider, with the gateway client's trust, proxy and timeout rules. */
   private http?: { got: Got; agents: { http: http.Agent; https: https.Agent } };
@@ -117,7 +124,7 @@ export class IdentityClient {
   private async discover(): Promise<oidc.Configuration> {
     let config: oidc.Configuration;
     try {
-      config = await oidc.discovery(new URL(this.issuer), this.settings.clientId, undefined, this.clientAuthentication(), this.options());
+      config = await oidc.discovery(new URL(this.issuer), this.settings.clientId, CLIENT_METADATA, this.clientAuthentication(), this.options());
     } catch (error) {
       throw this.failure(error, 'discovery');
     }
@@ -163,7 +170,7 @@ export class IdentityClient {
   }
 
   private configuration(metadata: oidc.ServerMetadata): oidc.Configuration {
-    const config = new oidc.Configuration(metadata, this.settings.clientId, undefined, this.clientAuthentication());
+    const config = new oidc.Configuration(metadata, this.settings.clientId, CLIENT_METADATA, this.clientAuthentication());
     config[oidc.customFetch] = this.fetch;
     if (metadata.issuer.startsWith('http:')) oidc.allowInsecureRequests(config);
     config.timeout = Math.ceil(this.settings.timeoutMs / 1000);
