@@ -120,7 +120,9 @@ export class GatewayClient {
   /** ASSUMED. POST /api/v2/catalog/datasources/{ds}/enablements */
   async createEnablement(dataSourceId: string, request: EnablementRequest): Promise<Enablement | undefined> {
     const response = await this.http.request<Enablement>('POST', paths.enablements(dataSourceId), { body: request });
-    return typeof response.body === 'object' ? response.body : undefined;
+    // The contract shows no answer: one that is not an enablement is as good as none (the caller reads the listing, which is checked).
+    const answer = LISTING_SHAPES.enablements.safeParse(response.body);
+    return answer.success ? answer.data : undefined;
   }
 
   /** ASSUMED. PUT /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets/{dataset} (idempotent). */

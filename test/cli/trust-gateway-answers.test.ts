@@ -213,6 +213,28 @@ describe('answers of the wrong shape end in one line naming the endpoint and the
   });
 });
 
+describe('an answer to a POST that is no enablement', () => {
+  it('is as good as none: the new enablement is read from the (checked) listing, and the data set is enabled in it', async () => {
+    let created = false;
+    const gateway = await hostile((method, path) => {
+      if (path === '/api/v2/catalog/datasources') return { body: [{ id: 'd1', name: 'source' }] };
+      if (path === '/api/v2/catalog/datasources/d1/datasets') return { body: [{ id: 'o1', name: 'track' }] };
+      if (path === '/api/v2/catalog/datasources/d1/enablements' && method === 'GET') return { body: created ? [{ id: 'e1', name: 'track', groups: ['g'] }] : [] };
+      if (path === '/api/v2/catalog/datasources/d1/enablements' && method === 'POST') {
+        created = true;
+        return { status: 201, body: { id: 42, name: null, groups: 'g' } };
+      }
+      if (path === '/api/v2/catalog/datasources/d1/enablements/e1/datasets/track' && method === 'PUT') return { status: 202, body: {} };
+      if (path.startsWith('/api/v2/catalog/datasources/d1/enablements/e1/datasets')) return { body: [dataSet('/datasources/d1/enablements/e1/datasets/t1')] };
+      return { status: 404, body: { error: 'Not Found' } };
+    });
+    const result = await runInProcess(['enable', '--datasource', 'source', '--dataset', 'track', '--group', 'g'], envFor(gateway.url));
+    expect(result.code, result.stderr).toBe(0);
+    expect(gateway.requests).toContain('PUT /api/v2/catalog/datasources/d1/enablements/e1/datasets/track');
+    expect(gateway.requests.some((r) => r.includes('/enablements/42'))).toBe(false);
+  });
+});
+
 describe('what one run reads is bounded in all', () => {
   it(`a gateway answering ${MAX_ANSWER_BYTES / 2 ** 20 / 2} MB to every request stops the run past ${MAX_RUN_ANSWER_BYTES / 2 ** 20} MB, in one error, not a crash`, async () => {
     const big = Buffer.from(JSON.stringify({ status: 'UP', padding: 'x'.repeat(MAX_ANSWER_BYTES / 2) }));
