@@ -35,7 +35,7 @@ import { createTableOnce, storageDecision, touchDefaultStorage } from '../catalo
 import { compareSchema, compareTable, incompatibleSchemaMessage, updateTable, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
 import { consumptionText, waitUntilConsuming } from '../olap/consumption.js';
-import { SKIP_STREAM_CHECK_FLAG, type StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
+import { SKIP_STREAM_CHECK_FLAG, streamCheckSkipped, type StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
 
 export type StepName = 'enable' | 'stream' | 'schema' | 'table' | 'storage' | 'consume' | 'verify' | 'dashboard';
 /**
@@ -276,7 +276,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const enabledAlready = listed.find((d) => d.name === entry.dataset && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enabled.enablement.id);
     const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
     steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
-    steps.push(streamPlanStep(options));
+    steps.push(await streamPlanStep(options));
     const infer = inferSettingsOf(entry);
     let schema = given;
     // What the store holds decides each step: created, unchanged, updated, refused or not compared.
@@ -416,9 +416,13 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     current = 'stream';
     const topic = entry.table?.topic ?? enabled.topic!;
     let topicFacts: TopicFacts | undefined;
-    if (options.preflight) {
-      topicFacts = await options.preflight.topic(topic, tableName);
-      steps.push({ step: 'stream', status: 'passed', detail: `topic ${topic}: ${topicFacts.partitions} partition${topicFacts.partitions === 1 ? '' : 's'}, read as ${options.preflight.describe()}` });
+    const preflight = options.preflight ? await options.preflight.check(topic, tableName) : undefined;
+    if (preflight?.kind === 'passed') {
+      topicFacts = preflight.facts;
+      steps.push({ step: 'stream', status: 'passed', detail: `topic ${topic}: ${topicFacts.partitions} partition${topicFacts.partitions === 1 ? '' : 's'}, read as ${options.preflight!.describe()}` });
+    } else if (preflight?.kind === 'skipped') {
+      options.warn(streamCheckSkipped(preflight.why));
+      steps.push({ step: 'stream', status: 'skipped', detail: `not checked: ${preflight.why}; the consumption check proves the stream` });
     } else steps.push({ step: 'stream', status: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${topic}` });
 
     current = 'schema';
@@ -523,8 +527,11 @@ async function consumeStep(options: RunOptions, tableName: string, topic: string
   });
 }
 
-function streamPlanStep(options: RunOptions): StepResult {
+async function streamPlanStep(options: RunOptions): Promise<StepResult> {
   if (!options.preflight) return { step: 'stream', status: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG})` };
+  // A TCP probe of the brokers, nothing sent: the plan says whether the run would skip the check, and why.
+  const why = await options.preflight.skippedBecause();
+  if (why !== undefined) return { step: 'stream', status: 'skipped', detail: `would be skipped: ${why} (--stream-check auto); the consumption check would prove the stream` };
   return { step: 'stream', status: 'planned', detail: `sign in to ${options.preflight.describe()} and find the topic before the table is sent` };
 }
 

@@ -25,6 +25,8 @@ const bad = (error: string): StoreAnswer => ({ status: 400, body: { code: 400, e
 export interface StoreStream {
   /** host:port of the broker. */
   address: string;
+  /** The broker's name inside the platform's network, which the store's servers reach too. */
+  inClusterAddress?: string;
   accepts(user: string, password: string): boolean;
   /** Records held by each partition of a topic; undefined when there is no such topic. */
   partitions(topic: string): number[] | undefined;
@@ -156,7 +158,7 @@ export class OlapStore {
   reachesStream(streams: Record<string, unknown>): boolean {
     if (!this.stream) return false;
     const brokers = streams[`stream.${String(streams.streamType)}.broker.list`];
-    return typeof brokers === 'string' && brokers.split(',').some((b) => b.trim() === this.stream!.address);
+    return typeof brokers === 'string' && brokers.split(',').some((b) => b.trim() === this.stream!.address || b.trim() === this.stream!.inClusterAddress);
   }
 
   /** The table's stream user and password, as its JAAS line names them, are the stream's. */

@@ -37,6 +37,9 @@ export const NO_DIRECT_GRANTS_CLIENT_ID = 'dpgw-web';
 /** A client whose tokens are meant for another service: the gateway must refuse them. */
 export const OTHER_AUDIENCE_CLIENT_ID = 'reporting';
 
+/** The sandbox broker's in-cluster name: `.invalid` never resolves (RFC 6761), so only the sandbox's store reaches it. */
+export const SANDBOX_IN_CLUSTER_BROKER = 'mq-bootstrap.sandbox.invalid:9092';
+
 export interface SandboxOptions {
   port?: number;
   authPort?: number;
@@ -127,6 +130,12 @@ export interface Sandbox {
   platformVersion: string;
   /** The stream settings a table uses on this platform: the sandbox's own broker (or, backed, the real Kafka). */
   stream: { brokerList: string; registryUrl: string; user: string; password: string };
+  /**
+   * The broker as the store's servers name it inside the platform's network, and nothing outside resolves
+   * (SANDBOX_IN_CLUSTER_BROKER): a table naming it consumes, while dpgw cannot reach it — a laptop's view of a real
+   * platform (`--stream-check auto`). Undefined when backed by a real Kafka.
+   */
+  inClusterBrokerList?: string;
   /** The sandbox's message stream (undefined when backed by a real Kafka). */
   broker?: StreamBroker;
   requestLog: RequestLog;
@@ -200,7 +209,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       broker.produce(topic, feedMessages(dataSet, backlog));
     };
   }
-  store.stream = broker ? { address: broker.address, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length) } : undefined;
+  store.stream = broker ? { address: broker.address, inClusterAddress: SANDBOX_IN_CLUSTER_BROKER, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length) } : undefined;
   const queryCatalog = options.queryCatalog ?? DEFAULT_QUERY_CATALOG;
   const queryEngine = new QueryEngineEmulator({
     port: options.queryPort ?? 0,
@@ -259,6 +268,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get platformVersion() {
       return platformVersion;
     },
+    inClusterBrokerList: broker ? SANDBOX_IN_CLUSTER_BROKER : undefined,
     stream: topics ? { brokerList: topics.brokerList, registryUrl: 'http://127.0.0.1:8081', user: topics.user, password: topics.password } : { brokerList: broker!.address, registryUrl: 'http://127.0.0.1:8081', ...streamUser },
     broker,
     requestLog,

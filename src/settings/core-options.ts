@@ -8,6 +8,7 @@ import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { TableSettings } from '../olap/build-table.js';
 import type { ProvisionSettings } from '../provision/provision-run.js';
 import { streamConnection, type StreamConnection } from '../stream/stream-connection.js';
+import type { StreamCheckMode } from '../stream/stream-check-mode.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { holdsControlCharacter } from '../text/terminal-text.js';
@@ -94,6 +95,11 @@ export function brokerAddresses(settings: Settings): string[] {
     .split(',')
     .map((broker) => broker.trim())
     .filter(Boolean);
+}
+
+/** The stream pre-flight's mode (auto, require, off), checked. */
+export function streamCheckModeOf(settings: Settings): StreamCheckMode {
+  return checkedWhenSet(settings, 'streamCheck', 'give auto, require or off') as StreamCheckMode;
 }
 
 /** How dpgw reaches the brokers: the broker list, the stream user, and its password (resolved by the caller, once). */

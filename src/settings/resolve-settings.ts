@@ -55,6 +55,8 @@ export function resolveWithConfig({ flags, env, manifest }: SettingsInput, confi
     let resolved: ResolvedSetting;
     if (typeof fromFlag === 'string' && fromFlag !== '') {
       resolved = { key: definition.key, value: fromFlag, source: { kind: 'flag', name: flagName(definition.flag!) } };
+    } else if (fromFlag === false && definition.negatedValue !== undefined) {
+      resolved = { key: definition.key, value: definition.negatedValue, source: { kind: 'flag', name: flagName(definition.flag!).replace(/^--/, '--no-') } };
     } else if (fromEnv !== undefined) {
       resolved = { key: definition.key, value: fromEnv, source: { kind: 'env', name: definition.env! } };
       if (definition.envIsSecret || definition.display === 'secret') registerSecret(fromEnv);

@@ -23,6 +23,7 @@ export type SettingKey =
   | 'registryUrl'
   | 'streamUser'
   | 'streamPassword'
+  | 'streamCheck'
   | 'retentionDays'
   | 'brokerTenant'
   | 'serverTenant'
@@ -39,7 +40,7 @@ export type SettingKey =
   | 'dashboardDatabase'
   | 'token';
 
-export type SettingScope = 'table' | 'access' | 'query' | 'dashboard';
+export type SettingScope = 'table' | 'create' | 'access' | 'query' | 'dashboard';
 
 /** The policy engine `access-control render` names by default (Trino's OPA access control). */
 export const DEFAULT_POLICY_ENGINE = 'opa';
@@ -72,9 +73,11 @@ export interface SettingDefinition {
    * sent for another identity.
    */
   identity?: true;
+  /** The value a `--no-…` flag of the same name gives (`--no-stream-check` is `--stream-check off`). */
+  negatedValue?: string;
   /**
    * Which commands take the flag (every setting is also a profile key): 'table' the table
-   * commands and provision, 'access' the access-control commands, 'query' verify and
+   * commands and provision, 'create' the commands that create tables (table create, provision), 'access' the access-control commands, 'query' verify and
    * provision, 'dashboard' the dashboard command; undefined: a global flag.
    */
   scope?: SettingScope;
@@ -113,6 +116,17 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     envIsSecret: true,
     scope: 'table',
     description: 'secret reference of the stream password (env:, file:, exec:); DPGW_STREAM_PASSWORD holds the password itself',
+  },
+  {
+    key: 'streamCheck',
+    flag: '--stream-check <mode>',
+    env: 'DPGW_STREAM_CHECK',
+    profileKey: 'streamCheck',
+    default: 'auto',
+    negatedValue: 'off',
+    display: 'plain',
+    scope: 'create',
+    description: 'the stream pre-flight before a table is sent: auto (skipped with a warning when the brokers cannot be reached from here), require, or off (--no-stream-check)',
   },
   { key: 'retentionDays', flag: '--retention-days <days>', env: 'DPGW_RETENTION_DAYS', profileKey: 'retentionDays', default: '7', display: 'plain', scope: 'table', description: 'segment retention in days' },
   { key: 'brokerTenant', flag: '--broker-tenant <name>', env: 'DPGW_BROKER_TENANT', profileKey: 'brokerTenant', default: TABLE_DEFAULTS.tenant, display: 'plain', scope: 'table', description: 'broker tenant of the table' },

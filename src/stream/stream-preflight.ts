@@ -13,6 +13,8 @@ import type * as KafkaClient from '@platformatic/kafka';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { plural } from '../text/plural.js';
 import type { StreamConnection } from './stream-connection.js';
+import { unreachableBrokers } from './broker-reachability.js';
+import type { StreamCheckMode } from './stream-check-mode.js';
 import { DeadlineReached, ignoreLateConnectionErrors, streamError } from './stream-errors.js';
 
 export interface TopicFacts {
@@ -24,17 +26,33 @@ export interface StreamPreflightOptions {
   /** Each request, connecting included. */
   timeoutMs: number;
   trace?: (line: string) => void;
+  /** auto: brokers that cannot be reached from here skip the check (check()); require: they fail it. */
+  mode?: Exclude<StreamCheckMode, 'off'>;
 }
+
+
+/** What the pre-flight found for one table: the topic's facts, or why it was skipped. */
+export type PreflightOutcome = { kind: 'passed'; facts: TopicFacts } | { kind: 'skipped'; why: string };
+
+/** How long the reachability probe of `auto` waits for a broker's TCP connection, at most. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 const CLIENT_ID = 'dpgw-stream-check';
 /** Said with every refusal: the flag for a dpgw that cannot reach the brokers the store reaches. */
-export const SKIP_STREAM_CHECK_FLAG = '--no-stream-check';
+export const SKIP_STREAM_CHECK_FLAG = '--stream-check off';
+
+/** The one warning of a skipped pre-flight (`auto`, brokers out of reach from here). */
+export function streamCheckSkipped(why: string, tables: 'one' | 'each' = 'each'): string {
+  const sent = tables === 'one' ? 'the table is sent, and the consumption check after it proves' : 'tables are sent, and the consumption check after each proves';
+  return `stream pre-flight skipped: ${why}; ${sent} the stream (--stream-check require makes this an error)`;
+}
 
 type Admin = InstanceType<typeof KafkaClient.Admin>;
 
 export class StreamPreflight {
   private admin: Promise<Admin> | undefined;
   private signedIn: Promise<void> | undefined;
+  private reachability: Promise<string | undefined> | undefined;
 
   constructor(
     readonly connection: StreamConnection,
@@ -76,6 +94,27 @@ export class StreamPreflight {
     await this.signedIn.catch((error: unknown) => {
       throw this.refusal(error, subject);
     });
+  }
+
+  /**
+   * The pre-flight of one table as its mode says: with `auto`, brokers that do not resolve or accept no connection
+   * from here (probed once per run, nothing sent) skip it, with why; brokers that answer get the whole check, and
+   * their refusals (SASL, a missing topic, no read access) are errors as with `require`.
+   */
+  async check(topic: string, table: string): Promise<PreflightOutcome> {
+    const why = await this.skippedBecause();
+    if (why !== undefined) return { kind: 'skipped', why };
+    return { kind: 'passed', facts: await this.topic(topic, table) };
+  }
+
+  /** With `auto`, why the check is skipped (the brokers cannot be reached from here); a plan asks this too. */
+  skippedBecause(): Promise<string | undefined> {
+    if (this.options.mode !== 'auto') return Promise.resolve(undefined);
+    this.reachability ??= unreachableBrokers(this.connection.brokers, Math.min(this.options.timeoutMs, PROBE_TIMEOUT_MS)).then((why) => {
+      if (why !== undefined) this.options.trace?.(`stream: ${why}; pre-flight skipped`);
+      return why;
+    });
+    return this.reachability;
   }
 
   /** The topic's partitions, each with a leader; `table` names what would never consume otherwise. */

@@ -82,7 +82,7 @@ export function describeStreamContract(name: string, stream: () => StreamUnderTe
         const missing = await failure(preflight.topic(`${one}.nope`, 'weather'));
         expect([missing.exitCode, missing.message]).toEqual([1, `table weather would never consume: topic ${one}.nope does not exist on the brokers`]);
         expect(missing.hint).toContain('the table was not sent');
-        expect(missing.hint).toContain('--no-stream-check');
+        expect(missing.hint).toContain('--stream-check off');
       } finally {
         await preflight.close();
       }

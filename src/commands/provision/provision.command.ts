@@ -3,24 +3,21 @@ import { defineCommand, type CommandFor } from '../../cli/command-definition.js'
 import type { OptionKit } from '../../cli/option-kit.js';
 
 const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: OptionKit) =>
-  kit.scopedSettings(
-    kit.scopedSettings(
-      command
-        .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
-        .option('--dry-run', 'same as --plan')
-        .addOption(kit.option('--concurrency <n>', 'data sets provisioned at once').argParser(kit.wholeNumber(1, 64, 'concurrency')).default(4))
-        .option('--allow-outside-files', "read schema, template and secret files outside the manifest's folder")
-        .option('--allow-manifest-endpoints', "let the manifest's settings choose the gateway, identity provider, query engine, dashboard tool, brokers, registry, CA file, or the realm, client and users signed in as")
-        .option('--allow-manifest-secrets', "let the manifest's settings name secret references (env:, file:, exec: runs a command)")
-        .option('--fail-fast', 'stop at the first failing data set')
-        .option('--fail-on-exists', 'treat an existing table as a failure')
-        .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
-        .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(kit.seconds).default(120))
-        .option('--no-stream-check', 'send tables without first signing in to the brokers and finding each topic (where dpgw cannot reach the brokers the store reaches)')
-        .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),
-      'table',
-    ),
-    'query',
+  (['table', 'query', 'create'] as const).reduce(
+    (withSettings, scope) => kit.scopedSettings(withSettings, scope),
+    command
+      .option('--plan', 'show the steps and definitions, send nothing (alias --dry-run)')
+      .option('--dry-run', 'same as --plan')
+      .addOption(kit.option('--concurrency <n>', 'data sets provisioned at once').argParser(kit.wholeNumber(1, 64, 'concurrency')).default(4))
+      .option('--allow-outside-files', "read schema, template and secret files outside the manifest's folder")
+      .option('--allow-manifest-endpoints', "let the manifest's settings choose the gateway, identity provider, query engine, dashboard tool, brokers, registry, CA file, or the realm, client and users signed in as")
+      .option('--allow-manifest-secrets', "let the manifest's settings name secret references (env:, file:, exec: runs a command)")
+      .option('--fail-fast', 'stop at the first failing data set')
+      .option('--fail-on-exists', 'treat an existing table as a failure')
+      .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
+      .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(kit.seconds).default(120))
+      .option('--no-stream-check', 'same as --stream-check off: send tables without first signing in to the brokers and finding each topic')
+      .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),
   );
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;
 

@@ -9,7 +9,7 @@ import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../cli/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
 import { paths } from '../../contract/paths.js';
-import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
+import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamCheckModeOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
 import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
@@ -61,7 +61,9 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
   const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
   // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
-  const preflight = options.streamCheck === false ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { timeoutMs: timeoutMs(settings) });
+  // A schema inferred from its topic needs the brokers from here anyway: then out of reach fails the run before anything is sent, as with require.
+  const mode = streamCheckModeOf(settings) === 'auto' && infers ? 'require' : streamCheckModeOf(settings);
+  const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
@@ -92,8 +94,8 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
     await checkBeforeRun(loaded, prepared, runOptions);
-    // A stream user the brokers refuse fails the run here, before anything is sent.
-    if (!planOnly) await preflight?.signIn();
+    // A stream user the brokers refuse fails the run here, before anything is sent (brokers out of reach under auto: each data set says skipped).
+    if (!planOnly && preflight && (await preflight.skippedBecause()) === undefined) await preflight.signIn();
     const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);

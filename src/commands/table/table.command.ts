@@ -16,8 +16,9 @@ const tableOptions = <Usage extends 'create' | 'render'>(command: CommandFor<Usa
     'table',
   );
 const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
-  tableOptions(command, kit)
-    .option('--no-stream-check', 'send the table without first signing in to the brokers and finding its topic (where dpgw cannot reach the brokers the store reaches)')
+  kit
+    .scopedSettings(tableOptions(command, kit), 'create')
+    .option('--no-stream-check', 'same as --stream-check off: send the table without first signing in to the brokers and finding its topic')
     .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
     .option('--dry-run', 'print the request and send nothing');
 const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);

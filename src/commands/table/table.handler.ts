@@ -13,8 +13,8 @@ import { hiddenPrompt } from '../shared/prompts.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
 import { timeoutMs } from '../../settings/setting-values.js';
-import { streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
-import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, type TopicFacts } from '../../stream/stream-preflight.js';
+import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
+import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, streamCheckSkipped, type PreflightOutcome, type TopicFacts } from '../../stream/stream-preflight.js';
 import { plural } from '../../text/plural.js';
 
 /** create and render: the same options (create adds --dry-run); render shows the stream password masked, so it is not read. */
@@ -45,6 +45,8 @@ async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword:
 export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const { options, reporter } = context;
   const settings = await context.settings();
+  // Checked before the catalog is asked: a mode that is none of the three sends nothing.
+  const mode = streamCheckModeOf(settings);
   const built = await build(context, false);
   const { streamPassword } = built;
   if (options.dryRun === true) {
@@ -52,14 +54,22 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   }
   const tableName = built.table.tableName;
   let topicFacts: TopicFacts | undefined;
-  if (options.streamCheck !== false) {
-    const preflight = new StreamPreflight(streamConnectionOf(settings, streamPassword), { timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
+  let skippedBecause: string | undefined;
+  if (mode !== 'off') {
+    const preflight = new StreamPreflight(streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
+    let outcome: PreflightOutcome;
     try {
-      topicFacts = await preflight.topic(built.topic, tableName);
+      outcome = await preflight.check(built.topic, tableName);
     } finally {
       await preflight.close();
     }
-    reporter.info(`stream checked: ${preflight.describe()} signed in; topic ${built.topic} has ${plural(topicFacts.partitions, 'partition')}`);
+    if (outcome.kind === 'passed') {
+      topicFacts = outcome.facts;
+      reporter.info(`stream checked: ${preflight.describe()} signed in; topic ${built.topic} has ${plural(topicFacts.partitions, 'partition')}`);
+    } else {
+      skippedBecause = outcome.why;
+      reporter.warn(streamCheckSkipped(outcome.why, 'one'));
+    }
   } else {
     reporter.warn(`stream not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${built.topic} before the table is sent`);
   }
@@ -70,7 +80,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     options.waitConsuming > 0
       ? await waitUntilConsuming(client, tableName, { partitions: topicFacts?.partitions, timeoutMs: options.waitConsuming * 1000 })
       : { state: 'not-checked', why: 'not asked (--wait-consuming 0)' };
-  const data = { tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null, stream: topicFacts ? { checked: true, partitions: topicFacts.partitions } : { checked: false }, consumption };
+  const data = { tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null, stream: topicFacts ? { checked: true, partitions: topicFacts.partitions } : { checked: false, ...(skippedBecause ? { skipped: skippedBecause } : {}) }, consumption };
   if (consumption.state === 'not-consuming') {
     throw new DpgwError('failure', `table ${tableName} was created but does not consume topic ${built.topic}: ${consumptionText(consumption)}`, {
       hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
