@@ -25,7 +25,8 @@ export interface IdentitySettings {
   authUrl: string;
   realm: string;
   clientId: string;
-  clientSecret: string;
+  /** Undefined: a public client (the device grant), which authenticates with its id alone. */
+  clientSecret?: string;
   /** Where the secret came from, for the hint when it is refused: `DPGW_CLIENT_SECRET`, `the clientSecret reference (config.yaml:4:5)`. */
   clientSecretFrom?: string;
   /** `post`: client_secret in the form (the contract); `basic`: HTTP Basic. */
@@ -63,6 +64,15 @@ export interface IssuedTokens {
  */
 const CLIENT_METADATA: Partial<oidc.ClientMetadata> = { [oidc.clockTolerance]: 24 * 60 * 60 };
 
+/** What a person needs to approve a device sign-in: where to go and the code to enter. */
+export interface DeviceCode {
+  verificationUri: string;
+  /** The same address with the code filled in, when the provider gives one. */
+  verificationUriComplete?: string;
+  userCode: string;
+  expiresInSeconds: number;
+}
+
 export class IdentityClient {
   /** got for the provider, with the gateway client's trust, proxy and timeout rules. */
   private http?: { got: Got; agents: { http: http.Agent; https: https.Agent } };
@@ -90,6 +100,36 @@ export class IdentityClient {
     return this.issued(response, sent, config);
   }
 
+  /** The client credentials grant: the token of the client's own service account; no username or password. */
+  async clientCredentialsGrant(): Promise<IssuedTokens> {
+    const config = await this.discover();
+    const sent = Date.now();
+    const response = await this.call(() => oidc.clientCredentialsGrant(config, { scope: PASSWORD_GRANT.scope }), 'service-account');
+    return this.issued(response, sent, config);
+  }
+
+  /**
+   * The device authorization grant (RFC 8628): the provider gives a code, `show` tells the person where to enter it,
+   * and the token endpoint is polled at the provider's interval (slower on slow_down) until they approve in a browser,
+   * deny, or the code expires. PKCE (S256) where the provider lists it.
+   */
+  async deviceGrant(show: (code: DeviceCode) => void, signal?: AbortSignal): Promise<IssuedTokens> {
+    const config = await this.discover();
+    if (config.serverMetadata().device_authorization_endpoint === undefined) {
+      throw new DpgwError('auth', `realm ${this.settings.realm} at ${this.settings.authUrl} offers no device authorization (its discovery names no device_authorization_endpoint)`, {
+        hint: 'use --grant password or client-credentials, or ask for the device grant to be enabled for the client',
+      });
+    }
+    const verifier = config.serverMetadata().code_challenge_methods_supported?.includes('S256') ? oidc.randomPKCECodeVerifier() : undefined;
+    const parameters: Record<string, string> = { scope: PASSWORD_GRANT.scope };
+    if (verifier !== undefined) Object.assign(parameters, { code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+    const device = await this.call(() => oidc.initiateDeviceAuthorization(config, parameters), 'device');
+    show({ verificationUri: device.verification_uri, verificationUriComplete: device.verification_uri_complete, userCode: device.user_code, expiresInSeconds: device.expires_in });
+    const sent = Date.now();
+    const response = await this.call(() => oidc.pollDeviceAuthorizationGrant(config, device, verifier !== undefined ? { code_verifier: verifier } : undefined, { signal }), 'device');
+    return this.issued(response, sent, config);
+  }
+
   /** The refresh_token grant, against the token endpoint remembered from login (no discovery). */
   async refreshGrant(refreshToken: string, known: { issuer: string; tokenEndpoint: string }): Promise<IssuedTokens> {
     registerSecret(refreshToken);
@@ -111,8 +151,9 @@ export class IdentityClient {
     }
     const form = new URLSearchParams({ client_id: this.settings.clientId, refresh_token: refreshToken });
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-    if (this.settings.clientAuth === 'basic') headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.settings.clientId)}:${encodeURIComponent(this.settings.clientSecret)}`).toString('base64')}`;
-    else form.set('client_secret', this.settings.clientSecret);
+    const secret = this.settings.clientSecret;
+    if (secret !== undefined && this.settings.clientAuth === 'basic') headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(this.settings.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    else if (secret !== undefined) form.set('client_secret', secret);
     try {
       const response = await this.fetch(endSessionEndpoint, { method: 'POST', headers, body: form.toString() });
       return response.ok;
@@ -187,7 +228,9 @@ export class IdentityClient {
   }
 
   private clientAuthentication(): oidc.ClientAuth {
-    return this.settings.clientAuth === 'basic' ? oidc.ClientSecretBasic(this.settings.clientSecret) : oidc.ClientSecretPost(this.settings.clientSecret);
+    const secret = this.settings.clientSecret;
+    if (secret === undefined) return oidc.None();
+    return this.settings.clientAuth === 'basic' ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret);
   }
 
   /** The fetch openid-client calls, on got with dpgw's trust, proxy, timeout and trace. */
@@ -221,7 +264,7 @@ export class IdentityClient {
     }
   };
 
-  private async call<T>(request: () => Promise<T>, what: 'login' | 'refresh'): Promise<T> {
+  private async call<T>(request: () => Promise<T>, what: 'login' | 'refresh' | 'device' | 'service-account'): Promise<T> {
     try {
       return await request();
     } catch (error) {
@@ -255,16 +298,25 @@ export class IdentityClient {
   }
 
   /** One line for each way the provider can say no, with what to do about it. */
-  private failure(error: unknown, what: 'discovery' | 'login' | 'refresh'): DpgwError {
+  private failure(error: unknown, what: 'discovery' | 'login' | 'refresh' | 'device' | 'service-account'): DpgwError {
     const { clientId, realm, authUrl } = this.settings;
     if (error instanceof DpgwError) return error;
     if (error instanceof oidc.ResponseBodyError) {
       const description = error.error_description ? `${error.error_description} (${error.error})` : error.error;
       const details = { status: error.status, error: error.error, description: error.error_description };
+      if (what === 'device' && (error.error === 'access_denied' || error.error === 'expired_token')) {
+        return new DpgwError('auth', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { hint: 'run `dpgw login --grant device` again', details });
+      }
       if (what === 'refresh' && error.error === 'invalid_grant') {
         return new DpgwError('auth', `the session has ended: ${description}`, { hint: 'run `dpgw login` again', details });
       }
       if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { hint: 'check --username and the password, then run `dpgw login` again', details });
+      if (what === 'service-account' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
+        return new DpgwError('auth', `client ${clientId} cannot sign in as its service account: ${description}`, { hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+      }
+      if (what === 'device' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
+        return new DpgwError('auth', `client ${clientId} may not use the device grant: ${description}`, { hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+      }
       if (error.error === 'unauthorized_client' && error.status === 400) {
         return new DpgwError('auth', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
       }

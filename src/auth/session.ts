@@ -12,8 +12,9 @@ import type { TokenSupplier } from '../gateway/http-transport.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { missingSetting } from '../settings/setting-definitions.js';
-import type { IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
+import type { DeviceCode, IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
 import { readClaims } from './jwt-claims.js';
+import type { Grant } from './grants.js';
 import { TokenCache, type CachedSession } from './token-cache.js';
 
 /** Who signs in where, as the run's settings name it (settings/core-options.ts maps them). */
@@ -23,6 +24,8 @@ export interface SessionOptions {
   profileNamed: boolean;
   /** DPGW_TOKEN: a bearer token used as is, over the token cache. */
   token?: string;
+  /** How to sign in: the password grant (default), the client's service account, or a device code approved in a browser. */
+  grant: Grant;
   username?: string;
   /**
    * Where and how to sign in, read when a sign-in, a refresh or a sign-out needs it: a value
@@ -68,6 +71,10 @@ export interface SessionSummary {
   cacheFile?: string;
   /** From a login whose identity provider's clock disagrees with this machine's (IssuedTokens.clockSkewMs). */
   clockSkewMs?: number | 'unknown';
+  /** How the session was signed in. */
+  grant?: Grant;
+  /** The client whose service account the session is (--grant client-credentials). */
+  serviceAccountOf?: string;
 }
 
 /** The longest an access token is used before its expiry; short-lived tokens get a tenth of their life. */
@@ -83,7 +90,7 @@ export function requireIdentitySettings(context: SessionContext): void {
   if (identity.authUrl === undefined) throw missingSetting('authUrl');
   if (identity.realm === undefined) throw missingSetting('realm');
   if (identity.clientId === undefined) throw missingSetting('clientId');
-  if (identity.clientSecret === undefined && !context.prompt) throw noClientSecret(identity.clientId);
+  if (identity.clientSecret === undefined && !context.prompt && context.session.grant !== 'device') throw noClientSecret(identity.clientId);
 }
 
 function noClientSecret(clientId: string): DpgwError {
@@ -98,17 +105,19 @@ function noClientSecret(clientId: string): DpgwError {
  * `cachedSecret`: the client-secret reference a login used, kept in the token cache, for a
  * refresh when the current settings name none.
  */
-export async function identitySettings(context: SessionContext, fallback?: CachedSession, cachedSecret?: { reference: string; where: string }): Promise<IdentitySettings & { clientSecretReference?: string }> {
+export async function identitySettings(context: SessionContext, fallback?: CachedSession, cachedSecret?: { reference: string; where: string }, grant: Grant = context.session.grant): Promise<IdentitySettings & { clientSecretReference?: string }> {
   const identity = context.session.identity();
   const authUrl = identity.authUrl ?? fallback?.authUrl ?? missing('authUrl');
   const realm = identity.realm ?? fallback?.realm ?? missing('realm');
   const clientId = identity.clientId ?? fallback?.clientId ?? missing('clientId');
   const given = identity.clientSecret;
   const fromCache = given === undefined ? cachedSecret : undefined;
-  let clientSecret: string;
+  let clientSecret: string | undefined;
   let clientSecretReference: string | undefined;
-  let clientSecretFrom: string;
-  if (given?.kind === 'secret') {
+  let clientSecretFrom: string | undefined;
+  if (given === undefined && fromCache === undefined && grant === 'device') {
+    // The device grant works with a public client: its id alone, no secret to ask for.
+  } else if (given?.kind === 'secret') {
     clientSecret = given.secret;
     clientSecretFrom = given.from;
     registerSecret(clientSecret);
@@ -150,6 +159,18 @@ export async function login(context: SessionContext, username: string, password:
   return { ...summary(session, tokenCacheFor(context).file), ...(clockSkewMs !== undefined ? { clockSkewMs } : {}) };
 }
 
+/** `dpgw login --grant client-credentials`: the client's service account; no username or password is read or sent. */
+export async function loginAsServiceAccount(context: SessionContext): Promise<SessionSummary> {
+  const { session, clockSkewMs } = await signInWith(context, (client) => client.clientCredentialsGrant(), 'client-credentials');
+  return { ...summary(session, tokenCacheFor(context).file), ...(clockSkewMs !== undefined ? { clockSkewMs } : {}) };
+}
+
+/** `dpgw login --grant device`: a code approved in a browser (single sign-on, MFA); `show` says where. */
+export async function loginWithDevice(context: SessionContext, show: (code: DeviceCode) => void, signal?: AbortSignal): Promise<SessionSummary> {
+  const { session, clockSkewMs } = await signInWith(context, (client) => client.deviceGrant(show, signal), 'device');
+  return { ...summary(session, tokenCacheFor(context).file), ...(clockSkewMs !== undefined ? { clockSkewMs } : {}) };
+}
+
 /**
  * The one line for an identity provider whose clock disagrees with this machine's. Every
  * time dpgw keeps (the cache, `auth status`, refresh decisions) is on this machine's clock;
@@ -179,13 +200,21 @@ function duration(ms: number): string {
  * clock disagrees with this machine's is said once (clockSkewWarning).
  */
 async function signIn(context: SessionContext, username: string, password: string): Promise<{ session: CachedSession; clockSkewMs?: number | 'unknown' }> {
-  const identity = await identitySettings(context);
-  const unencrypted = plainHttpWarning(identity.authUrl, 'the identity provider', 'the password and the client secret');
+  return signInWith(context, (client) => client.passwordGrant(username, password), 'password', username);
+}
+
+/** A grant, its session cached under the token lock; a session without a username is named by its token (a service account). */
+async function signInWith(context: SessionContext, grant: (client: IdentityClient) => Promise<IssuedTokens>, kind: Grant, username?: string): Promise<{ session: CachedSession; clockSkewMs?: number | 'unknown' }> {
+  const identity = await identitySettings(context, undefined, undefined, kind);
+  const sent = kind === 'password' ? 'the password and the client secret' : kind === 'device' ? 'the device code' : 'the client secret';
+  const unencrypted = plainHttpWarning(identity.authUrl, 'the identity provider', sent);
   if (unencrypted) context.warn(unencrypted);
   const client = await identityClient(identity);
   try {
-    const issued = await client.passwordGrant(username, password);
-    const session = toSession(context.session.profile, identity, username, issued);
+    const issued = await grant(client);
+    const claims = readClaims(issued.accessToken);
+    const who = username ?? claims?.preferred_username ?? claims?.sub ?? (kind === 'client-credentials' ? `service-account-${identity.clientId}` : 'unknown');
+    const session = { ...toSession(context.session.profile, identity, who, issued), grant: kind };
     const cache = tokenCacheFor(context);
     await cache.withLock(() => cache.write(session));
     if (issued.clockSkewMs !== undefined) context.warn(clockSkewWarning(issued.clockSkewMs));
@@ -316,6 +345,12 @@ async function signInFromEnvironment(context: SessionContext, error: unknown): P
   const password = context.env.DPGW_PASSWORD;
   const username = context.session.username;
   if (!(error instanceof DpgwError && error.kind === 'auth')) throw error;
+  // A service account needs no one: any command asks for its token by itself, a fresh cache needs no login.
+  if (context.session.grant === 'client-credentials') {
+    const { session } = await signInWith(context, (client) => client.clientCredentialsGrant(), 'client-credentials');
+    context.info?.(`signed in as ${session.username} (the service account of client ${session.clientId})`);
+    return session;
+  }
   if (!password || username === undefined) {
     // The identity provider's "run `dpgw login` again" names the profile a run used.
     const hint = error.hint?.replace('`dpgw login`', loginHint(context).replace(/^run | again$/g, ''));
@@ -331,6 +366,12 @@ async function applicableSession(context: SessionContext, cache: TokenCache): Pr
   if (!session) throw notSignedIn(context);
   const identity = context.session.identity();
   const differs = (key: 'authUrl' | 'realm' | 'clientId', cached: string) => identity[key] !== undefined && identity[key].replace(/\/+$/, '') !== cached;
+  const serviceAccount = (grant: Grant | undefined) => grant === 'client-credentials';
+  if (serviceAccount(session.grant) !== serviceAccount(context.session.grant)) {
+    throw new DpgwError('auth', `the cached session of profile "${session.profile}" is ${serviceAccount(session.grant) ? `the service account of client ${session.clientId}` : `${session.username}'s`}, not ${serviceAccount(context.session.grant) ? 'a service account' : 'a person\'s'} as --grant ${context.session.grant} asks`, {
+      hint: `${loginHint(context).replace(/ again$/, '')} --grant ${context.session.grant}`,
+    });
+  }
   if (differs('authUrl', session.authUrl) || differs('realm', session.realm) || differs('clientId', session.clientId)) {
     throw new DpgwError('auth', `the cached session of profile "${session.profile}" is for ${session.clientId} at ${session.issuer}, not for the identity provider the settings name`, {
       hint: `${loginHint(context).replace(/ again$/, '')} for the current settings`,
@@ -350,6 +391,18 @@ async function refreshed(context: SessionContext, cache: TokenCache, seen: Cache
     const ours = cached !== undefined && sameIdentity(cached, seen);
     const current = ours ? cached : seen;
     if (current.accessToken !== seen.accessToken && !nearExpiry(current)) return current;
+    if (current.grant === 'client-credentials' && !current.refreshToken) {
+      // Keycloak gives a service account no refresh token: a new grant is its refresh.
+      const settings = await identitySettingsForRefresh(context, current);
+      const client = await identityClient(settings);
+      try {
+        const next = { ...toSession(current.profile, settings, current.username, await client.clientCredentialsGrant(), current), grant: current.grant };
+        if (ours || cached === undefined) await cache.write(next);
+        return next;
+      } finally {
+        await client.close();
+      }
+    }
     if (!current.refreshToken || (current.refreshTokenExpiresAt && Date.parse(current.refreshTokenExpiresAt) <= Date.now())) {
       throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { hint: loginHint(context) });
     }
@@ -359,7 +412,7 @@ async function refreshed(context: SessionContext, cache: TokenCache, seen: Cache
       for (let attempt = 1; ; attempt++) {
         try {
           const issued = await client.refreshGrant(current.refreshToken, { issuer: current.issuer, tokenEndpoint: current.tokenEndpoint });
-          const next = toSession(current.profile, settings, current.username, issued, current);
+          const next = { ...toSession(current.profile, settings, current.username, issued, current), ...(current.grant ? { grant: current.grant } : {}) };
           if (ours || cached === undefined) await cache.write(next);
           return next;
         } catch (error) {
@@ -388,7 +441,7 @@ export function loginHint(context: { session: Pick<SessionOptions, 'profile' | '
 /** Refreshing uses the settings of the login when the current ones do not name a client secret. */
 async function identitySettingsForRefresh(context: SessionContext, session: CachedSession): Promise<IdentitySettings & { clientSecretReference?: string }> {
   const cached = session.clientSecretReference ? { reference: session.clientSecretReference, where: 'the token cache (reference used at login)' } : undefined;
-  return identitySettings(context, session, cached);
+  return identitySettings(context, session, cached, session.grant ?? 'password');
 }
 
 function nearExpiry(session: CachedSession): boolean {
@@ -432,6 +485,8 @@ function summary(session: CachedSession, cacheFile: string): SessionSummary {
     accessTokenExpiresAt: session.accessTokenExpiresAt,
     refreshTokenExpiresAt: session.refreshTokenExpiresAt,
     cacheFile,
+    grant: session.grant ?? 'password',
+    ...(session.grant === 'client-credentials' ? { serviceAccountOf: session.clientId } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
+import type { Grant } from './grants.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cacheDirectory } from '../files/cache-directory.js';
@@ -35,6 +36,8 @@ export interface CachedSession {
   accessTokenExpiresAt: string;
   refreshTokenExpiresAt?: string;
   scope?: string;
+  /** How the session was signed in (absent in caches written before: the password grant). */
+  grant?: Grant;
   /** The client secret's reference (never the secret) used at login, for refreshing later. */
   clientSecretReference?: string;
 }

@@ -38,7 +38,31 @@ export interface SandboxClient {
   directAccessGrants: boolean;
   /** The `aud` of this client's access tokens (an audience mapper); default: the realm's. */
   audience?: string;
+  /** Keycloak's "Service accounts roles": the client credentials grant signs in as `service-account-<clientId>`, in these groups. */
+  serviceAccountGroups?: string[];
+  /** Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
+  deviceGrant?: boolean;
+  /** A public client: no secret (Keycloak's "Client authentication" off). */
+  publicClient?: boolean;
 }
+
+/** A device code waiting for a person (RFC 8628), as Keycloak keeps it. */
+interface DeviceAuthorization {
+  deviceCode: string;
+  userCode: string;
+  clientId: string;
+  expiresAt: number;
+  intervalMs: number;
+  lastPollAt: number;
+  codeChallenge?: string;
+  scope?: string;
+  /** Set when a person approved (their username) or denied. */
+  decision?: { approvedBy: string } | 'denied';
+}
+
+/** Seconds between polls the sandbox asks for (Keycloak's default is 5; short, so tests and `npm start` users wait little). */
+const DEVICE_POLL_INTERVAL_S = 1;
+const DEVICE_CODE_LIFETIME_S = 600;
 
 export interface IdentityProviderOptions {
   realm: string;
@@ -70,6 +94,7 @@ export class IdentityProvider extends LoopbackService {
   /** HMAC key for refresh tokens: only this server reads them, as in Keycloak. */
   private refreshKey = new Uint8Array(randomBytes(32));
   private readonly sessions = new Map<string, Session>();
+  private readonly devices = new Map<string, DeviceAuthorization>();
 
   constructor(options: IdentityProviderOptions) {
     super(options.port);
@@ -112,6 +137,19 @@ export class IdentityProvider extends LoopbackService {
     // The key id is this provider's own, so a token of another sandbox (in this process, or before a rotation) finds no key here.
     const kid = createHash('sha256').update(JSON.stringify(publicJwk)).update(randomBytes(16)).digest('base64url').slice(0, KID_BYTES * 2);
     this.keys = { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid };
+  }
+
+  /** The user codes waiting for a person, newest last (what the browser page would be asked for). */
+  pendingUserCodes(): string[] {
+    return [...this.devices.values()].filter((d) => !d.decision && d.expiresAt > Date.now()).map((d) => d.userCode);
+  }
+
+  /** What a person does in the browser for a device code: approve it as a user (after their password), or deny it. False when no such code waits. */
+  decideDevice(userCode: string, decision: { approvedBy: string } | 'denied'): boolean {
+    const device = [...this.devices.values()].find((d) => d.userCode === userCode.toUpperCase() && d.expiresAt > Date.now());
+    if (!device || device.decision) return false;
+    device.decision = decision;
+    return true;
   }
 
   /** Ends every session of a user (as an admin's "sign out" would): their refresh tokens stop working. */
@@ -162,6 +200,8 @@ export class IdentityProvider extends LoopbackService {
       return this.token(form, authorization);
     }
     if (rest === '/protocol/openid-connect/logout' && method === 'POST') return this.logout(form, authorization);
+    if (rest === '/protocol/openid-connect/auth/device' && method === 'POST') return this.deviceAuthorization(form, authorization);
+    if (rest === '/device' && method === 'POST') return this.devicePage(form);
     return { status: 404, body: { error: 'Unable to find matching target resource method' } };
   }
 
@@ -173,11 +213,13 @@ export class IdentityProvider extends LoopbackService {
       token_endpoint: `${base}/token`,
       jwks_uri: `${base}/certs`,
       end_session_endpoint: `${base}/logout`,
-      grant_types_supported: ['password', 'refresh_token'],
+      device_authorization_endpoint: `${base}/auth/device`,
+      code_challenge_methods_supported: ['plain', 'S256'],
+      grant_types_supported: ['password', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
       response_types_supported: ['code'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'],
-      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       scopes_supported: ['openid', 'profile', 'email'],
       claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'preferred_username', 'groups', 'email', 'given_name', 'family_name'],
     };
@@ -196,6 +238,7 @@ export class IdentityProvider extends LoopbackService {
     if (!clientId) return { status: 400, body: { error: 'invalid_client', error_description: 'Missing client_id parameter' } };
     const client = this.options.clients.find((c) => c.clientId === clientId);
     if (!client) return { status: 401, body: { error: 'invalid_client', error_description: 'Invalid client or Invalid client credentials' } };
+    if (client.publicClient) return client;
     if (secret !== client.secret) return { status: 401, body: { error: 'unauthorized_client', error_description: 'Invalid client or Invalid client credentials' } };
     return client;
   }
@@ -229,7 +272,76 @@ export class IdentityProvider extends LoopbackService {
       if (!user) return notActive;
       return { status: 200, body: await this.issue(user, client, session, typeof claims.scope === 'string' ? claims.scope : undefined) };
     }
+    if (form.grant_type === 'client_credentials') {
+      if (client.publicClient || !client.serviceAccountGroups) return { status: 400, body: { error: 'unauthorized_client', error_description: 'Client not enabled to retrieve service account' } };
+      const account: SandboxUser = { username: `service-account-${client.clientId}`, password: '', groups: client.serviceAccountGroups };
+      const session: Session = { id: randomUUID(), username: account.username, clientId: client.clientId, currentRefreshJti: '', active: true };
+      // As Keycloak by default ("Use refresh tokens for client credentials grant" off): no refresh token.
+      const { refresh_token: _refresh, refresh_expires_in: _refreshExpiry, ...issued } = await this.issue(account, client, session, form.scope);
+      return { status: 200, body: { ...issued, refresh_expires_in: 0 } };
+    }
+    if (form.grant_type === 'urn:ietf:params:oauth:grant-type:device_code') return this.deviceToken(form, client);
     return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Unsupported grant_type' } };
+  }
+
+  /** RFC 8628 §3.1–3.2: a device code and the code a person enters, as Keycloak answers. */
+  private deviceAuthorization(form: Record<string, string>, authorization: string | undefined): Answer {
+    const client = this.authenticateClient(form, authorization);
+    if ('status' in client) return client;
+    if (!client.deviceGrant) return { status: 400, body: { error: 'unauthorized_client', error_description: 'Client is not allowed to initiate OAuth 2.0 Device Authorization Grant. The flow is disabled for the client.' } };
+    const alphabet = 'BCDFGHJKLMNPQRSTVWXZ';
+    const userCode = Array.from(randomBytes(8), (b, i) => (i === 4 ? '-' : '') + alphabet[b % alphabet.length]).join('');
+    const device: DeviceAuthorization = {
+      deviceCode: randomUUID(),
+      userCode,
+      clientId: client.clientId,
+      expiresAt: Date.now() + DEVICE_CODE_LIFETIME_S * 1000,
+      intervalMs: DEVICE_POLL_INTERVAL_S * 1000,
+      lastPollAt: 0,
+      codeChallenge: form.code_challenge,
+      scope: form.scope,
+    };
+    this.devices.set(device.deviceCode, device);
+    const page = `${this.issuer}/device`;
+    return { status: 200, body: { device_code: device.deviceCode, user_code: userCode, verification_uri: page, verification_uri_complete: `${page}?user_code=${userCode}`, expires_in: DEVICE_CODE_LIFETIME_S, interval: DEVICE_POLL_INTERVAL_S } };
+  }
+
+  /** The browser's side, without a browser: a form with the user code, and the user's password to approve (or `deny`). */
+  private devicePage(form: Record<string, string>): Answer {
+    if (form.deny === 'true') return this.decideDevice(form.user_code ?? '', 'denied') ? { status: 200, body: { denied: true } } : { status: 400, body: { error: 'invalid_code' } };
+    const user = this.options.users.find((u) => u.username === form.username);
+    if (!user || user.password !== form.password) return { status: 401, body: { error: 'invalid_grant', error_description: 'Invalid user credentials' } };
+    return this.decideDevice(form.user_code ?? '', { approvedBy: user.username }) ? { status: 200, body: { approved: true } } : { status: 400, body: { error: 'invalid_code' } };
+  }
+
+  /** RFC 8628 §3.4–3.5: pending until a person decides; slow_down when polled faster than the interval. */
+  private async deviceToken(form: Record<string, string>, client: SandboxClient): Promise<Answer> {
+    const device = this.devices.get(form.device_code ?? '');
+    if (!device || device.clientId !== client.clientId) return { status: 400, body: { error: 'invalid_grant', error_description: 'Device code not valid' } };
+    if (device.expiresAt <= Date.now()) return { status: 400, body: { error: 'expired_token', error_description: 'Device code is expired' } };
+    const now = Date.now();
+    const tooSoon = now - device.lastPollAt < device.intervalMs;
+    device.lastPollAt = now;
+    if (device.decision === 'denied') {
+      this.devices.delete(device.deviceCode);
+      return { status: 400, body: { error: 'access_denied', error_description: 'The end user denied the authorization request.' } };
+    }
+    if (!device.decision) {
+      if (tooSoon) {
+        device.intervalMs += 5_000;
+        return { status: 400, body: { error: 'slow_down', error_description: 'Slow down' } };
+      }
+      return { status: 400, body: { error: 'authorization_pending', error_description: 'The authorization request is still pending' } };
+    }
+    if (device.codeChallenge !== undefined) {
+      const verifier = form.code_verifier ?? '';
+      if (createHash('sha256').update(verifier).digest('base64url') !== device.codeChallenge) return { status: 400, body: { error: 'invalid_grant', error_description: 'PKCE verification failed' } };
+    }
+    const user = this.options.users.find((u) => u.username === (device.decision as { approvedBy: string }).approvedBy)!;
+    this.devices.delete(device.deviceCode);
+    const session: Session = { id: randomUUID(), username: user.username, clientId: client.clientId, currentRefreshJti: '', active: true };
+    this.sessions.set(session.id, session);
+    return { status: 200, body: await this.issue(user, client, session, device.scope) };
   }
 
   private async logout(form: Record<string, string>, authorization: string | undefined): Promise<Answer> {

@@ -34,6 +34,10 @@ export const ADMIN_GROUP = 'platform-admins';
 export const TRACK_GROUP = 'track-readers';
 /** A client with direct access grants switched off, for the error Keycloak gives then. */
 export const NO_DIRECT_GRANTS_CLIENT_ID = 'dpgw-web';
+/** A client with a service account (the client credentials grant), as a CI pipeline signs in; its account is an admin. */
+export const SERVICE_ACCOUNT_CLIENT_ID = 'dpgw-ci';
+/** A public client (no secret) with the device grant, as a person signs in through a browser. */
+export const DEVICE_CLIENT_ID = 'dpgw-cli';
 /** A client whose tokens are meant for another service: the gateway must refuse them. */
 export const OTHER_AUDIENCE_CLIENT_ID = 'reporting';
 
@@ -164,8 +168,10 @@ export function defaultUsers(): SandboxUser[] {
 
 export function defaultClients(): SandboxClient[] {
   return [
-    { clientId: DEFAULT_CLIENT_ID, secret: generatedSecret(), directAccessGrants: true },
+    { clientId: DEFAULT_CLIENT_ID, secret: generatedSecret(), directAccessGrants: true, deviceGrant: true },
     { clientId: NO_DIRECT_GRANTS_CLIENT_ID, secret: generatedSecret(), directAccessGrants: false },
+    { clientId: SERVICE_ACCOUNT_CLIENT_ID, secret: generatedSecret(), directAccessGrants: false, serviceAccountGroups: [ADMIN_GROUP] },
+    { clientId: DEVICE_CLIENT_ID, secret: '', publicClient: true, directAccessGrants: false, deviceGrant: true },
     { clientId: OTHER_AUDIENCE_CLIENT_ID, secret: generatedSecret(), directAccessGrants: true, audience: 'reporting-api' },
   ];
 }

@@ -3,6 +3,7 @@
  * each came from) become the typed options the core takes. No core module reads `Settings`;
  * the commands call these, once, and pass what they return.
  */
+import type { Grant } from '../auth/grants.js';
 import type { IdentityOptions, SessionOptions } from '../auth/session.js';
 import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { TableSettings } from '../olap/build-table.js';
@@ -23,6 +24,7 @@ export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): Se
     profile: settings.profile,
     profileNamed: settings.profileSource.kind === 'flag' || settings.profileSource.kind === 'manifest',
     token: checkedWhenSet(settings, 'token', 'set DPGW_TOKEN to the access token alone'),
+    grant: (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant,
     username: checkedWhenSet(settings, 'username'),
     identity: () =>
       (identity ??= {

@@ -6,6 +6,7 @@
  */
 import { isVersion } from '../contract/platform-version.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
+import { GRANTS } from '../auth/grants.js';
 import { STREAM_CHECK_MODES } from '../stream/stream-check-mode.js';
 import { holdsControlCharacter } from '../text/terminal-text.js';
 import { definitionOf, type SettingKey } from './setting-definitions.js';
@@ -43,6 +44,8 @@ export function settingValueProblem(key: SettingKey, value: string): string | un
     }
     case 'retentionDays':
       return /^\d+$/.test(value.trim()) && isRetentionDays(Number(value)) ? undefined : `retentionDays "${value}" is not a whole number of days from 1`;
+    case 'grant':
+      return (GRANTS as readonly string[]).includes(value) ? undefined : `grant "${value}" is not password, client-credentials or device`;
     case 'streamCheck':
       return (STREAM_CHECK_MODES as readonly string[]).includes(value) ? undefined : `stream check "${value}" is not ${STREAM_CHECK_MODES.join(', ').replace(/, (\w+)$/, ' or $1')}`;
     case 'clientAuth':

@@ -38,7 +38,8 @@ export type SettingKey =
   | 'dashboardUser'
   | 'dashboardPassword'
   | 'dashboardDatabase'
-  | 'token';
+  | 'token'
+  | 'grant';
 
 export type SettingScope = 'table' | 'create' | 'access' | 'query' | 'dashboard';
 
@@ -160,6 +161,16 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description: 'secret reference of the dashboard user\'s password (env:, file:, exec:); DPGW_DASHBOARD_PASSWORD holds the password itself',
   },
   { key: 'dashboardDatabase', flag: '--dashboard-database <name>', env: 'DPGW_DASHBOARD_DATABASE', profileKey: 'dashboardDatabase', default: DEFAULT_DASHBOARD_DATABASE, display: 'plain', scope: 'dashboard', description: "the dashboard tool's database connection to the query engine" },
+  {
+    key: 'grant',
+    flag: '--grant <grant>',
+    env: 'DPGW_GRANT',
+    profileKey: 'grant',
+    default: 'password',
+    display: 'plain',
+    identity: true,
+    description: 'how to sign in: password (the default), client-credentials (the client\'s service account, no password), or device (approve in a browser: single sign-on, MFA)',
+  },
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 

@@ -97,7 +97,9 @@ describe("Keycloak's error answers", () => {
   });
 
   it('unsupported or missing grant type', async () => {
-    expect((await passwordGrant(sandbox, 'admin', { grant_type: 'client_credentials' })).body).toEqual({ error: 'unsupported_grant_type', error_description: 'Unsupported grant_type' });
+    expect((await passwordGrant(sandbox, 'admin', { grant_type: 'urn:example:no-such-grant' })).body).toEqual({ error: 'unsupported_grant_type', error_description: 'Unsupported grant_type' });
+    // A client without a service account, as Keycloak answers it.
+    expect((await passwordGrant(sandbox, 'admin', { grant_type: 'client_credentials' })).body).toEqual({ error: 'unauthorized_client', error_description: 'Client not enabled to retrieve service account' });
     const missing = await call('POST', sandbox.tokenEndpoint, { form: new URLSearchParams({ client_id: sandbox.clientId }) });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_request');

@@ -15,8 +15,8 @@ export const status: HandlerOf<AuthStatusCommand> = async (context) => {
   const now = Date.now();
   const accessExpired = summary.accessTokenExpiresAt !== undefined && Date.parse(summary.accessTokenExpiresAt) <= now;
   const refreshExpired = summary.refreshTokenExpiresAt !== undefined && Date.parse(summary.refreshTokenExpiresAt) <= now;
-  // Signed in means a call can still get a token: a valid access token, or a refresh token to renew it.
-  const usable = !accessExpired || (summary.source === 'cache' && !refreshExpired && summary.refreshTokenExpiresAt !== undefined);
+  // Signed in means a call can still get a token: a valid access token, a refresh token to renew it, or (a service account) the client's own grant.
+  const usable = !accessExpired || (summary.source === 'cache' && ((!refreshExpired && summary.refreshTokenExpiresAt !== undefined) || summary.serviceAccountOf !== undefined));
   return {
     data: { ...summary, signedIn: usable, accessTokenExpired: accessExpired },
     exitCode: usable ? ExitCode.Ok : ExitCode.Auth,
@@ -36,11 +36,11 @@ function renderStatus(summary: SessionSummary, usable: boolean, accessExpired: b
   const lines = [
     // What the cache or DPGW_TOKEN says; the identity provider is not asked (it may have ended the session).
     `${usable ? style.green('signed in') : style.red('session expired')} ${style.dim(`(profile "${summary.profile}", as the ${summary.source === 'env' ? 'DPGW_TOKEN' : 'token cache'} says; the identity provider was not asked)`)}`,
-    `  user     ${summary.username ?? '-'}`,
+    `  user     ${summary.username ?? '-'}${summary.serviceAccountOf ? style.dim(`  (the service account of client ${summary.serviceAccountOf})`) : ''}`,
     `  realm    ${summary.realm ?? '-'}${summary.issuer ? style.dim(`  ${summary.issuer}`) : ''}`,
     `  groups   ${summary.groups.length ? summary.groups.join(', ') : '-'}`,
     `  token    ${summary.accessTokenExpiresAt ? `${accessExpired ? 'expired' : 'valid until'} ${clock(summary.accessTokenExpiresAt)}` : '-'}`,
   ];
-  if (summary.source === 'cache') lines.push(`  refresh  ${summary.refreshTokenExpiresAt ? `until ${clock(summary.refreshTokenExpiresAt)}` : '-'}`);
+  if (summary.source === 'cache') lines.push(`  refresh  ${summary.refreshTokenExpiresAt ? `until ${clock(summary.refreshTokenExpiresAt)}` : summary.serviceAccountOf ? 'a new client-credentials grant when the token ends' : '-'}`);
   return lines.join('\n');
 }

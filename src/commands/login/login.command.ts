@@ -6,7 +6,7 @@ export type LoginCommand = ReturnType<typeof loginOptions>;
 
 export const login = defineCommand({
   usage: 'login',
-  description: 'sign in to the identity provider with the password grant and cache the token',
+  description: 'sign in to the identity provider (the password grant, or --grant client-credentials|device) and cache the token',
   example: 'dpgw login --username admin --password-stdin < password.txt',
   options: loginOptions,
   handler: () => import('./login.handler.js').then((module) => module.login),

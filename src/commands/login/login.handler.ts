@@ -2,6 +2,7 @@
 import type { HandlerOf } from '../../cli/command-definition.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
+import { serverText } from '../../text/terminal-text.js';
 import { textPrompt } from '../shared/prompts.js';
 import { clock, sessionContext } from '../shared/session-context.js';
 import type { LoginCommand } from './login.command.js';
@@ -15,9 +16,27 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
 
 export const login: HandlerOf<LoginCommand> = async (context) => {
   const session = await sessionContext(context);
-  const { login: signIn, requireIdentitySettings } = await import('../../auth/session.js');
+  const { login: signIn, loginAsServiceAccount, loginWithDevice, requireIdentitySettings } = await import('../../auth/session.js');
   // Where to sign in is checked before anyone is asked for a username or a password.
   requireIdentitySettings(session);
+  const grant = session.session.grant;
+  if (grant !== 'password') {
+    const signedIn =
+      grant === 'client-credentials'
+        ? await loginAsServiceAccount(session)
+        : await loginWithDevice(session, (code) => {
+            // On stderr, even with --quiet (the person must see it to go on); stdout stays the command's data (--json).
+            // The provider's words reach the terminal as text only.
+            const lines = [`to sign in, open ${serverText(code.verificationUri)} and enter the code ${serverText(code.userCode)}`];
+            if (code.verificationUriComplete) lines.push(`or open ${serverText(code.verificationUriComplete)}`);
+            lines.push(`waiting for the approval in the browser (the code expires in ${Math.max(1, Math.round(code.expiresInSeconds / 60))} min)…`);
+            context.io.stderr.write(lines.join('\n') + '\n');
+          });
+    const who = signedIn.serviceAccountOf ? `the service account of client ${signedIn.serviceAccountOf} (${signedIn.username})` : signedIn.username;
+    context.reporter.success(`signed in to realm ${signedIn.realm} as ${who}${signedIn.groups.length ? ` (groups: ${signedIn.groups.join(', ')})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
+    context.reporter.next('dpgw auth status');
+    return { data: signedIn, human: () => '' };
+  }
   let username = session.session.username;
   if (username === undefined) {
     if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });

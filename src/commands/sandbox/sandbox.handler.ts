@@ -1,4 +1,5 @@
 /** `dpgw sandbox`: the local platform emulator in the foreground, until Ctrl-C. */
+import { DEVICE_CLIENT_ID, SERVICE_ACCOUNT_CLIENT_ID } from '../../sandbox/sandbox.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { onStopSignal } from '../../cli/interruption.js';
@@ -76,6 +77,8 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
     stream: sandbox.stream,
     users: sandbox.users.map((u) => ({ username: u.username, password: u.password, groups: u.groups, profile: userProfiles[u.username] ?? null })),
     profile: profile ?? null,
+    serviceAccount: { clientId: SERVICE_ACCOUNT_CLIENT_ID, profile: profile === undefined ? null : `${profile}-ci` },
+    deviceClient: DEVICE_CLIENT_ID,
   };
   reporter.result({
     data,
@@ -88,6 +91,8 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
         `  dashboard tool   ${data.dashboardUrl} ${style.dim('(same users and passwords)')}`,
         `  message stream   ${data.stream.brokerList} ${style.dim(`(Kafka protocol, SASL SCRAM-SHA-512 as ${data.stream.user})`)}`,
         `  client           ${data.clientId}`,
+        `  service account  ${data.serviceAccount.clientId} ${style.dim(`(--grant client-credentials${data.serviceAccount.profile ? `; profile ${data.serviceAccount.profile}` : ''})`)}`,
+        `  device sign-in   ${data.deviceClient} ${style.dim('(public client, --grant device)')}`,
         `  platform version ${data.platformVersion}`,
         '',
         `${style.bold('users')} ${style.dim(options.users !== undefined ? `(from ${options.users})` : '(passwords generated for this run)')}`,
@@ -156,6 +161,14 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
     // The dashboard tool signs the same user in, with the password from a 0600 file.
     const dashboardPassword = await writeSecret(join(secretDirectory, `${name}-dashboard-password`), user.password);
     for (const [key, value] of Object.entries({ ...values, username: user.username, dashboardUser: user.username, dashboardPassword: `file:${dashboardPassword}` })) editProfile(config, name, key, value);
+  }
+  // A pipeline's profile: the service account of client dpgw-ci (--grant client-credentials), no user or password.
+  const ci = sandbox.clients.find((c) => c.clientId === SERVICE_ACCOUNT_CLIENT_ID);
+  if (ci) {
+    const name = `${profile}-ci`;
+    checkProfileName(name, '--write-profile');
+    const ciSecret = await writeSecret(join(secretDirectory, `${name}-client-secret`), ci.secret);
+    for (const [key, value] of Object.entries({ ...values, grant: 'client-credentials', clientId: ci.clientId, clientSecret: `file:${ciSecret}` })) editProfile(config, name, key, value);
   }
   await saveConfigFile(config);
   return profiles;
