@@ -65,6 +65,10 @@ export function realmDefinition(realm = 'data-platform') {
     // The dashboard tool's service account at the query engine (client credentials).
     serviceClientId: 'superset',
     serviceClientSecret: secret(),
+    // dpgw's own grants beyond the password: a pipeline's service account, and a public client for the device grant.
+    ciClientId: 'dpgw-ci',
+    ciClientSecret: secret(),
+    deviceClientId: 'dpgw-cli',
     users: [
       { username: 'admin', password: secret(), groups: ['platform-admins'], firstName: 'Ada', lastName: 'Admin' },
       { username: 'analyst', password: secret(), groups: ['track-readers'], firstName: 'Ana', lastName: 'Lyst' },
@@ -98,9 +102,35 @@ export function realmDefinition(realm = 'data-platform') {
         standardFlowEnabled: false,
         attributes: { 'access.token.lifespan': '3600' },
       },
+      // `dpgw --grant client-credentials`: a service account in platform-admins, its groups in the token.
+      {
+        clientId: credentials.ciClientId,
+        enabled: true,
+        publicClient: false,
+        secret: credentials.ciClientSecret,
+        serviceAccountsEnabled: true,
+        directAccessGrantsEnabled: false,
+        standardFlowEnabled: false,
+        protocolMappers: [groupsMapper],
+      },
+      // `dpgw login --grant device`: a public client (no secret) with the device authorization grant; the person
+      // grants access on a consent page, where they may also deny it.
+      {
+        clientId: credentials.deviceClientId,
+        enabled: true,
+        publicClient: true,
+        consentRequired: true,
+        directAccessGrantsEnabled: false,
+        standardFlowEnabled: false,
+        attributes: { 'oauth2.device.authorization.grant.enabled': 'true' },
+        protocolMappers: [groupsMapper],
+      },
     ],
     // Keycloak refuses users without first name, last name and e-mail (the user profile).
-    users: credentials.users.map((u) => ({
+    users: [
+      // The service account of dpgw-ci, as Keycloak exports one: a user bound to its client.
+      { username: `service-account-${credentials.ciClientId}`, enabled: true, serviceAccountClientId: credentials.ciClientId, groups: ['platform-admins'] },
+      ...credentials.users.map((u) => ({
       username: u.username,
       enabled: true,
       firstName: u.firstName,
@@ -109,7 +139,8 @@ export function realmDefinition(realm = 'data-platform') {
       emailVerified: true,
       credentials: [{ type: 'password', value: u.password, temporary: false }],
       groups: u.groups,
-    })),
+      })),
+    ],
   };
   return { credentials, realmJson };
 }

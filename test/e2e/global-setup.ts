@@ -34,6 +34,11 @@ export interface KeycloakSettings {
   webClientSecret: string;
   serviceClientId: string;
   serviceClientSecret: string;
+  /** A service account in platform-admins (dpgw --grant client-credentials). */
+  ciClientId: string;
+  ciClientSecret: string;
+  /** A public client with the device grant (dpgw login --grant device). */
+  deviceClientId: string;
   users: Array<{ username: string; password: string; groups: string[] }>;
   version: string;
   startSeconds: number;

@@ -1,9 +1,11 @@
 /** dpgw's sign-in against a real Keycloak: what the sandbox emulates, checked against the original. */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { readClaims } from '../../src/auth/jwt-claims.js';
-import { cleanEnv, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
+import { approveDeviceInBrowser } from '../helpers/keycloak-browser.js';
+import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
 
 const keycloak = inject('keycloak');
 
@@ -72,5 +74,59 @@ describe(`dpgw login against Keycloak ${keycloak.version}`, () => {
     expect(refreshed.stdout.trim()).not.toBe(cache.accessToken);
     const out = await dpgw(['logout']);
     expect(out.stderr).toContain('ended the session at the identity provider');
+  });
+});
+
+describe(`dpgw's other grants against Keycloak ${keycloak.version}`, () => {
+  const base = () => cleanEnv({ DPGW_AUTH_URL: keycloak.authUrl, DPGW_REALM: keycloak.realm });
+
+  it('--grant client-credentials: no login, no username or password; the token is the service account\'s, with its groups', async () => {
+    const env: NodeJS.ProcessEnv = { ...base(), DPGW_GRANT: 'client-credentials', DPGW_CLIENT_ID: keycloak.ciClientId, DPGW_CLIENT_SECRET: keycloak.ciClientSecret };
+    const token = await spawnDpgw(['auth', 'token'], { env });
+    expect(token.code, token.stderr).toBe(0);
+    const claims = readClaims(token.stdout.trim())!;
+    expect(claims.preferred_username).toBe('service-account-dpgw-ci');
+    expect(claims.groups).toEqual(['platform-admins']);
+    expect(token.stderr).not.toContain(keycloak.ciClientSecret);
+    const status = JSON.parse((await spawnDpgw(['auth', 'status', '--json'], { env })).stdout);
+    expect(status).toMatchObject({ signedIn: true, serviceAccountOf: 'dpgw-ci', grant: 'client-credentials' });
+    // Keycloak gives this grant no refresh token: the cache holds none, and a new grant renews it.
+    const cache = JSON.parse(readFileSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json'), 'utf8'));
+    expect(cache.refreshToken).toBeUndefined();
+  });
+
+  /** `dpgw login --grant device` while a person approves (or denies) in the browser, through Keycloak's own pages. */
+  function deviceLogin(decision: 'accept' | 'deny'): Promise<RunResult & { page: string }> {
+    const env: NodeJS.ProcessEnv = { ...base(), DPGW_GRANT: 'device', DPGW_CLIENT_ID: keycloak.deviceClientId };
+    const analyst = keycloak.users.find((u) => u.username === 'analyst')!;
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/dpgw'), 'login'], { env, cwd: ROOT });
+      let stdout = '';
+      let stderr = '';
+      let page: Promise<string> | undefined;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        const address = /^or open (\S+)$/m.exec(stderr)?.[1];
+        if (address && !page) page = approveDeviceInBrowser(address, analyst.username, analyst.password, decision);
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        void (page ?? Promise.resolve('')).catch((error: unknown) => String(error)).then((shown) => resolve({ code: code ?? -1, stdout, stderr, page: shown }));
+      });
+    });
+  }
+
+  it('--grant device: approved on Keycloak\'s pages, the person who approved is signed in (public client, PKCE); a later command uses the session', async () => {
+    const result = await deviceLogin('accept');
+    expect(result.code, `${result.stderr}\n${result.page.slice(0, 500)}`).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^to sign in, open ${keycloak.authUrl.replace(/[.]/g, '\\.')}/auth/realms/${keycloak.realm}/device and enter the code [A-Z]{4}-[A-Z]{4}$`, 'm'));
+    expect(result.stderr).toContain('signed in to realm data-platform as analyst (groups: track-readers)');
+  });
+
+  it('--grant device: denied on the consent page, one line and exit 4', async () => {
+    const result = await deviceLogin('deny');
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('dpgw:'))).toEqual([expect.stringContaining('the sign-in was denied in the browser')]);
   });
 });
