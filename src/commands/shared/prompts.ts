@@ -12,10 +12,14 @@ async function unlessInterrupted<T>(asked: Promise<T>): Promise<T> {
   }
 }
 
-/** A hidden prompt on stderr (stdout stays data); the answer is registered as a secret. */
+/**
+ * A hidden prompt on stderr (stdout stays data); the answer is registered as a secret.
+ * No mask: a `*` per key would show the password's length to anyone watching the screen
+ * or a recording of it, so nothing is echoed, as sudo and ssh do (issue #31 §3).
+ */
 export async function hiddenPrompt(context: CommandContext, message: string): Promise<string> {
   const { password } = await import('@inquirer/prompts');
-  const answer = await unlessInterrupted(password({ message, mask: true }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream }));
+  const answer = await unlessInterrupted(password({ message, mask: false }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream }));
   registerSecret(answer);
   return answer;
 }
