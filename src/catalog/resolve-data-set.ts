@@ -6,6 +6,8 @@
 import type { CatalogDataSet } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
+import { closestMatch } from '../text/closest-match.js';
+import { serverText } from '../text/terminal-text.js';
 import { defaultStorageOf, parseSelfHref, selfHrefOf, topicOf, unplainSelfLink } from './data-set-facts.js';
 
 export interface ResolvedDataSet {
@@ -20,7 +22,8 @@ export interface ResolvedDataSet {
 }
 
 export async function resolveDataSet(client: GatewayClient, name: string, enablement?: string): Promise<ResolvedDataSet> {
-  const listed = (await client.listDataSets()).filter((d) => d.name === name);
+  const all = await client.listDataSets();
+  const listed = all.filter((d) => d.name === name);
   const candidates = listed.flatMap((dataSet): ResolvedDataSet[] => {
     const selfHref = selfHrefOf(dataSet);
     const ids = selfHref ? parseSelfHref(selfHref) : undefined;
@@ -30,9 +33,11 @@ export async function resolveDataSet(client: GatewayClient, name: string, enable
     return [{ dataSet, selfHref, dataSourceId: ids.dataSourceId, enablementId: ids.enablementId, storageId: defaultStorageOf(dataSet)?.id, topic: topicOf(dataSet) }];
   });
   if (candidates.length === 0) {
+    // A misspelt name (`trak`) gets the nearest enabled one, not advice to enable what the user never meant.
+    const near = listed.length ? undefined : closestMatch(name, [...new Set(all.filter((d) => selfHrefOf(d)).map((d) => d.name))]);
     throw new DpgwError('failure', `data set "${name}" is not enabled: the catalog lists no enabled data set of that name${listed.length ? ' with a self link' : ''}`, {
       where: '--dataset',
-      hint: `run \`dpgw enable --datasource <source> --dataset ${name} --group <group>\` first (it waits for the topic)`,
+      hint: near ? serverText(`did you mean "${near}"?`) : `run \`dpgw enable --datasource <source> --dataset ${name} --group <group>\` first (it waits for the topic)`,
     });
   }
   if (candidates.length === 1 && enablement === undefined) return candidates[0]!;

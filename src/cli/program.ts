@@ -43,6 +43,9 @@ function declareProgram(version: string) {
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
+    // commander's guesses are looser than dpgw's (it offered `logout` for `bogus`): off, and
+    // suggestInUsageError adds dpgw's one rule instead. Set before the commands, which inherit it.
+    .showSuggestionAfterError(false)
     // A command's help describes its own options; the global ones are named compactly after them (globalOptionsText).
     .configureHelp({
       showGlobalOptions: false,
@@ -114,6 +117,28 @@ function globalOptionsText(program: AnyCommand): string {
   }
   lines.push(line);
   return `\nGlobal options (\`dpgw --help\` describes them):\n${lines.join('\n')}\n`;
+}
+
+/**
+ * commander's "unknown command 'x'" and "unknown option '--x'", with dpgw's "did you mean"
+ * (src/text/closest-match.ts: the same nearness as every other name dpgw looks up) in
+ * commander's words, `(Did you mean y?)`. Other messages are returned as they are.
+ */
+export function suggestInUsageError(command: AnyCommand, text: string): string {
+  const unknown = /^(error: unknown (command|option) '([^']*)')\s*$/.exec(text);
+  if (!unknown) return text;
+  const [, said, kind, given] = unknown as unknown as [string, string, string, string];
+  let near: string | undefined;
+  if (kind === 'command') near = closestMatch(given, command.commands.map((c) => c.name()));
+  else if (given.startsWith('--')) {
+    // The command's long options and those of the commands above it (the global ones), compared without the dashes,
+    // so that `--x` is not measured as three letters long.
+    const longs: string[] = [];
+    for (let at: AnyCommand | null = command; at; at = at.parent) longs.push(...at.createHelp().visibleOptions(at).flatMap((option) => (option.long ? [option.long.slice(2)] : [])));
+    const flag = closestMatch(given.slice(2), longs);
+    near = flag === undefined ? undefined : `--${flag}`;
+  }
+  return near ? `${said} (Did you mean ${near}?)\n` : text;
 }
 
 function requireSubcommand(group: AnyCommand): never {

@@ -12,7 +12,7 @@ import { commandPath, flagWords } from './command-context.js';
 import type { Io } from '../output/io.js';
 import { loadDispatch } from './load-dispatch.js';
 import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from './completion.js';
-import { buildProgram } from './program.js';
+import { buildProgram, suggestInUsageError } from './program.js';
 import { COMMANDS } from '../commands/registry.js';
 import { VERSION } from './version.js';
 
@@ -33,7 +33,8 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       writeErr: (text) => io.stderr.write(text),
       getOutHelpWidth: () => helpWidth,
       getErrHelpWidth: () => helpWidth,
-      outputError: (text, write) => {
+      outputError: (said, write) => {
+        const text = suggestInUsageError(command, said);
         const hint = `see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\``;
         write(`dpgw: ${oneLine(text)} — ${hint}\n`);
         // With --json a pipeline always gets one document, a usage error included.

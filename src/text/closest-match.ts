@@ -1,4 +1,14 @@
-/** The candidate nearest to a misspelt word, for "did you mean …?" hints; undefined when none is close. */
+/**
+ * The candidate nearest to a misspelt word, for "did you mean …?" hints; undefined when none is close.
+ *
+ * The one rule for every name dpgw looks up (commands, options, keys, catalog names): close
+ * means at most max(1, floor(length / 3)) edits (editDistance below: an insertion, deletion,
+ * substitution or swap of neighbours each count one), the length being the word's as typed,
+ * case ignored. So `trak` (4 letters, 1 edit) gets `track` and `logut` gets `logout`, while
+ * `bogus` (5 letters, 1 edit allowed) gets nothing: `logout` is 3 edits away, and a guess that
+ * far is noise. commander's own guesses allow 40 % similarity, looser: they are turned off
+ * (src/cli/program.ts). Ties go to the first candidate, in the order given.
+ */
 export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -120,6 +120,11 @@ describe('bad input: one line, exit 2', () => {
     expect(sub.stderr).toContain("unknown command 'pish' for 'dpgw schema' (Did you mean push?)");
     // The same nearness as every "did you mean" of dpgw: no guess for a word that is far from all.
     expect((await spawnDpgw(['table', 'zzz'])).stderr).not.toContain('Did you mean');
+    // Top-level too, where commander's looser guess offered `logout` for `bogus` (#31 §3).
+    expect((await spawnDpgw(['bogus'])).stderr).toBe("dpgw: unknown command 'bogus' — see `dpgw --help`\n");
+    expect((await spawnDpgw(['logut'])).stderr).toBe("dpgw: unknown command 'logut' (Did you mean logout?) — see `dpgw --help`\n");
+    expect((await spawnDpgw(['health', '--watc', '1'])).stderr).toBe("dpgw: unknown option '--watc' (Did you mean --watch?) — see `dpgw health --help`\n");
+    expect((await spawnDpgw(['health', '--bogus'])).stderr).toBe("dpgw: unknown option '--bogus' — see `dpgw health --help`\n");
   });
 
   it('an install missing its command code ends in one line and exit 1, not a stack', async () => {

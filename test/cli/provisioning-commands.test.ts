@@ -303,6 +303,14 @@ describe('finding the data set', () => {
     expect(result.stderr).toBe('dpgw: --dataset: data set "track" is not enabled: the catalog lists no enabled data set of that name — run `dpgw enable --datasource <source> --dataset track --group <group>` first (it waits for the topic)\n');
   });
 
+  it('a misspelt data set: the nearest enabled one, as every name dpgw looks up (#31 §3)', async () => {
+    const { dpgw, enableTrack } = await setUp();
+    await enableTrack();
+    const result = await dpgw(['table', 'create', '--dataset', 'trak', '--schema', SCHEMA]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('dpgw: --dataset: data set "trak" is not enabled: the catalog lists no enabled data set of that name — did you mean "track"?\n');
+  });
+
   it('enabled in two enablements: asks for --enablement, and takes it', async () => {
     const { dpgw, enableTrack } = await setUp();
     await enableTrack();

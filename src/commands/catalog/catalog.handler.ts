@@ -11,6 +11,7 @@ import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, 
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { CommandOutput } from '../../output/reporter.js';
 import { textTable } from '../../output/text-table.js';
+import { closestMatch } from '../../text/closest-match.js';
 import { plural } from '../../text/plural.js';
 import { serverText } from '../../text/terminal-text.js';
 
@@ -84,11 +85,17 @@ export const dataSets: HandlerOf<CatalogDatasetsCommand> = async (context) => {
 export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   const [name] = context.args;
   const gateway = await context.gateway();
-  const matches = await enabledDataSets(gateway, { name: escapePattern(name), enablement: context.options.enablement });
+  refusePattern(name);
+  // Every enabled data set (the same one listing as asked for one name), so a misspelt name gets the nearest enabled one.
+  const enabled = await enabledDataSets(gateway, { enablement: context.options.enablement });
+  const matches = enabled.filter((view) => view.name === name);
   if (matches.length === 0) {
+    const near = closestMatch(name, [...new Set(enabled.map((view) => view.name))]);
     throw new DpgwError('failure', `data set "${name}" is not enabled${context.options.enablement ? ` in enablement ${context.options.enablement}` : ''}: the catalog lists no enabled data set of that name`, {
       where: 'dataset',
-      hint: `see what is enabled with \`dpgw catalog datasets\`, or enable it with \`dpgw enable --datasource <source> --dataset ${name} --group <group>\``,
+      hint: near
+        ? serverText(`did you mean "${near}"?`)
+        : `see what is enabled with \`dpgw catalog datasets\`, or enable it with \`dpgw enable --datasource <source> --dataset ${name} --group <group>\``,
     });
   }
   if (matches.length > 1) {
@@ -139,9 +146,8 @@ function storagesOf(view: EnabledDataSetView): string {
   return view.storages.map((s) => `${s.name}${s.default ? '*' : ''} (${s.id})`).join(', ') || '-';
 }
 
-/** A data set name looked up as written: wildcards in it are not patterns here. */
-function escapePattern(name: string): string {
+/** `catalog show` takes one name, not a pattern: wildcards in it are refused, with the listing that takes them. */
+function refusePattern(name: string): void {
   if (/[*?]/.test(name)) throw new DpgwError('usage', `"${name}" is a pattern: \`catalog show\` takes one data set's name`, { where: 'dataset', hint: `list the matching ones with \`dpgw catalog datasets --name '${name}'\`` });
-  return name;
 }
 
