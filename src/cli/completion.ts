@@ -99,7 +99,7 @@ export function completionScript(shell: Shell): string {
     case 'zsh':
       return [
         '#compdef dpgw',
-        '# dpgw completion for zsh: eval "$(dpgw completion zsh)" in ~/.zshrc (after compinit)',
+        '# dpgw completion for zsh: eval "$(dpgw completion zsh)" in ~/.zshrc (after autoload -Uz compinit && compinit)',
         '_dpgw_complete() {',
         '  local -a candidates',
         '  candidates=("${(@f)$(dpgw __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")',
@@ -111,7 +111,7 @@ export function completionScript(shell: Shell): string {
       ].join('\n');
     case 'fish':
       return [
-        '# dpgw completion for fish: dpgw completion fish > ~/.config/fish/completions/dpgw.fish',
+        '# dpgw completion for fish: mkdir -p ~/.config/fish/completions && dpgw completion fish > ~/.config/fish/completions/dpgw.fish',
         'function __dpgw_complete',
         '    set -l words (commandline -opc) (commandline -ct)',
         '    dpgw __complete $words[2..-1] 2>/dev/null',

@@ -4,11 +4,11 @@
  * the way bash calls it at a Tab (COMP_WORDS, COMP_CWORD → COMPREPLY).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { startSandbox, TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 
@@ -124,5 +124,51 @@ describe('dpgw completion zsh and fish', () => {
     const result = await spawnDpgw(['completion', 'powershell']);
     expect(result.code).toBe(2);
     expect(result.stderr.trimEnd().split('\n')).toEqual(["dpgw: command-argument value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. — see `dpgw completion --help`"]);
+  });
+});
+
+describe('the install lines, as documented, in a new user\'s empty home (#31 §3)', () => {
+  // Read from README.md and `dpgw completion --help` and run as written, so the docs cannot drift from what works.
+  const readmeLine = (shell: string): string => {
+    const line = readFileSync(join(ROOT, 'README.md'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes(`dpgw completion ${shell}`) && !l.startsWith('|'));
+    if (!line) throw new Error(`README.md has no install line for ${shell}`);
+    return line.replace(/\s+# .*$/, '');
+  };
+  const helpLine = async (shell: string): Promise<string> => {
+    const help = (await spawnDpgw(['completion', '--help'])).stdout;
+    const line = new RegExp(`^ {2}${shell} {2,}(.+?)(?: {3}in ~/.*)?$`, 'm').exec(help)?.[1];
+    if (!line) throw new Error(`dpgw completion --help has no install line for ${shell}:\n${help}`);
+    return line.trim();
+  };
+  const inEmptyHome = (shell: string, line: string) => {
+    const home = mkdtempSync(join(tmpdir(), 'dpgw-new-home-'));
+    const result = spawnSync(shell, shell === 'bash' ? ['--noprofile', '--norc', '-c', line] : ['-c', line], { env: { ...cleanEnv(), HOME: home, PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' });
+    return { home, ...result };
+  };
+
+  it.each([['README.md', async () => readmeLine('fish')], ['dpgw completion --help', () => helpLine('fish')]])('fish, from %s: makes the folder fish reads and writes the script there', async (_, line) => {
+    const { home, status, stderr } = inEmptyHome('sh', await line());
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const installed = join(home, '.config/fish/completions/dpgw.fish');
+    expect(existsSync(installed)).toBe(true);
+    expect(readFileSync(installed, 'utf8')).toBe((await spawnDpgw(['completion', 'fish'])).stdout);
+  });
+
+  it.each([['README.md', async () => readmeLine('bash')], ['dpgw completion --help', () => helpLine('bash')]])('bash, from %s: registers the completion', async (_, line) => {
+    const { status, stdout, stderr } = inEmptyHome('bash', `${await line()}\ncomplete -p dpgw`);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout.trim()).toBe('complete -o default -F _dpgw_complete dpgw');
+  });
+
+  it('zsh: the documented lines say the same, compinit first', async () => {
+    // No zsh on this machine to run them in: both say to load compinit before the eval (compdef is compinit's).
+    expect(readmeLine('zsh')).toBe('eval "$(dpgw completion zsh)"');
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('eval "$(dpgw completion zsh)"                                   # in ~/.zshrc, after `autoload -Uz compinit && compinit`');
+    expect(await helpLine('zsh')).toBe('eval "$(dpgw completion zsh)"');
+    expect((await spawnDpgw(['completion', '--help'])).stdout).toContain('in ~/.zshrc, after autoload -Uz compinit && compinit');
   });
 });

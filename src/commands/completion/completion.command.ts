@@ -10,7 +10,9 @@ export const completion = defineCommand({
   usage: 'completion',
   description: 'print the shell completion script (bash, zsh or fish): commands, options, choices and profile names',
   example: 'eval "$(dpgw completion bash)"',
-  moreHelp: '\nInstall:\n  bash  eval "$(dpgw completion bash)"   in ~/.bashrc\n  zsh   eval "$(dpgw completion zsh)"    in ~/.zshrc, after compinit\n  fish  dpgw completion fish > ~/.config/fish/completions/dpgw.fish\n',
+  // The fish line makes the folder: a new user has none (test/cli/completion.test.ts runs these lines in an empty home).
+  moreHelp:
+    '\nInstall:\n  bash  eval "$(dpgw completion bash)"   in ~/.bashrc\n  zsh   eval "$(dpgw completion zsh)"    in ~/.zshrc, after autoload -Uz compinit && compinit\n  fish  mkdir -p ~/.config/fish/completions && dpgw completion fish > ~/.config/fish/completions/dpgw.fish\n',
   options: completionOptions,
   handler: () => import('./completion.handler.js').then((module) => module.completion),
 });
