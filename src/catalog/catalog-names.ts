@@ -12,6 +12,10 @@ import { TokenCache } from '../auth/token-cache.js';
 import { cacheDirectory } from '../files/cache-directory.js';
 import { nameProblem } from '../names/platform-names.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
+import type { GatewayClient } from '../gateway/gateway-client.js';
+import type { fanOut as FanOutFunction } from './catalog-lookup.js';
+
+type FanOut = typeof FanOutFunction;
 
 /** `offered data set`: what a source offers (to enable); `data set`: what is enabled. */
 export type CatalogNameKind = 'data source' | 'data set' | 'offered data set';
@@ -27,11 +31,19 @@ export interface CatalogNamesSource {
   token?: string;
 }
 
-export async function catalogNames(kind: CatalogNameKind, source: () => Promise<CatalogNamesSource>, env: NodeJS.ProcessEnv): Promise<string[]> {
+/**
+ * `dataSource` (a name or id, as --datasource takes it) narrows data sets to that source's:
+ * `enable --datasource A --dataset <Tab>` offers A's, not every source's. A source the catalog
+ * does not have has none. Data source names are never narrowed.
+ */
+export async function catalogNames(kind: CatalogNameKind, source: () => Promise<CatalogNamesSource>, env: NodeJS.ProcessEnv, dataSource?: string): Promise<string[]> {
   try {
     const { gateway, profile, token: givenToken } = await source();
     if (!gateway) return [];
-    const file = join(cacheDirectory(env), 'completion', `${createHash('sha256').update(`${gateway}\n${profile}\n${kind}`).digest('hex').slice(0, 16)}.json`);
+    const narrowedTo = kind === 'data source' ? undefined : dataSource;
+    // Each source's names are cached apart from the unnarrowed ones.
+    const key = `${gateway}\n${profile}\n${kind}${narrowedTo === undefined ? '' : `\0${narrowedTo}`}`;
+    const file = join(cacheDirectory(env), 'completion', `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
     const cached = await readFile(file, 'utf8')
       .then((text) => JSON.parse(text) as { at: number; names: string[] })
       .catch(() => undefined);
@@ -43,12 +55,7 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
     const { fanOut } = await import('./catalog-lookup.js');
     const client = new GatewayClient({ baseUrl: gateway, timeoutMs: COMPLETION_BUDGET_MS, retry: { limit: 0 }, tokenSupplier: async () => token });
     try {
-      const listed =
-        kind === 'data source'
-          ? (await client.listDataSources()).map((s) => s.name)
-          : kind === 'offered data set'
-            ? [...new Set((await fanOut(await client.listDataSources(), (s) => client.listOfferedDataSets(s.id))).flat().map((d) => d.name))]
-            : [...new Set((await client.listDataSets()).map((d) => d.name))];
+      const listed = await namesOf(client, kind, narrowedTo, fanOut);
       // Candidates go to the shell raw: only names the platform's rule allows (no control character, no space).
       const names = listed.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined);
       await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
@@ -61,6 +68,18 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
     // A Tab says nothing about what went wrong: the shell then completes file names.
     return [];
   }
+}
+
+/** One listing, or the sources and then the one listing: a Tab's budget has room for no more (enabled data sets of every source: no sources first). */
+async function namesOf(client: GatewayClient, kind: CatalogNameKind, dataSource: string | undefined, fanOut: FanOut): Promise<string[]> {
+  if (kind === 'data set' && dataSource === undefined) return [...new Set((await client.listDataSets()).map((d) => d.name))];
+  const sources = await client.listDataSources();
+  if (kind === 'data source') return sources.map((s) => s.name);
+  // The named source, by id or else name, as --datasource finds it (catalog-lookup.ts selectDataSources); every one when none is named.
+  const named = dataSource === undefined ? sources : [sources.find((s) => s.id === dataSource) ?? sources.find((s) => s.name === dataSource)].flatMap((s) => (s ? [s] : []));
+  if (named.length === 0) return [];
+  if (kind === 'offered data set') return [...new Set((await fanOut(named, (s) => client.listOfferedDataSets(s.id))).flat().map((d) => d.name))];
+  return [...new Set((await client.listDataSets({ dataSourceId: named[0]!.id })).map((d) => d.name))];
 }
 
 async function unexpiredCachedToken(env: NodeJS.ProcessEnv, profile: string): Promise<string | undefined> {

@@ -19,7 +19,7 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
-export async function completionCandidates(program: Command, definitions: readonly Definition[], words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set', profile: string | undefined) => Promise<string[]> = async () => []): Promise<string[]> {
+export async function completionCandidates(program: Command, definitions: readonly Definition[], words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set', profile: string | undefined, dataSource?: string) => Promise<string[]> = async () => []): Promise<string[]> {
   const partial = words[words.length - 1] ?? '';
   // `dpgw help <command…>` completes as the command itself does.
   const before = words.slice(0, -1).filter((word, index) => !(index === 0 && word === HELP_COMMAND));
@@ -45,11 +45,12 @@ export async function completionCandidates(program: Command, definitions: readon
   }
   const matching = (candidates: readonly string[]) => candidates.filter((candidate) => candidate.startsWith(partial));
   // The live catalog's names (a short-lived cache, a bounded wait; nothing when offline or signed out).
-  const profile = before.find((_, index) => before[index - 1] === '--profile');
+  const profile = flagValue(before, '--profile');
   if (valueFor) {
     if (valueFor.long === '--profile') return matching(await profileNames());
-    // `enable` names a data set a source offers; every other command one that is enabled.
-    if (valueFor.long === '--dataset') return matching(await catalogNames(pathOf(command) === 'enable' ? 'offered data set' : 'data set', profile));
+    // `enable` names a data set a source offers; every other command one that is enabled. A --datasource
+    // already on the line narrows them to that source's: `enable --datasource A --dataset B` needs B of A.
+    if (valueFor.long === '--dataset') return matching(await catalogNames(pathOf(command) === 'enable' ? 'offered data set' : 'data set', profile, flagValue(before, '--datasource')));
     if (valueFor.long === '--datasource') return matching(await catalogNames('data source', profile));
     return matching(valueFor.argChoices ?? []);
   }
@@ -62,6 +63,16 @@ export async function completionCandidates(program: Command, definitions: readon
   if (argument === 'data set') return matching(await catalogNames('data set', profile));
   const subcommands = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden && c.name() !== COMPLETE_COMMAND).map((c) => c.name());
   return matching(subcommands);
+}
+
+/** The value a flag is given on the line, as `--flag value` or `--flag=value`; the last one when given twice, as commander takes it. */
+function flagValue(words: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
+  words.forEach((word, index) => {
+    if (word === flag && index + 1 < words.length) value = words[index + 1];
+    else if (word.startsWith(`${flag}=`)) value = word.slice(flag.length + 1);
+  });
+  return value;
 }
 
 /** `dpgw help <command…>`: the command's help, as git and gh give it. */

@@ -25,7 +25,7 @@ export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
 }
 
 /** The live catalog's names for completing --dataset and --datasource; none when it cannot be asked quickly. */
-export async function catalogNames(kind: 'data source' | 'data set' | 'offered data set', env: NodeJS.ProcessEnv, profile: string | undefined): Promise<string[]> {
+export async function catalogNames(kind: 'data source' | 'data set' | 'offered data set', env: NodeJS.ProcessEnv, profile: string | undefined, dataSource?: string): Promise<string[]> {
   const { catalogNames: names } = await import('../catalog/catalog-names.js');
   return names(
     kind,
@@ -34,6 +34,7 @@ export async function catalogNames(kind: 'data source' | 'data set' | 'offered d
       return { gateway: settings.values.gateway.value, profile: settings.profile, token: settings.values.token.value };
     },
     env,
+    dataSource,
   );
 }
 

@@ -51,7 +51,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       COMMANDS,
       argv.slice(1),
       async () => (await loadDispatch()).profileNames(io.env),
-      async (kind, profile) => (await loadDispatch()).catalogNames(kind, io.env, profile),
+      async (kind, profile, dataSource) => (await loadDispatch()).catalogNames(kind, io.env, profile, dataSource),
     );
     io.stdout.write(candidates.map((candidate) => `${candidate}\n`).join(''));
     return 0;

@@ -101,6 +101,24 @@ describe('dpgw completion bash, in bash', () => {
     expect(await tabWhileServing('dpgw table create --dataset ', cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:1', DPGW_TOKEN: 'offline-token-1234' }))).toEqual([]);
   });
 
+  it('enable --datasource A --dataset: only what A offers, from its own cache (#31 §3)', async () => {
+    const sandbox = await startSandbox({ topicDelayMs: 0 });
+    try {
+      const env = { ...(await adminPipelineEnv(sandbox)), XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'dpgw-cache-')) };
+      // The unnarrowed names first, cached: the narrowed Tabs must not be answered from that cache.
+      expect(await tabWhileServing('dpgw enable --dataset ', env)).toEqual(['track', 'vessel', 'weather', 'telemetry']);
+      expect(await tabWhileServing('dpgw enable --datasource mock-data-library --dataset ', env)).toEqual(['track', 'vessel', 'weather']);
+      expect(await tabWhileServing('dpgw enable --datasource=mock-sensor-feed --dataset t', env)).toEqual(['telemetry']);
+      expect(await tabWhileServing('dpgw enable --datasource mock-sensor-feed --dataset tr', env)).toEqual([]);
+      const [sensorFeed] = JSON.parse((await spawnDpgw(['catalog', 'sources', '--json'], { env })).stdout).filter((s: { name: string }) => s.name === 'mock-sensor-feed');
+      expect(await tabWhileServing(`dpgw enable --datasource ${sensorFeed.id} --dataset `, env)).toEqual(['telemetry']);
+      // A source the catalog does not have offers nothing.
+      expect(await tabWhileServing('dpgw enable --datasource nowhere --dataset ', env)).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('offers nothing for a file argument, so bash completes file names (-o default)', () => {
     expect(tab('dpgw schema push exa')).toEqual([]);
     const registered = spawnSync('bash', ['--noprofile', '--norc', '-c', 'eval "$(dpgw completion bash)"; complete -p dpgw'], { env: { ...cleanEnv(), PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' });
