@@ -6,6 +6,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { configDirectory, DEFAULT_PROFILE, loadConfigFile, type ConfigFile } from './config-file.js';
 import { checkProfileName } from './profile-name.js';
+import { unknownProfileHint } from './unknown-profile.js';
 import { flagAttribute, flagName, SETTING_DEFINITIONS, type SettingKey } from './setting-definitions.js';
 
 export type SettingSource =
@@ -84,13 +85,7 @@ function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, c
   if (chosen.source.kind !== 'profile') checkProfileName(chosen.profile, whereGiven(chosen.source));
 
   if (!config.profiles.has(chosen.profile)) {
-    const known = [...config.profiles.keys()];
-    throw new DpgwError('usage', `unknown profile "${chosen.profile}" (from ${describeSource(chosen.source)})`, {
-      where: config.path,
-      hint: known.length
-        ? `known profiles: ${known.join(', ')}; or create it with \`dpgw config set --profile ${chosen.profile} gateway <url>\``
-        : `no profiles exist yet; create it with \`dpgw config set --profile ${chosen.profile} gateway <url>\``,
-    });
+    throw new DpgwError('usage', `unknown profile "${chosen.profile}" (from ${describeSource(chosen.source)})`, { where: config.path, hint: unknownProfileHint(chosen.profile, config, env) });
   }
   return chosen;
 }

@@ -164,6 +164,32 @@ describe('bad input: one line, exit 2', () => {
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toContain('unknown profile "qa" (from env DPGW_PROFILE)');
   });
+
+  it('an unknown profile names the profiles that exist, in every path: no config.yaml, a current profile it lacks, `config use`, another config folder', async () => {
+    const env = cleanEnv();
+    const none = await spawnDpgw(['config', '--profile', 'sbx'], { env });
+    expect(none.code).toBe(2);
+    oneLine(none.stderr);
+    expect(none.stderr).toContain('no profiles exist yet in the config folder DPGW_CONFIG_DIR names');
+    expect(none.stderr).toContain('`dpgw sandbox --write-profile sbx`');
+
+    const file = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
+    writeFileSync(file, 'currentProfile: gone\nprofiles:\n  dev:\n    gateway: http://gw\n  sandbox:\n    gateway: http://gw\n', { mode: 0o600 });
+    const current = await spawnDpgw(['config'], { env });
+    expect(current.code).toBe(2);
+    expect(current.stderr).toContain(`unknown profile "gone" (from profile "gone" ${file}:1:17)`);
+    expect(current.stderr).toContain('known profiles: dev, sandbox in the config folder DPGW_CONFIG_DIR names');
+
+    const use = await spawnDpgw(['config', 'use', 'sandbx'], { env });
+    expect(use.code).toBe(2);
+    expect(use.stderr).toContain('known profiles: dev, sandbox (did you mean "sandbox"?)');
+
+    // The profile exists, but in another folder than the one this shell's settings name.
+    const elsewhere = { ...env, DPGW_CONFIG_DIR: undefined, XDG_CONFIG_HOME: join(env.DPGW_CONFIG_DIR!, 'xdg') };
+    const other = await spawnDpgw(['config', '--profile', 'sandbox'], { env: elsewhere });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('no profiles exist yet in the config folder under XDG_CONFIG_HOME');
+  });
 });
 
 describe('colour', () => {

@@ -68,6 +68,10 @@ describe('dpgw sandbox', () => {
       expect(statSync(secretFile).mode & 0o777).toBe(0o600);
       const shown = await spawnDpgw(['config', '--json', '--profile', 'local'], { env });
       expect(JSON.parse(shown.stdout).settings.clientSecret.value).toBe(`file:${secretFile}`);
+      // The written profile is current, as `dpgw config use local` makes it: no --profile needed after.
+      expect(config).toContain('currentProfile: local');
+      const current = await spawnDpgw(['config', '--json'], { env });
+      expect(JSON.parse(current.stdout)).toMatchObject({ profile: 'local', settings: { gateway: { value: settings.gateway } } });
     } finally {
       const { code, stderr } = await sandbox.stop();
       expect(code).toBe(0);

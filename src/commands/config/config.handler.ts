@@ -10,7 +10,8 @@ import { CONFIG_FILE_NAME, configDirectory, DEFAULT_PROFILE, editProfile, loadCo
 import { describeSource } from '../../settings/resolve-settings.js';
 import { checkProfileName } from '../../settings/profile-name.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../../settings/setting-definitions.js';
-import { closestMatch, unknownNameHint } from '../../text/closest-match.js';
+import { unknownNameHint } from '../../text/closest-match.js';
+import { unknownProfileHint } from '../../settings/unknown-profile.js';
 
 export const show: HandlerOf<ConfigShowCommand> = async (context) => {
   const settings = await context.settings();
@@ -99,12 +100,7 @@ export const use: HandlerOf<ConfigUseCommand> = async (context) => {
   checkProfileName(profile, 'config use');
   const config = await loadConfigFile(configDirectory(context.io.env));
   if (!config.profiles.has(profile)) {
-    const known = [...config.profiles.keys()];
-    const suggestion = closestMatch(profile, known);
-    throw new DpgwError('usage', `unknown profile "${profile}"`, {
-      where: config.path,
-      hint: suggestion ? `did you mean "${suggestion}"?` : `create it first with \`dpgw config set --profile ${profile} gateway <url>\``,
-    });
+    throw new DpgwError('usage', `unknown profile "${profile}"`, { where: config.path, hint: unknownProfileHint(profile, config, context.io.env) });
   }
   setCurrentProfile(config, profile);
   await saveConfigFile(config);

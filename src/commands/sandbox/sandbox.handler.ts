@@ -11,7 +11,7 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
 import { checkProfileName } from '../../settings/profile-name.js';
-import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
+import { configDirectory, editProfile, loadConfigFile, saveConfigFile, setCurrentProfile } from '../../settings/config-file.js';
 
 const DEFAULT_PROFILE_NAME = 'sandbox';
 
@@ -99,7 +99,7 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
         ...data.users.map((u) => `  ${u.username.padEnd(10)} ${u.password}  ${style.dim(u.groups.length ? u.groups.join(', ') : 'no groups')}${u.profile ? style.dim(`  (profile ${u.profile})`) : ''}`),
         '',
         profile
-          ? `${style.bold('profile')} "${profile}" written: use it with --profile ${profile} or \`dpgw config use ${profile}\``
+          ? `${style.bold('profile')} "${profile}" written and made current (as \`dpgw config use ${profile}\` does): every dpgw command in another shell uses it`
           : `${style.bold('settings')} for this shell:`,
         ...(profile
           ? []
@@ -170,6 +170,8 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
     const ciSecret = await writeSecret(join(secretDirectory, `${name}-client-secret`), ci.secret);
     for (const [key, value] of Object.entries({ ...values, grant: 'client-credentials', clientId: ci.clientId, clientSecret: `file:${ciSecret}` })) editProfile(config, name, key, value);
   }
+  // Current, as `dpgw config use` would make it: the next command in another shell talks to this sandbox.
+  setCurrentProfile(config, profile);
   await saveConfigFile(config);
   return profiles;
 }
