@@ -1,5 +1,5 @@
 /** `dpgw sandbox` as a user runs it: starts, prints what to use, writes a profile, stops on Ctrl-C. */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -118,6 +118,43 @@ describe('dpgw sandbox', () => {
       expect(settings.clientSecret).toBe('pipeline-secret-1');
     } finally {
       expect((await sandbox.stop()).code).toBe(0);
+    }
+  });
+
+  it('prints settings for this shell that work when pasted: the users file\'s admin, its client secret quoted, the stream password read from the file it wrote', async () => {
+    const env = cleanEnv();
+    const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
+    // The admin is not the first user, and the secret holds what a shell would take apart.
+    writeFileSync(file, 'users:\n  - { username: reader, password: reader-password-1, groups: [track-readers] }\n  - { username: ops, password: ops-password-1, groups: [platform-admins] }\nclients:\n  - { clientId: pipeline, secret: "it\'s a $HOME `secret`", directAccessGrants: true }\n');
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--users', file, '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const stdout = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('export DPGW_STREAM_PASSWORD\n')) resolve(text);
+        });
+        void exited.then((code) => reject(new Error(`sandbox exited ${code}: ${text}`)));
+      });
+      expect(stdout).not.toContain('***');
+      const lines = stdout.slice(stdout.indexOf('settings for this shell:')).split('\n').slice(1).filter((line) => line.trim() !== '');
+      expect(lines).toHaveLength(4);
+      const pasted = await new Promise<string>((resolve, reject) =>
+        execFile('sh', ['-c', `${lines.join('\n')}\nenv`], { env: { PATH: process.env.PATH, HOME: '/nowhere' } }, (error, out) => (error ? reject(error) : resolve(out))),
+      );
+      const shellEnv = Object.fromEntries(pasted.split('\n').filter((line) => line.startsWith('DPGW_')).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+      const streamPasswordFile = join(env.DPGW_CONFIG_DIR!, 'sandbox', 'stream-password');
+      expect(statSync(streamPasswordFile).mode & 0o777).toBe(0o600);
+      expect(shellEnv).toMatchObject({ DPGW_USERNAME: 'ops', DPGW_CLIENT_ID: 'pipeline', DPGW_CLIENT_SECRET: "it's a $HOME `secret`", DPGW_STREAM_USER: 'dpgw-stream', DPGW_STREAM_PASSWORD: readFileSync(streamPasswordFile, 'utf8').trim() });
+      expect(shellEnv.DPGW_STREAM_PASSWORD).toMatch(/^[\w-]{16,}$/);
+      // The pasted settings sign in: gateway, identity, realm, client and its secret, user.
+      const login = await spawnDpgw(['login', '--password-stdin'], { env: { ...cleanEnv(), ...shellEnv }, input: 'ops-password-1\n' });
+      expect(login.stderr).toContain('signed in to realm data-platform as ops');
+      expect(login.code).toBe(0);
+    } finally {
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
     }
   });
 

@@ -63,10 +63,15 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
 
   let profile: string | undefined;
   let userProfiles: Record<string, string> = {};
+  let streamPasswordFile: string | undefined;
   if (options.writeProfile !== undefined) {
     profile = options.writeProfile === true ? DEFAULT_PROFILE_NAME : options.writeProfile;
     userProfiles = await writeProfiles(context.io.env, profile, sandbox, ADMIN_GROUP);
+  } else {
+    // The lines for a shell name the stream password by its file: printed, it would be masked (***) and the line useless.
+    streamPasswordFile = await writeSecret(join(await secretFolder(context.io.env), 'stream-password'), sandbox.stream.password);
   }
+  const provisioner = provisionerOf(sandbox, ADMIN_GROUP);
 
   // Listen for Ctrl-C before saying "ready": a script may stop the sandbox the moment it reads that.
   const stopped = untilStopped();
@@ -104,9 +109,11 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
         ...(profile
           ? []
           : [
-              `  export DPGW_GATEWAY=${data.gateway} DPGW_AUTH_URL=${data.authUrl} DPGW_REALM=${data.realm} DPGW_QUERY_ENGINE=${data.queryEngine}`,
-              `  export DPGW_CLIENT_ID=${data.clientId} DPGW_CLIENT_SECRET=${data.clientSecret} DPGW_USERNAME=admin`,
-              `  export DPGW_BROKER_LIST=${data.stream.brokerList} DPGW_REGISTRY_URL=${data.stream.registryUrl} DPGW_STREAM_USER=${data.stream.user} DPGW_STREAM_PASSWORD=${data.stream.password}`,
+              `  export DPGW_GATEWAY=${shellWord(data.gateway)} DPGW_AUTH_URL=${shellWord(data.authUrl)} DPGW_REALM=${shellWord(data.realm)} DPGW_QUERY_ENGINE=${shellWord(data.queryEngine)}`,
+              `  export DPGW_CLIENT_ID=${shellWord(data.clientId)} DPGW_CLIENT_SECRET=${shellWord(data.clientSecret)} DPGW_USERNAME=${shellWord(provisioner.username)}`,
+              `  export DPGW_BROKER_LIST=${shellWord(data.stream.brokerList)} DPGW_REGISTRY_URL=${shellWord(data.stream.registryUrl)} DPGW_STREAM_USER=${shellWord(data.stream.user)}`,
+              // `read` rather than `VAR="$(cat …)"`: the masking of output takes any `PASSWORD=…` for a secret and would print `***`.
+              `  read -r DPGW_STREAM_PASSWORD < ${shellWord(streamPasswordFile!)} && export DPGW_STREAM_PASSWORD`,
             ]),
       ].join('\n'),
   });
@@ -133,16 +140,12 @@ function untilStopped(): Promise<void> {
  * to a 0600 file the profiles reference. Returns the profile of each user.
  */
 async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: Sandbox, adminGroup: string): Promise<Record<string, string>> {
-  // The profile itself provisions: the first user who may (group platform-admins), else admin, else the first user.
-  const provisioner = sandbox.users.find((u) => u.groups.includes(adminGroup)) ?? sandbox.users.find((u) => u.username === 'admin') ?? sandbox.users[0];
+  const provisioner = provisionerOf(sandbox, adminGroup);
   const nameOf = (user: Sandbox['users'][number]) => (user === provisioner ? profile : `${profile}-${user.username}`);
   // A user's name (from --users) becomes part of a profile's name: checked before anything is written.
   for (const user of sandbox.users) checkProfileName(nameOf(user), '--write-profile');
   const directory = configDirectory(env);
-  const secretDirectory = join(directory, 'sandbox');
-  await mkdir(secretDirectory, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
-    throw cannotWrite(secretDirectory, error);
-  });
+  const secretDirectory = await secretFolder(env);
   const secretFile = await writeSecret(join(secretDirectory, `${profile}-client-secret`), sandbox.clientSecret);
   const streamPasswordFile = await writeSecret(join(secretDirectory, `${profile}-stream-password`), sandbox.stream.password);
   const config = await loadConfigFile(directory);
@@ -174,6 +177,25 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
   setCurrentProfile(config, profile);
   await saveConfigFile(config);
   return profiles;
+}
+
+/** The user who provisions (the profile itself, DPGW_USERNAME): the first who may (group platform-admins), else admin, else the first user. */
+function provisionerOf(sandbox: Sandbox, adminGroup: string): Sandbox['users'][number] {
+  return sandbox.users.find((u) => u.groups.includes(adminGroup)) ?? sandbox.users.find((u) => u.username === 'admin') ?? sandbox.users[0]!;
+}
+
+/** The 0700 folder of the sandbox's secret files, in the config folder. */
+async function secretFolder(env: NodeJS.ProcessEnv): Promise<string> {
+  const folder = join(configDirectory(env), 'sandbox');
+  await mkdir(folder, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    throw cannotWrite(folder, error);
+  });
+  return folder;
+}
+
+/** A value as one shell word: as is when only safe characters, else single-quoted (a users file's secret may hold anything). */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 async function writeSecret(file: string, secret: string): Promise<string> {
