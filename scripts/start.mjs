@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runInOrder } from './ordered-output.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'dpgw');
@@ -23,8 +24,11 @@ for (const key of Object.keys(env)) if (key.startsWith('DPGW_') && !['DPGW_CONFI
 const say = (text) => process.stdout.write(`${text}\n`);
 
 function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const child = spawn(process.execPath, [bin, 'sandbox', '--json', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', '--topic-delay', '300', '--write-profile', 'sandbox'], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The sandbox's messages (e.g. "sandbox stopped") join the tour's stream, in order, rather than racing it on stderr.
+  child.stderr.setEncoding('utf8').on('data', (chunk) => process.stdout.write(chunk));
+  // 'close', not 'exit': its last words ("sandbox stopped") are read before the tour's own last line.
+  const exited = new Promise((resolve) => child.on('close', (code) => resolve(code)));
   const ready = new Promise((resolve, reject) => {
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -40,16 +44,9 @@ function startSandbox() {
   return { ready, stop: () => (child.kill('SIGINT'), exited) };
 }
 
+// Each command's stdout and stderr go to our stdout as one sequence of lines, in the order written.
 function dpgw(args, input, extraEnv = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv }, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
+  return runInOrder(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv }, cwd: root, input }, (line) => say(line));
 }
 
 const sandbox = startSandbox();
@@ -81,8 +78,6 @@ try {
   for (const step of steps) {
     say(`── ${step.title}\n$ dpgw ${step.args.join(' ')}`);
     const result = await dpgw(step.args, step.input, step.env);
-    if (result.stdout) say(result.stdout.trimEnd());
-    if (result.stderr) say(result.stderr.trimEnd());
     if (result.code !== (step.exitCode ?? 0)) {
       say(`   failed with exit code ${result.code}\n`);
       failed = true;
