@@ -3,7 +3,7 @@
  * and `dpgw verify` (alone and as provision's last step), the built binary against
  * the sandbox's gateway, identity provider and query engine.
  */
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -38,6 +38,43 @@ describe('dpgw access-control render', () => {
     const check = await spawnDpgw(['access-control', 'check', file, '--json'], { env });
     expect(check.code, check.stderr).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, policyEngine: 'opa', properties: { 'opa.policy.uri': POLICY }, problems: [] });
+  });
+
+  it('says on stderr where each value came from: flag, environment, profile (file:line:column), default', async () => {
+    const env = cleanEnv();
+    const config = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
+    writeFileSync(config, `currentProfile: sbx\nprofiles:\n  sbx:\n    policyUri: ${POLICY}\n`, { mode: 0o600 });
+    const result = await spawnDpgw(['access-control', 'render', '--policy-batched-uri', 'http://opa:8181/batch'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(stderrLines(result)).toEqual([
+      'policy engine opa (default)',
+      `policy URI ${POLICY} (from profile "sbx" ${config}:4:16)`,
+      'batched policy URI http://opa:8181/batch (from flag --policy-batched-uri)',
+    ]);
+    const fromEnv = await spawnDpgw(['access-control', 'render'], { env: { ...env, DPGW_POLICY_URI: 'http://opa:8181/other/allow' } });
+    expect(stderrLines(fromEnv)).toContain('policy URI http://opa:8181/other/allow (from env DPGW_POLICY_URI)');
+  });
+
+  it('-o refuses to replace a file that differs unless --force, and says "unchanged" for one that does not', async () => {
+    const env = cleanEnv();
+    const file = join(env.DPGW_CONFIG_DIR!, 'access-control.properties');
+    writeFileSync(file, 'opa.policy.uri=http://installed/allow\n');
+    const refused = await spawnDpgw(['access-control', 'render', '--policy-uri', POLICY, '-o', file], { env });
+    expect(refused.code).toBe(2);
+    expect(stderrLines(refused)).toEqual([`dpgw: --output: ${file} exists and differs from the rendered file: not overwritten — pass --force to replace it, or check it with \`dpgw access-control check\``]);
+    expect(readFileSync(file, 'utf8')).toBe('opa.policy.uri=http://installed/allow\n');
+
+    const forced = await spawnDpgw(['access-control', 'render', '--policy-uri', POLICY, '-o', file, '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain(`✓ wrote ${file}`);
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain(`opa.policy.uri=${POLICY}`);
+
+    const again = await spawnDpgw(['access-control', 'render', '--policy-uri', POLICY, '-o', file, '--json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`✓ ${file} unchanged`);
+    expect(JSON.parse(again.stdout)).toMatchObject({ file, changed: false });
+    expect(readFileSync(file, 'utf8')).toBe(written);
   });
 
   it('says which flag is missing, in one line, and writes nothing', async () => {

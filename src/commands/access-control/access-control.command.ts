@@ -2,7 +2,10 @@
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
 
-const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => kit.scopedSettings(command, 'access').option('-o, --output <file>', 'write the file here (default: standard output)');
+const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => kit
+    .scopedSettings(command, 'access')
+    .option('-o, --output <file>', 'write the file here (default: standard output); an existing file that differs is refused without --force')
+    .option('--force', 'replace an existing --output file that differs');
 const checkOptions = (command: CommandFor<'check <file>'>, kit: OptionKit) => kit.scopedSettings(command, 'access');
 export type AccessControlRenderCommand = ReturnType<typeof renderOptions>;
 export type AccessControlCheckCommand = ReturnType<typeof checkOptions>;

@@ -8,6 +8,8 @@ import { ExitCode } from '../../errors/exit-code.js';
 import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../../query-access/access-control-file.js';
 import { optionalUrl, requireUrl, requireWord } from '../../settings/setting-values.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
+import { describeSource } from '../../settings/resolve-settings.js';
+import { statSync } from 'node:fs';
 
 export const render: HandlerOf<AccessControlRenderCommand> = async (context) => {
   const { options, reporter } = context;
@@ -28,13 +30,29 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
   if (checked.properties['opa.policy.uri'] !== rendered.policyUri && policyEngine === 'opa') throw new DpgwError('usage', 'the rendered file would not read back the policy URI as given', { where: '--policy-uri' });
 
   const output = options.output;
+  const existing = output === undefined ? undefined : existingText(output);
+  const changed = existing !== text;
+  // A file the coordinator may already use is not replaced by surprise; refused before anything else is said.
+  if (existing !== undefined && changed && options.force !== true) throw new DpgwError('usage', `${output} exists and differs from the rendered file: not overwritten`, { where: '--output', hint: 'pass --force to replace it, or check it with `dpgw access-control check`' });
+
+  // Flags, the environment and the profile mix in one file: say where each value came from, as `dpgw config` does.
+  for (const [key, label] of [['policyEngine', 'policy engine'], ['policyUri', 'policy URI'], ['policyBatchedUri', 'batched policy URI']] as const) {
+    const setting = settings.values[key];
+    if (setting.value === undefined || (key !== 'policyEngine' && policyEngine !== 'opa')) continue;
+    reporter.info(`${label} ${setting.value} ${reporter.err.dim(`(${setting.source.kind === 'default' ? 'default' : `from ${describeSource(setting.source)}`})`)}`);
+  }
+
   if (output !== undefined) {
-    await writeFileAtomic(output, text, 0o644, { where: '--output' });
-    reporter.success(`wrote ${output}: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
-    reporter.next(`install it as the coordinator's ${ACCESS_CONTROL_FILE_NAME} (docs/query-access.md), then \`dpgw verify --dataset <name>\``);
+    if (!changed) {
+      reporter.success(`${output} unchanged: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
+    } else {
+      await writeFileAtomic(output, text, 0o644, { where: '--output' });
+      reporter.success(`wrote ${output}: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
+      reporter.next(`install it as the coordinator's ${ACCESS_CONTROL_FILE_NAME} (docs/query-access.md), then \`dpgw verify --dataset <name>\``);
+    }
   }
   return {
-    data: { file: output ?? null, policyEngine, properties: checked.properties, text },
+    data: { file: output ?? null, changed: output === undefined ? null : changed, policyEngine, properties: checked.properties, text },
     human: () => (output === undefined ? text : ''),
   };
 };
@@ -65,6 +83,17 @@ export const check: HandlerOf<AccessControlCheckCommand> = async (context) => {
     exitCode: result.ok ? ExitCode.Ok : ExitCode.Usage,
   };
 };
+
+/** The text of the file at `path`, or undefined when there is none. */
+function existingText(path: string): string | undefined {
+  try {
+    statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return readRegularFile(path, { what: 'existing output file', maxBytes: MB, where: '--output', hint: 'choose another --output file' });
+}
 
 function line(problem: AccessControlProblem & { where: string }): string {
   return `${problem.where}: ${problem.message}${problem.hint ? ` — ${problem.hint}` : ''}`;
