@@ -103,6 +103,9 @@ await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/cli/dpgw.cjs',
   format: 'cjs',
+  // CommonJS has no import.meta: package-root.ts finds the installed package (its examples/, for --help) from this file's own URL.
+  define: { ...common.define, 'import.meta.url': '__dpgwModuleUrl' },
+  banner: { js: 'var __dpgwModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [...common.plugins, dispatchStaysOutside, handlersStayOutside, childProcessOnDemand],
 });
 

@@ -11,6 +11,8 @@ import { SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
 import { COMMANDS } from '../commands/registry.js';
 import { commandName, type AnyCommand, type CommandDefinition } from './command-definition.js';
 import { optionKit } from './option-kit.js';
+import { packageRoot } from '../package-root.js';
+import { join } from 'node:path';
 
 /** commander's own classes, seen through @commander-js/extra-typings (types only: nothing more is loaded). */
 const Command = CommanderCommand as unknown as typeof Typed.Command;
@@ -30,9 +32,11 @@ export function buildProgram(version: string, dispatch: Dispatch): AnyCommand {
   const program = declareProgram(version);
   declareCommands(program as unknown as AnyCommand, dispatch, examples);
   const width = Math.max(...examples.map((e) => e.command.length));
+  // Where the package is installed, not a path relative to a checkout: after `npm i -g dpgw` no examples/ is at hand.
   program.addHelpText(
     'after',
-    `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed (a table that would not consume included), 2 usage or invalid input, 3 rejected by the gateway, 4 authentication (the brokers refusing the stream user included), 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get, table get), 130 interrupted.\nDocs: README.md and docs/ in the dpgw package.\n`,
+    () =>
+      `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed (a table that would not consume included), 2 usage or invalid input, 3 rejected by the gateway, 4 authentication (the brokers refusing the stream user included), 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get, table get), 130 interrupted.\nExample files (examples/… above): ${join(packageRoot(), 'examples')}\nDocs: ${join(packageRoot(), 'README.md')} and ${join(packageRoot(), 'docs')}\n`,
   );
   return program;
 }
@@ -79,7 +83,8 @@ function declareCommands(program: AnyCommand, dispatch: Dispatch, examples: Exam
   const declare = (parent: AnyCommand, definition: CommandDefinition, group?: string) => {
     const command = parent.command(definition.usage).description(definition.description).helpOption('-h, --help', 'show help');
     definition.options?.(command, optionKit);
-    command.addHelpText('after', `\nExample:\n  $ ${definition.example}\n${definition.moreHelp ?? ''}${globals}`);
+    // An example naming examples/… says where that folder is installed (computed only when help is shown).
+    command.addHelpText('after', () => `\nExample:\n  $ ${definition.example}\n${/\bexamples\//.test(definition.example) ? `  (examples/ is ${join(packageRoot(), 'examples')})\n` : ''}${definition.moreHelp ?? ''}${globals}`);
     examples.push({ command: [group, commandName(definition)].filter(Boolean).join(' '), example: definition.example });
     command.action(async function (this: AnyCommand) {
       await dispatch(this);

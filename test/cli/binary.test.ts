@@ -25,6 +25,22 @@ describe('dpgw --help and --version', () => {
     expect(stdout).not.toMatch(ANSI);
   });
 
+  it('names the installed examples and docs by absolute path, wherever the package is installed', async () => {
+    // A copy of the package elsewhere, as `npm i -g` leaves it: the paths are that copy's, and they exist.
+    const install = mkdtempSync(join(tmpdir(), 'dpgw-install-'));
+    for (const part of ['bin', 'dist', 'package.json', 'examples', 'docs', 'README.md']) cpSync(join(ROOT, part), join(install, part), { recursive: true });
+    const help = (argv: string[]) =>
+      new Promise<string>((resolve, reject) => execFile(process.execPath, [join(install, 'bin/dpgw'), ...argv], { env: cleanEnv(), cwd: tmpdir() }, (error, stdout) => (error ? reject(error) : resolve(stdout))));
+    const top = await help(['--help']);
+    const examples = /^Example files \(examples\/… above\): (.+)$/m.exec(top)?.[1];
+    expect(examples).toBe(join(install, 'examples'));
+    expect(existsSync(join(examples!, 'track', 'schema.yaml'))).toBe(true);
+    expect(existsSync(join(examples!, 'track', 'provision.yaml'))).toBe(true);
+    expect(top).toContain(`Docs: ${join(install, 'README.md')} and ${join(install, 'docs')}`);
+    // A command whose example names examples/… says where that folder is.
+    expect(await help(['table', 'create', '--help'])).toContain(`  (examples/ is ${join(install, 'examples')})`);
+  });
+
   it('prints the package version', async () => {
     const { code, stdout } = await spawnDpgw(['--version']);
     expect(code).toBe(0);
