@@ -23,6 +23,8 @@ export interface DashboardRequest {
   databaseName: string;
   dashboardTitle: string;
   chartName: string;
+  /** What to do when the dashboard user sees no such table (the command names the profiles of other users); the general rule when absent. */
+  notListedHint?: string;
 }
 
 export type Change = 'created' | 'unchanged' | 'updated';
@@ -43,7 +45,7 @@ interface Identified {
 export async function buildDashboard(client: SupersetClient, request: DashboardRequest): Promise<DashboardResult> {
   const sql = `SELECT * FROM ${sqlIdentifier(QUERY_ENGINE_SCHEMA)}.${sqlIdentifier(request.table)} LIMIT ${request.rows}`;
   const database = await findDatabase(client, request.databaseName);
-  await requireTableListed(client, database, request.table);
+  await requireTableListed(client, database, request.table, request.notListedHint ?? `${ACCESS_HINT}; or check --table`);
   const created: Array<() => Promise<unknown>> = [];
   try {
     const dataSet = await ensureDataSet(client, database.id, `${request.table}_latest_${request.rows}`, sql, created);
@@ -83,12 +85,12 @@ async function findDatabase(client: SupersetClient, name: string): Promise<{ id:
  * engine (its connection impersonates the user): a user outside the enablement's groups
  * sees none (contract step 8), so nothing is created for them.
  */
-async function requireTableListed(client: SupersetClient, database: { id: number; name: string }, table: string): Promise<void> {
+async function requireTableListed(client: SupersetClient, database: { id: number; name: string }, table: string, hint: string): Promise<void> {
   const listed = await client.get<{ result?: Array<{ value: string }> }>(`/api/v1/database/${database.id}/tables/?q=${encodeURIComponent(rison({ schema_name: QUERY_ENGINE_SCHEMA, force: true }))}`);
   const tables = (listed.result ?? []).map((t) => t.value);
   if (tables.includes(table)) return;
   throw new DpgwError('rejected', `the query engine shows dashboard user ${client.username} no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${tables.join(', ')})` : ' (it sees no table there)'}; nothing was created`, {
-    hint: `${ACCESS_HINT}; or check --table`,
+    hint,
   });
 }
 

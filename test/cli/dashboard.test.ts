@@ -3,13 +3,15 @@
  * sandbox's dashboard tool, which runs the data set's SQL in the sandbox's query engine
  * as the signed-in user.
  */
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
-import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { dashboard as dashboardCommand } from '../../src/commands/dashboard/dashboard.command.js';
 import { tokenFor } from '../helpers/sandbox-http.js';
 
 const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
@@ -90,7 +92,7 @@ describe('dpgw dashboard', () => {
     const result = await dashboardAs(s, 'outsider');
     expect(result.code).toBe(3);
     expect(result.stderr.trim().split('\n')).toEqual([
-      'dpgw: the query engine shows dashboard user outsider no table track in schema default of connection "Trino" (it sees no table there); nothing was created — the dashboard user runs the SQL as itself in the query engine: it must be in one of the enablement groups; or check --table',
+      'dpgw: the query engine shows dashboard user outsider no table track in schema default of connection "Trino" (it sees no table there); nothing was created — dashboard user outsider (DPGW_DASHBOARD_USER) runs the SQL as itself: sign in as a member of the enablement\'s groups (`dpgw catalog show track` names them), with --dashboard-user; a table not created yet is not listed either (`dpgw table get track`)',
     ]);
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
   });
@@ -113,6 +115,49 @@ describe('dpgw dashboard', () => {
     expect(noUrl.stderr).toContain('set it with --dashboard-url, or DPGW_DASHBOARD_URL');
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
   });
+});
+
+describe("the help's example", () => {
+  it('runs as written on `dpgw sandbox --write-profile sandbox` after the provisioning; as the profile that provisions it says which profile to use instead', async () => {
+    const env = cleanEnv();
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--json', '--write-profile', 'sandbox', '--topic-delay', '0', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const settings = await new Promise<{ users: Array<{ username: string; password: string }> }>((resolve, reject) => {
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          try {
+            resolve(JSON.parse(stdout));
+          } catch {
+            // not complete yet
+          }
+        });
+        void exited.then((code) => reject(new Error(`sandbox exited ${code}`)));
+      });
+      // README's walk-through on the profile the sandbox made current: sign in as admin, provision the track data set.
+      const admin = settings.users.find((u) => u.username === 'admin')!;
+      for (const [args, input] of [[['login', '--password-stdin'], `${admin.password}\n`], [['provision', 'examples/track/provision.yaml'], '']] as const) {
+        const result = await spawnDpgw([...args], { env, input });
+        expect(result.code, result.stderr).toBe(0);
+      }
+      // The example exactly as `dpgw dashboard --help` prints it.
+      const words = dashboardCommand.example.match(/"[^"]*"|\S+/g)!.map((word) => word.replace(/^"(.*)"$/, '$1'));
+      expect(words[0]).toBe('dpgw');
+      const example = await spawnDpgw(words.slice(1), { env });
+      expect(example.code, example.stderr).toBe(0);
+      expect(example.stderr).toContain('created chart "track positions"');
+
+      // The current profile signs in as admin, who provisions but reads nothing: the hint names the reader's profile.
+      const asAdmin = await spawnDpgw(['dashboard', '--dataset', 'track', '--dashboard', 'Tracks'], { env });
+      expect(asAdmin.code).toBe(3);
+      expect(asAdmin.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(asAdmin.stderr).toMatch(/— dashboard user admin \(.*config\.yaml:\d+:\d+\) runs the SQL as itself: sign in as a member of the enablement's groups \(`dpgw catalog show track` names them\), e\.g\. `--profile sandbox-analyst` \(analyst\)/);
+    } finally {
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+  }, 60_000);
 });
 
 describe('dpgw provision with a dashboard step', () => {

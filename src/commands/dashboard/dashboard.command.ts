@@ -15,7 +15,8 @@ export type DashboardCommand = ReturnType<typeof dashboardOptions>;
 export const dashboard = defineCommand({
   usage: 'dashboard',
   description: 'save the table as a data set in the dashboard tool, map it (lon, lat) on a dashboard and prove the chart renders (contract step 9)',
-  example: 'dpgw dashboard --dataset track --dashboard "Tracks"',
+  // As a reader, not as the profile that provisions: the dashboard user runs the SQL as itself (`dpgw sandbox --write-profile` writes sandbox-analyst).
+  example: 'dpgw dashboard --dataset track --dashboard "Tracks" --profile sandbox-analyst',
   options: dashboardOptions,
   handler: () => import('./dashboard.handler.js').then((module) => module.dashboard),
 });

@@ -5,6 +5,7 @@ import { buildDashboard } from '../../dashboard/build-dashboard.js';
 import { requireName } from '../../names/platform-names.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { hiddenPrompt } from '../shared/prompts.js';
+import { whereSet, type Settings } from '../../settings/resolve-settings.js';
 
 export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
   const { options, reporter, io } = context;
@@ -23,6 +24,7 @@ export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
       databaseName: settings.values.dashboardDatabase.value!,
       dashboardTitle: options.dashboard ?? dataSet,
       chartName: options.chart ?? `${table} positions`,
+      notListedHint: notListedHint(settings, dataSet, table),
     });
     const what = (change: string) => (change === 'unchanged' ? 'found' : change);
     reporter.success(
@@ -40,3 +42,20 @@ export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
   }
 };
 
+/**
+ * The dashboard user sees no such table: either it is not in the enablement's groups (a
+ * sandbox profile signs in as admin, who provisions but is no reader) or the table is
+ * not there yet. Says which user it was and where it was set, and names the profiles that
+ * sign in as someone else: the way out is another user, not another table.
+ */
+function notListedHint(settings: Settings, dataSet: string, table: string): string {
+  const user = settings.values.dashboardUser;
+  const others = [...settings.config.profiles]
+    .filter(([name, values]) => name !== settings.profile && values.get('dashboardUser') !== undefined && values.get('dashboardUser')!.value !== user.value)
+    .slice(0, 3)
+    .map(([name, values]) => `\`--profile ${name}\` (${values.get('dashboardUser')!.value})`);
+  return [
+    `dashboard user ${user.value} (${whereSet(user)}) runs the SQL as itself: sign in as a member of the enablement's groups (\`dpgw catalog show ${dataSet}\` names them)${others.length ? `, e.g. ${others.join(' or ')}` : ', with --dashboard-user'}`,
+    `a table not created yet is not listed either (\`dpgw table get ${table}\`)`,
+  ].join('; ');
+}
