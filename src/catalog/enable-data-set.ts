@@ -140,7 +140,11 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
       await sleep(Math.min(delay, request.waitTimeoutMs - elapsed), undefined, { signal: request.signal });
     } catch (error) {
       if (!request.signal?.aborted) throw error;
-      throw new DpgwError('interrupted', `stopped while waiting for the topic of ${request.dataSet} (enabled in enablement ${enablement.name})`, { hint: 'run the same command again to finish: it is safe to repeat' });
+      throw new DpgwError('interrupted', `stopped while waiting for the topic of ${request.dataSet} (enabled in enablement ${enablement.name})`, {
+        hint: 'run the same command again to finish: it is safe to repeat',
+        // What was done before the stop, for a summary that tells it (provision).
+        details: { enablement: enablement.name, enablementCreated: created, enabled: true },
+      });
     }
   }
 }

@@ -441,15 +441,15 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     const decision = storageDecision(version);
     if (!decision.touch) steps.push(storageStep(version, 'skipped'));
     else {
-      const touched = await touchDefaultStorage(options.client, { dataSet: entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId });
+      await touchDefaultStorage(options.client, { dataSet: entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId });
       // The answer does not say whether permissions were created ("response: not shown").
       // After enabling or creating the table in this run, this is the touch that creates them.
       const firstTouch = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
       const unknownVersion = decision.versionKnown ? '' : '; platform version unknown';
       steps.push(
         firstTouch
-          ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created (${touched.status})${unknownVersion}` }
-          : { step: 'storage', status: 'accepted', detail: `touched the default storage again (${touched.status}); the gateway does not say whether permissions were missing${unknownVersion}` },
+          ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created${unknownVersion}` }
+          : { step: 'storage', status: 'accepted', detail: `touched the default storage again; the gateway does not say whether permissions were missing${unknownVersion}` },
       );
     }
     if (options.interrupted()) return finish('interrupted');
@@ -472,7 +472,12 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
   } catch (error) {
     const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { cause: error });
     if (known.kind === 'interrupted') {
-      steps.push({ step: current, status: 'skipped', detail: known.message });
+      // What the step did before the stop is in the summary: an enablement created and a data set enabled are changes.
+      const done = known.details as { enablement?: string; enablementCreated?: boolean; enabled?: boolean } | undefined;
+      if (current === 'enable' && done?.enabled) {
+        if (done.enablement !== undefined) result.enablement = done.enablement;
+        steps.push({ step: 'enable', status: 'changed', detail: `${done.enablementCreated ? 'created' : 'reused'} enablement ${done.enablement}; enabled ${entry.dataset}; stopped before its topic appeared` });
+      } else steps.push({ step: current, status: 'skipped', detail: known.message });
       return finish('interrupted');
     }
     steps.push({ step: current, status: 'failed', detail: known.toLine() });
@@ -491,23 +496,23 @@ async function pushSchema(options: RunOptions, schema: AnalyticsSchema, known: L
   if (live.change === 'none') return { step: 'schema', status: 'unchanged', detail: `${name} matches the store` };
   // An inferred schema is known only after enabling: then its schema and table are what was not sent.
   if (live.change === 'incompatible') throw new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { hint: 'its schema and table were not sent' });
-  const pushed = await options.client.createSchema(schema);
-  if (live.change === 'create') return { step: 'schema', status: 'changed', detail: `${name} created (${pushed.status})` };
+  await options.client.createSchema(schema);
+  if (live.change === 'create') return { step: 'schema', status: 'changed', detail: `${name} created` };
   if (live.change === 'update') {
-    return { step: 'schema', status: 'changed', detail: `${name} updated (${pushed.status}): rows stored before show the added columns once the store reloads its segments`, changes: live.lines };
+    return { step: 'schema', status: 'changed', detail: `${name} updated: rows stored before show the added columns once the store reloads its segments`, changes: live.lines };
   }
-  return { step: 'schema', status: 'accepted', detail: `${name} accepted (${pushed.status}); not compared: ${live.why}` };
+  return { step: 'schema', status: 'accepted', detail: `${name} accepted; not compared: ${live.why}` };
 }
 
 async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {
   const outcome = await createTableOnce(options.client, table, options.failOnExists ? 'failure' : 'unchanged', 'the run was told to fail on an existing table (--fail-on-exists)');
-  if (outcome.created) return { step: 'table', status: 'changed', detail: `table ${table.tableName} created (${outcome.answer.status})` };
+  if (outcome.created) return { step: 'table', status: 'changed', detail: `table ${table.tableName} created` };
   // It exists (409): "unchanged" only when read back and equal; a difference is updated; without reads, "not compared".
   const live = await compareTable(options.client, table, true);
   if (live.change === 'none') return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists and matches the manifest` };
   if (live.change === 'update') {
-    const answer = await updateTable(options.client, table, live.lines);
-    return { step: 'table', status: 'changed', detail: `table ${table.tableName} updated (${answer.status}): ${live.lines.join('; ')}`, changes: live.lines };
+    await updateTable(options.client, table, live.lines);
+    return { step: 'table', status: 'changed', detail: `table ${table.tableName} updated: ${live.lines.join('; ')}`, changes: live.lines };
   }
   const why = live.change === 'create' ? 'the store answered 409 for the table but does not return it' : live.why;
   return { step: 'table', status: 'not-compared', detail: `table ${table.tableName} exists, not compared: ${why}` };

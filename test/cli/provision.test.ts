@@ -191,6 +191,28 @@ describe('dpgw provision', () => {
   });
 });
 
+describe('Ctrl-C while a data set waits for its topic', () => {
+  it('the summary says the enablement was created and the data set enabled, and the health check does not start', async () => {
+    const { env, manifest, sandbox } = await setUp({ topicDelayMs: 30_000 });
+    const file = manifest(`healthCheck: true\ndataSets:\n${entry('track')}`);
+    const child = spawn(process.execPath, [BIN, 'provision', file, '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const enabled = () => sandbox.requestLog.of('gateway').some((e) => e.method === 'PUT' && e.path.endsWith('/datasets/track'));
+    while (!enabled()) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const [track] = JSON.parse(stdout).dataSets;
+    expect(track.status).toBe('interrupted');
+    expect(track.steps).toEqual([{ step: 'enable', status: 'changed', detail: 'created enablement track; enabled track; stopped before its topic appeared' }]);
+    expect(stderr).toContain('warning: health check not run: the run was interrupted');
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.path.startsWith('/api/health'))).toEqual([]);
+  });
+});
+
 describe('table create and storage touch: the same steps in provision as in their commands', () => {
   it('a data set that lists no default storage fails its storage step by name, and no path with "undefined" is asked for', async () => {
     const { dpgw, manifest, gatewayLog, env } = await setUp({ omitStorages: true });

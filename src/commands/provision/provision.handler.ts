@@ -115,8 +115,10 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
     } finally {
       progress.stop();
     }
-    const health = loaded.manifest.healthCheck ? await finalHealthCheck(client, loaded.manifest.healthCheck) : undefined;
+    // Nothing new starts after Ctrl-C or SIGTERM: the health check neither.
     const interrupted = stop.stopping();
+    const health = loaded.manifest.healthCheck && !interrupted ? await finalHealthCheck(client, loaded.manifest.healthCheck) : undefined;
+    if (loaded.manifest.healthCheck && interrupted) reporter.warn('health check not run: the run was interrupted');
     const failed = results.filter((r) => r.status === 'failed');
     const changed = results.some((r) => r.changed);
     const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true });

@@ -31,7 +31,7 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   }
   const gateway = await context.gateway();
   const answer = await gateway.createSchema(schema);
-  context.reporter.success(`schema ${schema.schemaName} stored (${answer.status}) — a schema sent again replaces the stored one`);
+  context.reporter.success(`schema ${schema.schemaName} stored — a schema sent again replaces the stored one`);
   context.reporter.next(`dpgw table create --dataset <data set> --schema ${file}`);
   return { data: { schemaName: schema.schemaName, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };

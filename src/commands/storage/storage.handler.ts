@@ -33,7 +33,7 @@ export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
   if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(selfHref, storageId) }], base);
   const answer = await touchDefaultStorage(gateway, storage);
   const said = typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
-  reporter.success(`touched the default storage of ${dataSetName} (${answer.status})${said}`);
+  reporter.success(`touched the default storage of ${dataSetName}${said}`);
   reporter.next('query the table as a member of an enablement group');
   return { data: { ...base, touched: true, status: answer.status, response: answer.body ?? null }, human: () => '' };
 };

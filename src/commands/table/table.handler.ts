@@ -75,7 +75,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   }
   const client = await context.gateway();
   const { answer } = await createTableOnce(client, built.table, 'failure', 'use it as it is, or choose another name with --name');
-  reporter.success(`table ${tableName} created for topic ${built.topic} (${answer.status})`);
+  reporter.success(`table ${tableName} created for topic ${built.topic}`);
   const consumption: Consumption =
     options.waitConsuming > 0
       ? await waitUntilConsuming(client, tableName, { partitions: topicFacts?.partitions, timeoutMs: options.waitConsuming * 1000 })
