@@ -81,7 +81,7 @@ export interface SessionSummary {
 const MAX_EXPIRY_MARGIN_MS = 30_000;
 
 export function tokenCacheFor(context: SessionContext): TokenCache {
-  return new TokenCache(context.env, context.session.profile, context.warn);
+  return new TokenCache(context.env, context.session.profile, context.warn, context.session.grant === 'client-credentials' ? 'service-account' : undefined);
 }
 
 /** Where to sign in (auth URL, realm, client and a way to its secret), checked before anyone is asked for a password. */
@@ -369,7 +369,7 @@ async function applicableSession(context: SessionContext, cache: TokenCache): Pr
   const serviceAccount = (grant: Grant | undefined) => grant === 'client-credentials';
   if (serviceAccount(session.grant) !== serviceAccount(context.session.grant)) {
     throw new DpgwError('auth', `the cached session of profile "${session.profile}" is ${serviceAccount(session.grant) ? `the service account of client ${session.clientId}` : `${session.username}'s`}, not ${serviceAccount(context.session.grant) ? 'a service account' : 'a person\'s'} as --grant ${context.session.grant} asks`, {
-      hint: `${loginHint(context).replace(/ again$/, '')} --grant ${context.session.grant}`,
+      hint: `run \`dpgw login${context.session.profileNamed ? ` --profile ${context.session.profile}` : ''}${context.session.grant === 'password' ? '' : ` --grant ${context.session.grant}`}\``,
     });
   }
   if (differs('authUrl', session.authUrl) || differs('realm', session.realm) || differs('clientId', session.clientId)) {

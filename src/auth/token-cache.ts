@@ -63,13 +63,19 @@ export class TokenCache {
   readonly file: string;
   private readonly directory: string;
 
+  /**
+   * `slot`: a session of another kind kept beside the profile's own (`service-account`: the client credentials
+   * grant), so a pipeline's one-off service-account command never replaces the person's session of the profile.
+   */
   constructor(
     env: NodeJS.ProcessEnv,
     readonly profile: string,
     private readonly warn: (message: string) => void = () => undefined,
+    slot?: string,
   ) {
     this.directory = join(cacheDirectory(env), 'tokens');
-    this.file = join(this.directory, `${encodeURIComponent(profile)}.json`);
+    // A profile name holds no `@` (profile-name.ts), so a slot's file is no other profile's.
+    this.file = join(this.directory, `${encodeURIComponent(profile)}${slot ? `@${slot}` : ''}.json`);
   }
 
   /** The cached session, or undefined when there is none, it cannot be trusted, or the cache folder cannot be used. */

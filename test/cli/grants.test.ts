@@ -57,6 +57,20 @@ describe('--grant client-credentials: the client\'s service account', () => {
     expect(first.stdout + first.stderr + later.stdout + later.stderr).not.toContain(client.secret);
   });
 
+  it("a one-off service-account command keeps apart from the person's session of the same profile", async () => {
+    const { sandbox, env } = await setUp();
+    const admin = sandbox.users.find((u) => u.username === 'admin')!;
+    const backend = sandbox.clients.find((c) => c.clientId === sandbox.clientId)!;
+    const person = { ...env, DPGW_GRANT: '', DPGW_CLIENT_ID: backend.clientId, DPGW_CLIENT_SECRET: backend.secret, DPGW_USERNAME: 'admin' };
+    expect((await runInProcess(['login'], { ...person, DPGW_PASSWORD: admin.password })).code).toBe(0);
+    expect((await runInProcess(['catalog', 'sources'], env)).code).toBe(0);
+    const after = await runInProcess(['auth', 'status', '--json'], person);
+    expect(after.code, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout)).toMatchObject({ username: 'admin', grant: 'password' });
+    expect((await runInProcess(['catalog', 'sources'], person)).code).toBe(0);
+    expect(JSON.parse((await runInProcess(['auth', 'status', '--json'], env)).stdout)).toMatchObject({ username: 'service-account-dpgw-ci' });
+  });
+
   it('a client without a service account: one line that says what to switch on, exit 4, nothing cached', async () => {
     const { sandbox, env } = await setUp();
     const backend = sandbox.clients.find((c) => c.clientId === sandbox.clientId)!;

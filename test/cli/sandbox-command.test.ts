@@ -133,13 +133,15 @@ describe('dpgw sandbox', () => {
         let text = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           text += chunk;
-          if (text.includes('export DPGW_STREAM_PASSWORD\n')) resolve(text);
+          if (text.includes('export DPGW_DASHBOARD_PASSWORD\n')) resolve(text);
         });
         void exited.then((code) => reject(new Error(`sandbox exited ${code}: ${text}`)));
       });
       expect(stdout).not.toContain('***');
       const lines = stdout.slice(stdout.indexOf('settings for this shell:')).split('\n').slice(1).filter((line) => line.trim() !== '');
-      expect(lines).toHaveLength(4);
+      expect(lines).toHaveLength(7);
+      // The users file brings its own clients: the sandbox's service-account and device clients are not there, nor said to be.
+      expect(stdout).not.toMatch(/service account|device sign-in/);
       const pasted = await new Promise<string>((resolve, reject) =>
         execFile('sh', ['-c', `${lines.join('\n')}\nenv`], { env: { PATH: process.env.PATH, HOME: '/nowhere' } }, (error, out) => (error ? reject(error) : resolve(out))),
       );
@@ -148,6 +150,11 @@ describe('dpgw sandbox', () => {
       expect(statSync(streamPasswordFile).mode & 0o777).toBe(0o600);
       expect(shellEnv).toMatchObject({ DPGW_USERNAME: 'ops', DPGW_CLIENT_ID: 'pipeline', DPGW_CLIENT_SECRET: "it's a $HOME `secret`", DPGW_STREAM_USER: 'dpgw-stream', DPGW_STREAM_PASSWORD: readFileSync(streamPasswordFile, 'utf8').trim() });
       expect(shellEnv.DPGW_STREAM_PASSWORD).toMatch(/^[\w-]{16,}$/);
+      expect(shellEnv).toMatchObject({ DPGW_DASHBOARD_USER: 'ops', DPGW_DASHBOARD_PASSWORD: 'ops-password-1', DPGW_QUERY_CATALOG: 'pinot' });
+      // Every command the profile would serve works from the pasted lines: the access-control file too.
+      const render = await spawnDpgw(['access-control', 'render'], { env: { ...cleanEnv(), ...shellEnv } });
+      expect(render.code, render.stderr).toBe(0);
+      expect(render.stdout).toContain(`opa.policy.uri=${shellEnv.DPGW_POLICY_URI}`);
       // The pasted settings sign in: gateway, identity, realm, client and its secret, user.
       const login = await spawnDpgw(['login', '--password-stdin'], { env: { ...cleanEnv(), ...shellEnv }, input: 'ops-password-1\n' });
       expect(login.stderr).toContain('signed in to realm data-platform as ops');

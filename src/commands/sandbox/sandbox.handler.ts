@@ -67,11 +67,17 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
   if (options.writeProfile !== undefined) {
     profile = options.writeProfile === true ? DEFAULT_PROFILE_NAME : options.writeProfile;
     userProfiles = await writeProfiles(context.io.env, profile, sandbox, ADMIN_GROUP);
-  } else {
-    // The lines for a shell name the stream password by its file: printed, it would be masked (***) and the line useless.
-    streamPasswordFile = await writeSecret(join(await secretFolder(context.io.env), 'stream-password'), sandbox.stream.password);
   }
   const provisioner = provisionerOf(sandbox, ADMIN_GROUP);
+  let dashboardPasswordFile: string | undefined;
+  if (profile === undefined) {
+    // The lines for a shell name the passwords by their files: printed, they would be masked (***) and the line useless.
+    const folder = await secretFolder(context.io.env);
+    streamPasswordFile = await writeSecret(join(folder, 'stream-password'), sandbox.stream.password);
+    dashboardPasswordFile = await writeSecret(join(folder, 'dashboard-password'), provisioner.password);
+  }
+  // Only the clients this sandbox has (a --users file brings its own).
+  const hasClient = (clientId: string) => sandbox.clients.some((c) => c.clientId === clientId);
 
   // Listen for Ctrl-C before saying "ready": a script may stop the sandbox the moment it reads that.
   const stopped = untilStopped();
@@ -82,8 +88,8 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
     stream: sandbox.stream,
     users: sandbox.users.map((u) => ({ username: u.username, password: u.password, groups: u.groups, profile: userProfiles[u.username] ?? null })),
     profile: profile ?? null,
-    serviceAccount: { clientId: SERVICE_ACCOUNT_CLIENT_ID, profile: profile === undefined ? null : `${profile}-ci` },
-    deviceClient: DEVICE_CLIENT_ID,
+    serviceAccount: hasClient(SERVICE_ACCOUNT_CLIENT_ID) ? { clientId: SERVICE_ACCOUNT_CLIENT_ID, profile: profile === undefined ? null : `${profile}-ci` } : null,
+    deviceClient: hasClient(DEVICE_CLIENT_ID) ? DEVICE_CLIENT_ID : null,
   };
   reporter.result({
     data,
@@ -96,8 +102,8 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
         `  dashboard tool   ${data.dashboardUrl} ${style.dim('(same users and passwords)')}`,
         `  message stream   ${data.stream.brokerList} ${style.dim(`(Kafka protocol, SASL SCRAM-SHA-512 as ${data.stream.user})`)}`,
         `  client           ${data.clientId}`,
-        `  service account  ${data.serviceAccount.clientId} ${style.dim(`(--grant client-credentials${data.serviceAccount.profile ? `; profile ${data.serviceAccount.profile}` : ''})`)}`,
-        `  device sign-in   ${data.deviceClient} ${style.dim('(public client, --grant device)')}`,
+        ...(data.serviceAccount ? [`  service account  ${data.serviceAccount.clientId} ${style.dim(`(--grant client-credentials${data.serviceAccount.profile ? `; profile ${data.serviceAccount.profile}` : ''})`)}`] : []),
+        ...(data.deviceClient ? [`  device sign-in   ${data.deviceClient} ${style.dim('(public client, --grant device)')}`] : []),
         `  platform version ${data.platformVersion}`,
         '',
         `${style.bold('users')} ${style.dim(options.users !== undefined ? `(from ${options.users})` : '(passwords generated for this run)')}`,
@@ -112,8 +118,11 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
               `  export DPGW_GATEWAY=${shellWord(data.gateway)} DPGW_AUTH_URL=${shellWord(data.authUrl)} DPGW_REALM=${shellWord(data.realm)} DPGW_QUERY_ENGINE=${shellWord(data.queryEngine)}`,
               `  export DPGW_CLIENT_ID=${shellWord(data.clientId)} DPGW_CLIENT_SECRET=${shellWord(data.clientSecret)} DPGW_USERNAME=${shellWord(provisioner.username)}`,
               `  export DPGW_BROKER_LIST=${shellWord(data.stream.brokerList)} DPGW_REGISTRY_URL=${shellWord(data.stream.registryUrl)} DPGW_STREAM_USER=${shellWord(data.stream.user)}`,
+              `  export DPGW_QUERY_CATALOG=${shellWord(data.queryCatalog)} DPGW_POLICY_URI=${shellWord(data.policyUri)} DPGW_POLICY_BATCHED_URI=${shellWord(data.policyBatchedUri)}`,
+              `  export DPGW_DASHBOARD_URL=${shellWord(data.dashboardUrl)} DPGW_DASHBOARD_USER=${shellWord(provisioner.username)}`,
               // `read` rather than `VAR="$(cat …)"`: the masking of output takes any `PASSWORD=…` for a secret and would print `***`.
               `  read -r DPGW_STREAM_PASSWORD < ${shellWord(streamPasswordFile!)} && export DPGW_STREAM_PASSWORD`,
+              `  read -r DPGW_DASHBOARD_PASSWORD < ${shellWord(dashboardPasswordFile!)} && export DPGW_DASHBOARD_PASSWORD`,
             ]),
       ].join('\n'),
   });
