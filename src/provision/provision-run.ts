@@ -45,9 +45,18 @@ export type StepName = 'enable' | 'stream' | 'schema' | 'table' | 'storage' | 'c
  */
 export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'not-compared' | 'passed' | 'skipped' | 'failed' | 'planned';
 
+/**
+ * What a plan's step would do, a closed set (docs/provision.md, "The plan"): `refused` is a step the platform would
+ * reject, and every step that depends on it is `blocked`; a plan holding either exits 2, since the run would fail.
+ */
+export const PLAN_ACTIONS = ['create', 'update', 'delete', 'none', 'read', 'check', 'wait', 'refused', 'blocked', 'skipped', 'not-compared'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
+
 export interface StepResult {
   step: StepName;
   status: StepStatus;
+  /** In a plan: what the step would do. */
+  action?: PlanAction;
   detail: string;
   request?: { method: string; path: string; body?: unknown };
   /** Shown under the step in a plan: the schema inferred from the topic. */
@@ -275,14 +284,14 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const enabled = await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
     const enabledAlready = listed.find((d) => d.name === entry.dataset && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enabled.enablement.id);
     const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
-    steps.push({ step: 'enable', status: 'planned', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
+    steps.push({ step: 'enable', status: 'planned', action: enabled.enablement.created || topic === undefined ? 'create' : 'none', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
     steps.push(await streamPlanStep(options));
     const infer = inferSettingsOf(entry);
     let schema = given;
     // What the store holds decides each step: created, unchanged, updated, refused or not compared.
     const comparisons: LiveComparison[] = [];
     if (infer && topic === undefined) {
-      steps.push({ step: 'schema', status: 'planned', detail: `POST schema ${schemaName}, inferred from the first ${infer.sample ?? DEFAULT_TOPIC_SAMPLE} messages of the topic once ${entry.dataset} is enabled` });
+      steps.push({ step: 'schema', status: 'planned', action: 'create', detail: `POST schema ${schemaName}, inferred from the first ${infer.sample ?? DEFAULT_TOPIC_SAMPLE} messages of the topic once ${entry.dataset} is enabled` });
       comparisons.push({ change: 'create', lines: [] });
     } else {
       const inferred = infer ? await inferStep(inferInputs(entry, infer, topic!, options)) : undefined;
@@ -292,6 +301,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
       steps.push({
         step: 'schema',
         status: 'planned',
+        action: actionOf(live.change),
         detail: `${schemaPlanText(live, schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
         ...(live.change === 'create' || live.change === 'update' || live.change === 'not-compared' ? { request: { method: 'POST', path: paths.olapSchemas(options.settings.olapSegment), body: schema } } : {}),
         ...(live.lines.length ? { changes: live.lines } : {}),
@@ -301,23 +311,45 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
     const liveTable = await compareTable(options.client, table, options.streamPassword !== undefined);
     comparisons.push(liveTable);
-    steps.push({
-      step: 'table',
-      status: 'planned',
-      detail: tablePlanText(liveTable, table.tableName),
-      ...(liveTable.change === 'create' ? { request: { method: 'POST', path: paths.olapTables(options.settings.olapSegment), body: maskSecrets(table) } } : {}),
-      ...(liveTable.change === 'update' ? { request: { method: 'PUT', path: paths.olapTable(table.tableName, options.settings.olapSegment), body: maskSecrets(table) } } : {}),
-      ...(liveTable.lines.length ? { changes: liveTable.lines } : {}),
-    });
-    steps.push(storageStep(version, 'planned'));
-    steps.push(consumePlanStep(options));
-    if (entry.verify) steps.push({ step: 'verify', status: 'planned', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` });
-    if (entry.dashboard) steps.push({ step: 'dashboard', status: 'planned', detail: dashboardPlan(entry, tableName) });
+    const refusedStep = steps.find((step) => step.action === 'refused');
+    const dependents: StepResult[] = [
+      {
+        step: 'table',
+        status: 'planned',
+        action: liveTable.change === 'incompatible' ? 'not-compared' : actionOf(liveTable.change),
+        detail: tablePlanText(liveTable, table.tableName),
+        ...(liveTable.change === 'create' ? { request: { method: 'POST', path: paths.olapTables(options.settings.olapSegment), body: maskSecrets(table) } } : {}),
+        ...(liveTable.change === 'update' ? { request: { method: 'PUT', path: paths.olapTable(table.tableName, options.settings.olapSegment), body: maskSecrets(table) } } : {}),
+        ...(liveTable.lines.length ? { changes: liveTable.lines } : {}),
+      },
+      storageStep(version, 'planned'),
+      consumePlanStep(options),
+      ...(entry.verify ? [{ step: 'verify', status: 'planned', action: 'check', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` } as const] : []),
+      ...(entry.dashboard ? [{ step: 'dashboard', status: 'planned', action: 'create', detail: dashboardPlan(entry, tableName) } as const] : []),
+    ];
+    // A refused step blocks every step after it: the run sends nothing of this data set, so none of them happens.
+    steps.push(...(refusedStep ? dependents.map((step): StepResult => ({ step: step.step, status: 'planned', action: 'blocked', detail: `blocked: the ${refusedStep.step} step is refused` })) : dependents));
     const changed = enabled.enablement.created || topic === undefined || comparisons.some((c) => c.change === 'create' || c.change === 'update' || c.change === 'incompatible');
     const uncompared = comparisons.some((c) => c.change === 'not-compared');
     results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started });
   }
   return results;
+}
+
+/** The plan's action for what the store holds. */
+function actionOf(change: LiveComparison['change']): PlanAction {
+  switch (change) {
+    case 'create':
+      return 'create';
+    case 'update':
+      return 'update';
+    case 'none':
+      return 'none';
+    case 'incompatible':
+      return 'refused';
+    case 'not-compared':
+      return 'not-compared';
+  }
 }
 
 function schemaPlanText(live: LiveComparison, schemaName: string): string {
@@ -533,17 +565,17 @@ async function consumeStep(options: RunOptions, tableName: string, topic: string
 }
 
 async function streamPlanStep(options: RunOptions): Promise<StepResult> {
-  if (!options.preflight) return { step: 'stream', status: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG})` };
+  if (!options.preflight) return { step: 'stream', status: 'skipped', action: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG})` };
   // A TCP probe of the brokers, nothing sent: the plan says whether the run would skip the check, and why.
   const why = await options.preflight.skippedBecause();
-  if (why !== undefined) return { step: 'stream', status: 'skipped', detail: `would be skipped: ${why} (--stream-check auto); the consumption check would prove the stream` };
-  return { step: 'stream', status: 'planned', detail: `sign in to ${options.preflight.describe()} and find the topic before the table is sent` };
+  if (why !== undefined) return { step: 'stream', status: 'skipped', action: 'skipped', detail: `would be skipped: ${why} (--stream-check auto); the consumption check would prove the stream` };
+  return { step: 'stream', status: 'planned', action: 'check', detail: `sign in to ${options.preflight.describe()} and find the topic before the table is sent` };
 }
 
 function consumePlanStep(options: RunOptions): StepResult {
   const waitMs = options.waitConsumingMs ?? 0;
-  if (waitMs <= 0) return { step: 'consume', status: 'skipped', detail: 'consumption not checked (--wait-consuming 0)' };
-  return { step: 'consume', status: 'planned', detail: `wait up to ${waitMs / 1000} s for the store to consume every partition of the topic` };
+  if (waitMs <= 0) return { step: 'consume', status: 'skipped', action: 'skipped', detail: 'consumption not checked (--wait-consuming 0)' };
+  return { step: 'consume', status: 'planned', action: 'wait', detail: `wait up to ${waitMs / 1000} s for the store to consume every partition of the topic` };
 }
 
 function dashboardRequest(entry: Prepared['entry'], tableName: string) {
@@ -557,8 +589,8 @@ function dashboardPlan(entry: Prepared['entry'], tableName: string): string {
 
 function storageStep(version: string | undefined, status: 'planned' | 'skipped'): StepResult {
   const need = storageTouchNeeded(version);
-  if (need === 'not-needed') return { step: 'storage', status: 'skipped', detail: `not needed on platform ${version}` };
-  return { step: 'storage', status, detail: need === 'needed' ? `GET the default storage (platform ${version})` : 'GET the default storage (platform version unknown)' };
+  if (need === 'not-needed') return { step: 'storage', status: 'skipped', action: 'skipped', detail: `not needed on platform ${version}` };
+  return { step: 'storage', status, ...(status === 'planned' ? { action: 'read' as const } : {}), detail: need === 'needed' ? `GET the default storage (platform ${version})` : 'GET the default storage (platform version unknown)' };
 }
 
 async function platformVersion(options: RunOptions): Promise<string | undefined> {

@@ -308,6 +308,32 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect(sent.filter((path) => path === '/api/internal/olap/tables')).toHaveLength(1);
   });
 
+  it('a plan with a refused schema: the schema step refused, every step after it blocked, exit 2 with or without --detailed-exitcode', async () => {
+    const { dpgw, manifest, env, gatewayLog } = await setUp();
+    const folder = env.DPGW_CONFIG_DIR!;
+    expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);
+    const track = readFileSync(join(folder, 'track-schema.yaml'), 'utf8');
+    writeFileSync(join(folder, 'narrower.yaml'), track.replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
+    writeFileSync(join(folder, 'weather.yaml'), track.replace('schemaName: track', 'schemaName: weather'));
+    const file = manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'narrower.yaml')}${entry('weather').replace('track-schema.yaml', 'weather.yaml')}`);
+    const before = gatewayLog().filter((e) => e.method !== 'GET').length;
+    for (const extra of [[], ['--detailed-exitcode']]) {
+      const planned = await dpgw(['provision', file, '--plan', '--json', ...extra]);
+      expect(planned.code, planned.stderr).toBe(2);
+      const document = JSON.parse(planned.stdout);
+      const [trackPlan, weatherPlan] = document.plan;
+      expect(trackPlan.steps.map((s: { step: string; action: string }) => `${s.step} ${s.action}`)).toEqual(['enable none', 'stream check', 'schema refused', 'table blocked', 'storage blocked', 'consume blocked']);
+      expect(trackPlan.steps[3]).toEqual({ step: 'table', status: 'planned', action: 'blocked', detail: 'blocked: the schema step is refused' });
+      expect(weatherPlan.steps.map((s: { action: string }) => s.action)).toEqual(['create', 'check', 'create', 'create', 'read', 'wait']);
+      expect(document.actions).toMatchObject({ refused: 1, blocked: 3, create: 3, none: 1, check: 2, read: 1, wait: 1, update: 0, delete: 0 });
+    }
+    const human = await dpgw(['provision', file, '--plan']);
+    expect(human.code).toBe(2);
+    expect(human.stdout).toMatch(/table +blocked: the schema step is refused/);
+    expect(human.stdout).toContain('1 data set refused: the run would fail (exit 2)');
+    expect(gatewayLog().filter((e) => e.method !== 'GET').length).toBe(before);
+  });
+
   it('a gateway that cannot update tables: that data set fails with the fields that differ, never "unchanged"', async () => {
     const { dpgw, manifest } = await setUp();
     expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);

@@ -15,7 +15,7 @@ import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
-import { checkBeforeRun, inferSettingsOf, plan, prepare, run, type DataSetResult } from '../../provision/provision-run.js';
+import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
 import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
@@ -100,9 +100,11 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
       const changes = planned.some((r) => r.changed || r.uncompared);
-      // --detailed-exitcode: 0 only when everything was read back and matches the manifest.
-      const exitCode = options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
-      return { data: { manifest: file, changes, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, exitCode, human: (style) => renderPlan(planned, style, healthCheck) };
+      const actions = countActions(planned);
+      // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
+      // Else --detailed-exitcode: 0 only when everything was read back and matches the manifest.
+      const exitCode = actions.refused + actions.blocked > 0 ? ExitCode.Usage : options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
+      return { data: { manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, exitCode, human: (style) => renderPlan(planned, style, healthCheck) };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
@@ -220,12 +222,19 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
   return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine].join('\n');
 }
 
+/** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */
+function countActions(planned: DataSetResult[]): Record<PlanAction, number> {
+  const counts = Object.fromEntries(PLAN_ACTIONS.map((action) => [action, 0])) as Record<PlanAction, number>;
+  for (const step of planned.flatMap((r) => r.steps)) if (step.action) counts[step.action]++;
+  return counts;
+}
+
 function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined): string {
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
       ...r.steps.flatMap((s, i) => [
-        `  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.detail}`,
+        `  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.action === 'refused' || s.action === 'blocked' ? style.red(s.detail) : s.detail}`,
         ...(s.changes ?? []).map((line) => `       ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.yellow(line)}`),
         ...(s.shown ? [s.shown.trimEnd().replace(/^/gm, '     ')] : []),
       ]),
@@ -236,7 +245,8 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck:
   const health = healthCheck ? [`${style.bold('health')}\n  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`] : [];
   const changing = planned.filter((r) => r.changed).length;
   const uncompared = planned.filter((r) => r.uncompared).length;
-  const totals = `${changing ? `${plural(changing, 'data set')} to change` : 'no changes'}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}`;
+  const refused = planned.filter((r) => r.steps.some((s) => s.action === 'refused')).length;
+  const totals = `${changing ? `${plural(changing, 'data set')} to change` : 'no changes'}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}${refused ? `; ${plural(refused, 'data set')} refused: the run would fail (exit 2)` : ''}`;
   return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health, totals].join('\n\n');
 }
 
