@@ -3,6 +3,7 @@
  * gateway client), calls its handler, renders the result or the error, and
  * returns the exit code. Loaded only when a command actually runs.
  */
+import { githubActionsOf } from '../output/github-actions.js';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
@@ -48,6 +49,7 @@ export async function dispatch(command: Command, io: Io): Promise<number> {
     verbose: options.verbose === true,
     colorStdout: wantsColor(io.stdout, io.env, color),
     colorStderr: wantsColor(io.stderr, io.env, color),
+    githubActions: githubActionsOf(io.env),
   });
 
   let settings: Promise<Settings> | undefined;

@@ -11,6 +11,7 @@ import { redactText } from '../secrets/redaction.js';
 import { jsonChunks } from './json-chunks.js';
 import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
 import type { OutputStream } from './io.js';
+import { errorAnnotation, MAX_ANNOTATIONS, type Annotation, type GithubActions } from './github-actions.js';
 
 export interface ReporterOptions {
   json: boolean;
@@ -18,6 +19,8 @@ export interface ReporterOptions {
   verbose: boolean;
   colorStdout: boolean;
   colorStderr: boolean;
+  /** Inside a GitHub Actions workflow: errors are also written as annotations (github-actions.ts). */
+  githubActions?: GithubActions;
 }
 
 /** A command's result: data for --json, and how to show it to a person. */
@@ -102,13 +105,26 @@ export class Reporter {
     if (this.options.verbose) this.stderr.write(this.err.dim(shown(line)) + '\n');
   }
 
+  /** An error annotation, inside a GitHub Actions workflow only. */
+  annotate(annotation: Annotation): void {
+    if (this.options.githubActions) this.stderr.write(shown(errorAnnotation(this.options.githubActions, annotation)) + '\n');
+  }
+
   /** One line on stderr; with --json also `{ "error": … }` on stdout, so a pipeline always gets a document. */
-  error(error: DpgwError, options: { stdout: boolean } = { stdout: true }): void {
+  error(error: DpgwError, options: { stdout: boolean; annotate?: boolean } = { stdout: true }): void {
     this.stderr.write(shown(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
     // An input error found several problems (a manifest, a schema): the line above names the first, one line each for the rest.
     const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
     for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(`${issue.where}: ${issue.field}: ${issue.message}`);
     if (issues.length > LISTED_PROBLEMS) this.problem(`… and ${issues.length - LISTED_PROBLEMS} more; --json lists them all`);
+    const actions = this.options.githubActions;
+    if (actions && options.annotate !== false) {
+      // The first problem is the error's own; the runner shows 10 of a step, so the rest are not written.
+      const annotations = issues.length
+        ? issues.map((issue) => ({ where: issue.where, title: `dpgw: ${issue.field}`, message: issue.message }))
+        : [{ where: error.where, title: 'dpgw', message: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
+      for (const annotation of annotations.slice(0, MAX_ANNOTATIONS)) this.annotate(annotation);
+    }
     if (this.options.json && options.stdout) this.stdout.write(jsonText(JSON.stringify({ error: error.toJSON() }, null, 2)) + '\n');
   }
 }

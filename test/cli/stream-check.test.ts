@@ -159,7 +159,7 @@ describe('--stream-check auto, require, off: brokers out of reach from here', ()
     const plan = JSON.parse(planned.stdout).plan;
     expect(plan).toHaveLength(2);
     for (const result of plan) {
-      expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toEqual({ step: 'stream', status: 'skipped', detail: expect.stringMatching(/^would be skipped: the broker cannot be reached from here .*(ENOTFOUND|EAI_AGAIN)/) });
+      expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toEqual({ step: 'stream', status: 'skipped', action: 'skipped', detail: expect.stringMatching(/^would be skipped: the broker cannot be reached from here .*(ENOTFOUND|EAI_AGAIN)/) });
     }
     const run = await dpgw(['provision', file, '--json'], inCluster(sandbox));
     expect(run.code, run.stderr).toBe(0);

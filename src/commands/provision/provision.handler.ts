@@ -15,6 +15,7 @@ import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
+import { appendStepSummary, githubActionsOf, markdownCell, MAX_ANNOTATIONS, setStepOutputs } from '../../output/github-actions.js';
 import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
@@ -104,6 +105,12 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
       // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
       // Else --detailed-exitcode: 0 only when everything was read back and matches the manifest.
       const exitCode = actions.refused + actions.blocked > 0 ? ExitCode.Usage : options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
+      const workflow = githubActionsOf(io.env);
+      if (workflow) {
+        const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
+        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action ?? step.status));
+        setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
+      }
       return { data: { manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, exitCode, human: (style) => renderPlan(planned, style, healthCheck) };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
@@ -125,13 +132,23 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
     const changed = results.some((r) => r.changed);
     const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true });
     const summary = { manifest: file, ok: failed.length === 0 && !interrupted, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(health ? { health } : {}) };
-    for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false });
+    for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
+    // In a workflow, each failed data set is annotated at its entry of the manifest (the runner shows 10).
+    for (const result of failed.slice(0, MAX_ANNOTATIONS)) {
+      const entry = prepared[results.indexOf(result)]?.entry;
+      reporter.annotate({ where: entry ? loaded.document.at(['dataSets', entry.index, 'dataset']) : undefined, title: `dpgw: data set ${result.dataset} failed`, message: String(result.error?.message ?? 'failed') });
+    }
     if (health && health.status !== HEALTH_STATUS_UP) {
       reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
     }
     const uncompared = results.filter((r) => r.uncompared).length;
     const outcome = interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
     if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
+    const actions = githubActionsOf(io.env);
+    if (actions) {
+      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status));
+      setStepOutputs(actions, { 'exit-code': exitCode, changes: results.flatMap((r) => r.steps).filter((step) => step.status === 'changed').length, failed: failed.length });
+    }
     return { data: summary, exitCode, human: (style) => renderSummary(results, style, health) };
   } finally {
     stop.release();
@@ -220,6 +237,13 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
   const healthLine = health ? [`health: ${health.status === HEALTH_STATUS_UP ? style.green(health.status) : style.red(`${health.status}${health.failing?.length ? `; not UP: ${health.failing.join(', ')}` : ''}`)}`] : [];
   return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine].join('\n');
+}
+
+/** The plan or the run as a Markdown table for the job's step summary: a row per data set, a column per step. No secret is in it: names and actions only. */
+function stepSummary(title: string, results: DataSetResult[], cell: (step: DataSetResult['steps'][number]) => string): string {
+  const steps = [...new Set(results.flatMap((r) => r.steps.map((step) => step.step)))];
+  const rows = results.map((r) => `| ${markdownCell(r.dataset)} | ${steps.map((name) => markdownCell(r.steps.find((step) => step.step === name) ? cell(r.steps.find((step) => step.step === name)!) : '')).join(' | ')} | ${markdownCell(r.status)} |`);
+  return [`### ${markdownCell(title)}`, '', `| data set | ${steps.join(' | ')} | status |`, `|---|${steps.map(() => '---').join('|')}|---|`, ...rows, ''].join('\n');
 }
 
 /** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */

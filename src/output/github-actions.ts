@@ -1,0 +1,69 @@
+/**
+ * GitHub Actions, when a run is inside one (GITHUB_ACTIONS=true): problems become error
+ * annotations at their file, line and column (the checks tab and the pull request's diff
+ * show them), and provision appends its plan or summary to the job's step summary and
+ * its counts to the step's outputs. Outside a workflow none of it is written.
+ * Workflow commands go to stderr: stdout stays the command's data (--json).
+ */
+import { appendFileSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+
+export interface GithubActions {
+  workspace?: string;
+  summaryFile?: string;
+  outputFile?: string;
+}
+
+/** The runner shows at most 10 error annotations of a step: the most important first, the rest not written. */
+export const MAX_ANNOTATIONS = 10;
+
+export function githubActionsOf(env: NodeJS.ProcessEnv): GithubActions | undefined {
+  if (env.GITHUB_ACTIONS !== 'true') return undefined;
+  return { workspace: env.GITHUB_WORKSPACE || undefined, summaryFile: env.GITHUB_STEP_SUMMARY || undefined, outputFile: env.GITHUB_OUTPUT || undefined };
+}
+
+export interface Annotation {
+  /** Where, as dpgw says it: `file:line:column`, a flag, a URL. Only a file position becomes the annotation's place. */
+  where?: string;
+  title: string;
+  message: string;
+}
+
+/** `::error file=…,line=…,col=…,title=…::message`, the file relative to the workspace, every value escaped as the runner reads it. */
+export function errorAnnotation(actions: GithubActions, annotation: Annotation): string {
+  const position = annotation.where === undefined ? undefined : /^(.+):(\d+):(\d+)$/.exec(annotation.where);
+  const properties: string[] = [];
+  if (position) {
+    const file = position[1]!;
+    const inWorkspace = actions.workspace && isAbsolute(file) ? relative(actions.workspace, file) : file;
+    const shown = inWorkspace.startsWith(`..${sep}`) || inWorkspace === '..' ? file : inWorkspace;
+    properties.push(`file=${escapeProperty(shown.split(sep).join('/'))}`, `line=${position[2]}`, `col=${position[3]}`);
+  }
+  properties.push(`title=${escapeProperty(annotation.title)}`);
+  const where = annotation.where !== undefined && !position ? `${annotation.where}: ` : '';
+  return `::error ${properties.join(',')}::${escapeData(`${where}${annotation.message}`)}`;
+}
+
+/** Appends Markdown to the job's step summary. */
+export function appendStepSummary(actions: GithubActions, markdown: string): void {
+  if (actions.summaryFile) appendFileSync(actions.summaryFile, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+}
+
+/** Sets the step's outputs (`steps.<id>.outputs.<name>`). */
+export function setStepOutputs(actions: GithubActions, outputs: Record<string, string | number>): void {
+  if (!actions.outputFile) return;
+  appendFileSync(actions.outputFile, Object.entries(outputs).map(([name, value]) => `${name}=${String(value).replace(/[\r\n]/g, ' ')}\n`).join(''));
+}
+
+/** A Markdown table cell: no line break, no pipe that would end the cell. */
+export function markdownCell(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,82 @@
+/**
+ * Inside a GitHub Actions workflow (GITHUB_ACTIONS=true), as a runner starts dpgw: manifest
+ * problems and failed data sets are error annotations at their file, line and column
+ * (relative to GITHUB_WORKSPACE), the plan or the run's summary is appended to the job's
+ * step summary as Markdown, and the step's outputs get exit-code, changes and failed.
+ * Outside a workflow none of it is written.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { runInProcess } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { trackSchemaBeside } from '../helpers/track.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
+const entry = (dataset: string, extra = '') => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset} }${extra} }\n`;
+
+async function setUp(inWorkflow = true) {
+  const sandbox = await sandboxes.start();
+  const base = await adminPipelineEnv(sandbox);
+  const workspace = base.DPGW_CONFIG_DIR!;
+  trackSchemaBeside(workspace);
+  const summaryFile = join(workspace, 'step-summary.md');
+  const outputFile = join(workspace, 'step-output.txt');
+  const env: NodeJS.ProcessEnv = { ...base, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, GITHUB_WORKSPACE: workspace, ...(inWorkflow ? { GITHUB_ACTIONS: 'true' } : {}) };
+  const manifest = (text: string) => {
+    const file = join(workspace, 'provision.yaml');
+    writeFileSync(file, text);
+    return file;
+  };
+  const outputs = () => Object.fromEntries(readFileSync(outputFile, 'utf8').trim().split('\n').map((line) => line.split('=') as [string, string]));
+  return { sandbox, env, workspace, summaryFile, outputFile, manifest, outputs };
+}
+
+const annotations = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('::'));
+
+describe('dpgw inside GitHub Actions', () => {
+  it('manifest problems are error annotations at their file, line and column, relative to the workspace, all of them', async () => {
+    const { env, manifest } = await setUp();
+    const file = manifest(`dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n  - { datasource: mock-data-library, dataset: vessel, groups: [g], schema: missing.yaml }\n`);
+    const result = await runInProcess(['provision', file], env);
+    expect(result.code).toBe(2);
+    expect(annotations(result.stderr)).toEqual([
+      expect.stringMatching(/^::error file=provision\.yaml,line=2,col=\d+,title=dpgw%3A dataSets\[0\]\.tabel::unknown key "tabel" \(did you mean table\?\)$/),
+      expect.stringMatching(/^::error file=provision\.yaml,line=3,col=\d+,title=dpgw%3A dataSets\[1\]\.schema::schema file .*missing\.yaml does not exist$/),
+    ]);
+  });
+
+  it('a plan: its actions as a Markdown table in the step summary, and exit-code, changes and failed as outputs', async () => {
+    const { env, manifest, summaryFile, outputs } = await setUp();
+    const result = await runInProcess(['provision', manifest(`dataSets:\n${entry('track')}`), '--plan'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toContain('### dpgw provision --plan ');
+    expect(summary).toContain('| data set | enable | stream | schema | table | storage | consume | status |');
+    expect(summary).toMatch(/^\| track \| create \| check \| create \| create \| read \| wait \| planned \|$/m);
+    expect(outputs()).toEqual({ 'exit-code': '0', changes: '3', failed: '0' });
+    expect(annotations(result.stderr)).toEqual([]);
+  });
+
+  it('a run: each step\'s status in the summary; a failed data set is annotated at its entry', async () => {
+    const { env, manifest, summaryFile, outputs } = await setUp();
+    const file = manifest(`dataSets:\n${entry('track')}${entry('vessel', ', table: { name: vessel, topic: no.such.topic }').replace('table: { name: vessel }, ', '')}`);
+    const result = await runInProcess(['provision', file], env);
+    expect(result.code).toBe(1);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/^\| track \| changed \| passed \| changed \| changed \| changed \| passed \| done \|$/m);
+    expect(annotations(result.stderr)).toEqual([expect.stringMatching(/^::error file=provision\.yaml,line=3,col=\d+,title=dpgw%3A data set vessel failed::table vessel would never consume: topic no\.such\.topic does not exist on the brokers$/)]);
+    expect(outputs()).toMatchObject({ 'exit-code': '1', failed: '1' });
+    expect(Number(outputs().changes)).toBeGreaterThan(0);
+  });
+
+  it('outside a workflow: no annotation, and neither file is written even when their variables are set', async () => {
+    const { env, manifest, summaryFile, outputFile } = await setUp(false);
+    const result = await runInProcess(['provision', manifest('dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n'), '--plan'], env);
+    expect(result.code).toBe(2);
+    expect(annotations(result.stderr)).toEqual([]);
+    expect(existsSync(summaryFile)).toBe(false);
+    expect(existsSync(outputFile)).toBe(false);
+  });
+});
