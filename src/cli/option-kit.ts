@@ -34,6 +34,16 @@ export const optionKit = {
     return new Option(flags, description).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), checkedName(kind, value)]);
   },
 
+  /** `KIND=FILE`, repeatable (`--report junit=report.xml`): each kind one of `kinds`. */
+  keyedFiles<Kind extends string>(kinds: readonly Kind[]) {
+    return (value: string, previous: Array<{ kind: Kind; file: string }> | undefined): Array<{ kind: Kind; file: string }> => {
+      const equals = value.indexOf('=');
+      const kind = value.slice(0, Math.max(0, equals));
+      const file = value.slice(equals + 1);
+      if (equals < 0 || !(kinds as readonly string[]).includes(kind) || file === '') throw new InvalidArgumentError(`${JSON.stringify(value)} is not ${kinds.map((k) => `${k}=FILE`).join(' or ')}`);
+      return [...(previous ?? []), { kind: kind as Kind, file }];
+    };
+  },
   seconds,
   positiveSeconds,
   wholeNumber,

@@ -36,6 +36,50 @@ async function setUp(inWorkflow = true) {
 
 const annotations = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('::'));
 
+describe('reports GitLab shows, and a plan for a pull-request comment', () => {
+  it('--report junit= and codequality= for a manifest with problems: each problem at its path and line, the run still exit 2', async () => {
+    const { env, manifest, workspace } = await setUp(false);
+    const file = manifest(`dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n  - { datasource: mock-data-library, dataset: vessel, groups: [g], schema: missing.yaml }\n`);
+    const junit = join(workspace, 'junit.xml');
+    const quality = join(workspace, 'gl-code-quality.json');
+    const result = await runInProcess(['provision', file, '--report', `junit=${junit}`, '--report', `codequality=${quality}`], { ...env, CI_PROJECT_DIR: workspace });
+    expect(result.code).toBe(2);
+    const issues = JSON.parse(readFileSync(quality, 'utf8')) as Array<{ description: string; location: { path: string; lines: { begin: number } }; severity: string; fingerprint: string }>;
+    expect(issues.map((i) => [i.location.path, i.location.lines.begin, i.severity])).toEqual([['provision.yaml', 2, 'major'], ['provision.yaml', 3, 'major']]);
+    expect(issues[0]!.description).toContain('unknown key "tabel"');
+    expect(new Set(issues.map((i) => i.fingerprint)).size).toBe(2);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="dpgw provision [^"]+" tests="2" failures="2">/);
+    expect(xml).toContain('<failure message="unknown key &quot;tabel&quot; (did you mean table?)">');
+  });
+
+  it('a plan with a refused schema: a failing test case for that data set, a passing one for the other; --format markdown prints the table and the diff', async () => {
+    const { env, manifest, workspace } = await setUp(false);
+    expect((await runInProcess(['provision', manifest(`dataSets:\n${entry('track')}`)], env)).code).toBe(0);
+    const schema = readFileSync(join(workspace, 'track-schema.yaml'), 'utf8');
+    writeFileSync(join(workspace, 'narrower.yaml'), schema.replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
+    writeFileSync(join(workspace, 'weather.yaml'), schema.replace('schemaName: track', 'schemaName: weather'));
+    const file = manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'narrower.yaml')}${entry('weather').replace('track-schema.yaml', 'weather.yaml')}`);
+    const junit = join(workspace, 'junit.xml');
+    const planned = await runInProcess(['provision', file, '--plan', '--format', 'markdown', '--report', `junit=${junit}`], env);
+    expect(planned.code).toBe(2);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/tests="2" failures="1"/);
+    expect(xml).toMatch(/<testcase classname="[^"]+" name="mock-data-library\/track"[^>]*>\n {4}<failure message="schema: refused/);
+    expect(xml).toMatch(/<testcase classname="[^"]+" name="mock-data-library\/weather"[^>]*\/>/);
+    expect(planned.stdout).toMatch(/^\| track \| none \| check \| refused \| blocked \| blocked \| blocked \| planned \|$/m);
+    expect(planned.stdout).toContain('**track** — schema (refused)');
+    expect(planned.stdout).toMatch(/```diff\n- alt: DOUBLE \(metric\)\n```/);
+  });
+
+  it('a report kind dpgw does not write: exit 2 naming the flag', async () => {
+    const { env, manifest } = await setUp(false);
+    const result = await runInProcess(['provision', manifest(`dataSets:\n${entry('track')}`), '--report', 'sarif=x.json'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--report.*"sarif=x\.json" is not junit=FILE or codequality=FILE/);
+  });
+});
+
 describe('dpgw inside GitHub Actions', () => {
   it('manifest problems are error annotations at their file, line and column, relative to the workspace, all of them', async () => {
     const { env, manifest } = await setUp();

@@ -15,6 +15,8 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
       .option('--fail-fast', 'stop at the first failing data set')
       .option('--fail-on-exists', 'treat an existing table as a failure')
       .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
+    .addOption(kit.option('--report <kind=file>', 'also write a report GitLab shows in a merge request: junit=FILE (a test case per data set) or codequality=FILE (manifest problems and failures at their lines); repeatable').argParser(kit.keyedFiles(['junit', 'codequality'] as const)))
+    .addOption(kit.option('--format <format>', 'how the plan or the summary is printed: text, or markdown (a table for a pull-request comment)').choices(['text', 'markdown'] as const).default('text' as const))
       .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(kit.seconds).default(120))
       .option('--no-stream-check', 'same as --stream-check off: send tables without first signing in to the brokers and finding each topic')
       .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),

@@ -16,6 +16,8 @@ import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
 import { appendStepSummary, githubActionsOf, markdownCell, MAX_ANNOTATIONS, setStepOutputs } from '../../output/github-actions.js';
+import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
@@ -27,6 +29,16 @@ import { hiddenPrompt } from '../shared/prompts.js';
 import { plural } from '../../text/plural.js';
 
 export const provision: HandlerOf<ProvisionCommand> = async (context) => {
+  try {
+    return await provisionAndReport(context);
+  } catch (error) {
+    // A manifest with problems is what a merge request most needs to see: its reports are written too.
+    if (context.options.report?.length && error instanceof DpgwError) await writeReports(context, itemsOfError(error));
+    throw error;
+  }
+};
+
+const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
   const { options, reporter, io } = context;
   const [file] = context.args;
   const planOnly = options.plan === true || options.dryRun === true;
@@ -111,7 +123,13 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
         appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action ?? step.status));
         setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
       }
-      return { data: { manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) }, exitCode, human: (style) => renderPlan(planned, style, healthCheck) };
+      const planTitle = `dpgw provision --plan ${file}`;
+      await writeReports(context, itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r)));
+      return {
+        data: { manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) },
+        exitCode,
+        human: (style) => (options.format === 'markdown' ? markdownPlan(planTitle, planned) : renderPlan(planned, style, healthCheck)),
+      };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
@@ -135,8 +153,7 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
     for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
     // In a workflow, each failed data set is annotated at its entry of the manifest (the runner shows 10).
     for (const result of failed.slice(0, MAX_ANNOTATIONS)) {
-      const entry = prepared[results.indexOf(result)]?.entry;
-      reporter.annotate({ where: entry ? loaded.document.at(['dataSets', entry.index, 'dataset']) : undefined, title: `dpgw: data set ${result.dataset} failed`, message: String(result.error?.message ?? 'failed') });
+      reporter.annotate({ where: whereOfResult(loaded, prepared, results, result), title: `dpgw: data set ${result.dataset} failed`, message: String(result.error?.message ?? 'failed') });
     }
     if (health && health.status !== HEALTH_STATUS_UP) {
       reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
@@ -149,7 +166,8 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
       appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status));
       setStepOutputs(actions, { 'exit-code': exitCode, changes: results.flatMap((r) => r.steps).filter((step) => step.status === 'changed').length, failed: failed.length });
     }
-    return { data: summary, exitCode, human: (style) => renderSummary(results, style, health) };
+    await writeReports(context, itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
+    return { data: summary, exitCode, human: (style) => (options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status) : renderSummary(results, style, health)) };
   } finally {
     stop.release();
     client.close();
@@ -237,6 +255,40 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
   const healthLine = health ? [`health: ${health.status === HEALTH_STATUS_UP ? style.green(health.status) : style.red(`${health.status}${health.failing?.length ? `; not UP: ${health.failing.join(', ')}` : ''}`)}`] : [];
   return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine].join('\n');
+}
+
+/** A data set's line in the manifest (its `dataset` key), for annotations and reports. */
+function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepared: Array<{ entry: { index: number } }>, results: DataSetResult[], result: DataSetResult): string | undefined {
+  const entry = prepared[results.indexOf(result)]?.entry;
+  return entry ? loaded.document.at(['dataSets', entry.index, 'dataset']) : undefined;
+}
+
+/** The report files asked for with --report, from the plan's or the run's items. */
+async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0], items: ReportItem[]): Promise<void> {
+  const requests = context.options.report ?? [];
+  if (requests.length === 0) return;
+  const suite = `dpgw provision ${context.args[0]}`;
+  for (const request of requests) {
+    const text = request.kind === 'junit' ? junitReport(suite, items) : codeQualityReport(items, context.io.env.CI_PROJECT_DIR || process.cwd());
+    await writeFileAtomic(request.file, text, 0o644);
+  }
+}
+
+/** A manifest's problems (or the one error) as report items, each at its file, line and column. */
+function itemsOfError(error: DpgwError): ReportItem[] {
+  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as Array<{ where: string; field: string; message: string }>) : [];
+  if (issues.length) return issues.map((issue) => ({ name: issue.field, where: issue.where, failure: issue.message }));
+  return [{ name: 'provision', where: error.where, failure: error.message }];
+}
+
+/** The plan for a pull-request comment: the table of actions, and what differs under it. */
+function markdownPlan(title: string, planned: DataSetResult[]): string {
+  const differences = planned.flatMap((r) =>
+    r.steps
+      .filter((step) => step.changes?.length || step.action === 'refused')
+      .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.detail)}`, ...(step.changes?.length ? ['```diff', ...step.changes, '```'] : [])].join('\n')),
+  );
+  return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences].join('\n\n');
 }
 
 /** The plan or the run as a Markdown table for the job's step summary: a row per data set, a column per step. No secret is in it: names and actions only. */

@@ -1,0 +1,83 @@
+/**
+ * The report files GitLab shows in a merge request (`--report junit=FILE`,
+ * `--report codequality=FILE`), written from the same data as the summary: a JUnit test
+ * case per data set (failed or refused ones fail), and a Code Quality issue per manifest
+ * problem, refused step or failed data set, at its file and line. Names, actions and
+ * messages only: no secret is in them (messages pass the same redaction as the terminal).
+ */
+import { createHash } from 'node:crypto';
+import { isAbsolute, relative, sep } from 'node:path';
+import { redactText } from '../secrets/redaction.js';
+import type { DataSetResult } from './provision-run.js';
+
+export const REPORT_KINDS = ['junit', 'codequality'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+export interface ReportRequest {
+  kind: ReportKind;
+  file: string;
+}
+
+/** One thing a report says: where (file:line:column, or none), a name, and what went wrong (undefined: it passed). */
+export interface ReportItem {
+  name: string;
+  where?: string;
+  failure?: string;
+  seconds?: number;
+}
+
+/** The items of a plan or a run: one per data set; a refused, blocked or failed step makes it fail. */
+export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResult) => string | undefined): ReportItem[] {
+  return results.map((result) => {
+    const bad = result.steps.find((step) => step.action === 'refused' || step.status === 'failed');
+    const failure = bad ? `${bad.step}: ${bad.detail}` : result.status === 'failed' ? String(result.error?.message ?? 'failed') : undefined;
+    return { name: `${result.datasource}/${result.dataset}`, where: whereOf(result), failure, seconds: result.ms / 1000 };
+  });
+}
+
+export function junitReport(suite: string, items: ReportItem[]): string {
+  const failures = items.filter((item) => item.failure !== undefined).length;
+  const cases = items.map((item) => {
+    const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(positionOf(item.where)?.file ?? item.where)}"` : ''}`;
+    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(clean(item.failure))}">${xml(clean(`${item.where ? `${item.where}: ` : ''}${item.failure}`))}</failure>\n  </testcase>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${xml(suite)}" tests="${items.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
+}
+
+/** GitLab's Code Quality format: an issue per failure, at its path (relative to the project) and line. */
+export function codeQualityReport(items: ReportItem[], projectDir: string): string {
+  const issues = items
+    .filter((item) => item.failure !== undefined)
+    .map((item) => {
+      const position = item.where ? positionOf(item.where) : undefined;
+      const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
+      const description = clean(`${item.name}: ${item.failure}`);
+      return {
+        description,
+        check_name: 'dpgw',
+        fingerprint: createHash('sha256').update(`${path}\u0000${position?.line ?? 0}\u0000${description}`).digest('hex'),
+        severity: 'major',
+        location: { path, lines: { begin: position?.line ?? 1 } },
+      };
+    });
+  return `${JSON.stringify(issues, null, 2)}\n`;
+}
+
+function positionOf(where: string): { file: string; line: number } | undefined {
+  const match = /^(.+):(\d+):(\d+)$/.exec(where);
+  return match ? { file: match[1]!, line: Number(match[2]) } : undefined;
+}
+
+function projectPath(file: string, projectDir: string): string {
+  const inside = isAbsolute(file) ? relative(projectDir, file) : file;
+  return (inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/');
+}
+
+/** Masked as the terminal is; no control character (XML 1.0 refuses most of them). */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the controls are what is removed
+  return redactText(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
+}
+
+function xml(text: string): string {
+  return clean(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
