@@ -308,43 +308,43 @@ export class IdentityClient {
         return new DpgwError('auth', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { hint: 'run `dpgw login --grant device` again', details });
       }
       if (what === 'refresh' && error.error === 'invalid_grant') {
-        return new DpgwError('auth', `the session has ended: ${description}`, { hint: 'run `dpgw login` again', details });
+        return new DpgwError('auth', `the session has ended: ${description}`, { code: 'SESSION_EXPIRED', hint: 'run `dpgw login` again', details });
       }
-      if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { hint: 'check --username and the password, then run `dpgw login` again', details });
+      if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { code: 'SIGN_IN_REFUSED', hint: 'check --username and the password, then run `dpgw login` again', details });
       if (what === 'service-account' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
-        return new DpgwError('auth', `client ${clientId} cannot sign in as its service account: ${description}`, { hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+        return new DpgwError('auth', `client ${clientId} cannot sign in as its service account: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
       }
       if (what === 'device' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
-        return new DpgwError('auth', `client ${clientId} may not use the device grant: ${description}`, { hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+        return new DpgwError('auth', `client ${clientId} may not use the device grant: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
       }
       if (error.error === 'unauthorized_client' && error.status === 400) {
-        return new DpgwError('auth', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
+        return new DpgwError('auth', `client ${clientId} may not use the password grant: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
       }
       if (error.error === 'unauthorized_client' || error.error === 'invalid_client') {
-        return new DpgwError('auth', `the identity provider refused client ${clientId}: ${description}`, { hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
+        return new DpgwError('auth', `the identity provider refused client ${clientId}: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
       }
-      return new DpgwError('auth', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
+      return new DpgwError('auth', `the identity provider refused the ${what}: ${description}`, { code: 'SIGN_IN_REFUSED', hint: 'see the message; run with --verbose for the exchange', details });
     }
     // The cause is the Response, so check its shape.
     const response = (error as { cause?: unknown }).cause as { status?: unknown; url?: string } | undefined;
     if (error instanceof oidc.ClientError && typeof response?.status === 'number') {
       if (response.status === 404) {
-        return new DpgwError('auth', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
+        return new DpgwError('auth', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { code: 'SIGN_IN_REFUSED', hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
       }
       if (response.status >= 500 || response.status === 429) {
         // Down or overloaded, not a refusal: the same as unreachable (exit 5), so a caller may wait and try again.
-        return new DpgwError('network', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'it is down or overloaded: try again shortly, or check its health', details: { status: response.status } });
+        return new DpgwError('network', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { code: 'SERVER_UNREACHABLE', hint: 'it is down or overloaded: try again shortly, or check its health', details: { status: response.status } });
       }
-      return new DpgwError('auth', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
+      return new DpgwError('auth', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { code: 'SIGN_IN_REFUSED', hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
     }
     const code = networkCode(error);
     const host = hostOf(authUrl);
     if (code === 'TIMEOUT') {
-      return new DpgwError('network', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
+      return new DpgwError('network', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { code: 'SERVER_TIMEOUT', hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
     }
-    if (code) return new DpgwError('network', `cannot reach the identity provider at ${host} (${code})`, { hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
+    if (code) return new DpgwError('network', `cannot reach the identity provider at ${host} (${code})`, { code: 'SERVER_UNREACHABLE', hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
     if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
-      return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${error.message}`, { hint: `check that ${this.issuer} is a Keycloak-style realm` });
+      return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${error.message}`, { code: 'SIGN_IN_REFUSED', hint: `check that ${this.issuer} is a Keycloak-style realm` });
     }
     return new DpgwError('failure', `the ${what} failed: ${(error as Error).message}`, { hint: 'run with --verbose for the exchange', cause: error });
   }

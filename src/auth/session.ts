@@ -404,7 +404,7 @@ async function refreshed(context: SessionContext, cache: TokenCache, seen: Cache
       }
     }
     if (!current.refreshToken || (current.refreshTokenExpiresAt && Date.parse(current.refreshTokenExpiresAt) <= Date.now())) {
-      throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { hint: loginHint(context) });
+      throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { code: 'SESSION_EXPIRED', hint: loginHint(context) });
     }
     const settings = await identitySettingsForRefresh(context, current);
     const client = await identityClient(settings);
@@ -492,6 +492,7 @@ function summary(session: CachedSession, cacheFile: string): SessionSummary {
 
 function notSignedIn(context: SessionContext): DpgwError {
   return new DpgwError('auth', `not signed in (profile "${context.session.profile}")`, {
+    code: 'NOT_SIGNED_IN',
     hint: `${loginHint(context).replace(/ again$/, '')}, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline`,
   });
 }

@@ -81,6 +81,7 @@ export function shownLink(text: string): string {
 /** The refusal of a self link that is not a plain catalog path. */
 export function unplainSelfLink(dataSet: string, href: string): DpgwError {
   return new DpgwError('rejected', `the self link ${shownLink(href)} of data set ${serverText(dataSet)} is not a plain catalog path (/datasources/{id}/enablements/{id}/datasets/{id}, nothing after)`, {
+    code: 'ANSWER_UNUSABLE',
     hint: 'the gateway answered a link dpgw does not follow; nothing was sent to it — ask the platform\'s operators',
   });
 }

@@ -36,6 +36,7 @@ export async function resolveDataSet(client: GatewayClient, name: string, enable
     // A misspelt name (`trak`) gets the nearest enabled one, not advice to enable what the user never meant.
     const near = listed.length ? undefined : closestMatch(name, [...new Set(all.filter((d) => selfHrefOf(d)).map((d) => d.name))]);
     throw new DpgwError('failure', `data set "${name}" is not enabled: the catalog lists no enabled data set of that name${listed.length ? ' with a self link' : ''}`, {
+      code: 'DATA_SET_NOT_ENABLED',
       where: '--dataset',
       hint: near ? serverText(`did you mean "${near}"?`) : `run \`dpgw enable --datasource <source> --dataset ${name} --group <group>\` first (it waits for the topic)`,
     });

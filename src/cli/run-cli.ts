@@ -8,6 +8,7 @@
 import { CommanderError } from 'commander';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 import { commandPath, flagWords } from './command-context.js';
 import type { Io } from '../output/io.js';
 import { loadDispatch } from './load-dispatch.js';
@@ -38,7 +39,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
         const hint = `see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\``;
         write(`dpgw: ${oneLine(text)} — ${hint}\n`);
         // With --json a pipeline always gets one document, a usage error included.
-        if (wantsJson) io.stdout.write(`${JSON.stringify({ error: new DpgwError('usage', oneLine(text), { hint }).toJSON() }, null, 2)}\n`);
+        if (wantsJson) io.stdout.write(`${JSON.stringify({ error: new DpgwError('usage', oneLine(text), { code: usageCodeOf(said), hint }).toJSON() }, null, 2)}\n`);
       },
     });
     command.commands.forEach(configure);
@@ -84,4 +85,13 @@ function oneLine(text: string): string {
     .map((line) => line.trim())
     .filter(Boolean)
     .join(' ');
+}
+
+/** The stable code of a command-line parser's complaint, told by its words (commander's messages). */
+function usageCodeOf(said: string): ErrorCode {
+  if (/unknown command/i.test(said)) return 'UNKNOWN_COMMAND';
+  if (/unknown option/i.test(said)) return 'UNKNOWN_OPTION';
+  if (/missing required argument|required option .* not specified|argument missing/i.test(said)) return 'MISSING_ARGUMENT';
+  if (/argument .* is invalid|allowed choices|invalid argument/i.test(said)) return 'INVALID_ARGUMENT';
+  return 'USAGE_ERROR';
 }

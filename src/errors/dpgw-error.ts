@@ -1,3 +1,4 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
 /** The small set of error kinds; each maps to one exit code. */
@@ -16,7 +17,23 @@ const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
   interrupted: ExitCode.Interrupted,
 };
 
+/** The code of an error that names none of its own. */
+const GENERAL_CODE: Record<ErrorKind, ErrorCode> = {
+  usage: 'USAGE_ERROR',
+  input: 'INPUT_INVALID',
+  rejected: 'REQUEST_REJECTED',
+  auth: 'AUTH_FAILED',
+  network: 'NETWORK_ERROR',
+  unhealthy: 'UNHEALTHY',
+  verification: 'VERIFICATION_FAILED',
+  'not-found': 'NOT_FOUND',
+  failure: 'FAILURE',
+  interrupted: 'INTERRUPTED',
+};
+
 export interface DpgwErrorOptions {
+  /** Stable across releases (error-codes.ts, docs/error-codes.md); else the kind's general code. */
+  code?: ErrorCode;
   /** Where the problem is: file:line:column, a field path, a flag, a URL. */
   where?: string;
   /** What to do next. */
@@ -35,6 +52,8 @@ export class DpgwError extends Error {
   readonly where?: string;
   readonly hint?: string;
   readonly details?: Record<string, unknown>;
+  /** The stable code (`code` in --json); not `code`, which Node's errors use for errno names (ENOSPC) that walkers of a cause chain look for. */
+  readonly errorCode: ErrorCode;
 
   constructor(kind: ErrorKind, message: string, options: DpgwErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +62,8 @@ export class DpgwError extends Error {
     this.where = options.where;
     this.hint = options.hint;
     this.details = options.details;
+    // A code always agrees with the exit code: one that would not is the kind's general code instead.
+    this.errorCode = options.code !== undefined && ERROR_CODES[options.code].exit === exitCodeOf[kind] ? options.code : GENERAL_CODE[kind];
   }
 
   get exitCode(): ExitCodeValue {
@@ -58,10 +79,11 @@ export class DpgwError extends Error {
 
   toJSON(): Record<string, unknown> {
     return {
+      code: this.errorCode,
       kind: this.kind,
       exitCode: this.exitCode,
       message: this.message,
-      ...(this.where ? { where: this.where } : {}),
+      ...(this.where ? { where: this.where, location: this.where } : {}),
       ...(this.hint ? { hint: this.hint } : {}),
       ...(this.details ? { details: this.details } : {}),
     };

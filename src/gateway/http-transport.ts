@@ -207,6 +207,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   const origin = hostOf(url);
   if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
     return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
+      code: 'SERVER_TIMEOUT',
       hint: `${unreachableHint}; or allow longer with --timeout <seconds>`,
       details: { method, url, code: 'ETIMEDOUT' },
       cause: error,
@@ -214,6 +215,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   }
   if (error.code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(error.code)) {
     return new DpgwError('network', `the certificate of ${origin} is not trusted for ${method} ${url} (${error.code})`, {
+      code: 'SERVER_UNREACHABLE',
       hint: 'pass --ca-file <PEM of its certificate authority> (or set NODE_EXTRA_CA_CERTS)',
       details: { method, url, code: error.code },
       cause: error,
@@ -221,6 +223,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   }
   const what = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' ? `cannot resolve ${origin}` : `cannot reach ${origin}`;
   return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
+    code: 'SERVER_UNREACHABLE',
     hint: unreachableHint,
     details: { method, url, code: error.code },
     cause: error,

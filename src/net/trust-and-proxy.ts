@@ -114,6 +114,7 @@ function runBudgetSpent(method: string, url: string): DpgwError {
 
 function tooLarge(method: string, url: string, what: string, limitBytes: number): DpgwError {
   return new DpgwError('rejected', `answer too large: ${method} ${url} ${what}, which dpgw does not read`, {
+    code: 'ANSWER_TOO_LARGE',
     hint: 'the server is not the one dpgw expects there, or it is misbehaving; check the URL setting',
     details: { method, url, limitBytes },
   });
@@ -138,6 +139,7 @@ async function decodedText(response: Response<Buffer>, method: string, url: stri
     const decode = DECODERS[encoding];
     if (!decode) {
       throw new DpgwError('rejected', `${method} ${url} answered with content-encoding ${JSON.stringify(serverText(encoding.slice(0, 40)))}, which dpgw does not decode`, {
+        code: 'ANSWER_UNUSABLE',
         hint: 'dpgw asks for no compression; check that the URL setting points at the service, not at a proxy that compresses',
         details: { method, url, encoding },
       });
@@ -148,6 +150,7 @@ async function decodedText(response: Response<Buffer>, method: string, url: stri
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(method, url, `answered more than ${MAX_ANSWER_BYTES / MB} MB once decompressed`, MAX_ANSWER_BYTES);
       throw new DpgwError('rejected', `${method} ${url} answered a ${encoding} body that does not decode (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+        code: 'ANSWER_UNUSABLE',
         hint: 'the server or a proxy in between sent a broken answer; try again, or check the URL setting',
         details: { method, url, encoding },
       });

@@ -108,7 +108,7 @@ export function failOnIssues(issues: ValidationIssue[], what: string): void {
   if (issues.length === 0) return;
   const [first] = issues as [ValidationIssue];
   const more = issues.length > 1 ? ` (and ${plural(issues.length - 1, 'more problem')})` : '';
-  throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues } });
+  throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { code: what === 'manifest' ? 'MANIFEST_INVALID' : 'SCHEMA_INVALID', where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues } });
 }
 
 function dedupe(issues: ValidationIssue[]): ValidationIssue[] {

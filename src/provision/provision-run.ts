@@ -560,6 +560,7 @@ async function consumeStep(options: RunOptions, tableName: string, topic: string
   // Ctrl-C or SIGTERM cut the wait short: the data set is interrupted, not a table that does not consume.
   if (options.stopSignal?.aborted) throw new DpgwError('interrupted', `stopped while waiting for table ${tableName} to consume`);
   throw new DpgwError('failure', `table ${tableName} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
+    code: 'NOT_CONSUMING',
     hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
   });
 }

@@ -26,7 +26,7 @@ export function ignoreLateConnectionErrors(client: { connections: { on(event: 'c
 }
 
 export function unknownTopic(topic: string, brokers: string): DpgwError {
-  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { where: brokers, hint: "check the data set's topic label (dpgw enable waits for it), or name the topic with --topic" });
+  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { code: 'TOPIC_NOT_FOUND', where: brokers, hint: "check the data set's topic label (dpgw enable waits for it), or name the topic with --topic" });
 }
 
 interface ClientError {
@@ -67,7 +67,7 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
   const brokers = connection.brokers.join(',');
   // The --timeout bound, whichever step it stopped (connecting included): exit 5, as any network time-out.
   if (error instanceof DeadlineReached) {
-    return new DpgwError('network', `reading topic ${topic} took longer than ${timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
+    return new DpgwError('network', `reading topic ${topic} took longer than ${timeoutMs / 1000} s (${error.what})`, { code: 'STREAM_UNREACHABLE', where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
   }
   const all = [...nested(error)];
   // Brokers that broke the exchange (closed, reset, answered garbage) are unreachable (exit 5), even when the
@@ -75,6 +75,7 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
   const garbage = all.find(isGarbage);
   if (garbage) {
     return new DpgwError('network', `cannot read from the brokers: their answer is not the Kafka protocol (${garbage.message ?? garbage.name})`, {
+      code: 'STREAM_UNREACHABLE',
       where: brokers,
       hint: 'check --broker-list: each address must be a Kafka broker, on its SASL_PLAINTEXT port when a stream user is set',
     });
@@ -85,12 +86,13 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
     return new DpgwError('auth', `the brokers do not offer SASL SCRAM-SHA-512 for stream user ${connection.username ?? '(none)'}`, { where: brokers, hint: 'check --broker-list: the address must be the brokers\' SASL_PLAINTEXT listener with SCRAM-SHA-512' });
   }
   if (refused) {
-    return new DpgwError('auth', `the brokers refused stream user ${connection.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
+    return new DpgwError('auth', `the brokers refused stream user ${connection.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { code: 'STREAM_USER_REFUSED', where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
   }
   if (all.some((e) => e.code === 'PLT_KFK_USER' && /unknown topic/i.test(e.message ?? ''))) return unknownTopic(topic, brokers);
   if (all.some((e) => e.code === 'PLT_KFK_NETWORK' || e.code === 'PLT_KFK_TIMEOUT' || e.message === HANDSHAKE_FAILED)) {
     const detail = (all.map((e) => e.message).find((m) => m && /connection to|timeout|closed/i.test(m)) ?? 'no connection').replace(/\.$/, '');
     return new DpgwError('network', `cannot read from the brokers: ${detail}`, {
+      code: 'STREAM_UNREACHABLE',
       where: brokers,
       hint: connection.username === undefined ? 'check --broker-list; a broker that asks for SASL needs --stream-user and the stream password' : 'check --broker-list and that the brokers are reachable from here',
     });

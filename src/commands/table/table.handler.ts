@@ -83,6 +83,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const data = { tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null, stream: topicFacts ? { checked: true, partitions: topicFacts.partitions } : { checked: false, ...(skippedBecause ? { skipped: skippedBecause } : {}) }, consumption };
   if (consumption.state === 'not-consuming') {
     throw new DpgwError('failure', `table ${tableName} was created but does not consume topic ${built.topic}: ${consumptionText(consumption)}`, {
+      code: 'NOT_CONSUMING',
       hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
       details: data,
     });
