@@ -90,8 +90,9 @@ describe(`dpgw's other grants against Keycloak ${keycloak.version}`, () => {
     expect(token.stderr).not.toContain(keycloak.ciClientSecret);
     const status = JSON.parse((await spawnDpgw(['auth', 'status', '--json'], { env })).stdout);
     expect(status).toMatchObject({ signedIn: true, serviceAccountOf: 'dpgw-ci', grant: 'client-credentials' });
-    // Keycloak gives this grant no refresh token: the cache holds none, and a new grant renews it.
-    const cache = JSON.parse(readFileSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json'), 'utf8'));
+    // Keycloak gives this grant no refresh token: the cache holds none, and a new grant renews it. The service
+    // account's session has a cache slot of its own, beside the profile's person's session.
+    const cache = JSON.parse(readFileSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default@service-account.json'), 'utf8'));
     expect(cache.refreshToken).toBeUndefined();
   });
 
