@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { planDocument, planJsonSchema } from '../../src/provision/plan-format.js';
 import { manifestJsonSchema } from '../../src/provision/manifest.js';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { closedPort } from '../helpers/recording-server.js';
@@ -452,6 +453,20 @@ describe('a manifest with many problems', () => {
 });
 
 describe('the manifest JSON Schema', () => {
+  it('docs/provision-plan.schema.json is what the code describes, and real plans (a new data set, a refused schema) are of that format', async () => {
+    expect(JSON.parse(readFileSync(join(ROOT, 'docs/provision-plan.schema.json'), 'utf8'))).toEqual(planJsonSchema());
+    const { dpgw, manifest, env } = await setUp();
+    const fresh = JSON.parse((await dpgw(['provision', manifest(`healthCheck: true\ndataSets:\n${entry('track')}`), '--plan', '--json'])).stdout);
+    expect(fresh.formatVersion).toBe(1);
+    expect(planDocument.safeParse(fresh).error).toBeUndefined();
+    expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'narrower.yaml'), readFileSync(join(folder, 'track-schema.yaml'), 'utf8').replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
+    const refused = JSON.parse((await dpgw(['provision', manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'narrower.yaml')}`), '--plan', '--json'])).stdout);
+    expect(planDocument.safeParse(refused).error).toBeUndefined();
+    expect(refused.actions.refused).toBe(1);
+  });
+
   it('docs/provision-manifest.schema.json is what the code describes', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'docs/provision-manifest.schema.json'), 'utf8'))).toEqual(manifestJsonSchema());
   });

@@ -17,6 +17,7 @@ import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
 import { appendStepSummary, githubActionsOf, markdownCell, MAX_ANNOTATIONS, setStepOutputs } from '../../output/github-actions.js';
 import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
+import { PLAN_FORMAT_VERSION } from '../../provision/plan-format.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
@@ -126,7 +127,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       const planTitle = `dpgw provision --plan ${file}`;
       await writeReports(context, itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r)));
       return {
-        data: { manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) },
+        data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) },
         exitCode,
         human: (style) => (options.format === 'markdown' ? markdownPlan(planTitle, planned) : renderPlan(planned, style, healthCheck)),
       };

@@ -1,0 +1,47 @@
+/**
+ * The plan's JSON (`dpgw provision --plan --json`) as a versioned format, described once
+ * with zod: the JSON Schema in docs/provision-plan.schema.json is made from it
+ * (`npm run schema:manifest`), and the tests check real plans against it. A field may be
+ * added within a version; one is removed or changes its meaning only with a new version.
+ */
+import { z } from 'zod';
+import { PLAN_ACTIONS } from './provision-run.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+const step = z.looseObject({
+  step: z.string().describe('the step of the documented order: enable, stream, schema, table, storage, consume, verify, dashboard'),
+  status: z.enum(['planned', 'skipped']).describe('planned, or skipped when the step does not apply'),
+  action: z.enum(PLAN_ACTIONS).describe('what the step would do; refused and blocked mean the run would fail'),
+  detail: z.string().describe('why, in words'),
+  request: z.looseObject({ method: z.string(), path: z.string(), body: z.unknown().optional() }).optional().describe('the request the run would send (secrets masked)'),
+  changes: z.array(z.string()).optional().describe('what differs from the store, as + / - / ~ lines'),
+  shown: z.string().optional().describe('an inferred schema, as it would be sent'),
+});
+
+const dataSet = z.looseObject({
+  dataset: z.string(),
+  datasource: z.string(),
+  enablement: z.string(),
+  topic: z.string().optional(),
+  schema: z.string(),
+  table: z.string(),
+  status: z.literal('planned'),
+  changed: z.boolean().describe('a step would change something'),
+  uncompared: z.boolean().describe('a step could not be compared with the store'),
+  steps: z.array(step),
+  ms: z.number(),
+});
+
+export const planDocument = z.looseObject({
+  formatVersion: z.literal(PLAN_FORMAT_VERSION).describe('the version of this format'),
+  manifest: z.string(),
+  changes: z.boolean().describe('anything would change, or could not be compared'),
+  actions: z.record(z.enum(PLAN_ACTIONS), z.number().int().nonnegative()).describe('how many steps would take each action, zeros included'),
+  plan: z.array(dataSet),
+  healthCheck: z.looseObject({ path: z.string() }).optional(),
+});
+
+export function planJsonSchema(): Record<string, unknown> {
+  return { ...z.toJSONSchema(planDocument), title: `dpgw provision plan, format ${PLAN_FORMAT_VERSION}` };
+}
