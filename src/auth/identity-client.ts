@@ -19,7 +19,7 @@ import { readClaims } from './jwt-claims.js';
 import { plainGot } from '../net/trust-and-proxy.js';
 import { maskSecrets, redactText, registerSecret } from '../secrets/redaction.js';
 import { hostOf } from '../net/url-host.js';
-import { serverText } from '../text/terminal-text.js';
+import { quotedServerText, serverText } from '../text/terminal-text.js';
 
 export interface IdentitySettings {
   authUrl: string;
@@ -196,7 +196,7 @@ export class IdentityClient {
     } catch {
       url = undefined;
     }
-    const shown = JSON.stringify(serverText(endpoint.length > 200 ? `${endpoint.slice(0, 200)}…` : endpoint));
+    const shown = quotedServerText(endpoint);
     if (url?.origin !== realm.origin) {
       throw new DpgwError('auth', `the identity provider advertises its ${what} at ${url ? serverText(url.origin) : shown}, not at the origin of --auth-url (${realm.origin}); dpgw sends nothing there`, {
         hint: 'set --auth-url to the provider\'s own URL, or fix the provider\'s frontend URL',

@@ -4,7 +4,7 @@ import { CATALOG_BASE } from '../contract/paths.js';
 import type { CatalogDataSet, Storage } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { nameProblem } from '../names/platform-names.js';
-import { holdsControlCharacter, serverText } from '../text/terminal-text.js';
+import { holdsControlCharacter, quotedServerText, serverText } from '../text/terminal-text.js';
 
 /**
  * The topic name: the label whose key ends in `/dataset` (in `labels` or `metadata.labels`).
@@ -73,14 +73,9 @@ export function isPlainSegment(id: string): boolean {
   return id !== '' && id !== '.' && id !== '..' && !/[/\\?#%]/.test(id) && id.trim() === id && !holdsControlCharacter(id);
 }
 
-/** A server's link or id for a message: JSON-quoted, controls escaped, clipped. */
-export function shownLink(text: string): string {
-  return serverText(JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text));
-}
-
 /** The refusal of a self link that is not a plain catalog path. */
 export function unplainSelfLink(dataSet: string, href: string): DpgwError {
-  return new DpgwError('rejected', `the self link ${shownLink(href)} of data set ${serverText(dataSet)} is not a plain catalog path (/datasources/{id}/enablements/{id}/datasets/{id}, nothing after)`, {
+  return new DpgwError('rejected', `the self link ${quotedServerText(href)} of data set ${serverText(dataSet)} is not a plain catalog path (/datasources/{id}/enablements/{id}/datasets/{id}, nothing after)`, {
     code: 'ANSWER_UNUSABLE',
     hint: 'the gateway answered a link dpgw does not follow; nothing was sent to it — ask the platform\'s operators',
   });

@@ -8,8 +8,8 @@ import type { RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
 import { GatewayError } from '../gateway/gateway-error.js';
-import { serverText } from '../text/terminal-text.js';
-import { isPlainSegment, parseSelfHref, shownLink, unplainSelfLink } from './data-set-facts.js';
+import { quotedServerText, serverText } from '../text/terminal-text.js';
+import { isPlainSegment, parseSelfHref, unplainSelfLink } from './data-set-facts.js';
 
 export type TableCreation = { created: true; answer: Accepted } | { created: false; message: string };
 
@@ -57,7 +57,7 @@ export function storagePathParts(storage: StorageOf): [selfHref: string, storage
   if (!ids) throw unplainSelfLink(storage.dataSet, storage.selfHref);
   if (!storage.storageId) throw new DpgwError('failure', `data set ${storage.dataSet} lists no storage named "default"`, { hint: 'check the catalog entry of the data set' });
   if (!isPlainSegment(storage.storageId)) {
-    throw new DpgwError('rejected', `the default storage id ${shownLink(storage.storageId)} of data set ${serverText(storage.dataSet)} is not a plain path segment`, {
+    throw new DpgwError('rejected', `the default storage id ${quotedServerText(storage.storageId)} of data set ${serverText(storage.dataSet)} is not a plain path segment`, {
       hint: 'the gateway answered an id dpgw does not put into a path; no request was sent for it — ask the platform\'s operators',
     });
   }

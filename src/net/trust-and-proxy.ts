@@ -89,8 +89,6 @@ export function plainGot(baseUrl: string, ca: string[] | undefined, timeoutMs: n
   };
 }
 
-export { MAX_ANSWER_BYTES } from './answer-bounds.js';
-
 /** An answer larger than MAX_ANSWER_BYTES (said by its length, or found while reading) is stopped there, in one line. */
 async function capped(pending: CancelableRequest<Response<Buffer>>, method: string, url: string, budget: { read: number }): Promise<Response<Buffer>> {
   let stopped: DpgwError | undefined;

@@ -26,6 +26,11 @@ export function serverText(text: string): string {
   return text.replace(ANY_CONTROL, escaped);
 }
 
+/** A server's value (a link, an id) inside a message: JSON-quoted, every control escaped, clipped at 200 characters. */
+export function quotedServerText(text: string): string {
+  return serverText(JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text));
+}
+
 /** The last step before a terminal: dpgw's own line breaks, tabs and colours stay; any other control is escaped. */
 export function terminalSafe(text: string): string {
   return text.replace(CONTROL_BUT_STYLE, (match) => (match.length > 1 ? match : escaped(match)));

@@ -76,7 +76,8 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
   const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
   // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
   // A schema inferred from its topic needs the brokers from here anyway: then out of reach fails the run before anything is sent, as with require.
-  const mode = streamCheckModeOf(settings) === 'auto' && infers ? 'require' : streamCheckModeOf(settings);
+  const asked = streamCheckModeOf(settings);
+  const mode = asked === 'auto' && infers ? 'require' : asked;
   const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
