@@ -25,7 +25,7 @@ export async function createTableOnce(client: GatewayClient, table: RealtimeTabl
   } catch (error) {
     if (!(error instanceof GatewayError) || error.status !== 409) throw error;
     const message = `table ${table.tableName} exists already; nothing was changed (${error.bodyMessage || '409 Conflict'})`;
-    if (existing === 'failure') throw new DpgwError('rejected', message, { hint, details: error.details });
+    if (existing === 'failure') throw new DpgwError('rejected', message, { code: 'TABLE_EXISTS', hint, details: error.details });
     return { created: false, message };
   }
 }

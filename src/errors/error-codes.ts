@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   NETWORK_ERROR: { exit: ExitCode.Network, meaning: 'a network failure (a general one)', next: 'the message names the server' },
   // The stream and the workflow.
   STREAM_USER_REFUSED: { exit: ExitCode.Auth, meaning: 'the brokers refused the stream user or its password', next: 'check --stream-user and the stream password' },
+  SCHEMA_CHANGE_REFUSED: { exit: ExitCode.Usage, meaning: 'the schema would remove or retype columns the analytics store holds, which it refuses', next: 'give the schema and its table new names; nothing of the data set was sent' },
+  TABLE_EXISTS: { exit: ExitCode.Rejected, meaning: 'the table exists already and the command was told to create it, not to reuse it', next: 'use it as it is, choose another name with --name, or run provision (it compares and updates)' },
   TOPIC_NOT_FOUND: { exit: ExitCode.Failure, meaning: 'the table\'s topic is not on the brokers', next: 'check the data set\'s topic label, or --topic' },
   DATA_SET_NOT_ENABLED: { exit: ExitCode.Failure, meaning: 'the data set is not enabled in the catalog', next: 'run `dpgw enable` first' },
   NOT_CONSUMING: { exit: ExitCode.Failure, meaning: 'a table was created but does not consume every partition in time', next: 'the store\'s reason is in the message; check the stream settings the table carries' },

@@ -29,7 +29,7 @@ export interface ReportItem {
 export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResult) => string | undefined): ReportItem[] {
   return results.map((result) => {
     const bad = result.steps.find((step) => step.action === 'refused' || step.status === 'failed');
-    const failure = bad ? `${bad.step}: ${bad.detail}` : result.status === 'failed' ? String(result.error?.message ?? 'failed') : undefined;
+    const failure = bad ? `${bad.step}: ${bad.reason}` : result.status === 'failed' ? String(result.error?.message ?? 'failed') : undefined;
     return { name: `${result.datasource}/${result.dataset}`, where: whereOf(result), failure, seconds: result.ms / 1000 };
   });
 }

@@ -5,18 +5,18 @@
  * added within a version; one is removed or changes its meaning only with a new version.
  */
 import { z } from 'zod';
-import { PLAN_ACTIONS } from './provision-run.js';
+import { PLAN_ACTIONS, STEP_ORDER } from './steps/step-record.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
 const step = z.looseObject({
-  step: z.string().describe('the step of the documented order: enable, stream, schema, table, storage, consume, verify, dashboard'),
-  status: z.enum(['planned', 'skipped']).describe('planned, or skipped when the step does not apply'),
+  step: z.enum(STEP_ORDER).describe('the step of the documented order'),
   action: z.enum(PLAN_ACTIONS).describe('what the step would do; refused and blocked mean the run would fail'),
-  detail: z.string().describe('why, in words'),
+  reason: z.string().describe('why this action, in words'),
+  difference: z.array(z.string()).optional().describe('what differs from the store, as + / - / ~ lines'),
   request: z.looseObject({ method: z.string(), path: z.string(), body: z.unknown().optional() }).optional().describe('the request the run would send (secrets masked)'),
-  changes: z.array(z.string()).optional().describe('what differs from the store, as + / - / ~ lines'),
   shown: z.string().optional().describe('an inferred schema, as it would be sent'),
+  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), url: z.string().optional() }).optional().describe('facts a renderer shows (partitions, a dashboard address)'),
 });
 
 const dataSet = z.looseObject({

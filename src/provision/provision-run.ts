@@ -7,11 +7,8 @@
  * platform is checked before the first request (prepare).
  */
 import { nameProblem } from '../names/platform-names.js';
-import { parseSelfHref, selfHrefOf, topicOf } from '../catalog/data-set-facts.js';
 import { enableDataSet, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
-import { storageTouchNeeded } from '../contract/platform-version.js';
-import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
-import { paths } from '../contract/paths.js';
+import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
@@ -20,7 +17,6 @@ import type { LocatedDocument, PathPart } from '../olap/located-document.js';
 import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
 import { closestMatch } from '../text/closest-match.js';
 import { failOnIssues } from '../olap/table-template.js';
-import { maskSecrets } from '../secrets/redaction.js';
 import type { InferSettings, LoadedManifest } from './manifest.js';
 import { inferredSchemaName, inferStep } from './infer-step.js';
 import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
@@ -28,42 +24,22 @@ import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
 import type { StreamConnection } from '../stream/stream-connection.js';
 import type { StatementClient } from '../query-engine/statement-client.js';
-import { buildDashboard } from '../dashboard/build-dashboard.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
-import { verifyProfiles, verifyStep } from './verify-step.js';
-import { createTableOnce, storageDecision, touchDefaultStorage } from '../catalog/table-and-storage-steps.js';
-import { compareSchema, compareTable, incompatibleSchemaMessage, updateTable, type LiveComparison } from './live-state.js';
+import { compareSchema, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
-import { consumptionText, waitUntilConsuming } from '../olap/consumption.js';
-import { SKIP_STREAM_CHECK_FLAG, streamCheckSkipped, type StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
+import { streamCheckSkipped, type StreamPreflight } from '../stream/stream-preflight.js';
+import { blockedStep, changedSomething, notStartedStep, STEP_ORDER, wouldChange, type PlanAction, type StepName, type StepRecord } from './steps/step-record.js';
+import { StepInterrupted } from './steps/step-interrupted.js';
+import { applyEnable, planEnable } from './steps/enable-step.js';
+import { applyStream, planStream } from './steps/stream-step.js';
+import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError } from './steps/schema-step.js';
+import { applyTable, planTable } from './steps/table-step.js';
+import { applyStorage, planStorage } from './steps/storage-step.js';
+import { applyConsume, planConsume } from './steps/consume-step.js';
+import { planVerify, verifyStep } from './steps/verify-step.js';
+import { applyDashboard, planDashboard, type DashboardSpec } from './steps/dashboard-step.js';
 
-export type StepName = 'enable' | 'stream' | 'schema' | 'table' | 'storage' | 'consume' | 'verify' | 'dashboard';
-/**
- * `accepted`: the platform took it, and cannot say whether it differed (a schema sent again);
- * `not-compared`: it exists and could not be read back to compare (never "unchanged");
- * `passed`: a check held.
- */
-export type StepStatus = 'changed' | 'unchanged' | 'accepted' | 'not-compared' | 'passed' | 'skipped' | 'failed' | 'planned';
-
-/**
- * What a plan's step would do, a closed set (docs/provision.md, "The plan"): `refused` is a step the platform would
- * reject, and every step that depends on it is `blocked`; a plan holding either exits 2, since the run would fail.
- */
-export const PLAN_ACTIONS = ['create', 'update', 'delete', 'none', 'read', 'check', 'wait', 'refused', 'blocked', 'skipped', 'not-compared'] as const;
-export type PlanAction = (typeof PLAN_ACTIONS)[number];
-
-export interface StepResult {
-  step: StepName;
-  status: StepStatus;
-  /** In a plan: what the step would do. */
-  action?: PlanAction;
-  detail: string;
-  request?: { method: string; path: string; body?: unknown };
-  /** Shown under the step in a plan: the schema inferred from the topic. */
-  shown?: string;
-  /** What differs from the store, in the `+ / - / ~` lines of a diff. */
-  changes?: string[];
-}
+export { PLAN_ACTIONS, type PlanAction, type StepName, type StepRecord, type StepStatus } from './steps/step-record.js';
 
 export interface DataSetResult {
   dataset: string;
@@ -76,7 +52,7 @@ export interface DataSetResult {
   changed: boolean;
   /** A step found something that exists and could not compare it with the manifest. */
   uncompared?: boolean;
-  steps: StepResult[];
+  steps: StepRecord[];
   error?: Record<string, unknown>;
   exitCode?: number;
   ms: number;
@@ -266,11 +242,16 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
       options.schemaComparisons!.set(entry.index, live);
       if (live.change === 'incompatible') {
         const where = entry.schemaFile ?? loaded.document.at(['dataSets', entry.index, 'schema']);
-        options.refusedSchemas!.set(entry.index, new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { where, hint: 'nothing of this data set was sent' }));
+        options.refusedSchemas!.set(entry.index, refusedSchemaError(schema.schemaName, live, where, 'nothing of this data set was sent'));
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
+}
+
+/** The steps a data set of the manifest goes through, in the documented order. */
+function stepsOf(entry: Prepared['entry']): StepName[] {
+  return ['enable', 'stream', 'schema', 'table', 'storage', 'consume', ...(entry.verify ? (['verify'] as const) : []), ...(entry.dashboard ? (['dashboard'] as const) : [])];
 }
 
 /** The plan: what each data set would do, found with GET requests only. */
@@ -280,105 +261,42 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
   const results: DataSetResult[] = [];
   for (const { entry, schema: given, schemaName, tableName } of prepared) {
     const started = Date.now();
-    const steps: StepResult[] = [];
-    const enabled = await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
-    const enabledAlready = listed.find((d) => d.name === entry.dataset && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enabled.enablement.id);
-    const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
-    steps.push({ step: 'enable', status: 'planned', action: enabled.enablement.created || topic === undefined ? 'create' : 'none', detail: `${enabled.enablement.created ? `create enablement ${enabled.enablement.name} for ${enabled.enablement.groups.join(', ')}` : `reuse enablement ${enabled.enablement.name}`}; ${topic ? `${entry.dataset} is enabled already (topic ${topic})` : `enable ${entry.dataset} and wait for its topic`}` });
-    steps.push(await streamPlanStep(options));
+    const names = stepsOf(entry);
+    const steps: StepRecord[] = [];
+    const enabled = await planEnable(options.client, enableRequest(entry, options), listed);
+    const { topic } = enabled;
+    steps.push(enabled.record);
+    steps.push(await planStream(options.preflight));
     const infer = inferSettingsOf(entry);
     let schema = given;
-    // What the store holds decides each step: created, unchanged, updated, refused or not compared.
-    const comparisons: LiveComparison[] = [];
+    let schemaKnownBeforeRun = true;
     if (infer && topic === undefined) {
-      steps.push({ step: 'schema', status: 'planned', action: 'create', detail: `POST schema ${schemaName}, inferred from the first ${infer.sample ?? DEFAULT_TOPIC_SAMPLE} messages of the topic once ${entry.dataset} is enabled` });
-      comparisons.push({ change: 'create', lines: [] });
+      steps.push(plannedInferredSchema(schemaName, entry.dataset, infer.sample ?? DEFAULT_TOPIC_SAMPLE));
     } else {
       const inferred = infer ? await inferStep(inferInputs(entry, infer, topic!, options)) : undefined;
+      schemaKnownBeforeRun = inferred === undefined;
       schema = inferred?.schema ?? schema;
-      const live = (!inferred && options.schemaComparisons?.get(entry.index)) || (await compareSchema(options.client, schema!));
-      comparisons.push(live);
-      steps.push({
-        step: 'schema',
-        status: 'planned',
-        action: actionOf(live.change),
-        detail: `${schemaPlanText(live, schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
-        ...(live.change === 'create' || live.change === 'update' || live.change === 'not-compared' ? { request: { method: 'POST', path: paths.olapSchemas(options.settings.olapSegment), body: schema } } : {}),
-        ...(live.lines.length ? { changes: live.lines } : {}),
-        ...(inferred ? { shown: inferred.text } : {}),
-      });
+      const known = inferred ? undefined : options.schemaComparisons?.get(entry.index);
+      steps.push((await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record);
     }
-    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
-    const liveTable = await compareTable(options.client, table, options.streamPassword !== undefined);
-    comparisons.push(liveTable);
-    const refusedStep = steps.find((step) => step.action === 'refused');
-    const dependents: StepResult[] = [
-      {
-        step: 'table',
-        status: 'planned',
-        action: liveTable.change === 'incompatible' ? 'not-compared' : actionOf(liveTable.change),
-        detail: tablePlanText(liveTable, table.tableName),
-        ...(liveTable.change === 'create' ? { request: { method: 'POST', path: paths.olapTables(options.settings.olapSegment), body: maskSecrets(table) } } : {}),
-        ...(liveTable.change === 'update' ? { request: { method: 'PUT', path: paths.olapTable(table.tableName, options.settings.olapSegment), body: maskSecrets(table) } } : {}),
-        ...(liveTable.lines.length ? { changes: liveTable.lines } : {}),
-      },
-      storageStep(version, 'planned'),
-      consumePlanStep(options),
-      ...(entry.verify ? [{ step: 'verify', status: 'planned', action: 'check', detail: `in the query engine, as ${verifyProfiles(entry.verify).map((p) => `${p.profile} (${p.expect})`).join(', ')}` } as const] : []),
-      ...(entry.dashboard ? [{ step: 'dashboard', status: 'planned', action: 'create', detail: dashboardPlan(entry, tableName) } as const] : []),
-    ];
-    // A refused step blocks every step after it: the run sends nothing of this data set, so none of them happens.
-    steps.push(...(refusedStep ? dependents.map((step): StepResult => ({ step: step.step, status: 'planned', action: 'blocked', detail: `blocked: the ${refusedStep.step} step is refused` })) : dependents));
-    const changed = enabled.enablement.created || topic === undefined || comparisons.some((c) => c.change === 'create' || c.change === 'update' || c.change === 'incompatible');
-    const uncompared = comparisons.some((c) => c.change === 'not-compared');
-    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement.name, topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started });
+    const refused = steps.find((step) => step.action === 'refused');
+    if (refused) {
+      // Nothing after a refused schema is asked for: the run would send none of it.
+      steps.push(...names.filter((name) => !steps.some((step) => step.step === name)).map((name) => blockedStep(name, refused.step, false)));
+      // A schema refused before the run keeps its enablement from being sent too.
+      if (schemaKnownBeforeRun) steps.forEach((step, index) => step !== refused && step.action !== 'blocked' && (steps[index] = blockedStep(step.step, refused.step, false)));
+    } else {
+      const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
+      steps.push(await planTable(options.client, table, { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined }));
+      steps.push(planStorage(version), planConsume(options.waitConsumingMs ?? 0));
+      if (entry.verify) steps.push(planVerify(entry.verify));
+      if (entry.dashboard) steps.push(planDashboard(dashboardSpec(entry, tableName)));
+    }
+    const changed = refused !== undefined || steps.some(wouldChange);
+    const uncompared = steps.some((step) => step.action === 'not-compared');
+    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement, topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started });
   }
   return results;
-}
-
-/** The plan's action for what the store holds. */
-function actionOf(change: LiveComparison['change']): PlanAction {
-  switch (change) {
-    case 'create':
-      return 'create';
-    case 'update':
-      return 'update';
-    case 'none':
-      return 'none';
-    case 'incompatible':
-      return 'refused';
-    case 'not-compared':
-      return 'not-compared';
-  }
-}
-
-function schemaPlanText(live: LiveComparison, schemaName: string): string {
-  switch (live.change) {
-    case 'create':
-      return `POST schema ${schemaName} (new)`;
-    case 'none':
-      return `schema ${schemaName}: no changes`;
-    case 'update':
-      return `POST schema ${schemaName} again: the store takes added columns (rows stored before show them once it reloads its segments)`;
-    case 'incompatible':
-      return `refused, nothing of this data set is sent: ${incompatibleSchemaMessage(schemaName, live.lines)}`;
-    case 'not-compared':
-      return `POST schema ${schemaName}; not compared: ${live.why}`;
-  }
-}
-
-function tablePlanText(live: LiveComparison, tableName: string): string {
-  switch (live.change) {
-    case 'create':
-      return `POST table ${tableName} (new)`;
-    case 'none':
-      return `table ${tableName}: no changes`;
-    case 'update':
-      return `PUT table ${tableName}: update what differs`;
-    case 'incompatible':
-    case 'not-compared':
-      return `POST table ${tableName}; if it exists, not compared: ${live.why}`;
-  }
 }
 
 export async function run(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
@@ -417,181 +335,103 @@ export async function run(prepared: Prepared[], options: RunOptions): Promise<Da
 
 async function provisionOne({ entry, schema: given, tableName }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
   const started = Date.now();
-  const steps: StepResult[] = [];
-  const finish = (status: DataSetResult['status'], error?: DpgwError): DataSetResult => ({
-    ...result,
-    steps,
-    status,
-    changed: steps.some((s) => s.status === 'changed'),
-    uncompared: steps.some((s) => s.status === 'not-compared'),
-    ...(error ? { error: error.toJSON(), exitCode: error.exitCode } : {}),
-    ms: Date.now() - started,
-  });
+  const names = stepsOf(entry);
+  const steps: StepRecord[] = [];
+  // Every step of the data set is in its result: the ones after a failure are blocked, the ones after a stop not started.
+  const finish = (status: DataSetResult['status'], error?: DpgwError): DataSetResult => {
+    const failedStep = steps.find((step) => step.status === 'failed');
+    const rest = names.filter((name) => !steps.some((step) => step.step === name)).map((name) => (failedStep ? blockedStep(name, failedStep.step, true) : notStartedStep(name)));
+    const all = [...steps, ...rest].sort((a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step));
+    return {
+      ...result,
+      steps: all,
+      status,
+      changed: all.some(changedSomething),
+      uncompared: all.some((s) => s.status === 'not-compared'),
+      ...(error ? { error: error.toJSON(), exitCode: error.exitCode } : {}),
+      ms: Date.now() - started,
+    };
+  };
   let current: StepName = 'enable';
+  let attempted: PlanAction = 'create';
   const refused = options.refusedSchemas?.get(entry.index);
   if (refused) {
-    steps.push({ step: 'schema', status: 'failed', detail: refused.toLine() });
+    // Refused before the run: nothing of this data set is sent, its enablement neither.
+    steps.push({ step: 'schema', action: 'refused', status: 'failed', reason: refused.toLine(), ...(Array.isArray(refused.details?.difference) ? { difference: refused.details.difference as string[] } : {}) });
     return finish('failed', refused);
   }
   try {
-    const enabled = await enableDataSet(options.client, enableRequest(entry, options));
-    result.topic = enabled.topic;
-    result.enablement = enabled.enablement.name;
-    steps.push({
-      step: 'enable',
-      status: enabled.enablement.created || enabled.change === 'enabled' ? 'changed' : 'unchanged',
-      detail: `${enabled.enablement.created ? 'created' : 'reused'} enablement ${enabled.enablement.name}; ${enabled.change === 'already' ? 'already enabled' : 'enabled'}; topic ${enabled.topic}`,
-    });
+    const enabled = await applyEnable(options.client, enableRequest(entry, options));
+    result.topic = enabled.result.topic;
+    result.enablement = enabled.result.enablement.name;
+    steps.push(enabled.record);
     if (options.interrupted()) return finish('interrupted');
 
     // Before anything of the table is sent: would the store consume its topic?
     current = 'stream';
-    const topic = entry.table?.topic ?? enabled.topic!;
-    let topicFacts: TopicFacts | undefined;
-    const preflight = options.preflight ? await options.preflight.check(topic, tableName) : undefined;
-    if (preflight?.kind === 'passed') {
-      topicFacts = preflight.facts;
-      steps.push({ step: 'stream', status: 'passed', detail: `topic ${topic}: ${topicFacts.partitions} partition${topicFacts.partitions === 1 ? '' : 's'}, read as ${options.preflight!.describe()}` });
-    } else if (preflight?.kind === 'skipped') {
-      options.warn(streamCheckSkipped(preflight.why));
-      steps.push({ step: 'stream', status: 'skipped', detail: `not checked: ${preflight.why}; the consumption check proves the stream` });
-    } else steps.push({ step: 'stream', status: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${topic}` });
+    attempted = 'check';
+    const topic = entry.table?.topic ?? enabled.result.topic!;
+    const stream = await applyStream(options.preflight, topic, tableName);
+    if (stream.skippedBecause !== undefined) options.warn(streamCheckSkipped(stream.skippedBecause));
+    steps.push(stream.record);
 
     current = 'schema';
+    attempted = 'create';
     const infer = inferSettingsOf(entry);
-    const inferred = infer ? await inferStep(inferInputs(entry, infer, entry.table?.topic ?? enabled.topic!, options)) : undefined;
+    const inferred = infer ? await inferStep(inferInputs(entry, infer, topic, options)) : undefined;
     const schema = inferred?.schema ?? given!;
-    steps.push(await pushSchema(options, schema, options.schemaComparisons?.get(entry.index), inferred?.detail));
+    steps.push((await applySchema(options.client, { schema, known: options.schemaComparisons?.get(entry.index), inferred: inferred?.detail, where: entry.inferAt?.location, refusedHint: 'its schema and table were not sent' })).record);
     if (options.interrupted()) return finish('interrupted');
 
     current = 'table';
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.topic!, options.streamPassword, options.warn));
-    steps.push(await createTable(options, table));
+    attempted = 'create';
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn));
+    const tableOptions = { existing: options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const) };
+    steps.push((await applyTable(options.client, table, tableOptions)).record);
     if (options.interrupted()) return finish('interrupted');
 
     current = 'storage';
-    const decision = storageDecision(version);
-    if (!decision.touch) steps.push(storageStep(version, 'skipped'));
-    else {
-      await touchDefaultStorage(options.client, { dataSet: entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId });
-      // The answer does not say whether permissions were created ("response: not shown").
-      // After enabling or creating the table in this run, this is the touch that creates them.
-      const firstTouch = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
-      const unknownVersion = decision.versionKnown ? '' : '; platform version unknown';
-      steps.push(
-        firstTouch
-          ? { step: 'storage', status: 'changed', detail: `touched the default storage: the store's permissions for the enablement's groups are created${unknownVersion}` }
-          : { step: 'storage', status: 'accepted', detail: `touched the default storage again; the gateway does not say whether permissions were missing${unknownVersion}` },
-      );
-    }
+    attempted = 'read';
+    // After enabling or creating the table in this run, this is the touch that creates the permissions.
+    const afterChange = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
+    steps.push((await applyStorage(options.client, { dataSet: entry.dataset, selfHref: enabled.result.selfHref, storageId: enabled.result.storageId }, { version, afterChange })).record);
     if (options.interrupted()) return finish('interrupted');
+
     current = 'consume';
-    steps.push(await consumeStep(options, tableName, topic, topicFacts));
+    attempted = 'wait';
+    steps.push((await applyConsume(options.client, { tableName, topic, waitMs: options.waitConsumingMs ?? 0, partitions: stream.facts?.partitions, signal: options.stopSignal })).record);
     if (entry.verify && options.engineOf) {
       if (options.interrupted()) return finish('interrupted');
       current = 'verify';
-      const verified = await verifyStep(entry.verify, entry.dataset, tableName, options.engineOf);
-      steps.push({ step: 'verify', status: 'passed', detail: verified.detail });
+      attempted = 'check';
+      steps.push((await verifyStep(entry.verify, entry.dataset, tableName, options.engineOf)).record);
     }
     if (entry.dashboard && options.dashboardOf) {
       if (options.interrupted()) return finish('interrupted');
       current = 'dashboard';
+      attempted = 'create';
       const { client, databaseName } = options.dashboardOf(entry.dashboard.profile);
-      const built = await buildDashboard(client, { ...dashboardRequest(entry, tableName), databaseName });
-      steps.push({ step: 'dashboard', status: built.changed ? 'changed' : 'unchanged', detail: `${built.dashboard.url} (chart ${built.chart.id}, ${built.rendered.rows} points)` });
+      steps.push(await applyDashboard(client, databaseName, dashboardSpec(entry, tableName)));
     }
     return finish('done');
   } catch (error) {
-    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { cause: error });
-    if (known.kind === 'interrupted') {
-      // What the step did before the stop is in the summary: an enablement created and a data set enabled are changes.
-      const done = known.details as { enablement?: string; enablementCreated?: boolean; enabled?: boolean } | undefined;
-      if (current === 'enable' && done?.enabled) {
-        if (done.enablement !== undefined) result.enablement = done.enablement;
-        steps.push({ step: 'enable', status: 'changed', detail: `${done.enablementCreated ? 'created' : 'reused'} enablement ${done.enablement}; enabled ${entry.dataset}; stopped before its topic appeared` });
-      } else steps.push({ step: current, status: 'skipped', detail: known.message });
+    if (error instanceof StepInterrupted) {
+      steps.push(error.record);
       return finish('interrupted');
     }
-    steps.push({ step: current, status: 'failed', detail: known.toLine() });
+    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { cause: error });
+    if (known.kind === 'interrupted') {
+      steps.push({ step: current, action: attempted, status: 'skipped', reason: known.message });
+      return finish('interrupted');
+    }
+    const refusedNow = known.errorCode === 'SCHEMA_CHANGE_REFUSED';
+    steps.push({ step: current, action: refusedNow ? 'refused' : attempted, status: 'failed', reason: known.toLine(), ...(refusedNow && Array.isArray(known.details?.difference) ? { difference: known.details.difference as string[] } : {}) });
     return finish('failed', known);
   }
 }
 
-/**
- * The schema step, by what the store holds: the same is "unchanged" (nothing sent), new is
- * created, added columns are sent again (the store takes a backward-compatible schema under
- * its name), and a gateway without reads gets the POST as before ("accepted").
- */
-async function pushSchema(options: RunOptions, schema: AnalyticsSchema, known: LiveComparison | undefined, inferred: string | undefined): Promise<StepResult> {
-  const live = known ?? (await compareSchema(options.client, schema));
-  const name = `schema ${schema.schemaName}${inferred ? ` ${inferred};` : ''}`;
-  if (live.change === 'none') return { step: 'schema', status: 'unchanged', detail: `${name} matches the store` };
-  // An inferred schema is known only after enabling: then its schema and table are what was not sent.
-  if (live.change === 'incompatible') throw new DpgwError('input', incompatibleSchemaMessage(schema.schemaName, live.lines), { hint: 'its schema and table were not sent' });
-  await options.client.createSchema(schema);
-  if (live.change === 'create') return { step: 'schema', status: 'changed', detail: `${name} created` };
-  if (live.change === 'update') {
-    return { step: 'schema', status: 'changed', detail: `${name} updated: rows stored before show the added columns once the store reloads its segments`, changes: live.lines };
-  }
-  return { step: 'schema', status: 'accepted', detail: `${name} accepted; not compared: ${live.why}` };
-}
-
-async function createTable(options: RunOptions, table: RealtimeTableDefinition): Promise<StepResult> {
-  const outcome = await createTableOnce(options.client, table, options.failOnExists ? 'failure' : 'unchanged', 'the run was told to fail on an existing table (--fail-on-exists)');
-  if (outcome.created) return { step: 'table', status: 'changed', detail: `table ${table.tableName} created` };
-  // It exists (409): "unchanged" only when read back and equal; a difference is updated; without reads, "not compared".
-  const live = await compareTable(options.client, table, true);
-  if (live.change === 'none') return { step: 'table', status: 'unchanged', detail: `table ${table.tableName} exists and matches the manifest` };
-  if (live.change === 'update') {
-    await updateTable(options.client, table, live.lines);
-    return { step: 'table', status: 'changed', detail: `table ${table.tableName} updated: ${live.lines.join('; ')}`, changes: live.lines };
-  }
-  const why = live.change === 'create' ? 'the store answered 409 for the table but does not return it' : live.why;
-  return { step: 'table', status: 'not-compared', detail: `table ${table.tableName} exists, not compared: ${why}` };
-}
-
-/** The proof that the table consumes: every partition, or the first error the store reports (the data set fails). */
-async function consumeStep(options: RunOptions, tableName: string, topic: string, topicFacts: TopicFacts | undefined): Promise<StepResult> {
-  const waitMs = options.waitConsumingMs ?? 0;
-  if (waitMs <= 0) return { step: 'consume', status: 'skipped', detail: 'consumption not checked (--wait-consuming 0)' };
-  const consumption = await waitUntilConsuming(options.client, tableName, { partitions: topicFacts?.partitions, timeoutMs: waitMs, signal: options.stopSignal });
-  if (consumption.state === 'consuming') return { step: 'consume', status: 'passed', detail: `table ${tableName} is ${consumptionText(consumption)} of topic ${topic}` };
-  if (consumption.state === 'not-checked') return { step: 'consume', status: 'skipped', detail: consumptionText(consumption) };
-  // Ctrl-C or SIGTERM cut the wait short: the data set is interrupted, not a table that does not consume.
-  if (options.stopSignal?.aborted) throw new DpgwError('interrupted', `stopped while waiting for table ${tableName} to consume`);
-  throw new DpgwError('failure', `table ${tableName} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
-    code: 'NOT_CONSUMING',
-    hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
-  });
-}
-
-async function streamPlanStep(options: RunOptions): Promise<StepResult> {
-  if (!options.preflight) return { step: 'stream', status: 'skipped', action: 'skipped', detail: `not checked (${SKIP_STREAM_CHECK_FLAG})` };
-  // A TCP probe of the brokers, nothing sent: the plan says whether the run would skip the check, and why.
-  const why = await options.preflight.skippedBecause();
-  if (why !== undefined) return { step: 'stream', status: 'skipped', action: 'skipped', detail: `would be skipped: ${why} (--stream-check auto); the consumption check would prove the stream` };
-  return { step: 'stream', status: 'planned', action: 'check', detail: `sign in to ${options.preflight.describe()} and find the topic before the table is sent` };
-}
-
-function consumePlanStep(options: RunOptions): StepResult {
-  const waitMs = options.waitConsumingMs ?? 0;
-  if (waitMs <= 0) return { step: 'consume', status: 'skipped', action: 'skipped', detail: 'consumption not checked (--wait-consuming 0)' };
-  return { step: 'consume', status: 'planned', action: 'wait', detail: `wait up to ${waitMs / 1000} s for the store to consume every partition of the topic` };
-}
-
-function dashboardRequest(entry: Prepared['entry'], tableName: string) {
-  return { table: tableName, rows: entry.dashboard?.rows ?? 100, dashboardTitle: entry.dashboard?.title ?? entry.dataset, chartName: entry.dashboard?.chart ?? `${tableName} positions` };
-}
-
-function dashboardPlan(entry: Prepared['entry'], tableName: string): string {
-  const request = dashboardRequest(entry, tableName);
-  return `in the dashboard tool${entry.dashboard?.profile ? ` as ${entry.dashboard.profile}` : ''}: data set SELECT * FROM default.${tableName} LIMIT ${request.rows}, chart "${request.chartName}" on dashboard "${request.dashboardTitle}"`;
-}
-
-function storageStep(version: string | undefined, status: 'planned' | 'skipped'): StepResult {
-  const need = storageTouchNeeded(version);
-  if (need === 'not-needed') return { step: 'storage', status: 'skipped', action: 'skipped', detail: `not needed on platform ${version}` };
-  return { step: 'storage', status, ...(status === 'planned' ? { action: 'read' as const } : {}), detail: need === 'needed' ? `GET the default storage (platform ${version})` : 'GET the default storage (platform version unknown)' };
+function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
+  return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };
 }
 
 async function platformVersion(options: RunOptions): Promise<string | undefined> {

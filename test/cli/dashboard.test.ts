@@ -199,7 +199,7 @@ describe('dpgw provision with a dashboard step', () => {
 
     const plan = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--plan'], { env });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('7. dashboard in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
+    expect(plan.stdout).toContain('7. dashboard create       in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
 
     const first = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' })], { env });
     expect(first.code, first.stderr).toBe(0);
@@ -207,7 +207,7 @@ describe('dpgw provision with a dashboard step', () => {
     expect(first.stdout).toMatch(/^track .* changed +done /m);
     const again = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--json'], { env });
     const step = JSON.parse(again.stdout).dataSets[0].steps.find((x: { step: string }) => x.step === 'dashboard');
-    expect(step).toEqual({ step: 'dashboard', status: 'unchanged', detail: `${s.dashboardUrl}/superset/dashboard/1/ (chart 1, 30 points)` });
+    expect(step).toEqual({ step: 'dashboard', action: 'none', status: 'unchanged', reason: `${s.dashboardUrl}/superset/dashboard/1/ (chart 1, 30 points)`, facts: { url: `${s.dashboardUrl}/superset/dashboard/1/` } });
 
     const refused = await spawnDpgw(['provision', manifest({ profile: 'outsider', title: 'Tracks' }), '--json'], { env });
     expect(refused.code).toBe(3);

@@ -87,7 +87,7 @@ describe('a stop while waiting for a topic', () => {
     const summary = JSON.parse(stdout);
     expect(summary).toMatchObject({ interrupted: true, dataSets: [{ dataset: 'alpha', status: 'interrupted' }] });
     // What was done before the stop is told: the enablement exists and the data set is enabled.
-    expect(summary.dataSets[0].steps[0]).toMatchObject({ step: 'enable', status: 'changed', detail: 'created enablement alpha; enabled alpha; stopped before its topic appeared' });
+    expect(summary.dataSets[0].steps[0]).toMatchObject({ step: 'enable', action: 'create', status: 'sent', reason: 'created enablement alpha; enabled alpha; stopped before its topic appeared, so the outcome is unknown' });
   });
 });
 

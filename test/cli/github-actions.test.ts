@@ -67,7 +67,7 @@ describe('reports GitLab shows, and a plan for a pull-request comment', () => {
     expect(xml).toMatch(/tests="2" failures="1"/);
     expect(xml).toMatch(/<testcase classname="[^"]+" name="mock-data-library\/track"[^>]*>\n {4}<failure message="schema: refused/);
     expect(xml).toMatch(/<testcase classname="[^"]+" name="mock-data-library\/weather"[^>]*\/>/);
-    expect(planned.stdout).toMatch(/^\| track \| none \| check \| refused \| blocked \| blocked \| blocked \| planned \|$/m);
+    expect(planned.stdout).toMatch(/^\| track \| blocked \| blocked \| refused \| blocked \| blocked \| blocked \| planned \|$/m);
     expect(planned.stdout).toContain('**track** — schema (refused)');
     expect(planned.stdout).toMatch(/```diff\n- alt: DOUBLE \(metric\)\n```/);
   });

@@ -136,7 +136,7 @@ describe('dpgw provision', () => {
     expect(failed.code).toBe(3);
     const first = JSON.parse(failed.stdout);
     expect(first.dataSets[0].status).toBe('failed');
-    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table failed']);
+    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table failed', 'storage blocked', 'consume blocked']);
     expect(failed.stderr).toContain('track: POST');
     expect(sandbox.store.tables.size).toBe(0);
     const resumed = await dpgw(['provision', file, '--json']);
@@ -208,7 +208,9 @@ describe('Ctrl-C while a data set waits for its topic', () => {
     expect(await exited).toBe(130);
     const [track] = JSON.parse(stdout).dataSets;
     expect(track.status).toBe('interrupted');
-    expect(track.steps).toEqual([{ step: 'enable', status: 'changed', detail: 'created enablement track; enabled track; stopped before its topic appeared' }]);
+    // The enablement went out and the topic never came: sent, outcome unknown; the steps after it were never started.
+    expect(track.steps[0]).toEqual({ step: 'enable', action: 'create', status: 'sent', reason: 'created enablement track; enabled track; stopped before its topic appeared, so the outcome is unknown' });
+    expect(track.steps.slice(1).map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['stream skipped', 'schema skipped', 'table skipped', 'storage skipped', 'consume skipped']);
     expect(stderr).toContain('warning: health check not run: the run was interrupted');
     expect(sandbox.requestLog.of('gateway').filter((e) => e.path.startsWith('/api/health'))).toEqual([]);
   });
@@ -220,7 +222,7 @@ describe('table create and storage touch: the same steps in provision as in thei
     const result = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--json']);
     expect(result.code).toBe(1);
     const [track] = JSON.parse(result.stdout).dataSets;
-    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage failed']);
+    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage failed', 'consume blocked']);
     expect(track.error.message).toBe('data set track lists no storage named "default"');
     expect(gatewayLog().some((e) => e.path.includes('undefined'))).toBe(false);
     // The command says the same, in the same words.
@@ -235,7 +237,7 @@ describe('table create and storage touch: the same steps in provision as in thei
     expect((await dpgw(['provision', file])).code).toBe(0);
     const again = JSON.parse((await dpgw(['provision', file, '--json'])).stdout).dataSets[0];
     // Read back from the store and compared: only then "unchanged".
-    expect(again.steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged', detail: 'table track exists and matches the manifest' });
+    expect(again.steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ action: 'none', status: 'unchanged', reason: 'table track exists and matches the manifest' });
     const strict = JSON.parse((await dpgw(['provision', file, '--json', '--fail-on-exists'])).stdout).dataSets[0];
     expect(strict.error).toMatchObject({ kind: 'rejected', hint: expect.stringContaining('--fail-on-exists') });
     expect(strict.error.message).toMatch(/^table track exists already; nothing was changed/);
@@ -253,7 +255,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const changed = await dpgw(['provision', manifest(`dataSets:\n${entry('track', ', retentionDays: 60')}`.replace('table: { name: track }, retentionDays: 60', 'table: { name: track, retentionDays: 60 }')), '--detailed-exitcode', '--json']);
     expect(changed.code, changed.stderr).toBe(7);
     const table = JSON.parse(changed.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'table');
-    expect(table).toMatchObject({ status: 'changed', changes: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
+    expect(table).toMatchObject({ action: 'update', status: 'changed', difference: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
     expect(gatewayLog().filter((e) => e.method === 'PUT' && e.path === '/api/internal/olap/tables/track')).toHaveLength(1);
     expect(sandboxes.current().store.tables.get('track')!.definition.segmentsConfig.retentionTimeValue).toBe(60);
     const again = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 60 }')), '--detailed-exitcode']);
@@ -269,17 +271,17 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const before = mutations();
     const planned = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(planned.code, planned.stderr).toBe(7);
-    expect(planned.stdout).toContain('  3. schema   schema track: no changes');
-    expect(planned.stdout).toContain('  4. table    PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
+    expect(planned.stdout).toContain('  3. schema    none         schema track: no changes');
+    expect(planned.stdout).toContain('  4. table     update       PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
     expect(planned.stdout.trimEnd()).toMatch(/1 data set to change$/);
     const json = JSON.parse((await dpgw(['provision', file, '--plan', '--json'])).stdout);
     expect(json.changes).toBe(true);
-    expect(json.plan[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ changes: ['~ segmentsConfig.retentionTimeValue: "7" → 60'], request: { method: 'PUT', path: '/api/internal/olap/tables/track' } });
+    expect(json.plan[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ action: 'update', difference: ['~ segmentsConfig.retentionTimeValue: "7" → 60'], request: { method: 'PUT', path: '/api/internal/olap/tables/track' } });
     expect(mutations()).toBe(before);
     expect((await dpgw(['provision', file])).code).toBe(0);
     const after = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(after.code, after.stdout).toBe(0);
-    expect(after.stdout).toContain('  4. table    table track: no changes');
+    expect(after.stdout).toContain('  4. table     none         table track: no changes');
     expect(after.stdout.trimEnd()).toMatch(/no changes$/);
   });
 
@@ -291,7 +293,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     writeFileSync(join(folder, 'wider.yaml'), track.replace('schemaName: track', 'schemaName: track').replace('metricFieldSpecs:', 'metricFieldSpecs:\n  - { name: speed, dataType: DOUBLE }'));
     const added = await dpgw(['provision', manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'wider.yaml')}`), '--json']);
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ status: 'changed', changes: ['+ speed: DOUBLE (metric)'] });
+    expect(JSON.parse(added.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ action: 'update', status: 'changed', difference: ['+ speed: DOUBLE (metric)'] });
 
     writeFileSync(join(folder, 'narrower.yaml'), track.replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
     const before = gatewayLog().filter((e) => e.method !== 'GET').length;
@@ -323,14 +325,15 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
       expect(planned.code, planned.stderr).toBe(2);
       const document = JSON.parse(planned.stdout);
       const [trackPlan, weatherPlan] = document.plan;
-      expect(trackPlan.steps.map((s: { step: string; action: string }) => `${s.step} ${s.action}`)).toEqual(['enable none', 'stream check', 'schema refused', 'table blocked', 'storage blocked', 'consume blocked']);
-      expect(trackPlan.steps[3]).toEqual({ step: 'table', status: 'planned', action: 'blocked', detail: 'blocked: the schema step is refused' });
+      expect(trackPlan.steps.map((s: { step: string; action: string }) => `${s.step} ${s.action}`)).toEqual(['enable blocked', 'stream blocked', 'schema refused', 'table blocked', 'storage blocked', 'consume blocked']);
+      expect(trackPlan.steps[3]).toEqual({ step: 'table', action: 'blocked', reason: 'blocked: the schema step is refused' });
+      expect(trackPlan.steps[2]).toMatchObject({ step: 'schema', action: 'refused', difference: ['- alt: DOUBLE (metric)'] });
       expect(weatherPlan.steps.map((s: { action: string }) => s.action)).toEqual(['create', 'check', 'create', 'create', 'read', 'wait']);
-      expect(document.actions).toMatchObject({ refused: 1, blocked: 3, create: 3, none: 1, check: 2, read: 1, wait: 1, update: 0, delete: 0 });
+      expect(document.actions).toMatchObject({ refused: 1, blocked: 5, create: 3, none: 0, check: 1, read: 1, wait: 1, update: 0, delete: 0 });
     }
     const human = await dpgw(['provision', file, '--plan']);
     expect(human.code).toBe(2);
-    expect(human.stdout).toMatch(/table +blocked: the schema step is refused/);
+    expect(human.stdout).toMatch(/table +blocked +blocked: the schema step is refused/);
     expect(human.stdout).toContain('1 data set refused: the run would fail (exit 2)');
     expect(gatewayLog().filter((e) => e.method !== 'GET').length).toBe(before);
   });
@@ -352,7 +355,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const result = await dpgw(['provision', file, '--detailed-exitcode', '--json']);
     expect(result.code).toBe(7);
     const summary = JSON.parse(result.stdout);
-    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'not-compared', detail: expect.stringMatching(/^table track exists, not compared: this gateway does not expose reads of the analytics store \(501/) });
+    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ action: 'not-compared', status: 'not-compared', reason: expect.stringMatching(/^table track exists, not compared: this gateway does not expose reads of the analytics store \(501/) });
     const human = await dpgw(['provision', file]);
     expect(human.stderr).toMatch(/done: 1 data set not compared \(the gateway does not expose reads of the analytics store\)/);
   });
@@ -515,7 +518,7 @@ describe('dpgw provision: schema: { infer: … }', () => {
 
     const planned = await dpgw(['provision', manifest(inferEntry('{ sample: 50, timeColumn: ts }')), '--plan']);
     expect(planned.code, planned.stderr).toBe(0);
-    expect(planned.stdout).toContain('schema   POST schema track, inferred from the first 50 messages of the topic once track is enabled');
+    expect(planned.stdout).toContain('schema    create       POST schema track, inferred from the first 50 messages of the topic once track is enabled');
     expect(planned.stdout).toContain('"timeColumnName": "ts"');
     expect(gatewayLog().filter((e) => e.method !== 'GET')).toHaveLength(0);
 
@@ -529,8 +532,8 @@ describe('dpgw provision: schema: { infer: … }', () => {
     const run = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5', '--no-stream-check'], { DPGW_BROKER_LIST: broker });
     expect(run.code).toBe(5);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'schema failed']);
-    expect(result.steps[2].detail).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'schema failed', 'table blocked', 'storage blocked', 'consume blocked']);
+    expect(result.steps[2].reason).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
   });
 });

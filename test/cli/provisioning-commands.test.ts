@@ -3,7 +3,8 @@
  * them: the built binary against the sandbox, asserting on the sandbox's request
  * log the exact paths, headers and bodies.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
@@ -102,8 +103,10 @@ describe('dpgw schema push', () => {
     const { dpgw, gatewayLog } = await setUp();
     const result = await dpgw(['schema', 'push', SCHEMA]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('✓ schema track stored');
-    const [request] = gatewayLog();
+    expect(result.stderr).toContain('✓ schema track created');
+    // Compared with the store first (the schema step of provision): not there, so POSTed.
+    const [read, request] = gatewayLog();
+    expect([read!.method, read!.path]).toEqual(['GET', '/api/internal/olap/schemas/track']);
     expect(request!.method).toBe('POST');
     expect(request!.path).toBe('/api/internal/olap/schemas');
     expect(request!.headers['content-type']).toBe('application/json');
@@ -118,14 +121,38 @@ describe('dpgw schema push', () => {
     expect(Object.keys(body)).toEqual(['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs']);
   });
 
-  it('accepts the same schema again, and --dry-run sends nothing', async () => {
+  it('the same schema again sends nothing and says so; --dry-run sends nothing', async () => {
     const { dpgw, gatewayLog } = await setUp();
     expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
-    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    const again = await dpgw(['schema', 'push', SCHEMA, '--json']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('✓ schema track matches the store; nothing was sent');
+    expect(JSON.parse(again.stdout)).toMatchObject({ schemaName: 'track', change: 'unchanged', status: null });
     const dry = await dpgw(['schema', 'push', SCHEMA, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('POST /api/internal/olap/schemas');
-    expect(gatewayLog()).toHaveLength(2);
+    expect(gatewayLog().filter((e) => e.method === 'POST')).toHaveLength(1);
+  });
+
+  it('a column added is sent and named; one removed is refused with exit 2 before anything is sent', async () => {
+    const { dpgw, gatewayLog } = await setUp();
+    expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-schema-'));
+    const original = readFileSync(SCHEMA, 'utf8');
+    const wider = join(folder, 'wider.yaml');
+    writeFileSync(wider, original.replace('metricFieldSpecs:\n', 'metricFieldSpecs:\n  - { name: speed, dataType: DOUBLE }\n'));
+    const added = await dpgw(['schema', 'push', wider]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toContain('✓ schema track updated');
+    expect(added.stderr).toContain('+ speed: DOUBLE (metric)');
+    const posts = gatewayLog().filter((e) => e.method === 'POST').length;
+    const narrower = join(folder, 'narrower.yaml');
+    writeFileSync(narrower, readFileSync(wider, 'utf8').replace('  - { name: speed, dataType: DOUBLE }\n', '').replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
+    const refused = await dpgw(['schema', 'push', narrower, '--json']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'SCHEMA_CHANGE_REFUSED', location: narrower });
+    expect(refused.stderr).toMatch(/schema track would remove or retype columns the analytics store holds \(.*- speed: DOUBLE \(metric\)/);
+    expect(gatewayLog().filter((e) => e.method === 'POST')).toHaveLength(posts);
   });
 });
 

@@ -278,7 +278,7 @@ describe('dpgw provision with a verify step', () => {
     const file = manifest({ visible: ['analyst'], hidden: ['outsider'] });
     const plan = await spawnDpgw(['provision', file, '--plan'], { env });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('7. verify   in the query engine, as analyst (visible), outsider (hidden)');
+    expect(plan.stdout).toContain('7. verify    check        in the query engine, as analyst (visible), outsider (hidden)');
 
     const result = await spawnDpgw(['provision', file], { env });
     expect(result.code, result.stderr).toBe(0);
@@ -286,7 +286,7 @@ describe('dpgw provision with a verify step', () => {
     expect(result.stdout).toMatch(/^track .* changed +3 of 3 +passed +done /m);
     const json = await spawnDpgw(['provision', file, '--json'], { env });
     const verify = JSON.parse(json.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'verify');
-    expect(verify).toEqual({ step: 'verify', status: 'passed', detail: 'analyst sees track (1 row); outsider sees nothing, SELECT denied' });
+    expect(verify).toEqual({ step: 'verify', action: 'check', status: 'passed', reason: 'analyst sees track (1 row); outsider sees nothing, SELECT denied' });
   });
 
   it('a profile that may not see the table fails the data set with exit 8; an unknown profile fails before any request', async () => {

@@ -159,7 +159,7 @@ describe('--stream-check auto, require, off: brokers out of reach from here', ()
     const plan = JSON.parse(planned.stdout).plan;
     expect(plan).toHaveLength(2);
     for (const result of plan) {
-      expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toEqual({ step: 'stream', status: 'skipped', action: 'skipped', detail: expect.stringMatching(/^would be skipped: the broker cannot be reached from here .*(ENOTFOUND|EAI_AGAIN)/) });
+      expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toEqual({ step: 'stream', action: 'skipped', reason: expect.stringMatching(/^would be skipped: the broker cannot be reached from here .*(ENOTFOUND|EAI_AGAIN)/) });
     }
     const run = await dpgw(['provision', file, '--json'], inCluster(sandbox));
     expect(run.code, run.stderr).toBe(0);
@@ -194,7 +194,7 @@ describe('dpgw provision: the stream step and the consume step', () => {
     expect(run.code, run.stderr).toBe(0);
     const [result] = JSON.parse(run.stdout).dataSets;
     expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
-    expect(result.steps.find((s: { step: string }) => s.step === 'consume').detail).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
+    expect(result.steps.find((s: { step: string }) => s.step === 'consume').reason).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
     const human = await dpgw(['provision', file]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +STORAGE +CONSUMING +STATUS +TIME$/m);
@@ -207,13 +207,13 @@ describe('dpgw provision: the stream step and the consume step', () => {
     const run = await dpgw(['provision', file, '--json', '--allow-outside-files']);
     expect(run.code).toBe(1);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream failed']);
-    expect(result.steps[1].detail).toMatch(/table track would never consume: topic no\.such\.topic does not exist on the brokers/);
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream failed', 'schema blocked', 'table blocked', 'storage blocked', 'consume blocked']);
+    expect(result.steps[1].reason).toMatch(/table track would never consume: topic no\.such\.topic does not exist on the brokers/);
     expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
 
     const skipped = await dpgw(['provision', manifest(track), '--json', '--no-stream-check']);
     expect(skipped.code, skipped.stderr).toBe(0);
-    expect(JSON.parse(skipped.stdout).dataSets[0].steps[1]).toEqual({ step: 'stream', status: 'skipped', detail: `not checked (--stream-check off): nothing tells whether the store can consume topic ${TOPIC}` });
+    expect(JSON.parse(skipped.stdout).dataSets[0].steps[1]).toEqual({ step: 'stream', action: 'skipped', status: 'skipped', reason: `not checked (--stream-check off): nothing tells whether the store can consume topic ${TOPIC}` });
   });
 });
 

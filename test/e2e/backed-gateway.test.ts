@@ -52,7 +52,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: TOPIC });
     expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     // Pinot's own consuming segments, through the gateway: every partition of the topic Kafka holds.
-    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'consume').detail).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
+    expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'consume').reason).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
     expect(result.stderr).toContain('signed in as admin');
 
     // Pinot has the schema and the table; Kafka has the topic.
@@ -113,8 +113,8 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     const run = await spawnDpgw(['provision', manifest, '--json'], { env: { ...env, DPGW_STREAM_PASSWORD: kafka.streamPassword } });
     expect(run.code, run.stderr).toBe(0);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toMatchObject({ status: 'passed', detail: expect.stringContaining(`topic ${TOPIC}: 3 partitions`) });
-    expect(result.steps.find((s: { step: string }) => s.step === 'consume')).toEqual({ step: 'consume', status: 'passed', detail: `table track_proof is consuming 3 of 3 partitions of topic ${TOPIC}` });
+    expect(result.steps.find((s: { step: string }) => s.step === 'stream')).toMatchObject({ action: 'check', status: 'passed', reason: expect.stringContaining(`topic ${TOPIC}: 3 partitions`), facts: { partitions: 3 } });
+    expect(result.steps.find((s: { step: string }) => s.step === 'consume')).toEqual({ step: 'consume', action: 'wait', status: 'passed', reason: `table track_proof is consuming 3 of 3 partitions of topic ${TOPIC}`, facts: { consuming: 3, partitions: 3 } });
     // What Pinot itself says, asked of its controller directly.
     const info = (await (await fetch(`${pinot.controller}/tables/track_proof/consumingSegmentsInfo`)).json()) as { _segmentToConsumingInfoMap: Record<string, Array<{ consumerState: string }>> };
     expect(Object.values(info._segmentToConsumingInfoMap).map((servers) => servers[0]!.consumerState)).toEqual(['CONSUMING', 'CONSUMING', 'CONSUMING']);
@@ -177,7 +177,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     expect(planned.stdout).toContain('~ segmentsConfig.retentionTimeValue: "7" → 60');
     const applied = await spawnDpgw(['provision', manifest(60), '--detailed-exitcode', '--json', ...withPassword], { env });
     expect(applied.code, applied.stderr).toBe(7);
-    expect(JSON.parse(applied.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'changed', changes: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
+    expect(JSON.parse(applied.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ action: 'update', status: 'changed', difference: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
     // Asked of Pinot's controller directly, not through dpgw.
     const held = (await (await fetch(`${pinot.controller}/tables/track`)).json()) as { REALTIME: { segmentsConfig: { retentionTimeValue: string } } };
     expect(held.REALTIME.segmentsConfig.retentionTimeValue).toBe('60');

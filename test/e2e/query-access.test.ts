@@ -159,7 +159,7 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
     const result = await spawnDpgw(['provision', manifest, '--json'], { env: asAdminEnv() });
     expect(result.code, result.stderr).toBe(0);
     const steps = JSON.parse(result.stdout).dataSets[0].steps;
-    expect(steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ status: 'changed', changes: ['+ speed: DOUBLE (metric)'] });
+    expect(steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ action: 'update', status: 'changed', difference: ['+ speed: DOUBLE (metric)'] });
     expect(steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged' });
     // Pinot holds the column; rows stored before show it once it reloads (asked of its controller, as an operator would).
     const held = (await (await fetch(`${pinot.controller}/schemas/vessel`)).json()) as { metricFieldSpecs: Array<{ name: string }> };

@@ -1,7 +1,8 @@
 /** `dpgw enable`: step 2 of the contract, waiting for the data set's topic. */
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { EnableCommand } from './enable.command.js';
-import { enableDataSet } from '../../catalog/enable-data-set.js';
+import { enableDataSet, type EnableRequest } from '../../catalog/enable-data-set.js';
+import { applyEnable } from '../../provision/steps/enable-step.js';
 import { startProgress, type Progress } from '../../output/progress.js';
 import { renderDryRun } from '../shared/dry-run.js';
 
@@ -12,7 +13,7 @@ export const enable: HandlerOf<EnableCommand> = async (context) => {
   const dataSet = options.dataset;
   let progress: Progress | undefined;
   try {
-    const result = await enableDataSet(gateway, {
+    const request: EnableRequest = {
       dataSource: options.datasource,
       dataSet,
       groups,
@@ -24,9 +25,14 @@ export const enable: HandlerOf<EnableCommand> = async (context) => {
         progress ??= startProgress(reporter, context.io, `waiting for the topic of ${dataSet}`);
         progress.update(`waiting for the topic of ${dataSet} (${Math.round(elapsed / 1000)} s)`);
       },
-    });
+    };
+    if (request.dryRun) {
+      const planned = await enableDataSet(gateway, request);
+      return renderDryRun(planned.planned ?? [], { dataSource: planned.dataSource, enablement: planned.enablement });
+    }
+    // provision's enable step.
+    const { result } = await applyEnable(gateway, request);
     progress?.stop();
-    if (result.change === 'planned') return renderDryRun(result.planned ?? [], { dataSource: result.dataSource, enablement: result.enablement });
     const enablementNote = result.enablement.created ? `created enablement ${result.enablement.name} for groups ${result.enablement.groups.join(', ')}` : `reused enablement ${result.enablement.name}`;
     reporter.success(`${result.change === 'already' ? `${dataSet} was already enabled` : `enabled ${dataSet}`} (${enablementNote}); topic ${result.topic}`);
     reporter.next(`dpgw schema push <schema file>   then   dpgw table create --dataset ${dataSet} --schema <schema file>`);

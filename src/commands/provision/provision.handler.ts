@@ -25,7 +25,7 @@ import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings
 import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
 import type { StatementClient } from '../../query-engine/statement-client.js';
 import type { SupersetClient } from '../../dashboard/superset-client.js';
-import { verifyProfiles } from '../../provision/verify-step.js';
+import { verifyProfiles } from '../../provision/steps/verify-step.js';
 import { hiddenPrompt } from '../shared/prompts.js';
 import { plural } from '../../text/plural.js';
 
@@ -122,7 +122,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       const workflow = githubActionsOf(io.env);
       if (workflow) {
         const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
-        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action ?? step.status));
+        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action));
         setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
       }
       const planTitle = `dpgw provision --plan ${file}`;
@@ -165,11 +165,11 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
     const actions = githubActionsOf(io.env);
     if (actions) {
-      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status));
+      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action));
       setStepOutputs(actions, { 'exit-code': exitCode, changes: results.flatMap((r) => r.steps).filter((step) => step.status === 'changed').length, failed: failed.length });
     }
     await writeReports(context, itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
-    return { data: summary, exitCode, human: (style) => (options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status) : renderSummary(results, style, health)) };
+    return { data: summary, exitCode, human: (style) => (options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) : renderSummary(results, style, health)) };
   } finally {
     stop.release();
     client.close();
@@ -246,8 +246,8 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
   // "3 of 3" partitions consuming; else the step's status (skipped: not checked).
   const consuming = (r: DataSetResult) => {
     const step = r.steps.find((s) => s.step === 'consume');
-    const partitions = step?.status === 'passed' ? /consuming (\d+ of \d+)/.exec(step.detail)?.[1] : undefined;
-    return partitions ?? (step?.status === 'skipped' ? 'not checked' : (step?.status ?? '-'));
+    if (step?.status === 'passed' && step.facts?.consuming !== undefined) return `${step.facts.consuming} of ${step.facts.partitions ?? '?'}`;
+    return step?.status === 'skipped' ? 'not checked' : (step?.status ?? '-');
   };
   const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
   const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
@@ -287,8 +287,8 @@ function itemsOfError(error: DpgwError): ReportItem[] {
 function markdownPlan(title: string, planned: DataSetResult[]): string {
   const differences = planned.flatMap((r) =>
     r.steps
-      .filter((step) => step.changes?.length || step.action === 'refused')
-      .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.detail)}`, ...(step.changes?.length ? ['```diff', ...step.changes, '```'] : [])].join('\n')),
+      .filter((step) => step.difference?.length || step.action === 'refused')
+      .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.reason)}`, ...(step.difference?.length ? ['```diff', ...step.difference, '```'] : [])].join('\n')),
   );
   return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences].join('\n\n');
 }
@@ -307,13 +307,23 @@ function countActions(planned: DataSetResult[]): Record<PlanAction, number> {
   return counts;
 }
 
+/** A plan's action as its own column, padded to the longest action word. */
+function actionCell(action: PlanAction, style: ChalkInstance): string {
+  const text = action.padEnd(ACTION_WIDTH);
+  if (action === 'create') return style.green(text);
+  if (action === 'update' || action === 'not-compared') return style.yellow(text);
+  if (action === 'delete' || action === 'refused' || action === 'blocked') return style.red(text);
+  return action === 'none' || action === 'skipped' ? style.dim(text) : text;
+}
+const ACTION_WIDTH = Math.max(...PLAN_ACTIONS.map((action) => action.length));
+
 function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined): string {
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
       ...r.steps.flatMap((s, i) => [
-        `  ${i + 1}. ${s.step.padEnd(8)} ${s.status === 'skipped' ? style.dim(`skip: ${s.detail}`) : s.action === 'refused' || s.action === 'blocked' ? style.red(s.detail) : s.detail}`,
-        ...(s.changes ?? []).map((line) => `       ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.yellow(line)}`),
+        `  ${i + 1}. ${s.step.padEnd(9)} ${actionCell(s.action, style)} ${s.action === 'skipped' ? style.dim(s.reason) : s.action === 'refused' || s.action === 'blocked' ? style.red(s.reason) : s.reason}`,
+        ...(s.difference ?? []).map((line) => `       ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.yellow(line)}`),
         ...(s.shown ? [s.shown.trimEnd().replace(/^/gm, '     ')] : []),
       ]),
       // A new table is shown whole; an existing one by what differs.

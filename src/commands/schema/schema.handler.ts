@@ -21,6 +21,7 @@ import { loadSchema, schemaIssues } from '../../olap/load-schema.js';
 import { schemaColumns } from '../../olap/schema-validation.js';
 import { requireWord, timeoutMs } from '../../settings/setting-values.js';
 import { renderDryRun } from '../shared/dry-run.js';
+import { applySchema } from '../../provision/steps/schema-step.js';
 
 export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const [file] = context.args;
@@ -30,10 +31,12 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
     return renderDryRun([{ method: 'POST', path: paths.olapSchemas(requireWord(settings, 'olapSegment')), body: schema }]);
   }
   const gateway = await context.gateway();
-  const answer = await gateway.createSchema(schema);
-  context.reporter.success(`schema ${schema.schemaName} stored — a schema sent again replaces the stored one`);
+  // provision's schema step: compared with the store first, so the same schema sends nothing and one the store would refuse is refused here.
+  const { record, answer } = await applySchema(gateway, { schema, where: file, refusedHint: 'nothing was sent' });
+  context.reporter.success(record.reason);
+  for (const line of record.difference ?? []) context.reporter.info(`  ${line}`);
   context.reporter.next(`dpgw table create --dataset <data set> --schema ${file}`);
-  return { data: { schemaName: schema.schemaName, status: answer.status, response: answer.body ?? null }, human: () => '' };
+  return { data: { schemaName: schema.schemaName, change: record.status, ...(record.difference ? { difference: record.difference } : {}), status: answer?.status ?? null, response: answer?.body ?? null }, human: () => '' };
 };
 
 export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', context.args[0]);

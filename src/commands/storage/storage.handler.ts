@@ -1,7 +1,8 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { StorageTouchCommand } from './storage.command.js';
-import { storageDecision, storagePathParts, touchDefaultStorage } from '../../catalog/table-and-storage-steps.js';
+import { storageDecision, storagePathParts } from '../../catalog/table-and-storage-steps.js';
+import { applyStorage } from '../../provision/steps/storage-step.js';
 import { checkedWhenSet } from '../../settings/setting-values.js';
 import { resolveDataSet } from '../../catalog/resolve-data-set.js';
 import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../../contract/constants.js';
@@ -31,10 +32,10 @@ export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
   }
   if (!decision.versionKnown) reporter.info(`platform version unknown (no --platform-version, and the gateway has no /api/version): touching the storage anyway, a harmless GET`);
   if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(selfHref, storageId) }], base);
-  const answer = await touchDefaultStorage(gateway, storage);
-  const said = typeof answer.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
+  const { answer } = await applyStorage(gateway, storage, { version, force: options.force === true });
+  const said = typeof answer?.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
   reporter.success(`touched the default storage of ${dataSetName}${said}`);
   reporter.next('query the table as a member of an enablement group');
-  return { data: { ...base, touched: true, status: answer.status, response: answer.body ?? null }, human: () => '' };
+  return { data: { ...base, touched: true, status: answer?.status ?? null, response: answer?.body ?? null }, human: () => '' };
 };
 

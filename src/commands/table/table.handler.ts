@@ -4,17 +4,19 @@ import type { TableCreateCommand, TableGetCommand, TableRenderCommand } from './
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { paths } from '../../contract/paths.js';
-import { createTableOnce } from '../../catalog/table-and-storage-steps.js';
 import { buildTable, type BuiltTable } from '../../olap/build-table.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { requireWord } from '../../settings/setting-values.js';
 import { renderDryRun } from '../shared/dry-run.js';
 import { hiddenPrompt } from '../shared/prompts.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
-import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
+import { consumptionText, type Consumption } from '../../olap/consumption.js';
+import { applyStream } from '../../provision/steps/stream-step.js';
+import { applyTable } from '../../provision/steps/table-step.js';
+import { applyConsume } from '../../provision/steps/consume-step.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
-import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, streamCheckSkipped, type PreflightOutcome, type TopicFacts } from '../../stream/stream-preflight.js';
+import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, streamCheckSkipped } from '../../stream/stream-preflight.js';
 import { plural } from '../../text/plural.js';
 
 /** create and render: the same options (create adds --dry-run); render shows the stream password masked, so it is not read. */
@@ -53,45 +55,44 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
   }
   const tableName = built.table.tableName;
-  let topicFacts: TopicFacts | undefined;
-  let skippedBecause: string | undefined;
-  if (mode !== 'off') {
-    const preflight = new StreamPreflight(streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
-    let outcome: PreflightOutcome;
-    try {
-      outcome = await preflight.check(built.topic, tableName);
-    } finally {
-      await preflight.close();
-    }
-    if (outcome.kind === 'passed') {
-      topicFacts = outcome.facts;
-      reporter.info(`stream checked: ${preflight.describe()} signed in; topic ${built.topic} has ${plural(topicFacts.partitions, 'partition')}`);
-    } else {
-      skippedBecause = outcome.why;
-      reporter.warn(streamCheckSkipped(outcome.why, 'one'));
-    }
-  } else {
-    reporter.warn(`stream not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${built.topic} before the table is sent`);
+  // The steps of provision, one by one: the stream pre-flight, the table, the consumption check.
+  const preflight = mode === 'off' ? undefined : new StreamPreflight(streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
+  let stream;
+  try {
+    stream = await applyStream(preflight, built.topic, tableName);
+  } finally {
+    await preflight?.close();
   }
+  if (stream.facts) reporter.info(`stream checked: ${preflight!.describe()} signed in; topic ${built.topic} has ${plural(stream.facts.partitions, 'partition')}`);
+  else if (stream.skippedBecause !== undefined) reporter.warn(streamCheckSkipped(stream.skippedBecause, 'one'));
+  else reporter.warn(`stream not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${built.topic} before the table is sent`);
   const client = await context.gateway();
-  const { answer } = await createTableOnce(client, built.table, 'failure', 'use it as it is, or choose another name with --name');
+  const { answer } = await applyTable(client, built.table, { existing: { fail: 'use it as it is, or choose another name with --name' } });
   reporter.success(`table ${tableName} created for topic ${built.topic}`);
-  const consumption: Consumption =
-    options.waitConsuming > 0
-      ? await waitUntilConsuming(client, tableName, { partitions: topicFacts?.partitions, timeoutMs: options.waitConsuming * 1000 })
-      : { state: 'not-checked', why: 'not asked (--wait-consuming 0)' };
-  const data = { tableName, schemaName: built.schemaName, topic: built.topic, status: answer.status, response: answer.body ?? null, stream: topicFacts ? { checked: true, partitions: topicFacts.partitions } : { checked: false, ...(skippedBecause ? { skipped: skippedBecause } : {}) }, consumption };
-  if (consumption.state === 'not-consuming') {
-    throw new DpgwError('failure', `table ${tableName} was created but does not consume topic ${built.topic}: ${consumptionText(consumption)}`, {
-      code: 'NOT_CONSUMING',
-      hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
-      details: data,
-    });
+  const data = (consumption: Consumption) => ({
+    tableName,
+    schemaName: built.schemaName,
+    topic: built.topic,
+    status: answer!.status,
+    response: answer!.body ?? null,
+    stream: stream.facts ? { checked: true, partitions: stream.facts.partitions } : { checked: false, ...(stream.skippedBecause !== undefined ? { skipped: stream.skippedBecause } : {}) },
+    consumption,
+  });
+  let consumed;
+  try {
+    consumed = await applyConsume(client, { tableName, topic: built.topic, waitMs: options.waitConsuming * 1000, partitions: stream.facts?.partitions, created: true });
+  } catch (error) {
+    // The failure carries what was created, for --json.
+    if (error instanceof DpgwError && error.errorCode === 'NOT_CONSUMING') {
+      throw new DpgwError(error.kind, error.message, { code: error.errorCode, hint: error.hint, details: data((error.details as { consumption: Consumption }).consumption) });
+    }
+    throw error;
   }
-  if (consumption.state === 'consuming') reporter.success(`table ${tableName} is ${consumptionText(consumption)} of topic ${built.topic}`);
+  const { consumption, record } = consumed;
+  if (record.status === 'passed') reporter.success(record.reason);
   else reporter.warn(`table ${tableName}: ${consumptionText(consumption)}`);
   reporter.next(`dpgw storage touch --dataset ${built.dataSet}${options.enablement ? ` --enablement ${options.enablement}` : ''}`);
-  return { data, human: () => '' };
+  return { data: data(consumption), human: () => '' };
 };
 
 export const render: HandlerOf<TableRenderCommand> = async (context) => {

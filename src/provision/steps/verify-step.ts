@@ -3,13 +3,14 @@
  * query engine (contract steps 7 and 8), checked as each profile the manifest
  * names, with that profile's own signed-in session.
  */
-import { DpgwError } from '../errors/dpgw-error.js';
-import type { StatementClient } from '../query-engine/statement-client.js';
-import { verifyAccess, type Expectation, type VerifyReport } from '../query-engine/verify-access.js';
-import type { VerifySettings } from './manifest.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { StatementClient } from '../../query-engine/statement-client.js';
+import { verifyAccess, type Expectation, type VerifyReport } from '../../query-engine/verify-access.js';
+import type { VerifySettings } from '../manifest.js';
+import type { StepRecord } from './step-record.js';
 
 export interface VerifyStepOutcome {
-  detail: string;
+  record: StepRecord;
   reports: Array<{ profile: string } & VerifyReport>;
 }
 
@@ -27,11 +28,16 @@ export async function verifyStep(spec: VerifySettings, dataSet: string, table: s
     const failed = report.checks.find((c) => !c.ok);
     if (failed) {
       throw new DpgwError('verification', `as profile ${profile} (expected ${expect}): ${failed.check} failed: expected ${failed.expected}; the query engine answered ${failed.answered}`, {
+        code: 'VERIFICATION_FAILED',
         hint: failed.hint,
         details: { profile, checks: report.checks },
       });
     }
   }
-  const detail = reports.map((r) => (r.expect === 'visible' ? `${r.profile} sees ${r.table} (${r.rows} row${r.rows === 1 ? '' : 's'})` : `${r.profile} sees nothing, SELECT denied`)).join('; ');
-  return { detail, reports };
+  const reason = reports.map((r) => (r.expect === 'visible' ? `${r.profile} sees ${r.table} (${r.rows} row${r.rows === 1 ? '' : 's'})` : `${r.profile} sees nothing, SELECT denied`)).join('; ');
+  return { reports, record: { step: 'verify', action: 'check', status: 'passed', reason } };
+}
+
+export function planVerify(spec: VerifySettings): StepRecord {
+  return { step: 'verify', action: 'check', reason: `in the query engine, as ${verifyProfiles(spec).map((p) => `${p.profile} (${p.expect})`).join(', ')}` };
 }

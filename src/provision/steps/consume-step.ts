@@ -1,0 +1,46 @@
+/**
+ * The proof after a table is created that the store consumes its topic: every partition
+ * CONSUMING, or the first error the store reports (the step fails). `dpgw table create`
+ * and both provision modes use it.
+ */
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { GatewayClient } from '../../gateway/gateway-client.js';
+import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
+import type { StepRecord } from './step-record.js';
+import { StepInterrupted } from './step-interrupted.js';
+
+export function planConsume(waitMs: number): StepRecord {
+  if (waitMs <= 0) return { step: 'consume', action: 'skipped', reason: 'consumption not checked (--wait-consuming 0)' };
+  return { step: 'consume', action: 'wait', reason: `wait up to ${waitMs / 1000} s for the store to consume every partition of the topic` };
+}
+
+export interface ConsumeInputs {
+  tableName: string;
+  topic: string;
+  waitMs: number;
+  /** The topic's partitions, when the stream pre-flight found them. */
+  partitions?: number;
+  signal?: AbortSignal;
+  /** How the failure begins: "table t does not consume" or "table t was created but does not consume". */
+  created?: boolean;
+}
+
+export async function applyConsume(client: GatewayClient, inputs: ConsumeInputs): Promise<{ record: StepRecord; consumption: Consumption }> {
+  const { tableName, topic } = inputs;
+  if (inputs.waitMs <= 0) {
+    const consumption: Consumption = { state: 'not-checked', why: 'not asked (--wait-consuming 0)' };
+    return { consumption, record: { step: 'consume', action: 'skipped', status: 'skipped', reason: 'consumption not checked (--wait-consuming 0)' } };
+  }
+  const consumption = await waitUntilConsuming(client, tableName, { partitions: inputs.partitions, timeoutMs: inputs.waitMs, signal: inputs.signal });
+  if (consumption.state === 'consuming') {
+    return { consumption, record: { step: 'consume', action: 'wait', status: 'passed', reason: `table ${tableName} is ${consumptionText(consumption)} of topic ${topic}`, facts: { consuming: consumption.consuming, partitions: consumption.partitions } } };
+  }
+  if (consumption.state === 'not-checked') return { consumption, record: { step: 'consume', action: 'wait', status: 'skipped', reason: consumptionText(consumption) } };
+  // Ctrl-C or SIGTERM cut the wait short: the table was sent, whether it consumes is not known.
+  if (inputs.signal?.aborted) throw new StepInterrupted({ step: 'consume', action: 'wait', status: 'sent', reason: `stopped while waiting for table ${tableName} to consume topic ${topic}: the outcome is unknown` });
+  throw new DpgwError('failure', `table ${tableName}${inputs.created ? ' was created but' : ''} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
+    code: 'NOT_CONSUMING',
+    hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
+    details: { consumption },
+  });
+}

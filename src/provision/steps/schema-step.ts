@@ -1,0 +1,92 @@
+/**
+ * Step 4 of the contract by what the store holds: the same schema is "unchanged" (nothing
+ * sent), a new one is created, added columns are sent again (the store takes a
+ * backward-compatible schema under its name), a change the store would refuse is refused
+ * before anything is sent, and a gateway without reads gets the POST as before
+ * ("accepted"). `dpgw schema push` and both provision modes use it.
+ */
+import { paths } from '../../contract/paths.js';
+import type { AnalyticsSchema } from '../../contract/types.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { Accepted, GatewayClient } from '../../gateway/gateway-client.js';
+import { compareSchema, incompatibleSchemaMessage, type LiveComparison } from '../live-state.js';
+import type { PlanAction, StepRecord } from './step-record.js';
+
+export function schemaAction(change: LiveComparison['change']): PlanAction {
+  return change === 'incompatible' ? 'refused' : change;
+}
+
+/** The refusal of a schema the store would not take, as the error that fails its data set (or `schema push`). */
+export function refusedSchemaError(schemaName: string, live: LiveComparison, where: string | undefined, hint: string): DpgwError {
+  return new DpgwError('input', incompatibleSchemaMessage(schemaName, live.lines), { code: 'SCHEMA_CHANGE_REFUSED', where, hint, details: { difference: live.lines } });
+}
+
+export interface SchemaPlanInputs {
+  schema: AnalyticsSchema;
+  olapSegment: string;
+  /** Compared before the run already (provision reads each schema once). */
+  known?: LiveComparison;
+  /** "inferred from 200 messages of topic …", and the schema as it would be sent. */
+  inferred?: { detail: string; text: string };
+}
+
+export async function planSchema(client: GatewayClient, inputs: SchemaPlanInputs): Promise<{ record: StepRecord; live: LiveComparison }> {
+  const { schema, inferred } = inputs;
+  const live = inputs.known ?? (await compareSchema(client, schema));
+  const sends = live.change === 'create' || live.change === 'update' || live.change === 'not-compared';
+  return {
+    live,
+    record: {
+      step: 'schema',
+      action: schemaAction(live.change),
+      reason: `${schemaPlanText(live, schema.schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
+      ...(live.lines.length ? { difference: live.lines } : {}),
+      ...(sends ? { request: { method: 'POST', path: paths.olapSchemas(inputs.olapSegment), body: schema } } : {}),
+      ...(inferred ? { shown: inferred.text } : {}),
+    },
+  };
+}
+
+/** The plan's step for a schema inferred from a topic that does not exist yet. */
+export function plannedInferredSchema(schemaName: string, dataSet: string, sample: number): StepRecord {
+  return { step: 'schema', action: 'create', reason: `POST schema ${schemaName}, inferred from the first ${sample} messages of the topic once ${dataSet} is enabled` };
+}
+
+export interface SchemaApplyInputs {
+  schema: AnalyticsSchema;
+  known?: LiveComparison;
+  inferred?: string;
+  /** Where the schema comes from, for a refusal (a file, a manifest's line). */
+  where?: string;
+  /** What a refusal left unsent. */
+  refusedHint: string;
+}
+
+export async function applySchema(client: GatewayClient, inputs: SchemaApplyInputs): Promise<{ record: StepRecord; answer?: Accepted }> {
+  const { schema } = inputs;
+  const live = inputs.known ?? (await compareSchema(client, schema));
+  const name = `schema ${schema.schemaName}${inputs.inferred ? ` ${inputs.inferred};` : ''}`;
+  if (live.change === 'none') return { record: { step: 'schema', action: 'none', status: 'unchanged', reason: `${name} matches the store; nothing was sent` } };
+  if (live.change === 'incompatible') throw refusedSchemaError(schema.schemaName, live, inputs.where, inputs.refusedHint);
+  const answer = await client.createSchema(schema);
+  if (live.change === 'create') return { answer, record: { step: 'schema', action: 'create', status: 'changed', reason: `${name} created` } };
+  if (live.change === 'update') {
+    return { answer, record: { step: 'schema', action: 'update', status: 'changed', reason: `${name} updated: rows stored before show the added columns once the store reloads its segments`, difference: live.lines } };
+  }
+  return { answer, record: { step: 'schema', action: 'not-compared', status: 'accepted', reason: `${name} accepted; not compared: ${live.why}` } };
+}
+
+function schemaPlanText(live: LiveComparison, schemaName: string): string {
+  switch (live.change) {
+    case 'create':
+      return `POST schema ${schemaName} (new)`;
+    case 'none':
+      return `schema ${schemaName}: no changes`;
+    case 'update':
+      return `POST schema ${schemaName} again: the store takes added columns (rows stored before show them once it reloads its segments)`;
+    case 'incompatible':
+      return `refused, nothing of this data set is sent: ${incompatibleSchemaMessage(schemaName, live.lines)}`;
+    case 'not-compared':
+      return `POST schema ${schemaName}; not compared: ${live.why}`;
+  }
+}
