@@ -117,6 +117,7 @@ export class IdentityClient {
     const config = await this.discover();
     if (config.serverMetadata().device_authorization_endpoint === undefined) {
       throw new DpgwError('auth', `realm ${this.settings.realm} at ${this.settings.authUrl} offers no device authorization (its discovery names no device_authorization_endpoint)`, {
+        code: 'SIGN_IN_REFUSED',
         hint: 'use --grant password or client-credentials, or ask for the device grant to be enabled for the client',
       });
     }
@@ -172,6 +173,7 @@ export class IdentityClient {
     const metadata = config.serverMetadata();
     if (metadata.issuer.replace(/\/+$/, '') !== this.issuer) {
       throw new DpgwError('auth', `the identity provider at ${this.settings.authUrl} names its issuer ${JSON.stringify(serverText(metadata.issuer))}, not ${this.issuer}; dpgw sends it no password`, {
+        code: 'IDENTITY_PROVIDER_UNTRUSTED',
         hint: 'set --auth-url to the URL the provider calls itself (before /auth/realms), or fix the provider\'s frontend URL',
       });
     }
@@ -199,11 +201,13 @@ export class IdentityClient {
     const shown = quotedServerText(endpoint);
     if (url?.origin !== realm.origin) {
       throw new DpgwError('auth', `the identity provider advertises its ${what} at ${url ? serverText(url.origin) : shown}, not at the origin of --auth-url (${realm.origin}); dpgw sends nothing there`, {
+        code: 'IDENTITY_PROVIDER_UNTRUSTED',
         hint: 'set --auth-url to the provider\'s own URL, or fix the provider\'s frontend URL',
       });
     }
     if (url.username || url.password || !url.pathname.startsWith(`${realm.pathname}/`) || url.pathname.split('/').some((segment) => segment === '..' || segment === '.' || /%2e|%2f|%5c/i.test(segment))) {
       throw new DpgwError('auth', `the identity provider advertises its ${what} at ${shown}, outside realm ${this.settings.realm} (${realm.pathname}/); dpgw sends nothing there`, {
+        code: 'IDENTITY_PROVIDER_UNTRUSTED',
         hint: 'check --realm and --auth-url, or the provider\'s configuration',
       });
     }
@@ -305,7 +309,7 @@ export class IdentityClient {
       const description = error.error_description ? `${error.error_description} (${error.error})` : error.error;
       const details = { status: error.status, error: error.error, description: error.error_description };
       if (what === 'device' && (error.error === 'access_denied' || error.error === 'expired_token')) {
-        return new DpgwError('auth', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { hint: 'run `dpgw login --grant device` again', details });
+        return new DpgwError('auth', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { code: 'SIGN_IN_REFUSED', hint: 'run `dpgw login --grant device` again', details });
       }
       if (what === 'refresh' && error.error === 'invalid_grant') {
         return new DpgwError('auth', `the session has ended: ${description}`, { code: 'SESSION_EXPIRED', hint: 'run `dpgw login` again', details });
@@ -346,7 +350,7 @@ export class IdentityClient {
     if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
       return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${error.message}`, { code: 'SIGN_IN_REFUSED', hint: `check that ${this.issuer} is a Keycloak-style realm` });
     }
-    return new DpgwError('failure', `the ${what} failed: ${(error as Error).message}`, { hint: 'run with --verbose for the exchange', cause: error });
+    return new DpgwError('failure', `the ${what} failed: ${(error as Error).message}`, { code: 'SIGN_IN_FAILED', hint: 'run with --verbose for the exchange', cause: error });
   }
 }
 

@@ -95,6 +95,7 @@ export function requireIdentitySettings(context: SessionContext): void {
 
 function noClientSecret(clientId: string): DpgwError {
   return new DpgwError('usage', `no client secret for client ${clientId}`, {
+    code: 'SETTING_MISSING',
     where: 'clientSecret',
     hint: 'set a reference with `dpgw config set clientSecret env:NAME|file:PATH|exec:CMD`, pass --client-secret <ref>, or set DPGW_CLIENT_SECRET',
   });
@@ -354,7 +355,7 @@ async function signInFromEnvironment(context: SessionContext, error: unknown): P
   if (!password || username === undefined) {
     // The identity provider's "run `dpgw login` again" names the profile a run used.
     const hint = error.hint?.replace('`dpgw login`', loginHint(context).replace(/^run | again$/g, ''));
-    throw hint !== error.hint ? new DpgwError(error.kind, error.message, { where: error.where, hint, details: error.details, cause: error }) : error;
+    throw hint !== error.hint ? new DpgwError(error.kind, error.message, { code: error.errorCode, where: error.where, hint, details: error.details, cause: error }) : error;
   }
   const { session } = await signIn(context, username, password);
   context.info?.(`signed in as ${username}`);
@@ -369,11 +370,13 @@ async function applicableSession(context: SessionContext, cache: TokenCache): Pr
   const serviceAccount = (grant: Grant | undefined) => grant === 'client-credentials';
   if (serviceAccount(session.grant) !== serviceAccount(context.session.grant)) {
     throw new DpgwError('auth', `the cached session of profile "${session.profile}" is ${serviceAccount(session.grant) ? `the service account of client ${session.clientId}` : `${session.username}'s`}, not ${serviceAccount(context.session.grant) ? 'a service account' : 'a person\'s'} as --grant ${context.session.grant} asks`, {
+      code: 'NOT_SIGNED_IN',
       hint: `run \`dpgw login${context.session.profileNamed ? ` --profile ${context.session.profile}` : ''}${context.session.grant === 'password' ? '' : ` --grant ${context.session.grant}`}\``,
     });
   }
   if (differs('authUrl', session.authUrl) || differs('realm', session.realm) || differs('clientId', session.clientId)) {
     throw new DpgwError('auth', `the cached session of profile "${session.profile}" is for ${session.clientId} at ${session.issuer}, not for the identity provider the settings name`, {
+      code: 'NOT_SIGNED_IN',
       hint: `${loginHint(context).replace(/ again$/, '')} for the current settings`,
     });
   }

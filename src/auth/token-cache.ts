@@ -95,7 +95,7 @@ export class TokenCache {
         this.cannotWrite(error);
         return undefined;
       }
-      throw new DpgwError('failure', `cannot read the token cache ${this.file}: ${fileProblemCause(error)}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
+      throw new DpgwError('failure', `cannot read the token cache ${this.file}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
     }
     try {
       const session = JSON.parse(text) as CachedSession;
@@ -175,11 +175,13 @@ export class TokenCache {
       if (seen.state === 'unknown' && waited > UNKNOWN_HOLDER_WAIT_MS) {
         const { holder } = seen;
         throw new DpgwError('failure', `the token lock ${lock} is held by process ${holder.pid} on host ${holder.hostname}${holder.since ? ` since ${holder.since}` : ''}, which dpgw cannot check from here`, {
+          code: 'TOKEN_CACHE_LOCKED',
           hint: `wait for the dpgw there to finish; if no other dpgw runs (a stopped container), remove ${lock} and run again`,
         });
       }
       if (seen.state === 'alive' && waited > LIVE_HOLDER_WAIT_MS) {
         throw new DpgwError('failure', `dpgw process ${seen.holder.pid} on this machine has held the token lock ${lock} for over ${LIVE_HOLDER_WAIT_MS / 60_000} minutes`, {
+          code: 'TOKEN_CACHE_LOCKED',
           hint: `end that process if it is stuck (or is no dpgw), or remove ${lock} if no other dpgw runs`,
         });
       }

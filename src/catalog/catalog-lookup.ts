@@ -63,6 +63,7 @@ export async function selectDataSources(client: GatewayClient, nameOrId: string 
   if (found) return [found];
   const near = closestMatch(nameOrId, sources.map((s) => s.name));
   throw new DpgwError('usage', `no data source "${nameOrId}" in the catalog`, {
+    code: 'DATA_SOURCE_NOT_FOUND',
     where,
     hint: serverText(near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`),
   });
@@ -151,6 +152,7 @@ export function namePattern(pattern: string | undefined): (name: string) => bool
 function unknownEnablement(nameOrId: string, names: string[]): DpgwError {
   const near = closestMatch(nameOrId, names);
   return new DpgwError('usage', `no enablement "${nameOrId}" in the catalog`, {
+    code: 'ENABLEMENT_NOT_FOUND',
     where: '--enablement',
     hint: serverText(near ? `did you mean "${near}"?` : `its enablements: ${[...new Set(names)].join(', ') || 'none'}`),
   });

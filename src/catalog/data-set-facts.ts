@@ -19,6 +19,7 @@ export function topicOf(dataSet: CatalogDataSet): string | undefined {
       const problem = nameProblem('topic', value);
       if (problem !== undefined) {
         throw new DpgwError('rejected', `the catalog's topic label of data set ${serverText(String(dataSet.name))} is not usable: ${problem}`, {
+          code: 'ANSWER_UNUSABLE',
           hint: "the gateway answered a topic label no table can consume; nothing was sent for this data set's table — ask the platform's operators",
         });
       }

@@ -82,7 +82,7 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   const existing = enablements.find((e) => e.name === enablementName);
   const beingCreated = existing ? undefined : cache.creating.get(creatingKey);
   if (!existing && !beingCreated && request.groups.length === 0) {
-    throw new DpgwError('usage', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { where: '--group', hint: 'pass --group <group> (once per group)' });
+    throw new DpgwError('usage', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { code: 'MISSING_ARGUMENT', where: '--group', hint: 'pass --group <group> (once per group)' });
   }
   if (existing && request.groups.length > 0 && !sameSet(existing.groups, request.groups)) {
     request.warn?.(`enablement "${enablementName}" exists with groups ${existing.groups.join(', ')}; --group ${request.groups.join(', ')} was not applied (dpgw does not change an existing enablement)`);
@@ -132,6 +132,7 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
     const elapsed = Date.now() - started;
     if (elapsed >= request.waitTimeoutMs) {
       throw new DpgwError('failure', `data set ${request.dataSet} is enabled in enablement ${enablement.name}, but its topic did not appear within ${Math.round(request.waitTimeoutMs / 1000)} s`, {
+        code: 'TOPIC_NOT_READY',
         hint: 'the platform may still be creating it: run the same command again later (it is safe to repeat), or raise --wait-timeout',
       });
     }
@@ -141,6 +142,7 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
     } catch (error) {
       if (!request.signal?.aborted) throw error;
       throw new DpgwError('interrupted', `stopped while waiting for the topic of ${request.dataSet} (enabled in enablement ${enablement.name})`, {
+        code: 'INTERRUPTED',
         hint: 'run the same command again to finish: it is safe to repeat',
         // What was done before the stop, for a summary that tells it (provision).
         details: { enablement: enablement.name, enablementCreated: created, enabled: true },
@@ -162,7 +164,7 @@ async function createEnablement(client: GatewayClient, dataSourceId: string, nam
   }
   // A gateway that answers the POST without a body: find the new enablement by name.
   const enablement = answer ?? (await client.listEnablements(dataSourceId)).find((e) => e.name === name);
-  if (!enablement) throw new DpgwError('rejected', `the gateway accepted enablement "${name}" but does not list it`, { hint: 'check the catalog, then run the command again' });
+  if (!enablement) throw new DpgwError('rejected', `the gateway accepted enablement "${name}" but does not list it`, { code: 'ANSWER_UNUSABLE', hint: 'check the catalog, then run the command again' });
   return { enablement, created: true };
 }
 
@@ -216,6 +218,7 @@ export async function findOffered(client: GatewayClient, dataSource: string, dat
   if (!offered.some((d) => d.name === dataSet)) {
     const near = closestMatch(dataSet, offered.map((d) => d.name));
     throw new DpgwError('usage', `data source ${source.name} offers no data set "${dataSet}"`, {
+      code: 'DATA_SET_NOT_FOUND',
       where: '--dataset',
       hint: near ? `did you mean "${near}"? It offers: ${offered.map((d) => d.name).join(', ')}` : `it offers: ${offered.map((d) => d.name).join(', ') || 'nothing'}`,
     });
@@ -229,6 +232,7 @@ async function findDataSource(client: GatewayClient, nameOrId: string, cache: Ca
   if (found) return found;
   const near = closestMatch(nameOrId, sources.map((s) => s.name));
   throw new DpgwError('usage', `no data source "${nameOrId}" in the catalog`, {
+    code: 'DATA_SOURCE_NOT_FOUND',
     where: '--datasource',
     hint: near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`,
   });

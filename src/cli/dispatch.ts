@@ -74,7 +74,7 @@ export async function dispatch(command: Command, io: Io): Promise<number> {
   try {
     // program.ts declared the command from the same registry, so it is there; if not, that is a bug in dpgw, said as one.
     const definition = findDefinition(COMMANDS, name);
-    if (!definition) throw new DpgwError('failure', `internal error: no definition of \`${name}\``, { hint: 'please report it' });
+    if (!definition) throw new DpgwError('failure', `internal error: no definition of \`${name}\``, { code: 'UNEXPECTED_FAILURE', hint: 'please report it' });
     const handler = await definition.handler();
     const output = await handler(context);
     reporter.result(output);
@@ -104,5 +104,5 @@ export function reportUnexpectedError(error: unknown, argv: readonly string[], i
 
 function unexpected(error: unknown): DpgwError {
   const message = error instanceof Error ? error.message : String(error);
-  return new DpgwError('failure', `unexpected error: ${message}`, { hint: 'run again with --verbose and report it with the trace', cause: error });
+  return new DpgwError('failure', `unexpected error: ${message}`, { code: 'UNEXPECTED_FAILURE', hint: 'run again with --verbose and report it with the trace', cause: error });
 }

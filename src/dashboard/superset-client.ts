@@ -70,12 +70,13 @@ export class SupersetClient {
         body: { username: this.options.username, password: this.options.password, provider: 'db', refresh: false },
       });
       const token = answer.body?.access_token;
-      if (!token) throw new DpgwError('auth', `the dashboard tool at ${this.baseUrl} answered the sign-in without a token`);
+      if (!token) throw new DpgwError('auth', `the dashboard tool at ${this.baseUrl} answered the sign-in without a token`, { code: 'DASHBOARD_SIGN_IN_REFUSED' });
       registerSecret(token);
       return token;
     } catch (error) {
       if (error instanceof GatewayError && error.status === 401) {
         throw new DpgwError('auth', `the dashboard tool refused the sign-in of ${this.options.username}: ${error.bodyMessage || 'wrong user or password'}`, {
+          code: 'DASHBOARD_SIGN_IN_REFUSED',
           where: `${this.baseUrl}/api/v1/security/login`,
           hint: 'check --dashboard-user and the --dashboard-password reference',
         });
@@ -90,7 +91,7 @@ export class SupersetClient {
       const answer = await this.http.request<{ result?: string }>('GET', '/api/v1/security/csrf_token/');
       const setCookie = answer.headers['set-cookie'];
       const cookie = (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []).map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));
-      if (!answer.body?.result || !cookie) throw new DpgwError('failure', `the dashboard tool gave no CSRF token and session cookie at ${answer.url}`);
+      if (!answer.body?.result || !cookie) throw new DpgwError('failure', `the dashboard tool gave no CSRF token and session cookie at ${answer.url}`, { code: 'DASHBOARD_CSRF_MISSING' });
       registerSecret(answer.body.result);
       registerSecret(cookie.slice('session='.length));
       this.csrf = { token: answer.body.result, cookie };
@@ -121,6 +122,7 @@ async function forbiddenSaysRole<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof GatewayError && error.status === 403) {
       throw new DpgwError('rejected', `${error.method} ${error.url} was forbidden by the dashboard tool${error.bodyMessage ? `: ${error.bodyMessage}` : ''}`, {
+        code: 'DASHBOARD_FORBIDDEN',
         hint: 'the dashboard user needs a role that may create data sets, charts and dashboards (Alpha, or a custom role with those permissions)',
         details: error.details,
       });

@@ -42,6 +42,7 @@ export function cannotWrite(file: string, error: unknown, where?: string): DpgwE
   if (error instanceof DpgwError) return error;
   const code = errnoCode(error);
   return new DpgwError('input', `cannot write ${file}: ${fileProblemCause(error)}`, {
+    code: 'FILE_UNWRITABLE',
     where,
     hint: (code !== undefined ? CAUSES[code]?.hint : undefined) ?? 'check the path and the disk, then run again',
     details: code === undefined ? undefined : { code },

@@ -7,6 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { DpgwError } from '../errors/dpgw-error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 
 export const MB = 1024 * 1024;
 
@@ -17,6 +18,10 @@ export interface RegularFileRead {
   /** Where the path was given (a flag, a setting's location); the path itself by default. */
   where?: string;
   hint?: string;
+  /** The code when nothing is at the path (MANIFEST_NOT_FOUND, SECRET_UNAVAILABLE); FILE_NOT_FOUND by default. */
+  missingCode?: ErrorCode;
+  /** The code when it is there but cannot be read (CONFIG_UNREADABLE); FILE_UNREADABLE by default. */
+  unreadableCode?: ErrorCode;
 }
 
 // Without blocking: a FIFO with no writer would otherwise block open() itself.
@@ -31,14 +36,14 @@ export function readRegularFile(path: string, read: RegularFileRead): string {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw refusal(path, read, `is ${kindOf(stats)}: dpgw reads only regular files`);
+    if (!stats.isFile()) throw refusal(path, read, `is ${kindOf(stats)}: dpgw reads only regular files`, 'FILE_NOT_REGULAR');
     // One byte more than allowed tells a file that grew past the limit since fstat.
     const buffer = Buffer.alloc(Math.min(stats.size, read.maxBytes) + 1);
     let length = 0;
     for (let bytesRead = -1; bytesRead !== 0 && length < buffer.length; length += bytesRead) {
       bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
     }
-    if (stats.size > read.maxBytes || length > read.maxBytes) throw refusal(path, read, `is larger than ${read.maxBytes / MB} MB, more than dpgw reads for it`);
+    if (stats.size > read.maxBytes || length > read.maxBytes) throw refusal(path, read, `is larger than ${read.maxBytes / MB} MB, more than dpgw reads for it`, 'FILE_TOO_LARGE');
     return buffer.subarray(0, length).toString('utf8');
   } catch (error) {
     throw error instanceof DpgwError ? error : unreadable(path, read, error);
@@ -55,12 +60,17 @@ function kindOf(stats: Stats): string {
   return 'not a regular file';
 }
 
-function refusal(path: string, read: RegularFileRead, what: string): DpgwError {
-  return new DpgwError('input', `the ${read.what} ${path} ${what}`, { where: read.where ?? path, hint: read.hint ?? 'give the path of a regular file' });
+function refusal(path: string, read: RegularFileRead, what: string, code: ErrorCode): DpgwError {
+  return new DpgwError('input', `the ${read.what} ${path} ${what}`, { code, where: read.where ?? path, hint: read.hint ?? 'give the path of a regular file' });
 }
 
 function unreadable(path: string, read: RegularFileRead, error: unknown): DpgwError {
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-  return new DpgwError('input', `cannot read the ${read.what} ${path}: ${why}`, { where: read.where ?? path, hint: read.hint ?? 'check the path' });
+  const missing = code === 'ENOENT' || code === 'ENOTDIR';
+  return new DpgwError('input', `cannot read the ${read.what} ${path}: ${why}`, {
+    code: missing ? (read.missingCode ?? 'FILE_NOT_FOUND') : (read.unreadableCode ?? 'FILE_UNREADABLE'),
+    where: read.where ?? path,
+    hint: read.hint ?? 'check the path',
+  });
 }

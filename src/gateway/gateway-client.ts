@@ -222,6 +222,7 @@ function arrayBody<T>(response: HttpResponse<unknown>, shape: ZodType<T>): T[] {
     }
   }
   throw new DpgwError('rejected', `GET ${response.url} answered ${response.status} without the JSON array the contract describes`, {
+    code: 'ANSWER_UNUSABLE',
     hint: 'check that --gateway points at the gateway (not the identity provider or a proxy page)',
     details: { url: response.url, status: response.status },
   });

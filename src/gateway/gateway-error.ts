@@ -1,4 +1,5 @@
 import { DpgwError } from '../errors/dpgw-error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 import { messageFromErrorBody, type ErrorBodyShape } from './error-body.js';
 import { STATUS_CODES } from 'node:http';
 
@@ -49,6 +50,13 @@ function hintFor(status: number, service: HttpService): string | undefined {
   }
 }
 
+/** A pipeline may retry a 429 or a 5xx later, and asks for a permission on a 403; a 401 is the general AUTH_FAILED. */
+function codeFor(status: number): ErrorCode | undefined {
+  if (status === 403) return 'REQUEST_FORBIDDEN';
+  if (status === 429) return 'REQUEST_THROTTLED';
+  return status >= 500 ? 'SERVER_FAILED' : undefined;
+}
+
 /** A 4xx or 5xx answer (of the gateway, or of the service named): status, method, URL and the body's best message. */
 export class GatewayError extends DpgwError {
   readonly status: number;
@@ -64,6 +72,7 @@ export class GatewayError extends DpgwError {
       status === 401 ? 'auth' : 'rejected',
       `${method} ${url} failed with ${status} ${reason}${message ? `: ${message}` : ''}`,
       {
+        code: codeFor(status),
         hint: hintFor(status, service),
         details: { status, method, url, message },
       },

@@ -25,7 +25,7 @@ export function certificateAuthorities(caFile: string | undefined, where: string
   if (!caFile) return undefined;
   const read = (path: string, origin: string): string => {
     const pem = readRegularFile(path, { what: 'certificate authorities file', maxBytes: 4 * MB, where: origin, hint: 'give a PEM file of CA certificates' });
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new DpgwError('usage', `cannot use ${path} as certificate authorities: no PEM certificate in it`, { where: origin, hint: 'give a PEM file of CA certificates' });
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new DpgwError('usage', `cannot use ${path} as certificate authorities: no PEM certificate in it`, { code: 'CA_FILE_INVALID', where: origin, hint: 'give a PEM file of CA certificates' });
     return pem;
   };
   const extra = env.NODE_EXTRA_CA_CERTS ? [read(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS')] : [];

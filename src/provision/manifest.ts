@@ -126,7 +126,7 @@ export interface ManifestOptions {
 }
 
 export async function loadManifest(file: string, options: ManifestOptions = {}): Promise<LoadedManifest> {
-  const document = await readLocatedDocument(file, 'manifest');
+  const document = await readLocatedDocument(file, 'manifest', 'MANIFEST_NOT_FOUND');
   const issues: ValidationIssue[] = [];
   const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
 

@@ -83,6 +83,7 @@ export class SchemaInference {
       const problem = columnNameProblem(name);
       if (problem === undefined) continue;
       throw new DpgwError('input', `a message field cannot be a column: ${problem}`, {
+        code: 'MESSAGE_FIELD_INVALID',
         where: column.seen.values().next().value,
         hint: 'rename the field where the messages are produced, or infer from messages without it; nothing was written',
       });

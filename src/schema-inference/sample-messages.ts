@@ -34,9 +34,9 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
         if (inference.messages >= sample) break;
       }
     } catch (error) {
-      if (error instanceof InputTooLarge) throw new DpgwError('input', error.message, { where: name });
+      if (error instanceof InputTooLarge) throw new DpgwError('input', error.message, { code: 'FILE_TOO_LARGE', where: name });
       const code = (error as NodeJS.ErrnoException).code;
-      if (code) throw new DpgwError('input', `cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message}`, { where: name, hint: 'check the path' });
+      if (code) throw new DpgwError('input', `cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message}`, { code: code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE', where: name, hint: 'check the path' });
       throw error;
     } finally {
       if (source !== '-') input.destroy();
@@ -46,6 +46,7 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
   const names = sources.map((s) => (s === '-' ? 'stdin' : s));
   if (inference.messages === 0) {
     throw new DpgwError('input', `no JSON object messages in ${names.join(', ')}${skipped.length ? ` (${plural(skipped.length, 'line')} skipped)` : ''}`, {
+      code: 'NO_USABLE_MESSAGES',
       hint: 'give one JSON object a line (JSON Lines), or a JSON array of objects',
     });
   }
@@ -68,6 +69,7 @@ export async function sampleTopic(options: ReadTopicOptions): Promise<Sampled> {
   }
   if (inference.messages === 0) {
     throw new DpgwError('input', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {
+      code: 'NO_USABLE_MESSAGES',
       where: skipped[0]?.where,
       hint: 'the table decodes JSON objects; check what the producers write to the topic',
     });

@@ -17,6 +17,7 @@ export function streamConnection(brokers: string[], username: string | undefined
   if (username === undefined) return { brokers };
   if (password === undefined) {
     throw new DpgwError('usage', `stream user ${username} needs the stream password, and there is no terminal to ask for it`, {
+      code: 'SETTING_MISSING',
       where: 'streamPassword',
       hint: 'set DPGW_STREAM_PASSWORD, or pass --stream-password env:NAME | file:PATH | exec:CMD',
     });

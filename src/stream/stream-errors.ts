@@ -83,7 +83,7 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
   const refused = all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION' && e.message !== HANDSHAKE_FAILED);
   const noMechanism = all.some((e) => e.apiId === 'UNSUPPORTED_SASL_MECHANISM' || e.apiId === 'ILLEGAL_SASL_STATE');
   if (noMechanism && !refused) {
-    return new DpgwError('auth', `the brokers do not offer SASL SCRAM-SHA-512 for stream user ${connection.username ?? '(none)'}`, { where: brokers, hint: 'check --broker-list: the address must be the brokers\' SASL_PLAINTEXT listener with SCRAM-SHA-512' });
+    return new DpgwError('auth', `the brokers do not offer SASL SCRAM-SHA-512 for stream user ${connection.username ?? '(none)'}`, { code: 'STREAM_SASL_UNSUPPORTED', where: brokers, hint: 'check --broker-list: the address must be the brokers\' SASL_PLAINTEXT listener with SCRAM-SHA-512' });
   }
   if (refused) {
     return new DpgwError('auth', `the brokers refused stream user ${connection.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { code: 'STREAM_USER_REFUSED', where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
@@ -98,5 +98,5 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
     });
   }
   const message = all.map((e) => e.message).filter(Boolean).join(': ') || String(error);
-  return new DpgwError('failure', `reading topic ${topic} failed: ${message}`, { where: brokers });
+  return new DpgwError('failure', `reading topic ${topic} failed: ${message}`, { code: 'STREAM_READ_FAILED', where: brokers });
 }

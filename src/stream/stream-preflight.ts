@@ -132,7 +132,7 @@ export class StreamPreflight {
     if (!facts) throw this.refusal(new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { code: 'TOPIC_NOT_FOUND', where: this.connection.brokers.join(',') }), `table ${table}`, topic);
     const leaderless = facts.partitions.flatMap((p, index) => (p.leader < 0 ? [index] : []));
     if (leaderless.length > 0) {
-      throw this.refusal(new DpgwError('failure', `${plural(leaderless.length, 'partition')} of topic ${topic} (${leaderless.join(', ')}) ${leaderless.length === 1 ? 'has' : 'have'} no leader`, { where: this.connection.brokers.join(',') }), `table ${table}`, topic);
+      throw this.refusal(new DpgwError('failure', `${plural(leaderless.length, 'partition')} of topic ${topic} (${leaderless.join(', ')}) ${leaderless.length === 1 ? 'has' : 'have'} no leader`, { code: 'TOPIC_NO_LEADER', where: this.connection.brokers.join(',') }), `table ${table}`, topic);
     }
     return { topic, partitions: facts.partitions.length };
   }

@@ -30,7 +30,7 @@ function listing<T>(context: CommandContext, records: T[], what: string, filtere
 /** The filters of a listing; a name pattern as --name or as the argument (`dpgw catalog datasets 'tr*'`). */
 function filterOf(options: { datasource?: string; enablement?: string; name?: string }, pattern?: string): CatalogFilter {
   if (pattern !== undefined && options.name !== undefined && pattern !== options.name) {
-    throw new DpgwError('usage', `two name patterns: "${pattern}" and --name "${options.name}"`, { where: '--name', hint: 'give one of them' });
+    throw new DpgwError('usage', `two name patterns: "${pattern}" and --name "${options.name}"`, { code: 'CONFLICTING_ARGUMENTS', where: '--name', hint: 'give one of them' });
   }
   return { dataSource: options.datasource, enablement: options.enablement, name: options.name ?? pattern };
 }
@@ -92,6 +92,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   if (matches.length === 0) {
     const near = closestMatch(name, [...new Set(enabled.map((view) => view.name))]);
     throw new DpgwError('failure', `data set "${name}" is not enabled${context.options.enablement ? ` in enablement ${context.options.enablement}` : ''}: the catalog lists no enabled data set of that name`, {
+      code: 'DATA_SET_NOT_ENABLED',
       where: 'dataset',
       hint: near
         ? serverText(`did you mean "${near}"?`)
@@ -100,6 +101,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   }
   if (matches.length > 1) {
     throw new DpgwError('usage', `data set "${name}" is enabled in ${plural(matches.length, 'enablement')}`, {
+      code: 'ENABLEMENT_AMBIGUOUS',
       where: 'dataset',
       hint: `choose one with --enablement: ${serverText(matches.map((m) => m.enablement.name ?? m.enablement.id).join(', '))}`,
     });
@@ -148,6 +150,6 @@ function storagesOf(view: EnabledDataSetView): string {
 
 /** `catalog show` takes one name, not a pattern: wildcards in it are refused, with the listing that takes them. */
 function refusePattern(name: string): void {
-  if (/[*?]/.test(name)) throw new DpgwError('usage', `"${name}" is a pattern: \`catalog show\` takes one data set's name`, { where: 'dataset', hint: `list the matching ones with \`dpgw catalog datasets --name '${name}'\`` });
+  if (/[*?]/.test(name)) throw new DpgwError('usage', `"${name}" is a pattern: \`catalog show\` takes one data set's name`, { code: 'INVALID_ARGUMENT', where: 'dataset', hint: `list the matching ones with \`dpgw catalog datasets --name '${name}'\`` });
 }
 

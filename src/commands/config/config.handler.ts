@@ -48,7 +48,7 @@ export const show: HandlerOf<ConfigShowCommand> = async (context) => {
 
 function checkKey(key: string): void {
   if (PROFILE_KEYS.includes(key)) return;
-  throw new DpgwError('usage', `unknown setting "${key}"`, { where: 'config key', hint: unknownNameHint(key, PROFILE_KEYS, 'settings') });
+  throw new DpgwError('usage', `unknown setting "${key}"`, { code: 'SETTING_UNKNOWN', where: 'config key', hint: unknownNameHint(key, PROFILE_KEYS, 'settings') });
 }
 
 /** The profile an edit applies to: --profile, else DPGW_PROFILE, else the file's current one, else `default`. */
@@ -68,7 +68,7 @@ export const set: HandlerOf<ConfigSetCommand> = async (context) => {
   const [key, value] = context.args;
   checkKey(key);
   const problem = settingValueProblem(key as SettingKey, value);
-  if (problem !== undefined) throw new DpgwError('usage', problem, { where: `config set ${key}`, hint: 'nothing was written' });
+  if (problem !== undefined) throw new DpgwError('usage', problem, { code: 'SETTING_INVALID', where: `config set ${key}`, hint: 'nothing was written' });
   const config = await loadConfigFile(configDirectory(context.io.env));
   const profile = targetProfile(context.options, context.io.env, config.currentProfile?.value);
   const previous = config.profiles.get(profile)?.get(key)?.value;
@@ -100,7 +100,7 @@ export const use: HandlerOf<ConfigUseCommand> = async (context) => {
   checkProfileName(profile, 'config use');
   const config = await loadConfigFile(configDirectory(context.io.env));
   if (!config.profiles.has(profile)) {
-    throw new DpgwError('usage', `unknown profile "${profile}"`, { where: config.path, hint: unknownProfileHint(profile, config, context.io.env) });
+    throw new DpgwError('usage', `unknown profile "${profile}"`, { code: 'PROFILE_NOT_FOUND', where: config.path, hint: unknownProfileHint(profile, config, context.io.env) });
   }
   setCurrentProfile(config, profile);
   await saveConfigFile(config);

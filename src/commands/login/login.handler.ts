@@ -39,19 +39,19 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   }
   let username = session.session.username;
   if (username === undefined) {
-    if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
+    if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { code: 'SETTING_MISSING', where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
     username = await textPrompt(context, 'Username:');
   }
   let password: string;
   if (context.options.passwordStdin === true) {
     password = await readStdin(context.io.stdin);
-    if (password === '') throw new DpgwError('usage', 'standard input held no password', { where: '--password-stdin', hint: 'pipe the password in: `dpgw login --password-stdin < file`' });
+    if (password === '') throw new DpgwError('usage', 'standard input held no password', { code: 'PASSWORD_MISSING', where: '--password-stdin', hint: 'pipe the password in: `dpgw login --password-stdin < file`' });
   } else if (context.io.env.DPGW_PASSWORD) {
     password = context.io.env.DPGW_PASSWORD;
   } else if (session.prompt) {
     password = await session.prompt(`Password for ${username}:`);
   } else {
-    throw new DpgwError('usage', 'no password and no terminal to ask for one', { where: 'password', hint: 'pass --password-stdin (and pipe it in), or set DPGW_PASSWORD' });
+    throw new DpgwError('usage', 'no password and no terminal to ask for one', { code: 'PASSWORD_MISSING', where: 'password', hint: 'pass --password-stdin (and pipe it in), or set DPGW_PASSWORD' });
   }
   registerSecret(password);
 
