@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors/error-codes.js';
 import { cleanEnv, runInProcess } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 
 async function expectCode(argv: string[], env: NodeJS.ProcessEnv, code: ErrorCode): Promise<Record<string, unknown>> {
   const result = await runInProcess([...argv, '--json'], env);
@@ -40,6 +44,7 @@ describe('error codes on the command line', () => {
     await expectCode(['catalog', 'sources'], env, 'NOT_SIGNED_IN');
     await expectCode(['catalog', 'sources'], { ...env, DPGW_TOKEN: 'a-token' }, 'SERVER_UNREACHABLE');
     const server = http.createServer((request, response) => {
+      if (request.url === '/api/v2/catalog/datasources' && request.headers.authorization === 'Bearer a-forbidden-token') return void response.writeHead(403).end();
       if (request.url === '/api/v2/catalog/datasources') return void response.writeHead(200, { 'content-type': 'application/json' }).end('[{"id": 1, "name": "x"}]');
       // Anything else: no answer at all.
     });
@@ -47,10 +52,47 @@ describe('error codes on the command line', () => {
     const gateway = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       await expectCode(['catalog', 'sources'], { ...env, DPGW_TOKEN: 'a-token', DPGW_GATEWAY: gateway }, 'ANSWER_UNUSABLE');
+      await expectCode(['catalog', 'sources'], { ...env, DPGW_TOKEN: 'a-forbidden-token', DPGW_GATEWAY: gateway }, 'REQUEST_FORBIDDEN');
       await expectCode(['health', '--timeout', '1'], { ...env, DPGW_TOKEN: 'a-token', DPGW_GATEWAY: gateway }, 'SERVER_TIMEOUT');
     } finally {
       server.closeAllConnections();
       server.close();
     }
+  });
+
+  it('files: a manifest that is not there, a config.yaml that does not parse', async () => {
+    const env = cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:9', DPGW_TOKEN: 't' });
+    const missing = join(env.DPGW_CONFIG_DIR!, 'no-such-provision.yaml');
+    expect(await expectCode(['provision', missing], env, 'MANIFEST_NOT_FOUND')).toMatchObject({ location: missing });
+    const config = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
+    writeFileSync(config, 'currentProfile: default\nprofiles: [unclosed\n', { mode: 0o600 });
+    expect(await expectCode(['catalog', 'sources'], env, 'CONFIG_INVALID')).toMatchObject({ location: expect.stringMatching(/config\.yaml:\d+:\d+$/) });
+  });
+
+  it('the platform: an unknown data source and data set, no such table or schema in the store', async () => {
+    const env = await adminPipelineEnv(await sandboxes.start());
+    await expectCode(['enable', '--datasource', 'no-such-library', '--dataset', 'track', '--group', 'g'], env, 'DATA_SOURCE_NOT_FOUND');
+    expect(await expectCode(['enable', '--datasource', 'mock-data-library', '--dataset', 'no-such-data-set', '--group', 'g'], env, 'DATA_SET_NOT_FOUND')).toMatchObject({ location: '--dataset' });
+    await expectCode(['table', 'get', 'no_such_table'], env, 'TABLE_NOT_FOUND');
+    await expectCode(['schema', 'get', 'no_such_schema'], env, 'SCHEMA_NOT_FOUND');
+  });
+
+  it('signing in: a wrong password, a secret given where a reference belongs, a reference that gives no secret', async () => {
+    const sandbox = await sandboxes.start();
+    const env = cleanEnv({
+      DPGW_GATEWAY: sandbox.gatewayUrl,
+      DPGW_AUTH_URL: sandbox.authUrl,
+      DPGW_REALM: sandbox.realm,
+      DPGW_CLIENT_ID: sandbox.clientId,
+      DPGW_CLIENT_SECRET: sandbox.clientSecret,
+      DPGW_USERNAME: 'admin',
+      DPGW_PASSWORD: 'not-the-password',
+    });
+    await expectCode(['catalog', 'sources'], env, 'SIGN_IN_REFUSED');
+    const withoutSecret = { ...env, DPGW_CLIENT_SECRET: '' };
+    const refused = await expectCode(['catalog', 'sources', '--client-secret', 'the-secret-itself'], withoutSecret, 'SECRET_REFERENCE_INVALID');
+    expect(JSON.stringify(refused)).not.toContain('the-secret-itself');
+    await expectCode(['catalog', 'sources', '--client-secret', 'env:DPGW_TEST_NO_SUCH_VARIABLE'], withoutSecret, 'SECRET_UNAVAILABLE');
+    await expectCode(['catalog', 'sources', '--client-secret', `file:${join(env.DPGW_CONFIG_DIR!, 'no-such-secret')}`], withoutSecret, 'SECRET_UNAVAILABLE');
   });
 });
