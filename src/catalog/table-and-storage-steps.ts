@@ -52,12 +52,13 @@ export async function touchDefaultStorage(client: GatewayClient, storage: Storag
 }
 
 export function storagePathParts(storage: StorageOf): [selfHref: string, storageId: string] {
-  if (!storage.selfHref) throw new DpgwError('failure', `data set ${storage.dataSet} has no self link in the catalog, so its storage cannot be touched`, { hint: 'check the catalog entry of the data set' });
+  if (!storage.selfHref) throw new DpgwError('failure', `data set ${storage.dataSet} has no self link in the catalog, so its storage cannot be touched`, { code: 'STORAGE_NOT_LISTED', hint: 'check the catalog entry of the data set' });
   const ids = parseSelfHref(storage.selfHref);
   if (!ids) throw unplainSelfLink(storage.dataSet, storage.selfHref);
-  if (!storage.storageId) throw new DpgwError('failure', `data set ${storage.dataSet} lists no storage named "default"`, { hint: 'check the catalog entry of the data set' });
+  if (!storage.storageId) throw new DpgwError('failure', `data set ${storage.dataSet} lists no storage named "default"`, { code: 'STORAGE_NOT_LISTED', hint: 'check the catalog entry of the data set' });
   if (!isPlainSegment(storage.storageId)) {
     throw new DpgwError('rejected', `the default storage id ${quotedServerText(storage.storageId)} of data set ${serverText(storage.dataSet)} is not a plain path segment`, {
+      code: 'ANSWER_UNUSABLE',
       hint: 'the gateway answered an id dpgw does not put into a path; no request was sent for it — ask the platform\'s operators',
     });
   }

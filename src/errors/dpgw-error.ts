@@ -32,8 +32,8 @@ const GENERAL_CODE: Record<ErrorKind, ErrorCode> = {
 };
 
 export interface DpgwErrorOptions {
-  /** Stable across releases (error-codes.ts, docs/error-codes.md); else the kind's general code. */
-  code?: ErrorCode;
+  /** Stable across releases (error-codes.ts, docs/error-codes.md); one that disagrees with the kind's exit code gives way to the kind's general code. */
+  code: ErrorCode;
   /** Where the problem is: file:line:column, a field path, a flag, a URL. */
   where?: string;
   /** What to do next. */
@@ -55,7 +55,7 @@ export class DpgwError extends Error {
   /** The stable code (`code` in --json); not `code`, which Node's errors use for errno names (ENOSPC) that walkers of a cause chain look for. */
   readonly errorCode: ErrorCode;
 
-  constructor(kind: ErrorKind, message: string, options: DpgwErrorOptions = {}) {
+  constructor(kind: ErrorKind, message: string, options: DpgwErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DpgwError';
     this.kind = kind;

@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   ENABLEMENT_NOT_FOUND: { exit: ExitCode.Usage, meaning: 'no enablement of that name, or none that holds the data set', next: 'the hint lists the enablements there are' },
   ENABLEMENT_AMBIGUOUS: { exit: ExitCode.Usage, meaning: 'the data set is enabled in several enablements', next: 'choose one with --enablement' },
   DATA_SET_NOT_ENABLED: { exit: ExitCode.Failure, meaning: 'the data set is not enabled in the catalog', next: 'run `dpgw enable` first' },
+  STORAGE_NOT_LISTED: { exit: ExitCode.Failure, meaning: 'the catalog lists no self link or no default storage for the data set, so its storage cannot be touched', next: 'check the catalog entry of the data set (`dpgw catalog show`)' },
   TOPIC_LABEL_MISSING: { exit: ExitCode.Failure, meaning: 'the data set has no topic label in the catalog', next: 'name the topic with --topic' },
   TOPIC_NOT_READY: { exit: ExitCode.Failure, meaning: 'the data set was enabled, but its topic did not appear within --wait-timeout', next: 'run the same command again later (it is safe to repeat), or raise --wait-timeout' },
   // The analytics store.
@@ -120,6 +121,7 @@ export const ERROR_CODES = {
   VERIFICATION_FAILED: { exit: ExitCode.VerificationFailed, meaning: 'the access the contract requires is not in place', next: 'the message names the check, what was expected and what the engine answered' },
   SANDBOX_PORT_IN_USE: { exit: ExitCode.Failure, meaning: 'a port the sandbox needs is in use', next: 'pass other ports, or 0 for any free port' },
   UNEXPECTED_FAILURE: { exit: ExitCode.Failure, meaning: 'a failure dpgw did not foresee (a bug)', next: 'run again with --verbose and report it with the trace' },
+  DATA_SET_FAILED: { exit: ExitCode.Failure, meaning: 'a data set of a provision run failed (its own error, with its code, is in the run\'s --json result)', next: 'the line names the data set and its step; fix it and run the same manifest again' },
   FAILURE: { exit: ExitCode.Failure, meaning: 'the command failed (a general failure)', next: 'the message and hint say why' },
   INTERRUPTED: { exit: ExitCode.Interrupted, meaning: 'stopped by Ctrl-C or SIGTERM', next: 'run the same command again to finish: it is safe to repeat' },
 } as const satisfies Record<string, ErrorCodeEntry>;

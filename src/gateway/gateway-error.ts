@@ -51,10 +51,11 @@ function hintFor(status: number, service: HttpService): string | undefined {
 }
 
 /** A pipeline may retry a 429 or a 5xx later, and asks for a permission on a 403; a 401 is the general AUTH_FAILED. */
-function codeFor(status: number): ErrorCode | undefined {
+function codeFor(status: number): ErrorCode {
+  if (status === 401) return 'AUTH_FAILED';
   if (status === 403) return 'REQUEST_FORBIDDEN';
   if (status === 429) return 'REQUEST_THROTTLED';
-  return status >= 500 ? 'SERVER_FAILED' : undefined;
+  return status >= 500 ? 'SERVER_FAILED' : 'REQUEST_REJECTED';
 }
 
 /** A 4xx or 5xx answer (of the gateway, or of the service named): status, method, URL and the body's best message. */

@@ -27,9 +27,8 @@ afterAll(() => sandbox?.close());
 interface PlannedStep {
   step: string;
   action: string;
-  detail: string;
-  reason?: unknown;
-  changes?: string[];
+  reason: string;
+  difference?: string[];
 }
 
 async function heldSchema(): Promise<Record<string, unknown>> {
@@ -73,15 +72,13 @@ describe(`a refused change planned against Pinot ${pinot.version}`, () => {
     const schemaAt = steps.findIndex((s) => s.step === 'schema');
     const schemaStep = steps[schemaAt]!;
     expect(schemaStep.action).toBe('refused');
-    // The reason names the column, in whichever of the step's words carries it.
-    const told = [schemaStep.detail, schemaStep.reason].filter((text) => typeof text === 'string').join('\n');
-    expect(told).toMatch(/\basset\b/);
-    expect(JSON.stringify(schemaStep)).toMatch(/asset: INT[^"]*→ LONG/);
-    const after = steps.slice(schemaAt + 1);
-    expect(after.map((s) => s.step)).toEqual(expect.arrayContaining(['table', 'storage', 'consume']));
-    expect(after.map((s) => `${s.step} ${s.action}`)).toEqual(after.map((s) => `${s.step} blocked`));
-    expect(steps.slice(0, schemaAt).map((s) => s.action)).not.toContain('blocked');
-    expect(document.actions).toMatchObject({ refused: 1, blocked: after.length });
+    expect(schemaStep.reason).toMatch(/\basset\b/);
+    expect(schemaStep.difference).toEqual([expect.stringMatching(/^~ asset: INT[^"]*→ LONG/)]);
+    // The run would send nothing of this data set, its enablement included: every other step is blocked.
+    const others = steps.filter((s) => s !== schemaStep);
+    expect(others.map((s) => s.step)).toEqual(expect.arrayContaining(['enable', 'table', 'storage', 'consume']));
+    expect(others.map((s) => `${s.step} ${s.action}`)).toEqual(others.map((s) => `${s.step} blocked`));
+    expect(document.actions).toMatchObject({ refused: 1, blocked: others.length });
 
     const human = await spawnDpgw(['provision', manifest('retyped.yaml'), '--plan'], { env });
     expect(human.code, human.stderr).toBe(2);

@@ -17,6 +17,6 @@ describe('error codes', () => {
     for (const code of Object.keys(ERROR_CODES)) expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
     expect(new DpgwError('usage', 'x', { code: 'SETTING_MISSING' }).errorCode).toBe('SETTING_MISSING');
     expect(new DpgwError('network', 'x', { code: 'SETTING_MISSING' }).errorCode).toBe('NETWORK_ERROR');
-    expect(new DpgwError('failure', 'x').toJSON()).toMatchObject({ code: 'FAILURE', exitCode: 1 });
+    expect(new DpgwError('failure', 'x', { code: 'FAILURE' }).toJSON()).toMatchObject({ code: 'FAILURE', exitCode: 1 });
   });
 });

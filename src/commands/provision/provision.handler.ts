@@ -152,7 +152,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     const changed = results.some((r) => r.changed);
     const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true });
     const summary = { manifest: file, ok: failed.length === 0 && !interrupted, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(health ? { health } : {}) };
-    for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
+    for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { code: 'DATA_SET_FAILED', hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
     // In a workflow, each failed data set is annotated at its entry of the manifest (the runner shows 10).
     for (const result of failed.slice(0, MAX_ANNOTATIONS)) {
       reporter.annotate({ where: whereOfResult(loaded, prepared, results, result), title: `dpgw: data set ${result.dataset} failed`, message: String(result.error?.message ?? 'failed') });
