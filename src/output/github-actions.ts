@@ -44,6 +44,11 @@ export function errorAnnotation(actions: GithubActions, annotation: Annotation):
   return `::error ${properties.join(',')}::${escapeData(`${where}${annotation.message}`)}`;
 }
 
+/** A folded block of the job's log: `::group::title`, the lines, `::endgroup::`. */
+export function logGroup(title: string, lines: readonly string[]): string {
+  return [`::group::${escapeData(title)}`, ...lines, '::endgroup::'].join('\n');
+}
+
 /** Appends Markdown to the job's step summary. */
 export function appendStepSummary(actions: GithubActions, markdown: string): void {
   if (actions.summaryFile) appendFileSync(actions.summaryFile, markdown.endsWith('\n') ? markdown : `${markdown}\n`);

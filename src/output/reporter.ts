@@ -11,7 +11,7 @@ import { redactText } from '../secrets/redaction.js';
 import { jsonChunks } from './json-chunks.js';
 import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
 import type { OutputStream } from './io.js';
-import { errorAnnotation, MAX_ANNOTATIONS, type Annotation, type GithubActions } from './github-actions.js';
+import { errorAnnotation, logGroup, MAX_ANNOTATIONS, type Annotation, type GithubActions } from './github-actions.js';
 
 export interface ReporterOptions {
   json: boolean;
@@ -103,6 +103,11 @@ export class Reporter {
 
   trace(line: string): void {
     if (this.options.verbose) this.stderr.write(this.err.dim(shown(line)) + '\n');
+  }
+
+  /** A folded block of the log, inside a GitHub Actions workflow only (a data set's steps as it finishes); its lines are escaped as every line is. */
+  group(title: string, lines: readonly string[]): void {
+    if (this.options.githubActions && !this.options.quiet) this.stderr.write(logGroup(shown(title), lines.map((line) => shown(line))) + '\n');
   }
 
   /** An error annotation, inside a GitHub Actions workflow only. */

@@ -34,7 +34,9 @@ async function setUp(inWorkflow = true) {
   return { sandbox, env, workspace, summaryFile, outputFile, manifest, outputs };
 }
 
-const annotations = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('::'));
+const annotations = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('::error'));
+/** The log's folded groups: title and lines. */
+const groups = (stderr: string) => [...stderr.matchAll(/^::group::(.*)\n([\s\S]*?)^::endgroup::$/gm)].map((m) => ({ title: m[1]!, lines: m[2]!.trimEnd().split('\n') }));
 
 describe('reports GitLab shows, and a plan for a pull-request comment', () => {
   it('--report junit= and codequality= for a manifest with problems: each problem at its path and line, the run still exit 2', async () => {
@@ -113,6 +115,16 @@ describe('dpgw inside GitHub Actions', () => {
     expect(annotations(result.stderr)).toEqual([expect.stringMatching(/^::error file=provision\.yaml,line=3,col=\d+,title=dpgw%3A data set vessel failed::table vessel would never consume: topic no\.such\.topic does not exist on the brokers$/)]);
     expect(outputs()).toMatchObject({ 'exit-code': '1', failed: '1' });
     expect(Number(outputs().changes)).toBeGreaterThan(0);
+    // Each data set's progress is a folded group of its steps, written whole as it finishes.
+    const folded = groups(result.stderr);
+    expect(folded).toHaveLength(2);
+    expect(folded.map((g) => g.title)).toEqual(expect.arrayContaining([expect.stringMatching(/^\[\d\/2\] track \(enablement track\): done in /), expect.stringMatching(/^\[\d\/2\] vessel \(enablement vessel\): failed in /)]));
+    const vessel = folded.find((g) => g.title.includes('vessel'))!;
+    expect(vessel.lines).toEqual([
+      expect.stringMatching(/^ {2}enable +create +changed +created enablement vessel/),
+      expect.stringMatching(/^ {2}stream +check +failed +.*no\.such\.topic/),
+      ...['schema', 'table', 'storage', 'consume'].map((step) => expect.stringMatching(new RegExp(`^  ${step} +blocked +blocked +blocked: the stream step failed$`))),
+    ]);
   });
 
   it('outside a workflow: no annotation, and neither file is written even when their variables are set', async () => {
@@ -120,6 +132,7 @@ describe('dpgw inside GitHub Actions', () => {
     const result = await runInProcess(['provision', manifest('dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n'), '--plan'], env);
     expect(result.code).toBe(2);
     expect(annotations(result.stderr)).toEqual([]);
+    expect(result.stderr).not.toContain('::group::');
     expect(existsSync(summaryFile)).toBe(false);
     expect(existsSync(outputFile)).toBe(false);
   });

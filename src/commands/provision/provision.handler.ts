@@ -20,6 +20,7 @@ import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../
 import { PLAN_FORMAT_VERSION } from '../../provision/plan-format.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
+import { STEP_STATUSES } from '../../provision/steps/step-record.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
 import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
@@ -139,7 +140,8 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       results = await run(prepared, {
         ...runOptions,
         onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`),
-        onFinished: (result, done, total) => progress.note(finishedLine(result, done, total)),
+        // In a workflow, each data set is a folded group of its steps, written whole as it finishes (data sets run side by side).
+        onFinished: (result, done, total) => (githubActionsOf(io.env) ? reporter.group(finishedLine(result, done, total), stepLines(result)) : progress.note(finishedLine(result, done, total))),
       });
     } finally {
       progress.stop();
@@ -235,6 +237,12 @@ function finishedLine(result: DataSetResult, done: number, total: number): strin
   const why = result.status === 'failed' && result.error ? `: ${String(result.error.message)}` : '';
   return `[${done}/${total}] ${result.dataset} (enablement ${result.enablement}): ${result.status} in ${(result.ms / 1000).toFixed(1)} s${steps ? ` — ${steps}` : ''}${why}`;
 }
+
+/** A data set's steps, one line each: `  table     update  changed       table track updated: …`. */
+function stepLines(result: DataSetResult): string[] {
+  return result.steps.map((s) => `  ${s.step.padEnd(9)} ${s.action.padEnd(ACTION_WIDTH)} ${(s.status ?? '').padEnd(STATUS_WIDTH)} ${s.reason}`);
+}
+const STATUS_WIDTH = Math.max(...STEP_STATUSES.map((status) => status.length));
 
 function renderSummary(results: DataSetResult[], style: ChalkInstance, health: HealthOutcome | undefined): string {
   const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
