@@ -239,7 +239,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     writeFileSync(manifest, `dataSets:\n  - datasource: mock-data-library\n    dataset: track\n    enablement: track\n    groups: [track-readers]\n    schema: { infer: { sample: ${MESSAGES}, name: track_manifest } }\n    table: { name: track_manifest }\n`);
     const planned = await spawnDpgw(['provision', manifest, '--plan'], { env });
     expect(planned.code, planned.stderr).toBe(0);
-    expect(planned.stdout).toContain(`schema   POST schema track_manifest (new) inferred from ${MESSAGES} messages of topic ${TOPIC}`);
+    expect(planned.stdout).toContain(`schema    create       POST schema track_manifest (new) inferred from ${MESSAGES} messages of topic ${TOPIC}`);
     expect(planned.stdout).toMatch(/^ {5}metricFieldSpecs:\n {7}- \{ name: alt, dataType: DOUBLE \}/m);
     const provisioned = await spawnDpgw(['provision', manifest, '--json'], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
