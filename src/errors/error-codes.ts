@@ -87,6 +87,7 @@ export const ERROR_CODES = {
   NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds nothing of that name (a general one)', next: 'check the name (`dpgw catalog` lists what exists)' },
   STORE_READS_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not pass reads of the store\'s schemas and tables on', next: 'ask the platform team, or check --olap-segment' },
   SCHEMA_CHANGE_REFUSED: { exit: ExitCode.Usage, meaning: 'the schema would remove or retype columns the analytics store holds, which it refuses', next: 'give the schema and its table new names; nothing of the data set was sent' },
+  MESSAGES_DO_NOT_FIT: { exit: ExitCode.Usage, meaning: 'sampled messages of the topic do not carry a column of the schema, or hold values the store cannot read as its type', next: 'fix the schema (the message names each column, and the field likely meant); nothing of the table was sent' },
   TABLE_EXISTS: { exit: ExitCode.Rejected, meaning: 'the table exists already and the command was told to create it, not to reuse it', next: 'use it as it is, choose another name with --name, or run provision (it compares and updates)' },
   TABLE_UPDATE_UNSUPPORTED: { exit: ExitCode.Rejected, meaning: 'a table differs from the manifest, and the gateway cannot update tables', next: 'update it in the store by hand, or use another table name' },
   NOT_CONSUMING: { exit: ExitCode.Failure, meaning: 'a table was created but does not consume every partition in time', next: 'the store\'s reason is in the message; check the stream settings the table carries' },

@@ -16,7 +16,7 @@ const step = z.looseObject({
   difference: z.array(z.string()).optional().describe('what differs from the store, as + / - / ~ lines'),
   request: z.looseObject({ method: z.string(), path: z.string(), body: z.unknown().optional() }).optional().describe('the request the run would send (secrets masked)'),
   shown: z.string().optional().describe('an inferred schema, as it would be sent'),
-  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), url: z.string().optional() }).optional().describe('facts a renderer shows (partitions, a dashboard address)'),
+  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), messages: z.number().optional(), url: z.string().optional() }).optional().describe('facts a renderer shows (partitions, messages sampled, a dashboard address)'),
 });
 
 const dataSet = z.looseObject({

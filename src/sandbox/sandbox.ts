@@ -209,10 +209,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   else if (broker) {
     await broker.start();
     const backlog = options.streamBacklog ?? FEED_BACKLOG;
-    catalog.topicCreator = async (topic, dataSet) => {
+    catalog.topicCreator = async (topic, dataSet, messages) => {
       if (broker.topics.has(topic)) return;
       broker.createTopic(topic, FEED_PARTITIONS);
-      broker.produce(topic, feedMessages(dataSet, backlog));
+      broker.produce(topic, feedMessages(dataSet, backlog, { shape: messages }));
     };
   }
   store.stream = broker ? { address: broker.address, inClusterAddress: SANDBOX_IN_CLUSTER_BROKER, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length) } : undefined;

@@ -1,6 +1,7 @@
 /** `dpgw provision <manifest>`: its flags; the handler is provision.handler.ts, the run src/provision/. */
 import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 
 const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: OptionKit) =>
   (['table', 'query', 'create'] as const).reduce(
@@ -19,6 +20,8 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
     .addOption(kit.option('--format <format>', 'how the plan or the summary is printed: text, or markdown (a table for a pull-request comment)').choices(['text', 'markdown'] as const).default('text' as const))
       .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(kit.seconds).default(120))
       .option('--no-stream-check', 'same as --stream-check off: send tables without first signing in to the brokers and finding each topic')
+      .addOption(kit.option('--sample <n>', "messages of each topic held against its schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
+      .option('--no-sample-check', "send tables without first holding the topic's messages against the schema")
       .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),
   );
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;

@@ -11,6 +11,7 @@ import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provisi
 import { paths } from '../../contract/paths.js';
 import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamCheckModeOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
+import type { SampleCheck } from '../../provision/steps/sample-step.js';
 import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
@@ -79,6 +80,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
   // A schema inferred from its topic needs the brokers from here anyway: then out of reach fails the run before anything is sent, as with require.
   const asked = streamCheckModeOf(settings);
   const mode = asked === 'auto' && infers ? 'require' : asked;
+  const sampling = await sampleCheckOf({ asked: options.sampleCheck !== false, mode, limit: options.sample, planOnly, streamPassword, settings, env: io.env });
   const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
@@ -98,6 +100,8 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       stream,
       streamTimeoutMs: timeoutMs(settings),
       preflight,
+      sampleCheck: sampling.check,
+      sampleCheckOff: sampling.off,
       waitConsumingMs: options.waitConsuming * 1000,
       concurrency: options.concurrency,
       failFast: options.failFast === true,
@@ -180,6 +184,19 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     for (const dashboard of dashboards.values()) dashboard.client.close();
   }
 };
+
+/**
+ * How the run holds sampled messages against each schema: with the run's stream connection,
+ * under the stream check's mode. A plan reads the messages only when the stream password is
+ * at hand without asking (a plan asks for no password); else it says why it does not.
+ */
+async function sampleCheckOf(inputs: { asked: boolean; mode: 'auto' | 'require' | 'off'; limit: number; planOnly: boolean; streamPassword: string | undefined; settings: Awaited<ReturnType<typeof resolveSettings>>; env: NodeJS.ProcessEnv }): Promise<{ check?: SampleCheck; off?: string }> {
+  if (!inputs.asked) return { off: '--no-sample-check' };
+  if (inputs.mode === 'off') return { off: '--stream-check off' };
+  const password = inputs.planOnly && inputs.streamPassword === undefined ? await streamPasswordOf(inputs.settings, inputs.env) : inputs.streamPassword;
+  if (streamUserOf(inputs.settings) !== undefined && password === undefined) return { off: 'no stream password at hand for this plan: set DPGW_STREAM_PASSWORD to hold the messages against the schemas' };
+  return { check: { stream: streamConnectionOf(inputs.settings, password), limit: inputs.limit, timeoutMs: timeoutMs(inputs.settings), mode: inputs.mode } };
+}
 
 /**
  * The dashboard tool as each profile the manifest's dashboard steps name ('' for the

@@ -1,6 +1,7 @@
 /** `dpgw table create|render|get`: the group and each subcommand's flags; the handlers are table.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 
 /** create and render take the same flags: the table they fill. */
 const tableOptions = <Usage extends 'create' | 'render'>(command: CommandFor<Usage>, kit: OptionKit) =>
@@ -19,6 +20,8 @@ const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
   kit
     .scopedSettings(tableOptions(command, kit), 'create')
     .option('--no-stream-check', 'same as --stream-check off: send the table without first signing in to the brokers and finding its topic')
+    .addOption(kit.option('--sample <n>', "messages of the topic held against the schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
+    .option('--no-sample-check', "send the table without first holding the topic's messages against the schema")
     .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
     .option('--dry-run', 'print the request and send nothing');
 const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);
@@ -32,7 +35,7 @@ export const table = defineGroup({
   commands: [
     defineCommand({
       usage: 'create',
-      description: 'check the stream, fill the table template from the data set, create the real-time table and wait until it consumes',
+      description: "check the stream, hold the topic's messages against the schema, fill the table template from the data set, create the real-time table and wait until it consumes",
       example: 'dpgw table create --dataset track --schema examples/track/schema.yaml',
       options: createOptions,
       handler: () => import('./table.handler.js').then((module) => module.create),
