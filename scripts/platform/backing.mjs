@@ -62,6 +62,13 @@ export function pinotStore(controller) {
     readSchema: (schema) => ask('GET', `schemas/${name(schema)}`),
     readTable: (table) => ask('GET', `tables/${name(table)}`),
     consumingSegments: (table) => ask('GET', `tables/${name(table)}/consumingSegmentsInfo`),
+    listTables: () => ask('GET', 'tables'),
+    deleteTable: async (table, type) => {
+      const answer = await ask('DELETE', `tables/${name(table)}${type === undefined ? '' : `?type=${encodeURIComponent(type)}`}`);
+      if (answer.status < 300) own.tables.delete(table);
+      return answer;
+    },
+    deleteSchema: (schema) => ask('DELETE', `schemas/${name(schema)}`),
   });
 }
 

@@ -28,6 +28,8 @@ const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOp
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get <name>'>;
+const deleteOptions = (command: CommandFor<'delete <name>'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
 
 export const table = defineGroup({
   name: 'table',
@@ -52,6 +54,14 @@ export const table = defineGroup({
       description: "print the table the analytics store holds, as it stores it (YAML; --json: the store's JSON; the stream password masked)",
       example: 'dpgw table get track',
       handler: () => import('./table.handler.js').then((module) => module.get),
+    }),
+    defineCommand({
+      usage: 'delete <name>',
+      description: 'delete a real-time table from the analytics store and wait until the store has dropped it (at a terminal: type the name to confirm)',
+      example: 'dpgw table delete track --yes',
+      moreHelp: 'Without a terminal --yes is needed (exit 2, nothing sent). A table the store does not hold: exit 9. The store drops a table in the background: dpgw reads it until it is gone, for up to --timeout, so a table of the same name can be created right after (still there: exit 1, DELETE_NOT_FINISHED). Its schema stays: `dpgw schema delete <name>`.',
+      options: deleteOptions,
+      handler: () => import('./table.handler.js').then((module) => module.remove),
     }),
   ],
 });

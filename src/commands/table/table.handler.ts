@@ -1,6 +1,7 @@
 /** `dpgw table create` and `dpgw table render`: step 5 of the contract. */
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import type { TableCreateCommand, TableGetCommand, TableRenderCommand } from './table.command.js';
+import type { TableCreateCommand, TableDeleteCommand, TableGetCommand, TableRenderCommand } from './table.command.js';
+import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { paths } from '../../contract/paths.js';
@@ -122,3 +123,5 @@ export const render: HandlerOf<TableRenderCommand> = async (context) => {
 };
 
 export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', context.args[0]);
+
+export const remove: HandlerOf<TableDeleteCommand> = async (context) => deleteFromStore(context, 'table', context.args[0]);
