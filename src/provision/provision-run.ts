@@ -85,6 +85,8 @@ export interface KnownProfiles {
 
 export interface RunOptions {
   client: GatewayClient;
+  /** The manifest's name: every table it creates or updates carries it as its mark (olap/manifest-mark.ts). */
+  manifestName: string;
   settings: ProvisionSettings;
   streamPassword?: string;
   /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
@@ -147,7 +149,7 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
         throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { code: 'NAME_INVALID', where: entry.inferAt?.location });
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
-      const { table } = await buildTable(tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn));
+      const { table } = await buildTable(tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name));
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);
@@ -284,7 +286,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
       const known = inferred ? undefined : options.schemaComparisons?.get(entry.index);
       steps.push((await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record);
     }
-    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
+    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn, options.manifestName));
     // The sample is read only where the run would read it: not past a refused schema, nor from brokers out of reach.
     const schemaRefused = steps.some((step) => step.action === 'refused');
     const sampleTopic = entry.table?.topic ?? topic;
@@ -397,7 +399,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     attempted = 'create';
     const inferred = infer ? await inferStep(inferInputs(entry, infer, topic, options)) : undefined;
     const schema = inferred?.schema ?? given!;
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn));
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn, options.manifestName));
 
     // Before the schema and the table: do the topic's messages carry the schema's columns?
     current = 'sample';
@@ -512,8 +514,9 @@ function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: stri
   return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
 }
 
-function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void): TableInputs {
+function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestName: string): TableInputs {
   return {
+    manifestName,
     settings,
     retentionDays: entry.table?.retentionDays,
     topic: entry.table?.topic ?? topic,

@@ -95,6 +95,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     await ensureSignedIn({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
+      manifestName: loaded.name,
       settings: provisionSettingsOf(settings, tableSettings),
       streamPassword,
       stream,
