@@ -15,6 +15,8 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
       .option('--allow-manifest-secrets', "let the manifest's settings name secret references (env:, file:, exec: runs a command)")
       .option('--fail-fast', 'stop at the first failing data set')
       .option('--fail-on-exists', 'treat an existing table as a failure')
+      .option('--prune', "delete the tables marked with this manifest's name that it no longer lists, then their schemas no table uses (at a terminal: asks first)")
+      .option('-y, --yes', 'prune without asking (needed without a terminal)')
       .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
     .addOption(kit.option('--report <kind=file>', 'also write a report GitLab shows in a merge request: junit=FILE (a test case per data set) or codequality=FILE (manifest problems and failures at their lines); repeatable').argParser(kit.keyedFiles(['junit', 'codequality'] as const)))
     .addOption(kit.option('--format <format>', 'how the plan or the summary is printed: text, or markdown (a table for a pull-request comment)').choices(['text', 'markdown'] as const).default('text' as const))
@@ -30,6 +32,8 @@ export const provision = defineCommand({
   usage: 'provision <manifest>',
   description: 'run the whole workflow for every data set of a manifest, in order, safe to re-run',
   example: 'dpgw provision examples/track/provision.yaml',
+  moreHelp:
+    '  $ dpgw provision examples/track/provision.yaml --plan --prune   what a prune would delete, nothing sent\n\nWithout --prune nothing is ever deleted. --prune deletes only tables marked with this\nmanifest\'s name (metadata.customConfigs "dpgw.manifest"; the name: key, else the file\'s name,\nor the folder\'s for provision.yaml); enablements stay. Without a terminal it needs --yes\n(exit 2, nothing sent). docs/lifecycle.md\n',
   options: provisionOptions,
   handler: () => import('./provision.handler.js').then((module) => module.provision),
 });

@@ -46,7 +46,8 @@ export const schema = defineGroup({
       usage: 'delete <name>',
       description: 'delete a schema from the analytics store; refused while a table uses it (at a terminal: type the name to confirm)',
       example: 'dpgw schema delete track --yes',
-      moreHelp: 'Refused (exit 3, SCHEMA_IN_USE, naming the table) while a table uses the schema: delete the table first with `dpgw table delete <name>`. Without a terminal --yes is needed (exit 2, nothing sent). A schema the store does not hold: exit 9.',
+      moreHelp:
+        '  $ dpgw schema delete track             at a terminal: type track to confirm\n\nRefused while a table uses the schema (exit 3, SCHEMA_IN_USE, naming the table): delete\nthe table first, dpgw table delete <name>. Without a terminal --yes is needed (exit 2,\nnothing sent); a schema the store does not hold is exit 9.\n',
       options: deleteOptions,
       handler: () => import('./schema.handler.js').then((module) => module.remove),
     }),

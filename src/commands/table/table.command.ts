@@ -59,7 +59,8 @@ export const table = defineGroup({
       usage: 'delete <name>',
       description: 'delete a real-time table from the analytics store and wait until the store has dropped it (at a terminal: type the name to confirm)',
       example: 'dpgw table delete track --yes',
-      moreHelp: 'Without a terminal --yes is needed (exit 2, nothing sent). A table the store does not hold: exit 9. The store drops a table in the background: dpgw reads it until it is gone, for up to --timeout, so a table of the same name can be created right after (still there: exit 1, DELETE_NOT_FINISHED). Its schema stays: `dpgw schema delete <name>`.',
+      moreHelp:
+        '  $ dpgw table delete track              at a terminal: type track to confirm\n  $ dpgw table delete track --dry-run    print the DELETE, send nothing\n\nWithout a terminal --yes is needed (exit 2, nothing sent); a table the store does not hold\nis exit 9. The store drops a table in the background: dpgw reads it until it is gone, for\nup to --timeout, so a table of that name can be created right after (still there: exit 1).\nIts schema stays: dpgw schema delete <name>. Delete what a manifest no longer lists with\ndpgw provision <manifest> --prune (docs/lifecycle.md).\n',
       options: deleteOptions,
       handler: () => import('./table.handler.js').then((module) => module.remove),
     }),
