@@ -2,9 +2,11 @@
  * `dpgw table delete` and `dpgw schema delete` as a user runs them: the built binary against
  * the sandbox, whose store drops a deleted table in the background, as the real store does.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { trackSchemaBeside } from '../helpers/track.js';
 import { atTerminal, screen } from '../helpers/at-terminal.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
@@ -121,6 +123,22 @@ describe('dpgw schema delete', () => {
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stdout).error).toMatchObject({ code: 'SCHEMA_IN_USE', message: expect.stringContaining('table track uses it'), details: { tables: ['track'] } });
     expect(deletes()).toEqual([]);
+  });
+
+  it("the store's own refusal (409), where dpgw's reads could not see the table, is said the same way, naming the table", async () => {
+    const { dpgw, env, sandbox, deletes } = await provisioned();
+    // Table fleet uses schema track; a gateway without the list of tables leaves dpgw only the table named track to check.
+    const folder = env.DPGW_CONFIG_DIR!;
+    trackSchemaBeside(folder);
+    writeFileSync(join(folder, 'fleet.yaml'), `dataSets:\n  - { datasource: mock-data-library, dataset: vessel, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: fleet } }\n`);
+    expect((await dpgw(['provision', join(folder, 'fleet.yaml')])).code).toBe(0);
+    expect((await dpgw(['table', 'delete', 'track', '--yes'])).code).toBe(0);
+    sandbox.faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/tables', status: 405, times: 5 }] });
+    const result = await dpgw(['schema', 'delete', 'track', '--yes', '--json']);
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout).error).toMatchObject({ code: 'SCHEMA_IN_USE', message: 'schema track cannot be deleted: table fleet uses it; nothing was deleted', details: { tables: ['fleet'] } });
+    expect(deletes().map((e) => e.path)).toEqual(['/api/internal/olap/tables/track', '/api/internal/olap/schemas/track']);
+    expect(sandbox.store.schemas.has('track')).toBe(true);
   });
 
   it('after its table: deleted', async () => {
