@@ -99,7 +99,8 @@ export async function applyPrune(client: GatewayClient, plan: PrunePlan, inputs:
       continue;
     }
     try {
-      steps.push(await applyDeletion(client, target, { timeoutMs: inputs.timeoutMs }));
+      // Each was read just before, by planPrune.
+      steps.push(await applyDeletion(client, target, { timeoutMs: inputs.timeoutMs, seenBefore: true }));
     } catch (caught) {
       error = caught instanceof DpgwError ? caught : new DpgwError('failure', (caught as Error).message, { code: 'UNEXPECTED_FAILURE', cause: caught });
       steps.push({ step: target.kind, action: 'delete', status: 'failed', reason: error.toLine() });

@@ -106,6 +106,17 @@ describe('dpgw table delete', () => {
     expect(JSON.parse(result.stdout).error).toMatchObject({ code: 'DELETE_NOT_FINISHED', message: expect.stringContaining('still holds it') });
   });
 
+  it("a 404 to the DELETE of a table the reads found just before (a retry whose first answer was lost) is no \"no such table\": dpgw waits until the store no longer holds it", async () => {
+    const { dpgw, sandbox } = await provisioned({ tableDeletionDelayMs: 1000 });
+    // The table is being dropped already; the DELETE's answer is the 404 a retry would get.
+    sandbox.store.deleteTable('track', 'realtime');
+    sandbox.faults.update({ failures: [{ method: 'DELETE', path: '/api/internal/olap/tables/track', status: 404, body: { code: 404, error: "Table 'track' with type REALTIME does not exist" } }] });
+    const result = await dpgw(['table', 'delete', 'track', '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/✓ table track deleted; the store no longer holds it/);
+    expect(sandbox.store.tables.has('track')).toBe(false);
+  });
+
   it('a gateway that does not pass deletes on: one line, exit 3', async () => {
     const { dpgw, sandbox } = await provisioned();
     // A gateway whose router has no DELETE route answers 405.

@@ -6,7 +6,7 @@
  */
 import type { CommandContext } from '../../cli/command-context.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
-import { requireName } from '../../names/platform-names.js';
+import { requireName, shown } from '../../names/platform-names.js';
 import type { CommandOutput } from '../../output/reporter.js';
 import { startProgress } from '../../output/progress.js';
 import { applyDeletion, deletionRequest, planDeletion, plannedDeletion, type DeletionTarget } from '../../provision/steps/delete-step.js';
@@ -34,15 +34,15 @@ export async function deleteFromStore(context: CommandContext<DeleteOptions>, ki
   const planned = await planDeletion(client, target, olapSegment);
   if (options.yes !== true) {
     const typed = await textPrompt(context, `Type ${target.name} to delete ${kind} ${target.name} from the analytics store:`);
-    if (typed.trim() !== target.name) throw new DpgwError('usage', `"${typed.trim()}" is not ${target.name}; nothing was deleted`, { code: 'CONFIRMATION_MISMATCH', hint: `type ${target.name} exactly, or pass --yes` });
+    if (typed.trim() !== target.name) throw new DpgwError('usage', `${shown(typed.trim())} is not ${target.name}; nothing was deleted`, { code: 'CONFIRMATION_MISMATCH', hint: `type ${target.name} exactly, or pass --yes` });
   }
   const progress = startProgress(reporter, io, `deleting ${kind} ${target.name}`);
   let record;
   try {
-    record = await applyDeletion(client, target, { timeoutMs: timeoutMs(settings), waiting: (text) => progress.update(text) });
+    record = await applyDeletion(client, target, { timeoutMs: timeoutMs(settings), seenBefore: planned.seen, waiting: (text) => progress.update(text) });
   } finally {
     progress.stop();
   }
   reporter.success(record.reason);
-  return { data: { steps: [{ ...record, request: planned.request }] }, human: () => '' };
+  return { data: { steps: [{ ...record, request: planned.record.request }] }, human: () => '' };
 }

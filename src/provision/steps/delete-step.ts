@@ -32,15 +32,16 @@ export function plannedDeletion(target: DeletionTarget, olapSegment: string, why
  * has none) and a schema must be used by no table (refused, naming it). A gateway without
  * reads cannot tell: the DELETE then answers for itself.
  */
-export async function planDeletion(client: GatewayClient, target: DeletionTarget, olapSegment: string): Promise<StepRecord> {
+export async function planDeletion(client: GatewayClient, target: DeletionTarget, olapSegment: string): Promise<{ record: StepRecord; seen: boolean }> {
   const live = await read(client, target);
   if (live.kind === 'not-found') throw notFoundError(target);
-  if (target.kind === 'schema' && live.kind === 'found') {
+  if (live.kind === 'not-exposed') return { seen: false, record: plannedDeletion(target, olapSegment, `not read first: ${live.why}`) };
+  if (target.kind === 'schema') {
     const users = await tablesUsingSchema(client, target.name);
     if (users.tables.length) throw schemaInUseError(target.name, users.tables);
-    return plannedDeletion(target, olapSegment, `no table uses it (${users.checked})`);
+    return { seen: true, record: plannedDeletion(target, olapSegment, `no table uses it (${users.checked})`) };
   }
-  return plannedDeletion(target, olapSegment, live.kind === 'found' ? 'the store holds it' : `not read first: ${live.why}`);
+  return { seen: true, record: plannedDeletion(target, olapSegment, 'the store holds it') };
 }
 
 /** How the tables that use a schema were looked for: the store's list of tables, or only the table of the schema's name. */
@@ -76,6 +77,11 @@ export function bareTableName(name: string): string {
 export interface DeletionApplyInputs {
   /** How long to wait for the store to drop it (the run's --timeout). */
   timeoutMs: number;
+  /**
+   * Reads found it just before. A DELETE is retried after a lost answer, so its 404 may
+   * answer the retry of a DELETE that did its work: then it counts as gone, not as "no such".
+   */
+  seenBefore?: boolean;
   /** Told while waiting, for a progress line. */
   waiting?: (text: string) => void;
   signal?: AbortSignal;
@@ -89,7 +95,8 @@ export interface DeletionApplyInputs {
 export async function applyDeletion(client: GatewayClient, target: DeletionTarget, inputs: DeletionApplyInputs): Promise<StepRecord> {
   const { kind, name } = target;
   const answer = kind === 'table' ? await client.deleteTable(name) : await client.deleteSchema(name);
-  if (answer.kind === 'not-found') throw notFoundError(target);
+  // Seen just before, a 404 is the answer to a retry of a DELETE whose answer was lost: the reads below say whether it is gone.
+  if (answer.kind === 'not-found' && !inputs.seenBefore) throw notFoundError(target);
   if (answer.kind === 'in-use') throw schemaInUseError(name, tableOfRefusal(answer.message), answer.message);
   if (answer.kind === 'not-exposed') {
     throw new DpgwError('rejected', `this gateway does not expose deletes of the analytics store: DELETE ${answer.url} answered ${answer.why}`, {
