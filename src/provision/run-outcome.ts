@@ -49,9 +49,8 @@ export function runExitCode(results: DataSetResult[], outcome: { interrupted: bo
     return codes.size === 1 ? [...codes][0]! : ExitCode.Failure;
   }
   if (outcome.pruned?.error) return outcome.pruned.error.exitCode;
-  if (outcome.detailedExitcode && outcome.pruned?.changed && !(outcome.health && outcome.health.status !== HEALTH_STATUS_UP)) return ExitCode.Changed;
   if (outcome.health && outcome.health.status !== HEALTH_STATUS_UP) return ExitCode.Unhealthy;
   // 0 only when everything was compared and equal: a table that could not be read back counts as a change.
-  if (outcome.detailedExitcode && results.some((r) => r.changed || r.uncompared)) return ExitCode.Changed;
+  if (outcome.detailedExitcode && (results.some((r) => r.changed || r.uncompared) || outcome.pruned?.changed)) return ExitCode.Changed;
   return ExitCode.Ok;
 }

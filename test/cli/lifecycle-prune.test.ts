@@ -129,6 +129,25 @@ describe('dpgw provision --prune', () => {
     expect(again.stdout).toContain('nothing to delete');
   });
 
+  it('in a GitHub Actions workflow: the step summary shows the deletions, and the changes output counts them', async () => {
+    const { dpgw, team, env } = await threeOwners();
+    const summaryFile = join(env.DPGW_CONFIG_DIR!, 'summary.md');
+    const outputFile = join(env.DPGW_CONFIG_DIR!, 'output.txt');
+    writeFileSync(summaryFile, '');
+    writeFileSync(outputFile, '');
+    const workflow = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, GITHUB_WORKSPACE: env.DPGW_CONFIG_DIR! };
+    const planned = await dpgw(['provision', team, '--plan', '--prune'], workflow);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/1\. table +delete +DELETE table vessel/);
+    expect(readFileSync(outputFile, 'utf8')).toMatch(/^changes=2$/m);
+    writeFileSync(summaryFile, '');
+    writeFileSync(outputFile, '');
+    const run = await dpgw(['provision', team, '--prune', '--yes'], workflow);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/2\. schema +delete changed +schema vessel deleted/);
+    expect(readFileSync(outputFile, 'utf8')).toMatch(/^changes=2$/m);
+  });
+
   it('a schema another table still uses stays when its marked table goes', async () => {
     const { dpgw, write, sandbox } = await threeOwners();
     // team.yaml now lists vessel only: its track table goes, schema track stays (the unmarked table uses it).

@@ -139,7 +139,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       const workflow = githubActionsOf(io.env);
       if (workflow) {
         const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
-        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action));
+        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''));
         setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
       }
       const planTitle = `dpgw provision --plan ${file}`;
@@ -188,8 +188,8 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
     const actions = githubActionsOf(io.env);
     if (actions) {
-      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action));
-      setStepOutputs(actions, { 'exit-code': exitCode, changes: results.flatMap((r) => r.steps).filter((step) => step.status === 'changed').length, failed: failed.length });
+      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''));
+      setStepOutputs(actions, { 'exit-code': exitCode, changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length, failed: failed.length });
     }
     await writeReports(context, itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
     const pruneLines = pruning && pruned ? pruneBlock(pruning, pruned.steps, (step) => (step.status ? `${step.action} ${step.status}` : step.action)) : [];
@@ -333,7 +333,7 @@ function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePla
       .filter((step) => step.difference?.length || step.action === 'refused')
       .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.reason)}`, ...(step.difference?.length ? ['```diff', ...step.difference, '```'] : [])].join('\n')),
   );
-  const prune = pruning ? [['```', ...pruneBlock(pruning, pruning.steps, (step) => step.action), '```'].join('\n')] : [];
+  const prune = pruning ? [fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)).trim()] : [];
   return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences, ...prune].join('\n\n');
 }
 
@@ -363,6 +363,11 @@ function pruneBlock(plan: PrunePlan, steps: StepRecord[], cell: (step: StepRecor
     ...(steps.length ? steps.map((s, i) => `  ${i + 1}. ${s.step.padEnd(9)} ${cell(s).padEnd(ACTION_WIDTH)} ${s.reason}`) : ['  nothing to delete: no table marked by this manifest is missing from it']),
     `  ${plan.note}`,
   ];
+}
+
+/** Lines as a Markdown code block (names and reasons of dpgw's own words: table and schema names pass the name rule). */
+function fenced(lines: string[]): string {
+  return `\n${['```', ...lines, '```'].join('\n')}\n`;
 }
 
 /** At a terminal, what --prune would delete, and a question; no is exit 2 with nothing sent. */
