@@ -117,6 +117,16 @@ describe('dpgw table delete', () => {
     expect(sandbox.store.tables.has('track')).toBe(false);
   });
 
+  it('a gateway without reads of the store: the DELETE is sent, and the step says it was not read back', async () => {
+    const { dpgw, deletes } = await provisioned({ tableDeletionDelayMs: 0 });
+    const gatewaySays = { status: 405, error: 'Method Not Allowed', message: 'Request method not supported', path: '/api/internal/olap/tables/track' };
+    sandboxes.current().faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/tables/track', status: 405, times: 10, body: gatewaySays }] });
+    const result = await dpgw(['table', 'delete', 'track', '--yes', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).steps[0]).toMatchObject({ status: 'changed', reason: expect.stringContaining('table track deleted; not read back: 405') });
+    expect(deletes()).toHaveLength(1);
+  });
+
   it('a gateway that does not pass deletes on: one line, exit 3', async () => {
     const { dpgw, sandbox } = await provisioned();
     // A gateway whose router has no DELETE route answers 405.
