@@ -79,12 +79,11 @@ export interface DeletionApplyInputs {
   timeoutMs: number;
   /**
    * Reads found it just before. A DELETE is retried after a lost answer, so its 404 may
-   * answer the retry of a DELETE that did its work: then it counts as gone, not as "no such".
+   * answer the retry of a DELETE that did its work: then the reads after it decide, not "no such".
    */
   seenBefore?: boolean;
   /** Told while waiting, for a progress line. */
   waiting?: (text: string) => void;
-  signal?: AbortSignal;
 }
 
 /**
@@ -111,7 +110,7 @@ export async function applyDeletion(client: GatewayClient, target: DeletionTarge
     const seconds = `${((Date.now() - started) / 1000).toFixed(1)} s`;
     if (live.kind === 'not-found') return { step: kind, action: 'delete', status: 'changed', reason: `${kind} ${name} deleted; the store no longer holds it (after ${seconds})` };
     if (live.kind === 'not-exposed') return { step: kind, action: 'delete', status: 'changed', reason: `${kind} ${name} deleted; not read back: ${live.why}` };
-    if (Date.now() - started + pause > inputs.timeoutMs || inputs.signal?.aborted) {
+    if (Date.now() - started + pause > inputs.timeoutMs) {
       throw new DpgwError('failure', `${kind} ${name} was deleted, but the analytics store still holds it after ${seconds}: it drops it in the background`, {
         code: 'DELETE_NOT_FINISHED',
         hint: `see whether it is gone with \`dpgw ${kind} get ${name}\` before creating a ${kind} of that name; wait longer with --timeout <seconds>`,
