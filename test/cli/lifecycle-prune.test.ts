@@ -148,6 +148,21 @@ describe('dpgw provision --prune', () => {
     expect(readFileSync(outputFile, 'utf8')).toMatch(/^changes=2$/m);
   });
 
+  it('a run in which a data set failed prunes nothing: each deletion skipped, saying why', async () => {
+    const { dpgw, write, sandbox, changing } = await threeOwners();
+    const team = write('team.yaml', `dataSets:\n${entry('track', 'track')}  - { datasource: mock-sensor-feed, dataset: telemetry, groups: [${TRACK_GROUP}], schema: weather-schema.yaml, table: { name: telemetry } }\n`);
+    sandbox.faults.update({ failures: [{ method: 'POST', path: '/api/internal/olap/tables', status: 400, body: { code: 400, error: 'Invalid table config (injected)' } }] });
+    const result = await dpgw(['provision', team, '--prune', '--yes', '--json']);
+    expect(result.code).toBe(3);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.prune.steps.map((s: { step: string; status: string; reason: string }) => `${s.step} ${s.status} ${s.reason}`)).toEqual([
+      'table skipped table vessel: not deleted, a data set failed, and a run that failed prunes nothing',
+      'schema skipped schema vessel: not deleted, a data set failed, and a run that failed prunes nothing',
+    ]);
+    expect(changing().filter((e) => e.method === 'DELETE')).toEqual([]);
+    expect(sandbox.store.tables.has('vessel')).toBe(true);
+  });
+
   it('a schema another table still uses stays when its marked table goes', async () => {
     const { dpgw, write, sandbox } = await threeOwners();
     // team.yaml now lists vessel only: its track table goes, schema track stays (the unmarked table uses it).
