@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { paths } from '../../contract/paths.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../../gateway/gateway-client.js';
+import { nameProblem } from '../../names/platform-names.js';
 import { schemaNameOf } from '../../olap/manifest-mark.js';
 import type { PlannedRequest, StepRecord } from './step-record.js';
 
@@ -59,7 +60,8 @@ export async function tablesUsingSchema(client: GatewayClient, schemaName: strin
   const tables = sameName.kind === 'found' ? [schemaName] : [];
   const listing = await client.listTables();
   if (listing.kind !== 'found') return { tables, checked: 'the table of its name checked; the gateway does not list tables' };
-  const others = [...new Set(listing.body.map(bareTableName))].filter((name) => name !== schemaName);
+  // A listed name dpgw's rule refuses is no table dpgw could name: it never goes into a path or a message.
+  const others = [...new Set(listing.body.map(bareTableName))].filter((name) => name !== schemaName && nameProblem('table', name) === undefined);
   // A few at a time: a store of many tables is not asked all at once.
   for (let start = 0; start < others.length; start += 8) {
     const batch = others.slice(start, start + 8);
