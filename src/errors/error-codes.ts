@@ -86,6 +86,7 @@ export const ERROR_CODES = {
   // The analytics store.
   SCHEMA_NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds no schema of that name', next: 'check the name, or push it with `dpgw schema push`' },
   TABLE_NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds no table of that name', next: 'check the name (`dpgw catalog datasets`), or create it' },
+  NOTHING_TO_EXPORT: { exit: ExitCode.NotFound, meaning: '`dpgw export` found no table to write back (none, none of the filters\' tables, or every one left out)', next: 'the warning names each table left out and why; nothing was written' },
   NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds nothing of that name (a general one)', next: 'check the name (`dpgw catalog` lists what exists)' },
   STORE_READS_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not pass reads of the store\'s schemas and tables on', next: 'ask the platform team, or check --olap-segment' },
   SCHEMA_CHANGE_REFUSED: { exit: ExitCode.Usage, meaning: 'the schema would remove or retype columns the analytics store holds, which it refuses', next: 'give the schema and its table new names; nothing of the data set was sent' },

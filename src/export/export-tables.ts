@@ -1,0 +1,256 @@
+/**
+ * `dpgw export`: the tables the analytics store holds, written back as a provision manifest
+ * and a schema file per table, so that `dpgw provision <manifest> --plan --detailed-exitcode`
+ * finds nothing to change. Only GET requests. Each table is mapped back to its data set through
+ * its topic (table-origin.ts), its entry keeps only what differs from the defaults, and the
+ * entry is proven before it is written: the table it would make under this run's settings
+ * (olap/build-table.ts, as provision builds it) is compared with the live one the way a plan
+ * compares them (olap/live-diff.ts). A table that cannot be mapped or reproduced is left out,
+ * with its reason.
+ */
+import type { AnalyticsSchema, DateTimeFieldSpec, FieldSpec } from '../contract/types.js';
+import { DpgwError } from '../errors/dpgw-error.js';
+import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
+import { buildTable, type TableSettings } from '../olap/build-table.js';
+import { diffTable, tableDiffLines } from '../olap/live-diff.js';
+import { nameProblem } from '../names/platform-names.js';
+import { MASK } from '../secrets/redaction.js';
+import { checkedSchemaYaml, yamlString } from '../schema-inference/schema-text.js';
+import { quotedServerText, serverText } from '../text/terminal-text.js';
+import { CatalogByTopic, type TableOrigin } from './table-origin.js';
+
+/** The key of a table's custom configs that names the manifest managing it. */
+export const MANIFEST_MARK = 'dpgw.manifest';
+/** The manifest's file name in the output folder. */
+export const MANIFEST_FILE = 'provision.yaml';
+
+export interface ExportRequest {
+  client: GatewayClient;
+  /** The run's table settings: the entries are proven against what they make under them, as a plan of the export would. */
+  table: TableSettings;
+  /** Only these tables (names without the type suffix). */
+  tables?: readonly string[];
+  /** Only the tables of these data sets. */
+  dataSets?: readonly string[];
+  /** Only the tables whose `metadata.customConfigs["dpgw.manifest"]` is this; also the manifest's `name:`. */
+  manifestName?: string;
+}
+
+export interface ExportedTable {
+  table: string;
+  schema: string;
+  /** The schema file, relative to the output folder. */
+  schemaFile: string;
+  origin: TableOrigin;
+  /** The entry's table settings that differ from the defaults. */
+  tableSettings: { name?: string; timeColumn?: string; retentionDays?: number };
+}
+
+export interface LeftOutTable {
+  /** As the store names it, escaped for a terminal. */
+  table: string;
+  reason: string;
+}
+
+export interface ExportResult {
+  exported: ExportedTable[];
+  leftOut: LeftOutTable[];
+  /** Every file to write, relative to the output folder: the schema files, then the manifest (written last, so it never names a missing file). */
+  files: Array<{ name: string; text: string }>;
+}
+
+/** How many tables are read at once. */
+const READS_AT_ONCE = 4;
+
+export async function exportTables(request: ExportRequest): Promise<ExportResult> {
+  const { client } = request;
+  const listed = exposed(await client.listTables());
+  // The store lists names without the type suffix; one that has it is the same table.
+  const names = [...new Set(listed.map((name) => name.replace(/_(REALTIME|OFFLINE)$/, '')))];
+  if (request.tables?.length) {
+    const missing = request.tables.filter((name) => !names.includes(name));
+    if (missing.length) {
+      throw new DpgwError('not-found', `the analytics store has no table ${missing.join(', ')}`, { code: 'TABLE_NOT_FOUND', where: '--table', hint: `it lists ${names.length ? names.map((n) => quotedServerText(n)).join(', ') : 'no tables'}` });
+    }
+  }
+  const chosen = request.tables?.length ? names.filter((name) => request.tables!.includes(name)) : names;
+  const catalog = await CatalogByTopic.read(client);
+
+  const outcomes: Array<Outcome | undefined> = new Array(chosen.length);
+  let next = 0;
+  const reader = async () => {
+    for (let index = next++; index < chosen.length; index = next++) outcomes[index] = await exportOne(chosen[index]!, request, catalog);
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, chosen.length) }, reader));
+
+  const exported: Array<{ table: ExportedTable; schemaText: string }> = [];
+  const leftOut: LeftOutTable[] = [];
+  const entryOf = new Map<string, ExportedTable>();
+  for (const outcome of outcomes) {
+    if (outcome?.leftOut) leftOut.push(outcome.leftOut);
+    if (!outcome?.exported || outcome.schemaText === undefined) continue;
+    const { origin } = outcome.exported;
+    // A manifest provisions one table per data set (provision refuses a data set listed twice).
+    const key = `${origin.datasource}\u0000${origin.enablement}\u0000${origin.dataset}`;
+    const first = entryOf.get(key);
+    if (first) {
+      leftOut.push({ table: outcome.exported.table, reason: `its data set ${origin.dataset} (enablement ${origin.enablement}) is exported with table ${first.table} already, and a manifest provisions one table per data set` });
+      continue;
+    }
+    entryOf.set(key, outcome.exported);
+    exported.push({ table: outcome.exported, schemaText: outcome.schemaText });
+  }
+  const files = schemaFiles(exported);
+  const tables = exported.map(({ table }) => table);
+  if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, request.manifestName) });
+  return { exported: tables, leftOut, files };
+}
+
+/** The listing, or the one line that says this gateway has none. */
+function exposed(read: StoreRead<string[]>): string[] {
+  if (read.kind === 'found') return read.body;
+  throw new DpgwError('rejected', `this gateway does not list the analytics store's tables: GET ${read.url} answered ${read.kind === 'not-exposed' ? read.why : read.message}`, {
+    code: 'STORE_READS_NOT_EXPOSED',
+    hint: 'export needs the store\'s listing and reads passed on (GET /api/internal/<olap>/tables, /tables/{name}, /schemas/{name}): ask the platform team, or check --olap-segment',
+  });
+}
+
+interface Outcome {
+  exported?: ExportedTable;
+  leftOut?: LeftOutTable;
+  /** The schema file's text. */
+  schemaText?: string;
+}
+
+async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic): Promise<Outcome | undefined> {
+  const leave = (reason: string): Outcome => ({ leftOut: { table: serverText(name), reason } });
+  const badName = nameProblem('table', name);
+  if (badName !== undefined) return leave(`a manifest cannot name it: ${serverText(badName)}`);
+
+  const read = await request.client.getTable(name);
+  if (read.kind === 'not-exposed') exposed({ kind: 'not-exposed', url: read.url, why: read.why });
+  if (read.kind !== 'found') return leave('the store lists it but does not return it');
+  const live = realtimeOf(read.body);
+  if (!live) return leave('it is no REALTIME table (dpgw provisions REALTIME tables only)');
+  if (request.manifestName !== undefined && markOf(live) !== request.manifestName) return undefined;
+
+  const streams = objectAt(live, 'tableIndexConfig', 'streamConfigs');
+  const streamType = request.table.streamType;
+  if (streams.streamType !== streamType) return leave(`its stream type is ${quotedServerText(String(streams.streamType ?? 'not set'))}, not this run's ${streamType} (--stream-type)`);
+  const topic = streams[`stream.${streamType}.topic.name`];
+  if (typeof topic !== 'string' || topic === '') return leave(`its stream configs name no topic (stream.${streamType}.topic.name)`);
+  const found = await catalog.originOf(topic);
+  if (found.kind === 'unmapped') return leave(found.reason);
+  const { origin } = found;
+  if (request.dataSets?.length && !request.dataSets.includes(origin.dataset)) return undefined;
+
+  const segments = objectAt(live, 'segmentsConfig');
+  const schemaName = typeof segments.schemaName === 'string' ? segments.schemaName : name;
+  const badSchemaName = nameProblem('schema', schemaName);
+  if (badSchemaName !== undefined) return leave(`a manifest cannot name its schema: ${serverText(badSchemaName)}`);
+  const schemaRead = await request.client.getSchema(schemaName);
+  if (schemaRead.kind === 'not-exposed') exposed({ kind: 'not-exposed', url: schemaRead.url, why: schemaRead.why });
+  if (schemaRead.kind !== 'found') return leave(`its schema ${schemaName} is not in the store`);
+  const schema = schemaOf(schemaRead.body);
+
+  // The entry's table settings: only what differs from what provision would take by default.
+  const tableSettings: ExportedTable['tableSettings'] = {};
+  if (name !== schemaName) tableSettings.name = name;
+  const timeColumn = segments.timeColumnName;
+  const dateTimes = (schema.dateTimeFieldSpecs ?? []).map((spec) => spec.name);
+  if (typeof timeColumn !== 'string' || !dateTimes.includes(timeColumn)) return leave(`its time column ${quotedServerText(String(timeColumn))} is no date-time column of schema ${schemaName}`);
+  if (dateTimes.length !== 1) tableSettings.timeColumn = timeColumn;
+  const retention = String(segments.retentionTimeValue);
+  if (!/^[1-9]\d{0,8}$/.test(retention)) return leave(`its retention ${quotedServerText(retention)} is no whole number of days`);
+  if (retention !== request.table.retentionDays) tableSettings.retentionDays = Number(retention);
+
+  let schemaText: string;
+  try {
+    schemaText = checkedSchemaYaml(schema, [`Schema ${schemaName} of table ${name}, as the analytics store holds it (dpgw export).`]);
+  } catch (error) {
+    if (error instanceof DpgwError) return leave(`its schema ${schemaName} does not pass dpgw's checks: ${serverText(error.message)}`);
+    throw error;
+  }
+  // The proof: the table this entry makes under the run's settings is the live one, compared as a plan compares them.
+  // Every value the entry gives was checked above, so a table that cannot be built says what the run's settings lack.
+  const { table } = await buildTable({
+    settings: request.table,
+    topic,
+    schema: { schema },
+    tableName: tableSettings.name,
+    timeColumn: tableSettings.timeColumn,
+    retentionDays: tableSettings.retentionDays,
+    // A plan reads no stream password and compares the rest of the JAAS line: so does the proof.
+    streamPassword: MASK,
+    warn: () => undefined,
+  });
+  const differences = tableDiffLines(diffTable(table, { REALTIME: live }, { secretsKnown: false }));
+  if (differences.length) return leave(`a manifest entry would change it under this run's settings: ${serverText(differences.join('; '))}`);
+  return { exported: { table: name, schema: schemaName, schemaFile: '', origin, tableSettings }, schemaText };
+}
+
+/** The table of a store's answer: `{"REALTIME": {…}}` as the controller wraps it, or the table itself. */
+function realtimeOf(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const wrapped = body.REALTIME;
+  if (typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped)) return wrapped as Record<string, unknown>;
+  if (body.OFFLINE !== undefined) return undefined;
+  return body.tableType === 'REALTIME' ? body : undefined;
+}
+
+function markOf(table: Record<string, unknown>): unknown {
+  return objectAt(table, 'metadata', 'customConfigs')[MANIFEST_MARK];
+}
+
+function objectAt(value: Record<string, unknown>, ...path: string[]): Record<string, unknown> {
+  let current: unknown = value;
+  for (const key of path) current = typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>)[key] : undefined;
+  return typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+}
+
+/** The columns as the store holds them: what a plan compares (name, group, type; a date-time column's format and granularity). */
+function schemaOf(body: Record<string, unknown>): AnalyticsSchema {
+  const specs = (group: string): Array<Record<string, unknown>> => (Array.isArray(body[group]) ? (body[group] as unknown[]).filter((s): s is Record<string, unknown> => typeof s === 'object' && s !== null) : []);
+  const plain = (group: string): FieldSpec[] => specs(group).map((s) => ({ name: String(s.name), dataType: String(s.dataType) }));
+  const dateTimes: DateTimeFieldSpec[] = specs('dateTimeFieldSpecs').map((s) => ({ name: String(s.name), dataType: String(s.dataType), notNull: s.notNull === true, format: String(s.format), granularity: String(s.granularity) }));
+  const schema: AnalyticsSchema = { schemaName: String(body.schemaName) };
+  if (plain('dimensionFieldSpecs').length) schema.dimensionFieldSpecs = plain('dimensionFieldSpecs');
+  if (plain('metricFieldSpecs').length) schema.metricFieldSpecs = plain('metricFieldSpecs');
+  if (dateTimes.length) schema.dateTimeFieldSpecs = dateTimes;
+  return schema;
+}
+
+/**
+ * The schema files' names: the table's (a store name — letters, digits, '-', '_' — so never a
+ * path), unique even on a file system that ignores case.
+ */
+function schemaFiles(exported: ReadonlyArray<{ table: ExportedTable; schemaText: string }>): Array<{ name: string; text: string }> {
+  const taken = new Set<string>([MANIFEST_FILE]);
+  return exported.map(({ table, schemaText }) => {
+    let name = `${table.table}.schema.yaml`;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${table.table}-${n}.schema.yaml`;
+    taken.add(name.toLowerCase());
+    table.schemaFile = name;
+    return { name, text: schemaText };
+  });
+}
+
+/** The manifest: every entry with only what differs from the defaults; no settings, no secrets — the run that provisions it brings its own. */
+function manifestText(exported: ExportedTable[], manifestName: string | undefined): string {
+  const s = yamlString;
+  const lines = [
+    '# Written by `dpgw export`: the tables as the platform holds them. While they stay so,',
+    '# `dpgw provision provision.yaml --plan --detailed-exitcode` exits 0 (no changes).',
+    'version: 1',
+    ...(manifestName !== undefined ? [`name: ${s(manifestName)}`] : []),
+    'dataSets:',
+  ];
+  for (const { origin, schemaFile, tableSettings } of exported) {
+    lines.push(`  - datasource: ${s(origin.datasource)}`, `    dataset: ${s(origin.dataset)}`);
+    if (origin.enablement !== origin.dataset) lines.push(`    enablement: ${s(origin.enablement)}`);
+    if (origin.groups.length) lines.push(`    groups: [${origin.groups.map(s).join(', ')}]`);
+    lines.push(`    schema: ${s(schemaFile)}`);
+    const settings = Object.entries(tableSettings).filter(([, value]) => value !== undefined);
+    if (settings.length) lines.push('    table:', ...settings.map(([key, value]) => `      ${key}: ${typeof value === 'number' ? value : s(String(value))}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
