@@ -1,10 +1,12 @@
 /** dpgw export as a user runs it: the built binary against the sandbox, and the export proven by planning it. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
-import { spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { trackSchemaBeside } from '../helpers/track.js';
@@ -42,7 +44,38 @@ async function expectNoChanges(context: Awaited<ReturnType<typeof setUp>>, manif
   return JSON.parse(planned.stdout) as { plan: Array<{ dataset: string; table: string; steps: Array<{ step: string; action: string }> }> };
 }
 
+/** track as dpgw makes it, and vessel marked as a table of manifest fleet-ops (the mark provision --prune puts on a named manifest's tables, given here by a template of the test's own). */
+function markedVessel(folder: string): string {
+  const template = readFileSync(join(ROOT, 'templates/realtime-table.yaml'), 'utf8').replace('customConfigs: {}', 'customConfigs: { dpgw.manifest: fleet-ops }');
+  writeFileSync(join(folder, 'marked-table.yaml'), template);
+  return `dataSets:
+  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml }
+  - { datasource: mock-data-library, dataset: vessel, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: vessel, template: marked-table.yaml } }
+`;
+}
+
 describe('dpgw export', () => {
+  it('the examples of docs/export.md, as written, in sh with dpgw on the PATH', async () => {
+    const { env, folder, provisioned } = await setUp();
+    await provisioned(markedVessel(folder));
+    const page = readFileSync(join(ROOT, 'docs/export.md'), 'utf8');
+    const block = /After `dpgw provision[^\n]*\n\n```sh\n([\s\S]*?)```/.exec(page)![1]!;
+    const lines = block.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    // `npm install --global dpgw` puts `dpgw` on the PATH: here, a link to this build.
+    const bin = mkdtempSync(join(tmpdir(), 'dpgw-bin-'));
+    symlinkSync(BIN, join(bin, 'dpgw'));
+    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-export-'));
+    for (const line of lines) {
+      const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile('sh', ['-c', line], { cwd: workspace, env: { ...env, PATH: `${bin}:${process.env.PATH}` } }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })),
+      );
+      expect(result.code, `${line}\n${result.stderr}`).toBe(0);
+    }
+    expect(parseYaml(readFileSync(join(workspace, 'exported/provision.yaml'), 'utf8')).dataSets.map((d: { dataset: string }) => d.dataset)).toEqual(['track']);
+    expect(parseYaml(readFileSync(join(workspace, 'fleet/provision.yaml'), 'utf8'))).toMatchObject({ name: 'fleet-ops', dataSets: [{ dataset: 'vessel' }] });
+  });
+
   it('writes a manifest and a schema file per table whose plan is "no changes", with only what differs from the defaults', async () => {
     const context = await setUp();
     const { dpgw, provisioned, out, changing } = context;
@@ -174,12 +207,7 @@ describe('dpgw export', () => {
   it('--manifest NAME exports the tables that manifest manages, and writes name: NAME', async () => {
     const { dpgw, provisioned, out, folder } = await setUp();
     // The mark provision --prune puts on the tables of a named manifest, given here by a template of the test's own.
-    const template = readFileSync(join(__dirname, '../../templates/realtime-table.yaml'), 'utf8').replace('customConfigs: {}', 'customConfigs: { dpgw.manifest: fleet-ops }');
-    writeFileSync(join(folder, 'marked-table.yaml'), template);
-    await provisioned(`dataSets:
-  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml }
-  - { datasource: mock-data-library, dataset: vessel, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: vessel, template: marked-table.yaml } }
-`);
+    await provisioned(markedVessel(folder));
     const result = await dpgw(['export', '-o', out, '--manifest', 'fleet-ops', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).tables.map((t: { table: string }) => t.table)).toEqual(['vessel']);
