@@ -75,11 +75,18 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   }
   const chosen = request.tables?.length ? names.filter((name) => request.tables!.includes(name)) : names;
   const catalog = await CatalogByTopic.read(client);
+  // Tables often share a schema: each is read once.
+  const schemaReads = new Map<string, Promise<StoreRead<Record<string, unknown>>>>();
+  const readSchema = (schemaName: string) => {
+    let read = schemaReads.get(schemaName);
+    if (!read) schemaReads.set(schemaName, (read = client.getSchema(schemaName)));
+    return read;
+  };
 
   const outcomes: Array<Outcome | undefined> = new Array(chosen.length);
   let next = 0;
   const reader = async () => {
-    for (let index = next++; index < chosen.length; index = next++) outcomes[index] = await exportOne(chosen[index]!, request, catalog);
+    for (let index = next++; index < chosen.length; index = next++) outcomes[index] = await exportOne(chosen[index]!, request, catalog, readSchema);
   };
   await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, chosen.length) }, reader));
 
@@ -122,7 +129,7 @@ interface Outcome {
   schemaText?: string;
 }
 
-async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic): Promise<Outcome | undefined> {
+async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic, readSchema: (name: string) => Promise<StoreRead<Record<string, unknown>>>): Promise<Outcome | undefined> {
   const leave = (reason: string): Outcome => ({ leftOut: { table: serverText(name), reason } });
   const badName = nameProblem('table', name);
   if (badName !== undefined) return leave(`a manifest cannot name it: ${serverText(badName)}`);
@@ -148,7 +155,7 @@ async function exportOne(name: string, request: ExportRequest, catalog: CatalogB
   const schemaName = typeof segments.schemaName === 'string' ? segments.schemaName : name;
   const badSchemaName = nameProblem('schema', schemaName);
   if (badSchemaName !== undefined) return leave(`a manifest cannot name its schema: ${serverText(badSchemaName)}`);
-  const schemaRead = await request.client.getSchema(schemaName);
+  const schemaRead = await readSchema(schemaName);
   if (schemaRead.kind === 'not-exposed') exposed({ kind: 'not-exposed', url: schemaRead.url, why: schemaRead.why });
   if (schemaRead.kind !== 'found') return leave(`its schema ${schemaName} is not in the store`);
   const schema = schemaOf(schemaRead.body);

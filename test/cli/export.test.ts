@@ -81,10 +81,12 @@ describe('dpgw export', () => {
     const { dpgw, provisioned, out, changing } = context;
     await provisioned();
     const before = changing().length;
+    const logged = context.sandbox.requestLog.of('gateway').length;
     const result = await dpgw(['export', '--output', out]);
     expect(result.code, result.stderr).toBe(0);
-    // Export reads only.
+    // Export reads only, and the schema the two tables share once.
     expect(changing().length).toBe(before);
+    expect(context.sandbox.requestLog.of('gateway').slice(logged).filter((e) => e.path === '/api/internal/olap/schemas/track')).toHaveLength(1);
     expect(result.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrote .*track\.schema\.yaml$/), expect.stringMatching(/^wrote .*vessel_positions\.schema\.yaml$/), expect.stringMatching(/^wrote .*provision\.yaml$/)]);
     expect(result.stderr).not.toContain('warning');
     expect(readdirSync(out).sort()).toEqual(['provision.yaml', 'track.schema.yaml', 'vessel_positions.schema.yaml']);
@@ -198,6 +200,15 @@ describe('dpgw export', () => {
     expect(refused.stderr.trim().split('\n')).toEqual([`dpgw: --output: ${join(out, 'provision.yaml')} exists: not overwritten — pass --force to replace it, or choose another folder`]);
     expect(readFileSync(join(out, 'provision.yaml'), 'utf8')).toBe('# mine\n');
     expect(readdirSync(out)).toEqual(['provision.yaml']);
+
+    // A schema file of an earlier export without its manifest: refused as well, before anything is written.
+    const other = join(out, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'vessel_positions.schema.yaml'), '# mine\n');
+    const refusedSchema = await dpgw(['export', '-o', other]);
+    expect(refusedSchema.code).toBe(2);
+    expect(refusedSchema.stderr).toContain(`${join(other, 'vessel_positions.schema.yaml')} exists: not overwritten`);
+    expect(readdirSync(other)).toEqual(['vessel_positions.schema.yaml']);
 
     const forced = await dpgw(['export', '-o', out, '--force']);
     expect(forced.code, forced.stderr).toBe(0);

@@ -43,16 +43,18 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   await mkdir(folder, { recursive: true }).catch((error: unknown) => {
     throw cannotWrite(folder, error, '--output');
   });
-  const written: string[] = [];
-  for (const file of result.files) {
+  const paths = result.files.map((file) => {
     const path = join(folder, file.name);
     // Names come from the store: a file lands in the folder or is not written (export-tables.ts names files after checked table names; this holds whatever it does).
     const within = relative(folder, path);
-    if (within === '' || within.startsWith('..') || isAbsolute(within) || within.includes('/') || within.includes('\\')) throw new Error(`an exported file name left the output folder: ${JSON.stringify(file.name)}`);
-    if (options.force !== true && file.name !== MANIFEST_FILE && isNonEmptyFile(path)) throw exists(path);
-    await writeFileAtomic(path, file.text, 0o644, { where: '--output' });
-    written.push(path);
-  }
+    if (within !== file.name || within.startsWith('..') || isAbsolute(within) || /[/\\]/.test(within)) throw new Error(`an exported file name left the output folder: ${JSON.stringify(file.name)}`);
+    return path;
+  });
+  // Every file is checked before the first is written: a refusal leaves the folder as it was.
+  const taken = paths.find((path) => options.force !== true && isNonEmptyFile(path));
+  if (taken !== undefined) throw exists(taken);
+  for (const [index, file] of result.files.entries()) await writeFileAtomic(paths[index]!, file.text, 0o644, { where: '--output' });
+  const written = paths;
   const shown = (path: string) => relative(context.io.cwd, path) || path;
   if (!reporter.options.json) reporter.next(`dpgw provision ${shown(manifestFile)} --plan --detailed-exitcode   # exits 0: no changes`);
   return {
