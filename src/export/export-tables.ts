@@ -16,6 +16,8 @@ import { diffTable, tableDiffLines } from '../olap/live-diff.js';
 import { nameProblem } from '../names/platform-names.js';
 import { MASK } from '../secrets/redaction.js';
 import { checkedSchemaYaml, yamlString } from '../schema-inference/schema-text.js';
+import { closestMatch } from '../text/closest-match.js';
+import { plural } from '../text/plural.js';
 import { quotedServerText, serverText } from '../text/terminal-text.js';
 import { CatalogByTopic, type TableOrigin } from './table-origin.js';
 
@@ -64,13 +66,20 @@ const READS_AT_ONCE = 4;
 
 export async function exportTables(request: ExportRequest): Promise<ExportResult> {
   const { client } = request;
-  const listed = exposed(await client.listTables());
+  const listing = await client.listTables();
+  if (listing.kind !== 'found') throw notExposed(listing.url, listing.kind === 'not-exposed' ? listing.why : listing.message, "does not list the analytics store's tables");
+  const listed = listing.body;
   // The store lists names without the type suffix; one that has it is the same table.
   const names = [...new Set(listed.map((name) => name.replace(/_(REALTIME|OFFLINE)$/, '')))];
   if (request.tables?.length) {
     const missing = request.tables.filter((name) => !names.includes(name));
     if (missing.length) {
-      throw new DpgwError('not-found', `the analytics store has no table ${missing.join(', ')}`, { code: 'TABLE_NOT_FOUND', where: '--table', hint: `it lists ${names.length ? names.map((n) => quotedServerText(n)).join(', ') : 'no tables'}` });
+      const near = closestMatch(missing[0]!, names);
+      throw new DpgwError('not-found', `the analytics store has no table ${missing.join(', ')}`, {
+        code: 'TABLE_NOT_FOUND',
+        where: '--table',
+        hint: near !== undefined ? `did you mean ${quotedServerText(near)}?` : `it lists ${plural(names.length, 'table')}; \`dpgw catalog datasets\` shows the data sets`,
+      });
     }
   }
   const chosen = request.tables?.length ? names.filter((name) => request.tables!.includes(name)) : names;
@@ -113,12 +122,11 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   return { exported: tables, leftOut, files };
 }
 
-/** The listing, or the one line that says this gateway has none. */
-function exposed(read: StoreRead<string[]>): string[] {
-  if (read.kind === 'found') return read.body;
-  throw new DpgwError('rejected', `this gateway does not list the analytics store's tables: GET ${read.url} answered ${read.kind === 'not-exposed' ? read.why : read.message}`, {
+/** The one line that says this gateway lacks a read export needs. */
+function notExposed(url: string, why: string, what: string): DpgwError {
+  return new DpgwError('rejected', `this gateway ${what}: GET ${url} answered ${why}`, {
     code: 'STORE_READS_NOT_EXPOSED',
-    hint: 'export needs the store\'s listing and reads passed on (GET /api/internal/<olap>/tables, /tables/{name}, /schemas/{name}): ask the platform team, or check --olap-segment',
+    hint: "export needs the store's listing and reads passed on (GET /api/internal/<olap>/tables, /tables/{name}, /schemas/{name}): ask the platform team, or check --olap-segment",
   });
 }
 
@@ -135,7 +143,7 @@ async function exportOne(name: string, request: ExportRequest, catalog: CatalogB
   if (badName !== undefined) return leave(`a manifest cannot name it: ${serverText(badName)}`);
 
   const read = await request.client.getTable(name);
-  if (read.kind === 'not-exposed') exposed({ kind: 'not-exposed', url: read.url, why: read.why });
+  if (read.kind === 'not-exposed') throw notExposed(read.url, read.why, 'does not expose reads of the analytics store');
   if (read.kind !== 'found') return leave('the store lists it but does not return it');
   const live = realtimeOf(read.body);
   if (!live) return leave('it is no REALTIME table (dpgw provisions REALTIME tables only)');
@@ -156,7 +164,7 @@ async function exportOne(name: string, request: ExportRequest, catalog: CatalogB
   const badSchemaName = nameProblem('schema', schemaName);
   if (badSchemaName !== undefined) return leave(`a manifest cannot name its schema: ${serverText(badSchemaName)}`);
   const schemaRead = await readSchema(schemaName);
-  if (schemaRead.kind === 'not-exposed') exposed({ kind: 'not-exposed', url: schemaRead.url, why: schemaRead.why });
+  if (schemaRead.kind === 'not-exposed') throw notExposed(schemaRead.url, schemaRead.why, 'does not expose reads of the analytics store');
   if (schemaRead.kind !== 'found') return leave(`its schema ${schemaName} is not in the store`);
   const schema = schemaOf(schemaRead.body);
 

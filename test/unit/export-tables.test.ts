@@ -70,6 +70,15 @@ describe('dpgw export of what a store answers', () => {
     expect(result.leftOut).toEqual([{ table: 'track_copy', reason: 'its data set track (enablement track) is exported with table track already, and a manifest provisions one table per data set' }]);
   });
 
+  it('a --table the store does not list: exit 9, the nearest name suggested', async () => {
+    await expect(exportTables({ client: gateway({ track: live() }), table: settings, tables: ['trak'] })).rejects.toMatchObject({ errorCode: 'TABLE_NOT_FOUND', exitCode: 9, message: 'the analytics store has no table trak', hint: 'did you mean "track"?' });
+  });
+
+  it('a store that lists tables but does not pass their reads on: one line, exit 3', async () => {
+    const client = { ...gateway({ track: live() }), getTable: async () => ({ kind: 'not-exposed', url: 'http://gateway/api/internal/olap/tables/track', why: '501' }) } as unknown as GatewayClient;
+    await expect(exportTables({ client, table: settings })).rejects.toMatchObject({ errorCode: 'STORE_READS_NOT_EXPOSED', exitCode: 3, message: 'this gateway does not expose reads of the analytics store: GET http://gateway/api/internal/olap/tables/track answered 501' });
+  });
+
   it('a store without the listing: one line naming the endpoint, exit 3', async () => {
     const client = { listTables: async () => ({ kind: 'not-exposed', url: 'http://gateway/api/internal/olap/tables', why: '405' }) } as unknown as GatewayClient;
     await expect(exportTables({ client, table: settings })).rejects.toMatchObject({ errorCode: 'STORE_READS_NOT_EXPOSED', exitCode: 3, message: "this gateway does not list the analytics store's tables: GET http://gateway/api/internal/olap/tables answered 405" });
