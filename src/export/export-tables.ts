@@ -36,6 +36,8 @@ export interface ExportRequest {
   dataSets?: readonly string[];
   /** Only the tables whose `metadata.customConfigs["dpgw.manifest"]` is this; also the manifest's `name:`. */
   manifestName?: string;
+  /** Settings the run's flags or environment set: they win over a manifest's, so the manifest does not set them. */
+  runChosen?: ReadonlySet<string>;
 }
 
 export interface ExportedTable {
@@ -56,6 +58,8 @@ export interface LeftOutTable {
 
 export interface ExportResult {
   exported: ExportedTable[];
+  /** The manifest's `settings:`: table settings every exported table shares and the run's settings would give otherwise. */
+  settings: Partial<Record<ManifestSettingKey, string>>;
   leftOut: LeftOutTable[];
   /** Every file to write, relative to the output folder: the schema files, then the manifest (written last, so it never names a missing file). */
   files: Array<{ name: string; text: string }>;
@@ -99,27 +103,37 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   };
   await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, chosen.length) }, reader));
 
+  const candidates = outcomes.flatMap((outcome) => (outcome?.candidate ? [outcome.candidate] : []));
+  const settings = sharedSettings(candidates, request);
+  const proofSettings: TableSettings = { ...request.table, ...settings };
   const exported: Array<{ table: ExportedTable; schemaText: string }> = [];
   const leftOut: LeftOutTable[] = [];
   const entryOf = new Map<string, ExportedTable>();
   for (const outcome of outcomes) {
     if (outcome?.leftOut) leftOut.push(outcome.leftOut);
-    if (!outcome?.exported || outcome.schemaText === undefined) continue;
-    const { origin } = outcome.exported;
+    if (!outcome?.candidate) continue;
+    const { candidate } = outcome;
+    const differences = await differencesOf(candidate, proofSettings);
+    if (differences.length) {
+      leftOut.push({ table: candidate.table, reason: `a manifest entry would change it under this run's settings: ${serverText(differences.join('; '))}` });
+      continue;
+    }
+    const { origin } = candidate;
     // A manifest provisions one table per data set (provision refuses a data set listed twice).
     const key = `${origin.datasource}\u0000${origin.enablement}\u0000${origin.dataset}`;
     const first = entryOf.get(key);
     if (first) {
-      leftOut.push({ table: outcome.exported.table, reason: `its data set ${origin.dataset} (enablement ${origin.enablement}) is exported with table ${first.table} already, and a manifest provisions one table per data set` });
+      leftOut.push({ table: candidate.table, reason: `its data set ${origin.dataset} (enablement ${origin.enablement}) is exported with table ${first.table} already, and a manifest provisions one table per data set` });
       continue;
     }
-    entryOf.set(key, outcome.exported);
-    exported.push({ table: outcome.exported, schemaText: outcome.schemaText });
+    const table: ExportedTable = { table: candidate.table, schema: candidate.schema.schemaName, schemaFile: '', origin, tableSettings: candidate.tableSettings };
+    entryOf.set(key, table);
+    exported.push({ table, schemaText: candidate.schemaText });
   }
   const files = schemaFiles(exported);
   const tables = exported.map(({ table }) => table);
-  if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, request.manifestName) });
-  return { exported: tables, leftOut, files };
+  if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, settings, request.manifestName) });
+  return { exported: tables, settings, leftOut, files };
 }
 
 /** The one line that says this gateway lacks a read export needs. */
@@ -130,11 +144,72 @@ function notExposed(url: string, why: string, what: string): DpgwError {
   });
 }
 
-interface Outcome {
-  exported?: ExportedTable;
-  leftOut?: LeftOutTable;
+/** A table mapped back to its data set, with the entry that should make it, before the proof. */
+interface Candidate {
+  table: string;
+  origin: TableOrigin;
+  schema: AnalyticsSchema;
   /** The schema file's text. */
-  schemaText?: string;
+  schemaText: string;
+  tableSettings: ExportedTable['tableSettings'];
+  /** The REALTIME table as the store holds it. */
+  live: Record<string, unknown>;
+}
+
+interface Outcome {
+  candidate?: Candidate;
+  leftOut?: LeftOutTable;
+}
+
+/**
+ * The table settings a manifest may set (no endpoint, identity or secret: docs/provision.md), read off a live
+ * table, each with the shape its value must have to be written: a server's value goes into the manifest and,
+ * when provisioned, back to the store.
+ */
+const MANIFEST_SETTINGS = {
+  brokerTenant: { read: (live: Record<string, unknown>) => objectAt(live, 'tenants').broker, shape: /^[A-Za-z0-9_.-]{1,249}$/ },
+  serverTenant: { read: (live: Record<string, unknown>) => objectAt(live, 'tenants').server, shape: /^[A-Za-z0-9_.-]{1,249}$/ },
+  decoderClass: { read: (live: Record<string, unknown>, streamType: string) => objectAt(live, 'tableIndexConfig', 'streamConfigs')[`stream.${streamType}.decoder.class.name`], shape: /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/ },
+  consumerFactoryClass: { read: (live: Record<string, unknown>, streamType: string) => objectAt(live, 'tableIndexConfig', 'streamConfigs')[`stream.${streamType}.consumer.factory.class.name`], shape: /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/ },
+} as const;
+
+export type ManifestSettingKey = keyof typeof MANIFEST_SETTINGS;
+
+/**
+ * A setting every candidate table holds alike, other than the run's, goes into the manifest's settings (and
+ * into the proof): tables made with another tenant or decoder than this run's are written back, not left out.
+ * Tables that disagree keep the run's value, and the proof names the ones it does not make.
+ */
+function sharedSettings(candidates: readonly Candidate[], request: ExportRequest): Partial<Record<ManifestSettingKey, string>> {
+  const settings: Partial<Record<ManifestSettingKey, string>> = {};
+  if (candidates.length === 0) return settings;
+  for (const [key, { read, shape }] of Object.entries(MANIFEST_SETTINGS) as Array<[ManifestSettingKey, (typeof MANIFEST_SETTINGS)[ManifestSettingKey]]>) {
+    if (request.runChosen?.has(key)) continue;
+    const values = new Set(candidates.map((candidate) => read(candidate.live, request.table.streamType)));
+    const [value] = values;
+    if (values.size === 1 && typeof value === 'string' && shape.test(value) && value !== request.table[key]) settings[key] = value;
+  }
+  return settings;
+}
+
+/**
+ * The proof: the table the entry makes under these settings, built as provision builds it, against the live one,
+ * compared as a plan compares them. Every value the entry gives was checked, so a table that cannot be built says
+ * what the run's settings lack (an error of the command, not of the table).
+ */
+async function differencesOf(candidate: Candidate, settings: TableSettings): Promise<string[]> {
+  const { table } = await buildTable({
+    settings,
+    topic: candidate.origin.topic,
+    schema: { schema: candidate.schema },
+    tableName: candidate.tableSettings.name,
+    timeColumn: candidate.tableSettings.timeColumn,
+    retentionDays: candidate.tableSettings.retentionDays,
+    // A plan reads no stream password and compares the rest of the JAAS line: so does the proof.
+    streamPassword: MASK,
+    warn: () => undefined,
+  });
+  return tableDiffLines(diffTable(table, { REALTIME: candidate.live }, { secretsKnown: false }));
 }
 
 async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic, readSchema: (name: string) => Promise<StoreRead<Record<string, unknown>>>): Promise<Outcome | undefined> {
@@ -186,22 +261,7 @@ async function exportOne(name: string, request: ExportRequest, catalog: CatalogB
     if (error instanceof DpgwError) return leave(`its schema ${schemaName} does not pass dpgw's checks: ${serverText(error.message)}`);
     throw error;
   }
-  // The proof: the table this entry makes under the run's settings is the live one, compared as a plan compares them.
-  // Every value the entry gives was checked above, so a table that cannot be built says what the run's settings lack.
-  const { table } = await buildTable({
-    settings: request.table,
-    topic,
-    schema: { schema },
-    tableName: tableSettings.name,
-    timeColumn: tableSettings.timeColumn,
-    retentionDays: tableSettings.retentionDays,
-    // A plan reads no stream password and compares the rest of the JAAS line: so does the proof.
-    streamPassword: MASK,
-    warn: () => undefined,
-  });
-  const differences = tableDiffLines(diffTable(table, { REALTIME: live }, { secretsKnown: false }));
-  if (differences.length) return leave(`a manifest entry would change it under this run's settings: ${serverText(differences.join('; '))}`);
-  return { exported: { table: name, schema: schemaName, schemaFile: '', origin, tableSettings }, schemaText };
+  return { candidate: { table: name, origin, schema, schemaText, tableSettings, live } };
 }
 
 /** The table of a store's answer: `{"REALTIME": {…}}` as the controller wraps it, or the table itself. */
@@ -249,14 +309,18 @@ function schemaFiles(exported: ReadonlyArray<{ table: ExportedTable; schemaText:
   });
 }
 
-/** The manifest: every entry with only what differs from the defaults; no settings, no secrets — the run that provisions it brings its own. */
-function manifestText(exported: ExportedTable[], manifestName: string | undefined): string {
+/**
+ * The manifest: every entry with only what differs from the defaults; of the settings only tenants and classes the
+ * tables share; no endpoint, identity or secret — the run that provisions it brings its own.
+ */
+function manifestText(exported: ExportedTable[], settings: Partial<Record<ManifestSettingKey, string>>, manifestName: string | undefined): string {
   const s = yamlString;
   const lines = [
     '# Written by `dpgw export`: the tables as the platform holds them. While they stay so,',
     '# `dpgw provision provision.yaml --plan --detailed-exitcode` exits 0 (no changes).',
     'version: 1',
     ...(manifestName !== undefined ? [`name: ${s(manifestName)}`] : []),
+    ...(Object.keys(settings).length ? ['settings:', ...Object.entries(settings).map(([key, value]) => `  ${key}: ${s(value)}`)] : []),
     'dataSets:',
   ];
   for (const { origin, schemaFile, tableSettings } of exported) {

@@ -24,11 +24,11 @@ async function setUp(options: SandboxOptions = {}) {
   const env = await adminPipelineEnv(sandbox);
   const folder = env.DPGW_CONFIG_DIR!;
   const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
-  const provisioned = async (text = twoDataSets) => {
+  const provisioned = async (text = twoDataSets, extra: NodeJS.ProcessEnv = {}) => {
     const file = join(folder, 'provision.yaml');
     writeFileSync(file, text);
     trackSchemaBeside(folder);
-    const result = await dpgw(['provision', file, '--wait-consuming', '0']);
+    const result = await dpgw(['provision', file, '--wait-consuming', '0'], extra);
     expect(result.code, result.stderr).toBe(0);
   };
   const changing = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
@@ -110,6 +110,17 @@ describe('dpgw export', () => {
     for (const dataSet of plan) expect(dataSet.steps.filter((s) => ['enable', 'schema', 'table'].includes(s.step)).map((s) => `${s.step} ${s.action}`)).toEqual(['enable none', 'schema none', 'table none']);
   });
 
+  it("tables made with a tenant other than this run's: the manifest's settings say it, and the plan without it is still no changes", async () => {
+    const context = await setUp();
+    const { dpgw, provisioned, out } = context;
+    await provisioned(twoDataSets, { DPGW_BROKER_TENANT: 'Analytics' });
+    const result = await dpgw(['export', '-o', out, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ settings: { brokerTenant: 'Analytics' }, leftOut: [] });
+    expect(parseYaml(readFileSync(join(out, 'provision.yaml'), 'utf8')).settings).toEqual({ brokerTenant: 'Analytics' });
+    await expectNoChanges(context, join(out, 'provision.yaml'));
+  });
+
   it('--json lists the files, the tables with their data sets, and the tables left out', async () => {
     const { dpgw, provisioned, out } = await setUp();
     await provisioned();
@@ -122,6 +133,7 @@ describe('dpgw export', () => {
       { table: 'vessel_positions', schema: 'track', schemaFile: 'vessel_positions.schema.yaml', datasource: 'mock-data-library', dataset: 'vessel', enablement: 'fleet', topic: 'mock-data-library.fleet.vessel' },
     ]);
     expect(document.leftOut).toEqual([]);
+    expect(document.settings).toEqual({});
   });
 
   it('--dataset and --table choose the tables; the chosen export plans no changes too', async () => {

@@ -46,16 +46,32 @@ describe('dpgw export of what a store answers', () => {
     }
   });
 
-  it('a table that differs from what its entry would make under the run\'s settings is left out with the fields that differ', async () => {
-    const result = await exportTables({
-      client: gateway({
-        track: live((t) => (t.tenants.broker = 'OtherTenant')),
-      }),
-      table: settings,
-    });
-    expect(result.exported).toEqual([]);
+  it("a tenant every table shares, other than the run's, goes into the manifest's settings; the run's flags and environment keep theirs", async () => {
+    const client = gateway({ track: live((t) => (t.tenants.broker = 'Analytics')) });
+    const result = await exportTables({ client, table: settings });
+    expect(result.settings).toEqual({ brokerTenant: 'Analytics' });
+    expect(result.exported.map((t) => t.table)).toEqual(['track']);
+    expect(result.files.at(-1)!.text).toContain('settings:\n  brokerTenant: Analytics\ndataSets:');
+
+    // --broker-tenant or DPGW_BROKER_TENANT beats a manifest's setting: the table is left out with the field instead.
+    const chosen = await exportTables({ client, table: settings, runChosen: new Set(['brokerTenant']) });
+    expect(chosen.settings).toEqual({});
+    expect(chosen.leftOut).toEqual([{ table: 'track', reason: 'a manifest entry would change it under this run\'s settings: ~ tenants.broker: "Analytics" → "DefaultTenant"' }]);
+  });
+
+  it("tables that disagree on a setting keep the run's value: the ones it does not make are left out with the fields that differ", async () => {
+    const client = gateway({ track: live(), other: live((t) => ((t.tableName = 'other'), (t.tenants.server = 'Heavy'))) });
+    const result = await exportTables({ client, table: settings });
+    expect(result.settings).toEqual({});
+    expect(result.exported.map((t) => t.table)).toEqual(['track']);
+    expect(result.leftOut).toEqual([{ table: 'other', reason: 'a manifest entry would change it under this run\'s settings: ~ tenants.server: "Heavy" → "DefaultTenant"' }]);
+  });
+
+  it("a server's value that is no tenant name is never written into the manifest", async () => {
+    const result = await exportTables({ client: gateway({ track: live((t) => (t.tenants.broker = 'x\nhealthCheck: true')) }), table: settings });
+    expect(result.settings).toEqual({});
     expect(result.files).toEqual([]);
-    expect(result.leftOut).toEqual([{ table: 'track', reason: 'a manifest entry would change it under this run\'s settings: ~ tenants.broker: "OtherTenant" → "DefaultTenant"' }]);
+    expect(result.leftOut[0]!.reason).toContain('~ tenants.broker: "x\\nhealthCheck: true" → "DefaultTenant"');
   });
 
   it('the stream password is compared as a plan compares it: never shown, never written', async () => {

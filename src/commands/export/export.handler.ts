@@ -27,7 +27,9 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   const settings = await context.settings();
   const table = tableSettingsOf(settings);
   const client = await context.gateway();
-  const result = await exportTables({ client, table, tables: options.table, dataSets: options.dataset, manifestName: options.manifest });
+  // A manifest's setting gives way to the run's flags and environment (docs/provision.md): the export sets none of those.
+  const runChosen = new Set(Object.values(settings.values).flatMap((setting) => (setting.source.kind === 'flag' || setting.source.kind === 'env' ? [setting.key] : [])));
+  const result = await exportTables({ client, table, tables: options.table, dataSets: options.dataset, manifestName: options.manifest, runChosen });
   if (result.leftOut.length) {
     reporter.warn(`left out ${plural(result.leftOut.length, 'table')} dpgw cannot write back as a manifest entry: ${result.leftOut.map((t) => `${t.table} (${t.reason})`).join('; ')}`);
   }
@@ -61,6 +63,7 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
     data: {
       output: folder,
       files: written,
+      settings: result.settings,
       tables: result.exported.map((t) => ({ table: t.table, schema: t.schema, schemaFile: t.schemaFile, datasource: t.origin.datasource, dataset: t.origin.dataset, enablement: t.origin.enablement, topic: t.origin.topic })),
       leftOut: result.leftOut,
     },
