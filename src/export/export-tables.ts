@@ -14,6 +14,7 @@ import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableSettings } from '../olap/build-table.js';
 import { diffTable, tableDiffLines } from '../olap/live-diff.js';
 import { nameProblem } from '../names/platform-names.js';
+import { manifestSchema } from '../provision/manifest.js';
 import { MASK } from '../secrets/redaction.js';
 import { checkedSchemaYaml, yamlString } from '../schema-inference/schema-text.js';
 import { closestMatch } from '../text/closest-match.js';
@@ -23,6 +24,8 @@ import { CatalogByTopic, type TableOrigin } from './table-origin.js';
 
 /** The key of a table's custom configs that names the manifest managing it. */
 export const MANIFEST_MARK = 'dpgw.manifest';
+/** A manifest's name as the manifest takes it: one plain word, as the platform's names are. */
+export const MANIFEST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,248}$/;
 /** The manifest's file name in the output folder. */
 export const MANIFEST_FILE = 'provision.yaml';
 
@@ -58,6 +61,8 @@ export interface LeftOutTable {
 
 export interface ExportResult {
   exported: ExportedTable[];
+  /** The manifest's `name:`: --manifest's, else the mark every exported table carries (where the manifest format has names). */
+  name?: string;
   /** The manifest's `settings:`: table settings every exported table shares and the run's settings would give otherwise. */
   settings: Partial<Record<ManifestSettingKey, string>>;
   leftOut: LeftOutTable[];
@@ -132,8 +137,9 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   }
   const files = schemaFiles(exported);
   const tables = exported.map(({ table }) => table);
-  if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, settings, request.manifestName) });
-  return { exported: tables, settings, leftOut, files };
+  const name = request.manifestName ?? sharedMark(candidates.filter((candidate) => tables.some((table) => table.table === candidate.table)));
+  if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, settings, name) });
+  return { exported: tables, name, settings, leftOut, files };
 }
 
 /** The one line that says this gateway lacks a read export needs. */
@@ -190,6 +196,18 @@ function sharedSettings(candidates: readonly Candidate[], request: ExportRequest
     if (values.size === 1 && typeof value === 'string' && shape.test(value) && value !== request.table[key]) settings[key] = value;
   }
   return settings;
+}
+
+/**
+ * A manifest marks the tables it provisions with its name, and one without `name:` takes its file's (or folder's)
+ * name: so an export whose tables all carry one mark is written with that name, else its plan would re-mark them.
+ * Only where the manifest format has `name:` (#33 §2; before it, provision neither marks nor takes the key).
+ */
+function sharedMark(candidates: readonly Candidate[]): string | undefined {
+  if (!('name' in manifestSchema.shape)) return undefined;
+  const marks = new Set(candidates.map((candidate) => markOf(candidate.live)));
+  const [mark] = marks;
+  return marks.size === 1 && typeof mark === 'string' && MANIFEST_NAME.test(mark) ? mark : undefined;
 }
 
 /**

@@ -32,7 +32,9 @@ async function setUp(options: SandboxOptions = {}) {
     expect(result.code, result.stderr).toBe(0);
   };
   const changing = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
-  return { sandbox, env, folder, dpgw, provisioned, changing, out: join(folder, 'exported') };
+  /** The dpgw.manifest mark a table carries: the manifest that provisioned it, where provision marks tables (#33 §2). */
+  const markOf = (table: string) => sandbox.store.tables.get(table)?.definition.metadata?.customConfigs?.['dpgw.manifest'];
+  return { sandbox, env, folder, dpgw, provisioned, changing, markOf, out: join(folder, 'exported') };
 }
 
 /** The proof of an export: its plan finds nothing to change, and sends nothing that would change anything. */
@@ -44,20 +46,26 @@ async function expectNoChanges(context: Awaited<ReturnType<typeof setUp>>, manif
   return JSON.parse(planned.stdout) as { plan: Array<{ dataset: string; table: string; steps: Array<{ step: string; action: string }> }> };
 }
 
-/** track as dpgw makes it, and vessel marked as a table of manifest fleet-ops (the mark provision --prune puts on a named manifest's tables, given here by a template of the test's own). */
-function markedVessel(folder: string): string {
+/**
+ * A manifest whose tables carry the mark fleet-ops: the file fleet-ops.yaml (provision marks its tables with the
+ * manifest's name, its file's by default, #33 §2), whose tables' template carries the same mark (for a provision
+ * that does not mark tables yet).
+ */
+function fleetOps(folder: string, entries: string): string {
   const template = readFileSync(join(ROOT, 'templates/realtime-table.yaml'), 'utf8').replace('customConfigs: {}', 'customConfigs: { dpgw.manifest: fleet-ops }');
   writeFileSync(join(folder, 'marked-table.yaml'), template);
-  return `dataSets:
-  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml }
-  - { datasource: mock-data-library, dataset: vessel, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: vessel, template: marked-table.yaml } }
-`;
+  trackSchemaBeside(folder);
+  const file = join(folder, 'fleet-ops.yaml');
+  writeFileSync(file, `dataSets:\n${entries}`);
+  return file;
 }
+const marked = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset}, template: marked-table.yaml } }\n`;
 
 describe('dpgw export', () => {
   it('the examples of docs/export.md, as written, in sh with dpgw on the PATH', async () => {
-    const { env, folder, provisioned } = await setUp();
-    await provisioned(markedVessel(folder));
+    const { env, folder, dpgw } = await setUp();
+    const provisioned = await dpgw(['provision', fleetOps(folder, marked('track') + marked('vessel')), '--wait-consuming', '0']);
+    expect(provisioned.code, provisioned.stderr).toBe(0);
     const page = readFileSync(join(ROOT, 'docs/export.md'), 'utf8');
     const block = /After `dpgw provision[^\n]*\n\n```sh\n([\s\S]*?)```/.exec(page)![1]!;
     const lines = block.trim().split('\n');
@@ -73,7 +81,7 @@ describe('dpgw export', () => {
       expect(result.code, `${line}\n${result.stderr}`).toBe(0);
     }
     expect(parseYaml(readFileSync(join(workspace, 'exported/provision.yaml'), 'utf8')).dataSets.map((d: { dataset: string }) => d.dataset)).toEqual(['track']);
-    expect(parseYaml(readFileSync(join(workspace, 'fleet/provision.yaml'), 'utf8'))).toMatchObject({ name: 'fleet-ops', dataSets: [{ dataset: 'vessel' }] });
+    expect(parseYaml(readFileSync(join(workspace, 'fleet/provision.yaml'), 'utf8'))).toMatchObject({ name: 'fleet-ops', dataSets: [{ dataset: 'track' }, { dataset: 'vessel' }] });
   });
 
   it('writes a manifest and a schema file per table whose plan is "no changes", with only what differs from the defaults', async () => {
@@ -92,15 +100,18 @@ describe('dpgw export', () => {
     expect(readdirSync(out).sort()).toEqual(['provision.yaml', 'track.schema.yaml', 'vessel_positions.schema.yaml']);
 
     const manifest = parseYaml(readFileSync(join(out, 'provision.yaml'), 'utf8'));
+    // name: only to keep the mark the tables carry, where provision marks them (#33 §2): else its plan would re-mark them.
+    const mark = context.markOf('track');
+    expect(context.markOf('vessel_positions')).toBe(mark);
     expect(manifest).toEqual({
       version: 1,
+      ...(mark === undefined ? {} : { name: mark }),
       dataSets: [
         // The defaults are left out: the enablement named after the data set, the table after its schema, the retention of the settings, the one time column.
         { datasource: 'mock-data-library', dataset: 'track', groups: [TRACK_GROUP], schema: 'track.schema.yaml' },
         { datasource: 'mock-data-library', dataset: 'vessel', enablement: 'fleet', groups: [TRACK_GROUP], schema: 'vessel_positions.schema.yaml', table: { name: 'vessel_positions', retentionDays: 30 } },
       ],
     });
-    expect(manifest.name).toBeUndefined();
     const schema = parseYaml(readFileSync(join(out, 'track.schema.yaml'), 'utf8'));
     expect(schema.schemaName).toBe('track');
     expect(schema.dateTimeFieldSpecs).toEqual([{ name: 'time', dataType: 'LONG', notNull: false, format: '1:MILLISECONDS:EPOCH', granularity: '1:MILLISECONDS' }]);
@@ -229,8 +240,9 @@ describe('dpgw export', () => {
 
   it('--manifest NAME exports the tables that manifest manages, and writes name: NAME', async () => {
     const { dpgw, provisioned, out, folder } = await setUp();
-    // The mark provision --prune puts on the tables of a named manifest, given here by a template of the test's own.
-    await provisioned(markedVessel(folder));
+    await provisioned(`dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml }\n`);
+    const fleet = await dpgw(['provision', fleetOps(folder, marked('vessel')), '--wait-consuming', '0']);
+    expect(fleet.code, fleet.stderr).toBe(0);
     const result = await dpgw(['export', '-o', out, '--manifest', 'fleet-ops', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).tables.map((t: { table: string }) => t.table)).toEqual(['vessel']);

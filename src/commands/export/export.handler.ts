@@ -5,14 +5,11 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { ExportCommand } from './export.command.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
-import { exportTables, MANIFEST_FILE } from '../../export/export-tables.js';
+import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-tables.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
 import { tableSettingsOf } from '../../settings/core-options.js';
 import { plural } from '../../text/plural.js';
-
-/** A manifest's name goes into the manifest and is compared with the tables' mark: one plain word, as the platform's names are. */
-const MANIFEST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,248}$/;
 
 export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   const { options, reporter } = context;
@@ -63,6 +60,7 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
     data: {
       output: folder,
       files: written,
+      ...(result.name !== undefined ? { name: result.name } : {}),
       settings: result.settings,
       tables: result.exported.map((t) => ({ table: t.table, schema: t.schema, schemaFile: t.schemaFile, datasource: t.origin.datasource, dataset: t.origin.dataset, enablement: t.origin.enablement, topic: t.origin.topic })),
       leftOut: result.leftOut,
