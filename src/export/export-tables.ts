@@ -78,8 +78,10 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   const listing = await client.listTables();
   if (listing.kind !== 'found') throw notExposed(listing.url, listing.kind === 'not-exposed' ? listing.why : listing.message, "does not list the analytics store's tables");
   const listed = listing.body;
-  // The store lists names without the type suffix; one that has it is the same table.
-  const names = [...new Set(listed.map((name) => name.replace(/_(REALTIME|OFFLINE)$/, '')))];
+  // The store lists names without the type suffix; one that has it is the same table. In name order, whatever the
+  // store's (its order is the order of creation, which tables provisioned side by side do not keep): an export of
+  // the same tables is the same files.
+  const names = [...new Set(listed.map((name) => name.replace(/_(REALTIME|OFFLINE)$/, '')))].sort();
   if (request.tables?.length) {
     const missing = request.tables.filter((name) => !names.includes(name));
     if (missing.length) {

@@ -54,7 +54,11 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   if (taken !== undefined) throw exists(taken);
   for (const [index, file] of result.files.entries()) await writeFileAtomic(paths[index]!, file.text, 0o644, { where: '--output' });
   const written = paths;
-  const shown = (path: string) => relative(context.io.cwd, path) || path;
+  // Relative to the working folder when inside it (as the user typed it, most likely), else absolute.
+  const shown = (path: string) => {
+    const within = relative(context.io.cwd, path);
+    return within === '' || within.startsWith('..') || isAbsolute(within) ? path : within;
+  };
   if (!reporter.options.json) reporter.next(`dpgw provision ${shown(manifestFile)} --plan --detailed-exitcode   # exits 0: no changes`);
   return {
     data: {
