@@ -150,7 +150,9 @@ describe('dpgw provision --prune', () => {
 
   it('a run in which a data set failed prunes nothing: each deletion skipped, saying why', async () => {
     const { dpgw, write, sandbox, changing } = await threeOwners();
-    const team = write('team.yaml', `dataSets:\n${entry('track', 'track')}  - { datasource: mock-sensor-feed, dataset: telemetry, groups: [${TRACK_GROUP}], schema: weather-schema.yaml, table: { name: telemetry } }\n`);
+    // The sensor feed's readings, as its schema names them (its messages are no track reports).
+    write('telemetry-schema.yaml', 'schemaName: telemetry\ndimensionFieldSpecs:\n  - { name: id, dataType: STRING }\n  - { name: source, dataType: STRING }\nmetricFieldSpecs:\n  - { name: reading, dataType: DOUBLE }\n  - { name: lon, dataType: DOUBLE }\n  - { name: lat, dataType: DOUBLE }\ndateTimeFieldSpecs:\n  - { name: time, dataType: LONG, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }\n');
+    const team = write('team.yaml', `dataSets:\n${entry('track', 'track')}  - { datasource: mock-sensor-feed, dataset: telemetry, groups: [${TRACK_GROUP}], schema: telemetry-schema.yaml, table: { name: telemetry } }\n`);
     sandbox.faults.update({ failures: [{ method: 'POST', path: '/api/internal/olap/tables', status: 400, body: { code: 400, error: 'Invalid table config (injected)' } }] });
     const result = await dpgw(['provision', team, '--prune', '--yes', '--json']);
     expect(result.code).toBe(3);

@@ -204,7 +204,7 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
     const result = await spawnDpgw(['provision', manifest, '--json'], { env: { ...asAdminEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir } });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage skipped', 'consume passed', 'verify passed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample skipped', 'schema changed', 'table changed', 'storage skipped', 'consume passed', 'verify passed']);
     // The engine may take its metadata cache's time to see the new table: the step asked again until it did.
     expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'verify').reason).toMatch(/analyst sees weather .*; outsider sees nothing, SELECT denied/);
     const grant = (await (await fetch(`${opa.url}/v1/data/dpgw/grants/weather`)).json()) as { result?: { groups: string[] } };
