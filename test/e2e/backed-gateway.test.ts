@@ -170,7 +170,8 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8'));
     const manifest = (retention: number, schema = 'schema.yaml') => {
       const file = join(folder, 'changed.yaml');
-      writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: ${schema}, table: { name: track, retentionDays: ${retention} } }\n`);
+      // The manifest that made the table (examples/track/provision.yaml, named track after its folder), changed.
+      writeFileSync(file, `name: track\ndataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: ${schema}, table: { name: track, retentionDays: ${retention} } }\n`);
       return file;
     };
     const withPassword = ['--stream-password', `file:${passwordFile}`];
