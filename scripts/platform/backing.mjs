@@ -62,6 +62,9 @@ export function pinotStore(controller) {
     readSchema: (schema) => ask('GET', `schemas/${name(schema)}`),
     readTable: (table) => ask('GET', `tables/${name(table)}`),
     consumingSegments: (table) => ask('GET', `tables/${name(table)}/consumingSegmentsInfo`),
+    externalView: (table) => ask('GET', `tables/${name(table)}/externalview`),
+    tableMetadata: (table) => ask('GET', `tables/${name(table)}/metadata`),
+    tableDebug: (table) => ask('GET', `debug/tables/${name(table)}`),
   });
 }
 

@@ -37,6 +37,12 @@ export const paths = {
   olapTable: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}`,
   /** ASSUMED. GET: the store controller's consuming segments of a real-time table (GET /tables/{name}/consumingSegmentsInfo), through the gateway. */
   olapConsumingSegments: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/consumingSegmentsInfo`,
+  /** ASSUMED. GET: the store controller's external view of a table's segments (GET /tables/{name}/externalview), through the gateway. */
+  olapExternalView: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/externalview`,
+  /** ASSUMED. GET: the store controller's aggregate metadata of a table's segments, rows included (GET /tables/{name}/metadata), through the gateway. */
+  olapTableMetadata: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/metadata`,
+  /** ASSUMED. GET: the store controller's debug view of a table: segments in error and why (GET /debug/tables/{name}), through the gateway. */
+  olapTableDebug: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/debug/tables/${seg(name)}`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

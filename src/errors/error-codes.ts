@@ -90,6 +90,7 @@ export const ERROR_CODES = {
   TABLE_EXISTS: { exit: ExitCode.Rejected, meaning: 'the table exists already and the command was told to create it, not to reuse it', next: 'use it as it is, choose another name with --name, or run provision (it compares and updates)' },
   TABLE_UPDATE_UNSUPPORTED: { exit: ExitCode.Rejected, meaning: 'a table differs from the manifest, and the gateway cannot update tables', next: 'update it in the store by hand, or use another table name' },
   NOT_CONSUMING: { exit: ExitCode.Failure, meaning: 'a table was created but does not consume every partition in time', next: 'the store\'s reason is in the message; check the stream settings the table carries' },
+  TABLE_NOT_CONSUMING: { exit: ExitCode.Unhealthy, meaning: '`table status`: a partition of the table is not consumed, or the store reports an error for the table or a segment', next: 'the output names each partition\'s state and the store\'s reasons (docs/tables.md, "table status")' },
   // The stream.
   STREAM_USER_REFUSED: { exit: ExitCode.Auth, meaning: 'the brokers refused the stream user or its password', next: 'check --stream-user and the stream password' },
   STREAM_SASL_UNSUPPORTED: { exit: ExitCode.Auth, meaning: 'the brokers do not offer SASL SCRAM-SHA-512 for the stream user', next: 'point --broker-list at their SASL_PLAINTEXT listener' },

@@ -168,6 +168,23 @@ export class GatewayClient {
     return { kind: 'found', url: response.url, body: map as Record<string, unknown> };
   }
 
+  /**
+   * ASSUMED. The store controller's reads `dpgw table status` adds to the consuming segments
+   * (docs/tables.md, "table status"): the external view (each segment's state per server), the
+   * aggregate metadata (rows) and the debug view (segments in error, and why). The answer as
+   * the store gave it, shape-checked by its reader; 404, 405 and 501 are "not exposed".
+   */
+  async tableStatusRead(what: 'externalview' | 'metadata' | 'debug', table: string): Promise<StoreRead<unknown>> {
+    const path = what === 'externalview' ? paths.olapExternalView(table, this.olapSegment) : what === 'metadata' ? paths.olapTableMetadata(table, this.olapSegment) : paths.olapTableDebug(table, this.olapSegment);
+    try {
+      const response = await this.http.request('GET', path);
+      return { kind: 'found', url: response.url, body: response.body };
+    } catch (error) {
+      if (error instanceof GatewayError && (error.status === 404 || error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
+      throw error;
+    }
+  }
+
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {
     let response: HttpResponse<unknown>;
     try {

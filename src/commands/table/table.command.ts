@@ -25,6 +25,12 @@ const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOp
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get <name>'>;
+const statusOptions = (command: CommandFor<'status <name>'>, kit: OptionKit) =>
+  kit
+    .settings(command, ['brokerList', 'streamUser', 'streamPassword'])
+    .addOption(kit.option('--stream-check <mode>', "ask the brokers for the topic's latest offsets: auto (not when they cannot be reached from here), require, or off"))
+    .addOption(kit.option('--watch <seconds>', 'read again every few seconds (in place on a terminal) until Ctrl-C').argParser(kit.positiveSeconds));
+export type TableStatusCommand = ReturnType<typeof statusOptions>;
 
 export const table = defineGroup({
   name: 'table',
@@ -49,6 +55,13 @@ export const table = defineGroup({
       description: "print the table the analytics store holds, as it stores it (YAML; --json: the store's JSON; the stream password masked)",
       example: 'dpgw table get track',
       handler: () => import('./table.handler.js').then((module) => module.get),
+    }),
+    defineCommand({
+      usage: 'status <name>',
+      description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors; exit 6 when not all consume",
+      example: 'dpgw table status track --watch 5',
+      options: statusOptions,
+      handler: () => import('./table-status.handler.js').then((module) => module.status),
     }),
   ],
 });
