@@ -2,9 +2,10 @@
  * What `dpgw table status NAME` tells, per partition of a real-time table: whether the store
  * consumes it, the state of its newest segment, the offset the store has reached and the
  * topic's latest offset (the lag between them, in messages), and any error the store reports
- * for the table or its segments; with the rows the store holds. Each fact comes from one read
- * of the store's controller, passed on by the gateway (docs/tables.md, "table status"); a read
- * the gateway does not pass on leaves its facts unknown and says so, the others still shown.
+ * for the table or its segments; and the rows it holds. Each fact comes from one read of the
+ * store (its controller, and its broker for the rows), passed on by the gateway (docs/tables.md,
+ * "table status"); a read the gateway does not pass on leaves its facts unknown and says so, the
+ * others still shown.
  */
 import { z } from 'zod';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
@@ -25,6 +26,8 @@ export interface PartitionStatus {
   segment?: string;
   /** That segment's state in the external view (CONSUMING, ONLINE, OFFLINE, ERROR); the worst of its servers'. */
   state?: string;
+  /** The rows the store holds of it, in all its segments (the broker's count). */
+  rows?: number;
   /** The offset the store has reached in it. */
   offset?: string;
   /** The offset the topic's next message gets. */
@@ -39,7 +42,7 @@ export interface TableStatus {
   table: string;
   topic?: string;
   partitions: PartitionStatus[];
-  /** The rows the store holds, consuming segments included (the table's aggregate metadata). */
+  /** The rows the store holds, in all partitions. */
   rows?: number;
   /** Errors the store reports for the table itself (its ingestion status). */
   tableErrors: string[];
@@ -64,7 +67,13 @@ const consumingShape = z.record(
   z.array(z.looseObject({ serverName: z.string().optional(), consumerState: z.string().optional(), partitionToOffsetMap: z.record(z.string(), z.union([z.string(), z.number()])).nullish() })),
 );
 const externalViewShape = z.looseObject({ REALTIME: z.record(z.string(), z.record(z.string(), z.string())).nullish() });
-const metadataShape = z.looseObject({ numRows: z.number() });
+/** Pinot's broker answer: `{resultTable: {rows: [[segment, count], …]}, exceptions: []}`. */
+const segmentRowsShape = z.looseObject({
+  resultTable: z.looseObject({ rows: z.array(z.tuple([z.string(), z.number()])) }).nullish(),
+  exceptions: z.array(z.looseObject({ message: z.string().nullish() })).nullish(),
+});
+/** More segments than any table dpgw provisions has; the query asks for no more. */
+const MAX_SEGMENTS = 100_000;
 const errorInfoShape = z.looseObject({ errorMessage: z.string().nullish(), stackTrace: z.string().nullish() }).nullish();
 const debugShape = z.array(
   z.looseObject({
@@ -86,10 +95,12 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
   const stream = held.kind === 'found' ? streamConfigsOf(held.body) : undefined;
   const topic = stream ? stream[`stream.${stream.streamType}.topic.name`] : undefined;
 
-  const [consuming, externalView, metadata, debug] = await Promise.all([
+  const raw = table.replace(/_(REALTIME|OFFLINE)$/, '');
+  const [consuming, externalView, segmentRows, debug] = await Promise.all([
     client.consumingSegments(table).catch(storeError),
     client.tableStatusRead('externalview', table).catch(storeError),
-    client.tableStatusRead('metadata', table).catch(storeError),
+    // The rows of each segment, consuming ones included: Pinot 0.11's controller counts only completed segments (its /tables/{name}/metadata says 0 for a consuming table).
+    client.tableStatusRead({ sql: `SELECT $segmentName, COUNT(*) FROM "${raw}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` }, table).catch(storeError),
     client.tableStatusRead('debug', table).catch(storeError),
   ]);
   const offsets = topic !== undefined && stream !== undefined && options.endOffsets ? await options.endOffsets(topic, stream) : { unknown: topic === undefined ? `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? held.why : 'no stream configs'})` : 'not asked' };
@@ -100,7 +111,6 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
     if (!status) partitions.set(number, (status = { partition: number, consuming: null, errors: [] }));
     return status;
   };
-  const raw = table.replace(/_(REALTIME|OFFLINE)$/, '');
 
   const consumingMap = checked(consuming, consumingShape, 'consuming segments', unknown, (body) => body);
   if (consumingMap) {
@@ -139,7 +149,19 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
     }
   }
 
-  const rows = checked(metadata, metadataShape, 'rows', unknown, (body) => body)?.numRows;
+  const counted = checked(segmentRows, segmentRowsShape, 'rows', unknown, (body) => body);
+  let rows: number | undefined;
+  if (counted?.exceptions?.length) unknown.push({ read: 'rows', why: `the store's broker answered: ${clip(counted.exceptions[0]!.message ?? 'an exception')}` });
+  else if (counted) {
+    rows = 0;
+    for (const [segment, count] of counted.resultTable?.rows ?? []) {
+      const name = segmentName(segment, raw);
+      if (!name) continue;
+      const status = partitionOf(name.partition);
+      status.rows = (status.rows ?? 0) + count;
+      rows += count;
+    }
+  }
 
   const tableErrors: string[] = [];
   const debugInfos = checked(debug, debugShape, 'segment errors', unknown, (body) => body);
@@ -167,6 +189,8 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
   for (const status of listed) {
     // A partition of the topic the store has no segment for does not consume.
     if (status.consuming === null && (consumingMap || view)) status.consuming = false;
+    // A partition whose segments hold no row yet has no group in the count.
+    if (rows !== undefined && status.rows === undefined) status.rows = 0;
     if (status.state === 'ERROR' && status.errors.length === 0) status.errors.push(`${status.segment} is in ERROR (the store gives no reason)`);
     if (status.offset !== undefined && status.latestOffset !== undefined && /^\d+$/.test(status.offset)) {
       const lag = BigInt(status.latestOffset) - BigInt(status.offset);
@@ -189,15 +213,17 @@ function storeError(error: unknown): StoreRead<unknown> {
 
 /** The read's body, checked against its shape; else its facts are unknown, with why. */
 function checked<S extends z.ZodType>(read: StoreRead<unknown>, shape: S, what: StatusRead, unknown: TableStatus['unknown'], pick: (body: unknown) => unknown): z.infer<S> | undefined {
+  // The rows are a query of the broker, the only read sent as a POST.
+  const method = what === 'rows' ? 'POST' : 'GET';
   if (read.kind !== 'found') {
-    unknown.push({ read: what, why: read.kind === 'not-exposed' ? `GET ${read.url} answered ${serverText(read.why)}` : `GET ${read.url}: ${serverText(read.message)}` });
+    unknown.push({ read: what, why: read.kind === 'not-exposed' ? `${method} ${read.url} answered ${serverText(read.why)}` : `${method} ${read.url}: ${serverText(read.message)}` });
     return undefined;
   }
   const parsed = shape.safeParse(pick(read.body));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = fieldOf(issue.path.filter((part): part is string | number => typeof part !== 'symbol'));
-    unknown.push({ read: what, why: `GET ${read.url} answered what dpgw cannot use: ${field || '(the answer)'}: ${serverText(issue.message)}` });
+    unknown.push({ read: what, why: `${method} ${read.url} answered what dpgw cannot use: ${field || '(the answer)'}: ${serverText(issue.message)}` });
     return undefined;
   }
   return parsed.data;

@@ -197,10 +197,10 @@ export interface StoreBackend {
   readSchema(name: string): Promise<StoreAnswer>;
   readTable(name: string): Promise<StoreAnswer>;
   consumingSegments(name: string): Promise<StoreAnswer>;
-  /** GET /tables/{name}/externalview, /tables/{name}/metadata and /debug/tables/{name} of the store's controller (`dpgw table status`). */
+  /** GET /tables/{name}/externalview and /debug/tables/{name} of the store's controller, POST /query/sql of its broker (`dpgw table status`). */
   externalView(name: string): Promise<StoreAnswer>;
-  tableMetadata(name: string): Promise<StoreAnswer>;
   tableDebug(name: string): Promise<StoreAnswer>;
+  query(body: unknown): Promise<StoreAnswer>;
 }
 
 /** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
@@ -213,7 +213,7 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     readTable: async (name) => readTable(store, name),
     consumingSegments: async (name) => consumingSegments(store, name),
     externalView: async (name) => externalView(store, name),
-    tableMetadata: async (name) => tableMetadata(store, name),
+    query: async (body) => query(store, body),
     tableDebug: async (name) => tableDebug(store, name),
   };
 }
@@ -274,15 +274,30 @@ export function externalView(store: OlapStore, name: string): StoreAnswer {
   return { status: 200, body: { OFFLINE: null, REALTIME: Object.fromEntries(segments.map((s) => [s.name, { [SANDBOX_SERVER]: s.error ? 'ERROR' : 'CONSUMING' }])) } };
 }
 
-/** Pinot 0.11's `GET /tables/{name}/metadata`: the servers' aggregate of the table's segments; numRows counts what consuming segments hold. */
-export function tableMetadata(store: OlapStore, name: string): StoreAnswer {
-  const bare = name.replace(/_REALTIME$/, '');
-  const segments = segmentsOf(store, bare);
-  if (!segments) return { status: 404, body: { code: 404, error: `Table ${bare} not found` } };
-  const held = segments.filter((s) => !s.error);
+/**
+ * Pinot's broker `POST /query/sql`, for the one query `dpgw table status` sends: the rows of
+ * each segment of a table (`SELECT $segmentName, COUNT(*) FROM "t" GROUP BY $segmentName …`),
+ * in the broker's answer shape; a segment holds what its partition's consumer has reached. Any
+ * other statement is answered as the broker answers one it cannot run.
+ */
+export function query(store: OlapStore, body: unknown): StoreAnswer {
+  const sql = isObject(body) && typeof body.sql === 'string' ? body.sql : '';
+  const counted = /^SELECT \$segmentName, COUNT\(\*\) FROM "?([\w-]+)"? GROUP BY \$segmentName(?: LIMIT \d+)?$/i.exec(sql.trim());
+  const segments = counted ? segmentsOf(store, counted[1]!.replace(/_REALTIME$/, '')) : undefined;
+  if (!segments) {
+    return { status: 200, body: { exceptions: [{ errorCode: 150, message: `SQLParsingError: the sandbox's broker answers only the segment count of an existing table: ${sql.slice(0, 200)}` }], resultTable: null } };
+  }
+  const held = segments.filter((s) => !s.error && s.offset > 0);
   return {
     status: 200,
-    body: { tableName: `${bare}_REALTIME`, diskSizeInBytes: 0, numSegments: held.length, numRows: held.reduce((sum, s) => sum + s.offset, 0), columnLengthMap: {}, columnCardinalityMap: {}, maxNumMultiValuesMap: {} },
+    body: {
+      resultTable: { dataSchema: { columnNames: ['$segmentName', 'count(*)'], columnDataTypes: ['STRING', 'LONG'] }, rows: held.map((s) => [s.name, s.offset]) },
+      exceptions: [],
+      numServersQueried: 1,
+      numServersResponded: 1,
+      numSegmentsQueried: segments.length,
+      totalDocs: held.reduce((sum, s) => sum + s.offset, 0),
+    },
   };
 }
 

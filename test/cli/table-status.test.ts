@@ -37,8 +37,8 @@ describe('dpgw table status', () => {
     expect(total).toBe(200);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`table track, topic ${TOPIC}: consuming 3 of 3 partitions; 200 rows stored`);
-    expect(lines[1]).toMatch(/^PARTITION +CONSUMING +STATE +OFFSET +LATEST +LAG$/);
-    expect(lines.slice(2).map((line) => line.split(/ +/))).toEqual(held.map((count, partition) => [String(partition), 'yes', 'CONSUMING', String(count), String(count), '0']));
+    expect(lines[1]).toMatch(/^PARTITION +CONSUMING +STATE +ROWS +OFFSET +LATEST +LAG$/);
+    expect(lines.slice(2).map((line) => line.split(/ +/))).toEqual(held.map((count, partition) => [String(partition), 'yes', 'CONSUMING', String(count), String(count), String(count), '0']));
     expect(lines).toHaveLength(5);
   });
 
@@ -56,9 +56,9 @@ describe('dpgw table status', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`table track, topic ${TOPIC}: consuming 2 of 3 partitions, the store reports errors; ${held[0]! + held[1]! - 40} rows stored`);
     const [zero, one, two] = lines.slice(2, 5).map((line) => line.split(/ +/));
-    expect(zero).toEqual(['0', 'yes', 'CONSUMING', String(held[0]), String(held[0]), '0']);
-    expect(one).toEqual(['1', 'yes', 'CONSUMING', String(held[1]! - 40), String(held[1]), '40']);
-    expect(two).toEqual(['2', 'no', 'ERROR', '-', String(held[2]), '-']);
+    expect(zero).toEqual(['0', 'yes', 'CONSUMING', String(held[0]), String(held[0]), String(held[0]), '0']);
+    expect(one).toEqual(['1', 'yes', 'CONSUMING', String(held[1]! - 40), String(held[1]! - 40), String(held[1]), '40']);
+    expect(two).toEqual(['2', 'no', 'ERROR', '0', '-', String(held[2]), '-']);
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^error: partition 2: track__2__0__\d{8}T\d{4}Z on Server_127\.0\.0\.1_7000: Caught exception while transitioning from OFFLINE to CONSUMING: java\.lang\.IllegalStateException: decoder failed\\u001b\[2J$/)]));
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^error: table: Did not get any response from servers for segment: track__2__0__/)]));
     expect(result.stdout).not.toContain('\u001b');
@@ -84,7 +84,7 @@ describe('dpgw table status', () => {
       topic: TOPIC,
       verdict: 'consuming',
       rows: 200,
-      partitions: held.map((count, partition) => ({ partition, consuming: true, segment: expect.stringMatching(new RegExp(`^track__${partition}__0__`)), state: 'CONSUMING', offset: String(count), latestOffset: String(count), lag: '0', errors: [] })),
+      partitions: held.map((count, partition) => ({ partition, consuming: true, segment: expect.stringMatching(new RegExp(`^track__${partition}__0__`)), state: 'CONSUMING', rows: count, offset: String(count), latestOffset: String(count), lag: '0', errors: [] })),
       tableErrors: [],
       unknown: [],
     });
@@ -118,13 +118,13 @@ describe('dpgw table status', () => {
 
   it('a gateway that does not pass a read on: the rest is shown, and what is unknown says which read and what the gateway answered', async () => {
     const { sandbox, dpgw, held } = await setUp();
-    sandbox.faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/debug/*', status: 404, times: 100 }, { method: 'GET', path: '/api/internal/olap/tables/track/metadata', status: 405, times: 100 }] });
+    sandbox.faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/debug/*', status: 404, times: 100 }, { method: 'POST', path: '/api/internal/olap/query/sql', status: 405, times: 100 }] });
     const result = await dpgw(['table', 'status', 'track']);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`table track, topic ${TOPIC}: consuming 3 of 3 partitions; rows unknown`);
-    expect(lines.slice(2, 5).map((line) => line.split(/ +/)[5])).toEqual(['0', '0', '0']);
-    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^unknown: rows: GET http:\/\/127\.0\.0\.1:\d+\/api\/internal\/olap\/tables\/track\/metadata answered 405: /)]));
+    expect(lines.slice(2, 5).map((line) => line.split(/ +/).slice(3))).toEqual(held.map((count) => ['-', String(count), String(count), '0']));
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^unknown: rows: POST http:\/\/127\.0\.0\.1:\d+\/api\/internal\/olap\/query\/sql answered 405: /)]));
     expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^unknown: segment errors: GET http:\/\/127\.0\.0\.1:\d+\/api\/internal\/olap\/debug\/tables\/track answered 404: /)]));
     expect(held).toHaveLength(3);
 

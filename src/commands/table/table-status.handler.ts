@@ -97,8 +97,8 @@ function render(found: TableStatus, style: ChalkInstance, width: number | undefi
   const lines = [`table ${found.table}${found.topic ? `, topic ${serverText(found.topic)}` : ''}: ${verdict}; ${rows}`];
   if (found.partitions.length > 0) {
     const dash = '-';
-    const cells = found.partitions.map((p) => [String(p.partition), p.consuming === null ? '?' : p.consuming ? 'yes' : 'no', p.state ?? dash, p.offset ?? dash, p.latestOffset ?? dash, p.lag ?? dash]);
-    lines.push(textTable(['PARTITION', 'CONSUMING', 'STATE', 'OFFSET', 'LATEST', 'LAG'], cells, { width, style }));
+    const cells = found.partitions.map((p) => [String(p.partition), p.consuming === null ? '?' : p.consuming ? 'yes' : 'no', p.state ?? dash, p.rows === undefined ? dash : String(p.rows), p.offset ?? dash, p.latestOffset ?? dash, p.lag ?? dash]);
+    lines.push(textTable(['PARTITION', 'CONSUMING', 'STATE', 'ROWS', 'OFFSET', 'LATEST', 'LAG'], cells, { width, style }));
   }
   for (const error of found.tableErrors) lines.push(style.red(`error: table: ${error}`));
   for (const p of found.partitions) for (const error of p.errors) lines.push(style.red(`error: partition ${p.partition}: ${error}`));
