@@ -197,9 +197,11 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
       status.lag = String(lag > 0n ? lag : 0n);
     }
   }
+  // In the order a reader reads a partition: which, whether, where, how much, how far behind, why.
+  const ordered = listed.map(({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }) => ({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }));
   const troubled = listed.some((p) => p.consuming === false || p.errors.length > 0) || tableErrors.length > 0;
   const verdict = troubled ? 'not-consuming' : !consumingMap && !view ? 'unknown' : 'consuming';
-  return { table, ...(topic !== undefined ? { topic } : {}), partitions: listed, ...(rows !== undefined ? { rows } : {}), tableErrors, unknown, verdict };
+  return { table, ...(topic !== undefined ? { topic } : {}), verdict, partitions: ordered, ...(rows !== undefined ? { rows } : {}), tableErrors, unknown };
 }
 
 /**

@@ -5,6 +5,8 @@
  * not pass one of the store's reads on.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
@@ -149,5 +151,36 @@ describe('dpgw table status', () => {
     expect(document).toMatchObject({ verdict: 'consuming', unknown: [{ read: 'latest offsets', why: 'not asked (--stream-check off)' }] });
     for (const partition of document.partitions) expect(Object.keys(partition)).not.toEqual(expect.arrayContaining(['latestOffset']));
     expect(document.partitions.map((p: { lag?: string }) => p.lag)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('the examples of docs/tables.md, "table status", run as written: each command with its exit code, each shown output as printed', async () => {
+    const { dpgw } = await setUp();
+    const page = readFileSync(join(ROOT, 'docs/tables.md'), 'utf8');
+    const section = page.slice(page.indexOf('\n## table status\n'));
+    const blocks = [...section.matchAll(/^```(sh|console)\n([\s\S]*?)^```$/gm)].map((m) => ({ kind: m[1]!, text: m[2]! }));
+    const commands = blocks.filter((b) => b.kind === 'sh').flatMap((b) => b.text.trimEnd().split('\n'));
+    expect(commands.length).toBeGreaterThanOrEqual(3);
+    for (const line of commands) {
+      const [command, comment = ''] = line.split(/\s+#\s*/);
+      // --watch runs until Ctrl-C: the test above runs it.
+      if (command!.includes('--watch')) continue;
+      const result = await dpgw(command!.trim().split(/\s+/).slice(1));
+      expect(result.code, `${line}\n${result.stderr}`).toBe(Number(/exit (\d+)/.exec(comment)?.[1] ?? 0));
+    }
+    const shown = blocks.filter((b) => b.kind === 'console');
+    expect(shown).toHaveLength(2);
+    // Segment names carry the minute the table was made.
+    const minute = (text: string) => text.replace(/__\d{8}T\d{4}Z/g, '__<time>');
+    for (const { text } of shown) {
+      const [first, ...output] = text.split('\n');
+      const result = await dpgw(first!.replace(/^\$ dpgw /, '').split(/\s+/));
+      expect(minute(result.stdout)).toBe(minute(output.join('\n')));
+    }
+    // The output shown for a lagging partition and a segment in ERROR is what the sandbox's store then answers.
+    const [troubled] = [...section.matchAll(/^```text\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    sandboxes.current().store.partitionTrouble.set('track', new Map([[1, { behind: 40 }], [2, { error: 'Caught exception while transitioning from OFFLINE to CONSUMING' }]]));
+    const result = await dpgw(['table', 'status', 'track']);
+    expect(result.code).toBe(6);
+    expect(minute(result.stdout)).toBe(minute(troubled!));
   });
 });
