@@ -199,7 +199,8 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
   }
   // In the order a reader reads a partition: which, whether, where, how much, how far behind, why.
   const ordered = listed.map(({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }) => ({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }));
-  const troubled = listed.some((p) => p.consuming === false || p.errors.length > 0) || tableErrors.length > 0;
+  // A table the store lists no segment of consumes nothing, whatever else it says.
+  const troubled = listed.some((p) => p.consuming === false || p.errors.length > 0) || tableErrors.length > 0 || (listed.length === 0 && (consumingMap !== undefined || view !== undefined));
   const verdict = troubled ? 'not-consuming' : !consumingMap && !view ? 'unknown' : 'consuming';
   return { table, ...(topic !== undefined ? { topic } : {}), verdict, partitions: ordered, ...(rows !== undefined ? { rows } : {}), tableErrors, unknown };
 }
