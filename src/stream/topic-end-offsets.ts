@@ -4,10 +4,13 @@
  * group is joined. `dpgw table status` compares it with the offset the store has reached,
  * which Pinot 0.11 does not report itself (docs/tables.md, "table status").
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamConnection } from './stream-connection.js';
 import { DeadlineReached, ignoreLateConnectionErrors, streamError, unknownTopic } from './stream-errors.js';
 
 const CLIENT_ID = 'dpgw-table-status';
+/** What closing may add after the deadline, for a connection still being made. */
+const CLOSE_GRACE_MS = 200;
 
 /** Partition → latest offset; a DpgwError (as the stream pre-flight's) when the brokers refuse or do not answer in time. */
 export async function topicEndOffsets(connection: StreamConnection, topic: string, timeoutMs: number): Promise<Map<number, bigint>> {
@@ -24,6 +27,7 @@ export async function topicEndOffsets(connection: StreamConnection, topic: strin
     autocreateTopics: false,
   });
   ignoreLateConnectionErrors(consumer);
+  const deadline = Date.now() + timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineReached('listing offsets')), timeoutMs);
@@ -37,6 +41,8 @@ export async function topicEndOffsets(connection: StreamConnection, topic: strin
     throw streamError(error, connection, topic, timeoutMs);
   } finally {
     clearTimeout(timer);
-    await new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+    // Closing waits for connections still being made: it may not stretch the read past its deadline.
+    const closed = new Promise<void>((resolve) => consumer.close(true, () => resolve()));
+    await Promise.race([closed, sleep(Math.max(0, deadline - Date.now()) + CLOSE_GRACE_MS, undefined, { ref: false })]);
   }
 }

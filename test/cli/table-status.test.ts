@@ -147,6 +147,13 @@ describe('dpgw table status', () => {
     expect(noPassword.code, noPassword.stderr).toBe(0);
     expect(noPassword.stdout).toContain('unknown: latest offsets: no stream password for stream user dpgw-stream: set DPGW_STREAM_PASSWORD or --stream-password');
     const off = await dpgw(['table', 'status', 'track', '--stream-check', 'off', '--json']);
+    // Brokers out of reach from here: unknown under auto (the default), an error under require.
+    const away = await dpgw(['table', 'status', 'track', '--broker-list', '127.0.0.1:1']);
+    expect(away.code, away.stderr).toBe(0);
+    expect(away.stdout).toMatch(/^unknown: latest offsets: the broker cannot be reached from here \(127\.0\.0\.1:1: connection refused \(ECONNREFUSED\)\)$/m);
+    const required = await dpgw(['table', 'status', 'track', '--broker-list', '127.0.0.1:1', '--stream-check', 'require', '--timeout', '5']);
+    expect(required.code).toBe(5);
+    expect(required.stderr).toMatch(/^dpgw: 127\.0\.0\.1:1: cannot read from the brokers: /m);
     const document = JSON.parse(off.stdout);
     expect(document).toMatchObject({ verdict: 'consuming', unknown: [{ read: 'latest offsets', why: 'not asked (--stream-check off)' }] });
     for (const partition of document.partitions) expect(Object.keys(partition)).not.toEqual(expect.arrayContaining(['latestOffset']));

@@ -88,7 +88,9 @@ function render(found: TableStatus, style: ChalkInstance, width: number | undefi
   const known = found.partitions.filter((p) => p.consuming !== null);
   const consuming = known.filter((p) => p.consuming).length;
   const verdict =
-    found.verdict === 'unknown'
+    found.partitions.length === 0 && found.verdict === 'not-consuming'
+      ? style.red.bold('not consuming: the store lists no segment of the table')
+      : found.verdict === 'unknown'
       ? style.yellow('consumption unknown')
       : found.verdict === 'consuming'
         ? style.green(`consuming ${consuming} of ${plural(found.partitions.length, 'partition')}`)
