@@ -54,7 +54,7 @@ export interface TableStatus {
 
 export interface TableStatusOptions {
   /** The topic's latest offsets (the stream), or why they are unknown. */
-  endOffsets?: (topic: string, stream: Record<string, string>) => Promise<Map<number, bigint> | { unknown: string }>;
+  endOffsets?: (topic: string) => Promise<Map<number, bigint> | { unknown: string }>;
 }
 
 /** Segment states from best to worst: a partition shows its servers' worst. */
@@ -103,7 +103,7 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
     client.tableStatusRead({ sql: `SELECT $segmentName, COUNT(*) FROM "${raw}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` }, table).catch(storeError),
     client.tableStatusRead('debug', table).catch(storeError),
   ]);
-  const offsets = topic !== undefined && stream !== undefined && options.endOffsets ? await options.endOffsets(topic, stream) : { unknown: topic === undefined ? `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? held.why : 'no stream configs'})` : 'not asked' };
+  const offsets = topic !== undefined && options.endOffsets ? await options.endOffsets(topic) : { unknown: topic === undefined ? `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? held.why : 'no stream configs'})` : 'not asked' };
 
   const partitions = new Map<number, PartitionStatus>();
   const partitionOf = (number: number) => {

@@ -147,6 +147,10 @@ describe('dpgw table status', () => {
     expect(noPassword.code, noPassword.stderr).toBe(0);
     expect(noPassword.stdout).toContain('unknown: latest offsets: no stream password for stream user dpgw-stream: set DPGW_STREAM_PASSWORD or --stream-password');
     const off = await dpgw(['table', 'status', 'track', '--stream-check', 'off', '--json']);
+    // Only the brokers the run names: the table's own list (which the store's answer carries) is not asked.
+    const noBrokers = await dpgw(['table', 'status', 'track'], { DPGW_BROKER_LIST: '' });
+    expect(noBrokers.code, noBrokers.stderr).toBe(0);
+    expect(noBrokers.stdout).toContain('unknown: latest offsets: no broker list: set --broker-list (dpgw asks only the brokers the run names, not those of the table the store holds)');
     // Brokers out of reach from here: unknown under auto (the default), an error under require.
     const away = await dpgw(['table', 'status', 'track', '--broker-list', '127.0.0.1:1']);
     expect(away.code, away.stderr).toBe(0);

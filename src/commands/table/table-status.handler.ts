@@ -7,10 +7,9 @@ import type { TableStatusCommand } from './table.command.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { requireName } from '../../names/platform-names.js';
-import { parseJaasOptions } from '../../olap/jaas-config.js';
 import { readTableStatus, type TableStatus } from '../../olap/table-status.js';
 import { textTable } from '../../output/text-table.js';
-import { streamCheckModeOf, streamPasswordOf, streamUserOf } from '../../settings/core-options.js';
+import { brokerAddresses, streamCheckModeOf, streamPasswordOf, streamUserOf } from '../../settings/core-options.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { unreachableBrokers } from '../../stream/broker-reachability.js';
 import { streamConnection } from '../../stream/stream-connection.js';
@@ -53,33 +52,32 @@ export const status: HandlerOf<TableStatusCommand> = async (context) => {
 };
 
 /**
- * The topic's latest offsets, from the brokers the table's stream names (or --broker-list), as
- * the stream user (--stream-user, else the table's) with the stream password of dpgw's own
- * settings — never the one the store's answer carries. Unknown, with why, when there is no
- * password, when --stream-check is off, or (auto) when the brokers cannot be reached from here.
+ * The topic's latest offsets, from the brokers of the run (--broker-list) as its stream user
+ * with its stream password — never brokers or a user a server's answer names, nor the password
+ * the store's answer carries (docs/trust-boundary.md: a server does not decide where dpgw
+ * connects, or as whom). Unknown, with why, without a broker list or a stream password, with
+ * --stream-check off, or (auto) when the brokers cannot be reached from here.
  */
 async function endOffsetsReader(context: ContextOf<TableStatusCommand>) {
   const settings = await context.settings();
   const mode = streamCheckModeOf(settings);
-  const user = streamUserOf(settings);
+  const username = streamUserOf(settings);
   const password = settings.values.streamPassword.value === undefined ? undefined : await streamPasswordOf(settings, context.io.env);
+  const brokers = settings.values.brokerList.value === undefined ? [] : brokerAddresses(settings);
   const timeout = timeoutMs(settings);
-  return async (topic: string, stream: Record<string, string>): Promise<Map<number, bigint> | { unknown: string }> => {
+  return async (topic: string): Promise<Map<number, bigint> | { unknown: string }> => {
     if (mode === 'off') return { unknown: 'not asked (--stream-check off)' };
-    const listed = settings.values.brokerList.value ?? stream[`stream.${stream.streamType}.broker.list`];
-    const brokers = (listed ?? '').split(',').map((broker) => broker.trim()).filter(Boolean);
-    if (brokers.length === 0) return { unknown: "no broker list: set --broker-list (the table's stream names none)" };
-    const username = user ?? (stream['sasl.jaas.config'] !== undefined ? parseJaasOptions(stream['sasl.jaas.config']).username : undefined);
-    if (username !== undefined && password === undefined) return { unknown: `no stream password for stream user ${serverText(username)}: set DPGW_STREAM_PASSWORD or --stream-password` };
+    if (brokers.length === 0) return { unknown: 'no broker list: set --broker-list (dpgw asks only the brokers the run names, not those of the table the store holds)' };
+    if (username !== undefined && password === undefined) return { unknown: `no stream password for stream user ${username}: set DPGW_STREAM_PASSWORD or --stream-password` };
     if (mode === 'auto') {
       const why = await unreachableBrokers(brokers, Math.min(timeout, PROBE_TIMEOUT_MS));
-      if (why !== undefined) return { unknown: serverText(why) };
+      if (why !== undefined) return { unknown: why };
     }
     try {
       return await topicEndOffsets(streamConnection(brokers, username, password), topic, timeout);
     } catch (error) {
       if (mode === 'require' || !(error instanceof DpgwError)) throw error;
-      return { unknown: error.toLine() };
+      return { unknown: serverText(error.toLine()) };
     }
   };
 }
