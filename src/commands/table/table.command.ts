@@ -60,6 +60,8 @@ export const table = defineGroup({
       usage: 'status <name>',
       description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors; exit 6 when not all consume",
       example: 'dpgw table status track --watch 5',
+      moreHelp:
+        "\nColumns: PARTITION, CONSUMING, STATE (its newest segment's), ROWS, OFFSET (reached), LATEST (the\n  topic's), LAG (LATEST − OFFSET). error: lines give the store's reasons; unknown: lines the reads\n  the gateway does not pass on (docs/tables.md, \"table status\").\nExit: 0 every partition consumes; 6 one does not, or the store reports an error; 9 no such table;\n  3 nothing tells whether it consumes.\n",
       options: statusOptions,
       handler: () => import('./table-status.handler.js').then((module) => module.status),
     }),
