@@ -103,7 +103,7 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
     client.tableStatusRead({ sql: `SELECT $segmentName, COUNT(*) FROM "${raw}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` }, table).catch(storeError),
     client.tableStatusRead('debug', table).catch(storeError),
   ]);
-  const offsets = topic !== undefined && options.endOffsets ? await options.endOffsets(topic) : { unknown: topic === undefined ? `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? held.why : 'no stream configs'})` : 'not asked' };
+  const offsets = topic !== undefined && options.endOffsets ? await options.endOffsets(topic) : { unknown: topic === undefined ? `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? serverText(held.why) : 'no stream configs'})` : 'not asked' };
 
   const partitions = new Map<number, PartitionStatus>();
   const partitionOf = (number: number) => {

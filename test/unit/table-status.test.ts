@@ -65,6 +65,14 @@ describe('table status from the store\'s answers', () => {
     expect(status.partitions[2]).toMatchObject({ partition: 2, consuming: false, rows: 0, latestOffset: '3' });
   });
 
+  it("a gateway that does not pass the table's read on: its topic, and so the latest offsets, are unknown; the rest is shown", async () => {
+    const client = gateway();
+    (client as unknown as { getTable: () => Promise<StoreRead<unknown>> }).getTable = async () => ({ kind: 'not-exposed', url: 'http://gateway/t', why: '405: Request method not supported\u001b[2J' });
+    const status = await readTableStatus(client, 'track', { endOffsets: latest });
+    expect(status).toMatchObject({ verdict: 'consuming', rows: 94, unknown: [{ read: 'latest offsets', why: "the table's topic is unknown (GET http://gateway/t answered 405: Request method not supported\\u001b[2J)" }] });
+    expect(status.topic).toBeUndefined();
+  });
+
   it('a table the store lists no segment of is not consuming', async () => {
     const status = await readTableStatus(gateway({ consuming: {}, externalview: { OFFLINE: null, REALTIME: {} }, rows: { resultTable: { rows: [] }, exceptions: [] } }), 'track');
     expect(status).toMatchObject({ verdict: 'not-consuming', partitions: [] });
