@@ -64,6 +64,13 @@ export function pinotStore(controller, broker) {
     readSchema: (schema) => ask('GET', `schemas/${name(schema)}`),
     readTable: (table) => ask('GET', `tables/${name(table)}`),
     consumingSegments: (table) => ask('GET', `tables/${name(table)}/consumingSegmentsInfo`),
+    listTables: () => ask('GET', 'tables'),
+    deleteTable: async (table, type) => {
+      const answer = await ask('DELETE', `tables/${name(table)}${type === undefined ? '' : `?type=${encodeURIComponent(type)}`}`);
+      if (answer.status < 300) own.tables.delete(table);
+      return answer;
+    },
+    deleteSchema: (schema) => ask('DELETE', `schemas/${name(schema)}`),
     externalView: (table) => ask('GET', `tables/${name(table)}/externalview`),
     query: (body) => (broker ? ask('POST', 'query/sql', body, broker) : Promise.resolve({ status: 404, body: { code: 404, error: 'no broker behind this gateway' } })),
     tableDebug: (table) => ask('GET', `debug/tables/${name(table)}`),

@@ -12,6 +12,7 @@ import { completion } from './completion/completion.command.js';
 import { config } from './config/config.command.js';
 import { dashboard } from './dashboard/dashboard.command.js';
 import { enable } from './enable/enable.command.js';
+import { exportCommand } from './export/export.command.js';
 import { health } from './health/health.command.js';
 import { login } from './login/login.command.js';
 import { logout } from './logout/logout.command.js';
@@ -22,4 +23,4 @@ import { storage } from './storage/storage.command.js';
 import { table } from './table/table.command.js';
 import { verify } from './verify/verify.command.js';
 
-export const COMMANDS: readonly Definition[] = [login, logout, auth, enable, schema, table, catalog, storage, health, accessControl, verify, dashboard, provision, sandbox, completion, config];
+export const COMMANDS: readonly Definition[] = [login, logout, auth, enable, schema, table, catalog, storage, health, accessControl, verify, dashboard, provision, exportCommand, sandbox, completion, config];

@@ -12,7 +12,7 @@ export const CATALOG_BASE = '/api/v2/catalog';
 export const paths = {
   /** POST: store an analytics schema. */
   olapSchemas: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas`,
-  /** POST: create a real-time table. */
+  /** POST: create a real-time table. ASSUMED: GET lists the store's tables (the store controller's GET /tables, `{"tables": [...]}`). */
   olapTables: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables`,
   /** GET: catalog data sets of a data source's enablement (`all`/`all` selects every one). */
   catalogDataSets: (dataSourceId: string = CATALOG_ALL, enablementId: string = CATALOG_ALL) =>
@@ -31,10 +31,15 @@ export const paths = {
   /** ASSUMED. PUT: enable a data set in an enablement (idempotent). */
   enablementDataSet: (dataSourceId: string, enablementId: string, dataSetName: string) =>
     `${CATALOG_BASE}/datasources/${seg(dataSourceId)}/enablements/${seg(enablementId)}/datasets/${seg(dataSetName)}`,
-  /** ASSUMED. GET: one schema as the analytics store holds it (the store controller's GET /schemas/{name}, through the gateway). */
+  /** ASSUMED. GET: one schema as the analytics store holds it (the store controller's GET /schemas/{name}, through the gateway); DELETE removes it. */
   olapSchema: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas/${seg(name)}`,
   /** ASSUMED. GET: one table as the analytics store holds it (the store controller's GET /tables/{name}); PUT replaces its config. */
   olapTable: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}`,
+  /**
+   * ASSUMED. DELETE: a real-time table (the store controller's DELETE /tables/{name}?type=realtime). The type is
+   * named so that an OFFLINE table of the same name, which dpgw never made, is never deleted along with it.
+   */
+  olapRealtimeTableDeletion: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}?type=realtime`,
   /** ASSUMED. GET: the store controller's consuming segments of a real-time table (GET /tables/{name}/consumingSegmentsInfo), through the gateway. */
   olapConsumingSegments: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/consumingSegmentsInfo`,
   /** ASSUMED. GET: the store controller's external view of a table's segments (GET /tables/{name}/externalview), through the gateway. */

@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   NAME_INVALID: { exit: ExitCode.Usage, meaning: 'a data set, schema, table, topic or profile name breaks the naming rules', next: 'the message names the character and the rule; nothing was sent' },
   PASSWORD_MISSING: { exit: ExitCode.Usage, meaning: '`dpgw login` has no password: none piped in, and no terminal to ask on', next: 'pipe it to --password-stdin, or set DPGW_PASSWORD' },
   OUTPUT_EXISTS: { exit: ExitCode.Usage, meaning: 'the --output file exists and differs from what dpgw would write', next: 'pass --force to replace it, or choose another file' },
+  CONFIRMATION_REQUIRED: { exit: ExitCode.Usage, meaning: 'a deletion needs confirmation, and there is no terminal to ask on', next: 'pass --yes to delete without asking; nothing was sent' },
+  CONFIRMATION_MISMATCH: { exit: ExitCode.Usage, meaning: 'the name typed at the prompt is not the name to delete, or a prune was not confirmed', next: 'run it again and type the name as shown; nothing was deleted' },
   USAGE_ERROR: { exit: ExitCode.Usage, meaning: 'the command cannot run as given (a general usage error)', next: 'the message and hint say what to change' },
   // Settings and config.yaml.
   SETTING_MISSING: { exit: ExitCode.Usage, meaning: 'a setting the command needs is set nowhere', next: 'set it with its flag, variable or `dpgw config set`, as the hint says' },
@@ -84,11 +86,17 @@ export const ERROR_CODES = {
   // The analytics store.
   SCHEMA_NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds no schema of that name', next: 'check the name, or push it with `dpgw schema push`' },
   TABLE_NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds no table of that name', next: 'check the name (`dpgw catalog datasets`), or create it' },
+  NOTHING_TO_EXPORT: { exit: ExitCode.NotFound, meaning: '`dpgw export` found no table to write back (none, none of the filters\' tables, or every one left out)', next: 'the warning names each table left out and why; nothing was written' },
   NOT_FOUND: { exit: ExitCode.NotFound, meaning: 'the store holds nothing of that name (a general one)', next: 'check the name (`dpgw catalog` lists what exists)' },
   STORE_READS_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not pass reads of the store\'s schemas and tables on', next: 'ask the platform team, or check --olap-segment' },
   SCHEMA_CHANGE_REFUSED: { exit: ExitCode.Usage, meaning: 'the schema would remove or retype columns the analytics store holds, which it refuses', next: 'give the schema and its table new names; nothing of the data set was sent' },
+  MESSAGES_DO_NOT_FIT: { exit: ExitCode.Usage, meaning: 'sampled messages of the topic do not carry a column of the schema, or hold values the store cannot read as its type', next: 'fix the schema (the message names each column, and the field likely meant); nothing of the table was sent' },
   TABLE_EXISTS: { exit: ExitCode.Rejected, meaning: 'the table exists already and the command was told to create it, not to reuse it', next: 'use it as it is, choose another name with --name, or run provision (it compares and updates)' },
   TABLE_UPDATE_UNSUPPORTED: { exit: ExitCode.Rejected, meaning: 'a table differs from the manifest, and the gateway cannot update tables', next: 'update it in the store by hand, or use another table name' },
+  STORE_LISTING_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not list the store\'s tables, which `provision --prune` needs to find the tables a manifest marked', next: 'ask the platform team to pass GET /api/internal/<olap>/tables on; nothing was deleted' },
+  STORE_DELETES_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not pass deletes of the store\'s tables and schemas on', next: 'ask the platform team, or check --olap-segment; nothing was deleted' },
+  SCHEMA_IN_USE: { exit: ExitCode.Rejected, meaning: 'a schema to delete is still used by a table (seen by dpgw before sending, or refused by the store with 409)', next: 'delete the table the message names first; nothing was deleted' },
+  DELETE_NOT_FINISHED: { exit: ExitCode.Failure, meaning: 'the store took the DELETE, but still held the table or schema when --timeout was over (it drops tables in the background)', next: 'check with `dpgw table get` before creating that name again, or wait longer with --timeout' },
   NOT_CONSUMING: { exit: ExitCode.Failure, meaning: 'a table was created but does not consume every partition in time', next: 'the store\'s reason is in the message; check the stream settings the table carries' },
   TABLE_NOT_CONSUMING: { exit: ExitCode.Unhealthy, meaning: '`table status`: a partition of the table is not consumed, or the store reports an error for the table or a segment', next: 'the output names each partition\'s state and the store\'s reasons (docs/tables.md, "table status")' },
   // The stream.

@@ -34,6 +34,12 @@ const NO_ROUTE = /^No (static resource|endpoint|handler found)\b/i;
 /** What a read of the analytics store found; `not-exposed` when the gateway does not pass reads on to it. */
 export type StoreRead<T> = { kind: 'found'; url: string; body: T } | { kind: 'not-found'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
 
+/**
+ * What a DELETE of the analytics store found: `in-use` is the store's 409 (a schema a table
+ * still uses); `not-exposed` when the gateway does not pass deletes on (docs/gateway-api.md).
+ */
+export type StoreDeletion = { kind: 'deleted'; url: string; status: number } | { kind: 'not-found'; url: string; message: string } | { kind: 'in-use'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
+
 /** What a mutating call answered: the contract shows no body, so it may be absent. */
 export interface Accepted<T = unknown> {
   status: number;
@@ -166,6 +172,51 @@ export class GatewayClient {
     const map = typeof body === 'object' && body !== null ? body._segmentToConsumingInfoMap : undefined;
     if (typeof map !== 'object' || map === null || Array.isArray(map)) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's consuming segments` };
     return { kind: 'found', url: response.url, body: map as Record<string, unknown> };
+  }
+
+  /**
+   * ASSUMED. GET /api/internal/olap/tables: the names of the tables the store holds, as its
+   * controller lists them (`{"tables": [...]}`, names without the type suffix). 404 (any),
+   * 405, 501 or an answer of another shape is "not exposed".
+   */
+  async listTables(): Promise<StoreRead<string[]>> {
+    const path = paths.olapTables(this.olapSegment);
+    let response: HttpResponse<unknown>;
+    try {
+      response = await this.http.request('GET', path);
+    } catch (error) {
+      if (error instanceof GatewayError && [404, 405, 501].includes(error.status)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
+      throw error;
+    }
+    const body = response.body as Record<string, unknown> | unknown[] | null | undefined;
+    const names = Array.isArray(body) ? body : typeof body === 'object' && body !== null ? body.tables : undefined;
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's list of tables` };
+    return { kind: 'found', url: response.url, body: names as string[] };
+  }
+
+  /** ASSUMED. DELETE /api/internal/olap/tables/{name}?type=realtime: the store drops the table in the background (deleteTable's caller waits until a read no longer finds it). */
+  async deleteTable(name: string): Promise<StoreDeletion> {
+    return this.storeDeletion(paths.olapRealtimeTableDeletion(name, this.olapSegment));
+  }
+
+  /** ASSUMED. DELETE /api/internal/olap/schemas/{name}: the store refuses (409) while a table uses the schema. */
+  async deleteSchema(name: string): Promise<StoreDeletion> {
+    return this.storeDeletion(paths.olapSchema(name, this.olapSegment));
+  }
+
+  private async storeDeletion(path: string): Promise<StoreDeletion> {
+    try {
+      const response = await this.http.request('DELETE', path);
+      return { kind: 'deleted', url: response.url, status: response.status };
+    } catch (error) {
+      if (!(error instanceof GatewayError)) throw error;
+      // As for reads: the router's own 404 means no such route, the store's means no such name.
+      if (error.status === 404 && NO_ROUTE.test(error.bodyMessage)) return { kind: 'not-exposed', url: error.url, why: `404: ${error.bodyMessage}` };
+      if (error.status === 404) return { kind: 'not-found', url: error.url, message: error.bodyMessage };
+      if (error.status === 405 || error.status === 501) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
+      if (error.status === 409) return { kind: 'in-use', url: error.url, message: error.bodyMessage };
+      throw error;
+    }
   }
 
   /**

@@ -8,7 +8,8 @@
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 
-export type NameKind = 'data source' | 'data set' | 'enablement' | 'group' | 'topic' | 'table' | 'schema';
+/** `manifest`: a manifest's name, the mark its tables carry (olap/manifest-mark.ts). */
+export type NameKind = 'data source' | 'data set' | 'enablement' | 'group' | 'topic' | 'table' | 'schema' | 'manifest';
 
 /** Kafka's limit for a topic name, and far above any name the contract's examples use. */
 export const MAX_NAME_LENGTH = 249;

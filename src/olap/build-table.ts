@@ -11,6 +11,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
 import { howToSet } from '../settings/setting-definitions.js';
 import { scramJaasConfig } from './jaas-config.js';
+import { withManifestMark } from './manifest-mark.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
 import { checkTable, failOnIssues, fillTemplate, readTemplate, type TemplateValues } from './table-template.js';
@@ -46,6 +47,8 @@ export interface TableInputs {
   streamPassword?: string;
   /** A retention the caller's own input sets (a manifest entry's table.retentionDays), over the setting. */
   retentionDays?: number;
+  /** The manifest whose table this is: its name is the table's mark (olap/manifest-mark.ts). */
+  manifestName?: string;
   warn: (message: string) => void;
 }
 
@@ -94,8 +97,9 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     serverTenant: { value: settings.serverTenant, how: howToSet('serverTenant') },
   };
   const template = await readTemplate(inputs.templateFile);
-  const { table, issues } = fillTemplate(template, values);
-  failOnIssues([...issues, ...(issues.length ? [] : checkTable(table, schema, template))], 'table settings or template');
+  const { table: filled, issues } = fillTemplate(template, values);
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template');
+  const table = inputs.manifestName === undefined ? filled : withManifestMark(filled, inputs.manifestName);
   return { table, schema, schemaName };
 }
 

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
 import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
@@ -85,6 +85,9 @@ export type VerifySettings = z.infer<typeof verifySettings>;
 export const manifestSchema = z
   .strictObject({
     version: z.literal(1).optional().describe('manifest format version'),
+    name: platformName('manifest')
+      .optional()
+      .describe("the manifest's name, marked on every table it creates or updates (metadata.customConfigs[\"dpgw.manifest\"]); provision --prune deletes only tables with this mark. Default: the file's name without its extension, or the folder's name for provision.yaml"),
     profile: name.optional().describe('settings profile of config.yaml to start from'),
     settings: z.strictObject(settingsShape).optional().describe("settings over the profile: platformVersion, stream settings, tenants, …; endpoints and identities (realm, clientId, username, streamUser, dashboardUser) only with --allow-manifest-endpoints or when equal to the run's own, secret references only with --allow-manifest-secrets"),
     healthCheck: z.union([z.boolean(), name]).optional().describe('check platform health (true) or one component after provisioning'),
@@ -97,6 +100,8 @@ export type Manifest = z.infer<typeof manifestSchema>;
 
 export interface LoadedManifest {
   file: string;
+  /** The manifest's name: its `name:`, else derived from its path (manifestNameOf); its tables carry it as their mark. */
+  name: string;
   manifest: Manifest;
   document: LocatedDocument;
   /** Settings from the manifest with their locations, for the settings' sources. */
@@ -202,7 +207,18 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }
-  return { file, manifest: manifest as Manifest, document, settings, entries, problems: issues };
+  const name = manifest.name ?? manifestNameOf(file);
+  if (manifest.name === undefined && nameProblem('manifest', name) !== undefined) {
+    issue([], `${nameProblem('manifest', name)!}; this name comes from the manifest's path, and its tables are marked with it: give the manifest a name: of its own`);
+  }
+  return { file, name, manifest: manifest as Manifest, document, settings, entries, problems: issues };
+}
+
+/** The file name without its extension, or the folder's name for a file named provision (examples/track/provision.yaml: track). */
+export function manifestNameOf(file: string): string {
+  const path = resolve(file);
+  const base = basename(path).replace(/\.(ya?ml|json)$/i, '');
+  return base === 'provision' ? basename(dirname(path)) : base;
 }
 
 /** Whether a manifest's value is the run's own: equal, or the same URL but for trailing slashes. */
@@ -226,6 +242,7 @@ function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 
     }),
     settings: Object.fromEntries(settings),
     ...(manifestSchema.shape.profile.safeParse(raw.profile).data !== undefined ? { profile: raw.profile as string } : {}),
+    ...(manifestSchema.shape.name.safeParse(raw.name).data !== undefined ? { name: raw.name as string } : {}),
     ...(manifestSchema.shape.healthCheck.safeParse(raw.healthCheck).data !== undefined ? { healthCheck: raw.healthCheck as Manifest['healthCheck'] } : {}),
   };
 }

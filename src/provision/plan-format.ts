@@ -16,7 +16,7 @@ const step = z.looseObject({
   difference: z.array(z.string()).optional().describe('what differs from the store, as + / - / ~ lines'),
   request: z.looseObject({ method: z.string(), path: z.string(), body: z.unknown().optional() }).optional().describe('the request the run would send (secrets masked)'),
   shown: z.string().optional().describe('an inferred schema, as it would be sent'),
-  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), url: z.string().optional() }).optional().describe('facts a renderer shows (partitions, a dashboard address)'),
+  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), messages: z.number().optional(), url: z.string().optional() }).optional().describe('facts a renderer shows (partitions, messages sampled, a dashboard address)'),
 });
 
 const dataSet = z.looseObject({
@@ -39,6 +39,15 @@ export const planDocument = z.looseObject({
   changes: z.boolean().describe('anything would change, or could not be compared'),
   actions: z.record(z.enum(PLAN_ACTIONS), z.number().int().nonnegative()).describe('how many steps would take each action, zeros included'),
   plan: z.array(dataSet),
+  prune: z
+    .looseObject({
+      manifest: z.string().describe("the manifest's name, the mark looked for"),
+      mark: z.looseObject({ key: z.string(), value: z.string() }).describe('the key in a table\'s metadata.customConfigs, and its value'),
+      steps: z.array(step).describe('a delete step per table, then per schema, in the order they would be deleted'),
+      note: z.string().describe('what a prune never deletes (enablements)'),
+    })
+    .optional()
+    .describe('with --prune: what would be deleted'),
   healthCheck: z.looseObject({ path: z.string() }).optional(),
 });
 

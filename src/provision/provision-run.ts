@@ -32,6 +32,7 @@ import { blockedStep, changedSomething, notStartedStep, STEP_ORDER, wouldChange,
 import { StepInterrupted } from './steps/step-interrupted.js';
 import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream } from './steps/stream-step.js';
+import { applySample, planSample, sampleCheckSkipped, type SampleCheck } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError } from './steps/schema-step.js';
 import { applyTable, planTable } from './steps/table-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
@@ -84,6 +85,8 @@ export interface KnownProfiles {
 
 export interface RunOptions {
   client: GatewayClient;
+  /** The manifest's name: every table it creates or updates carries it as its mark (olap/manifest-mark.ts). */
+  manifestName: string;
   settings: ProvisionSettings;
   streamPassword?: string;
   /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
@@ -92,6 +95,9 @@ export interface RunOptions {
   streamTimeoutMs?: number;
   /** The stream pre-flight before each table; undefined with --no-stream-check. */
   preflight?: StreamPreflight;
+  /** Sampled messages held against each schema before its table; undefined when off, and why (`sampleCheckOff`). */
+  sampleCheck?: SampleCheck;
+  sampleCheckOff?: string;
   /** How long to wait for the store to consume each table (0: not checked). */
   waitConsumingMs?: number;
   concurrency: number;
@@ -143,7 +149,7 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
         throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { code: 'NAME_INVALID', where: entry.inferAt?.location });
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
-      const { table } = await buildTable(tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn));
+      const { table } = await buildTable(tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name));
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);
@@ -251,7 +257,7 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
 
 /** The steps a data set of the manifest goes through, in the documented order. */
 function stepsOf(entry: Prepared['entry']): StepName[] {
-  return ['enable', 'stream', 'schema', 'table', 'storage', 'consume', ...(entry.verify ? (['verify'] as const) : []), ...(entry.dashboard ? (['dashboard'] as const) : [])];
+  return ['enable', 'stream', 'sample', 'schema', 'table', 'storage', 'consume', ...(entry.verify ? (['verify'] as const) : []), ...(entry.dashboard ? (['dashboard'] as const) : [])];
 }
 
 /** The plan: what each data set would do, found with GET requests only. */
@@ -266,7 +272,8 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const enabled = await planEnable(options.client, enableRequest(entry, options), listed);
     const { topic } = enabled;
     steps.push(enabled.record);
-    steps.push(await planStream(options.preflight));
+    const stream = await planStream(options.preflight);
+    steps.push(stream);
     const infer = inferSettingsOf(entry);
     let schema = given;
     let schemaKnownBeforeRun = true;
@@ -279,14 +286,25 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
       const known = inferred ? undefined : options.schemaComparisons?.get(entry.index);
       steps.push((await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record);
     }
+    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn, options.manifestName));
+    // The sample is read only where the run would read it: not past a refused schema, nor from brokers out of reach.
+    const schemaRefused = steps.some((step) => step.action === 'refused');
+    const sampleTopic = entry.table?.topic ?? topic;
+    if (!schemaRefused) {
+      steps.push(stream.action === 'skipped' && options.sampleCheck ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${stream.reason}` } : await planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, sampleTopic, infer ? undefined : schema, table));
+    }
+    sortSteps(steps);
     const refused = steps.find((step) => step.action === 'refused');
     if (refused) {
-      // Nothing after a refused schema is asked for: the run would send none of it.
+      // Nothing after a refused step is asked for: the run would send none of it.
       steps.push(...names.filter((name) => !steps.some((step) => step.step === name)).map((name) => blockedStep(name, refused.step, false)));
-      // A schema refused before the run keeps its enablement from being sent too.
-      if (schemaKnownBeforeRun) steps.forEach((step, index) => step !== refused && step.action !== 'blocked' && (steps[index] = blockedStep(step.step, refused.step, false)));
+      // A schema refused before the run keeps its enablement from being sent too; after a refused sample, steps after it are blocked.
+      steps.forEach((step, index) => {
+        const dependsOn = (refused.step === 'schema' && schemaKnownBeforeRun) || STEP_ORDER.indexOf(step.step) > STEP_ORDER.indexOf(refused.step);
+        if (step !== refused && step.action !== 'blocked' && dependsOn) steps[index] = blockedStep(step.step, refused.step, false);
+      });
+      sortSteps(steps);
     } else {
-      const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn));
       steps.push(await planTable(options.client, table, { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined }));
       steps.push(planStorage(version), planConsume(options.waitConsumingMs ?? 0));
       if (entry.verify) steps.push(planVerify(entry.verify));
@@ -375,17 +393,33 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     if (stream.skippedBecause !== undefined) options.warn(streamCheckSkipped(stream.skippedBecause));
     steps.push(stream.record);
 
+    const infer = inferSettingsOf(entry);
+    if (infer) steps.push({ step: 'sample', action: 'skipped', status: 'skipped', reason: 'the schema is inferred from the same messages' });
     current = 'schema';
     attempted = 'create';
-    const infer = inferSettingsOf(entry);
     const inferred = infer ? await inferStep(inferInputs(entry, infer, topic, options)) : undefined;
     const schema = inferred?.schema ?? given!;
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn, options.manifestName));
+
+    // Before the schema and the table: do the topic's messages carry the schema's columns?
+    current = 'sample';
+    attempted = 'check';
+    if (inferred) {
+      // Held against the messages it was inferred from: nothing to check.
+    } else if (stream.skippedBecause !== undefined && options.sampleCheck) steps.push({ step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${stream.skippedBecause}` });
+    else {
+      const sample = await applySample(options.sampleCheck, topic, schema, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location);
+      if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
+      steps.push(sample.record);
+    }
+
+    current = 'schema';
+    attempted = 'create';
     steps.push((await applySchema(options.client, { schema, known: options.schemaComparisons?.get(entry.index), inferred: inferred?.detail, where: entry.inferAt?.location, refusedHint: 'its schema and table were not sent' })).record);
     if (options.interrupted()) return finish('interrupted');
 
     current = 'table';
     attempted = 'create';
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn));
     const tableOptions = { existing: options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const) };
     steps.push((await applyTable(options.client, table, tableOptions)).record);
     if (options.interrupted()) return finish('interrupted');
@@ -430,6 +464,14 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
   }
 }
 
+/** What a step list says when the sample check is off and no reason was given. */
+const SAMPLE_CHECK_OFF = '--no-sample-check';
+
+/** Steps in the documented order. */
+function sortSteps(steps: StepRecord[]): void {
+  steps.sort((a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step));
+}
+
 function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
   return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };
 }
@@ -472,8 +514,9 @@ function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: stri
   return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
 }
 
-function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void): TableInputs {
+function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestName: string): TableInputs {
   return {
+    manifestName,
     settings,
     retentionDays: entry.table?.retentionDays,
     topic: entry.table?.topic ?? topic,

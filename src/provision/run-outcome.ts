@@ -38,18 +38,19 @@ function failingComponents(record: HealthRecord, path: string[]): string[] {
 
 /**
  * The run's exit code, first match wins: interrupted 130; failed data sets their common
- * code (else 1); a health check not UP 6; with --detailed-exitcode, changes made (or something
- * not compared) 7; else 0.
+ * code (else 1); a failed prune its error's code; a health check not UP 6; with
+ * --detailed-exitcode, changes made (a prune's deletions too, or something not compared) 7; else 0.
  */
-export function runExitCode(results: DataSetResult[], outcome: { interrupted: boolean; health?: HealthOutcome; detailedExitcode: boolean }): number {
+export function runExitCode(results: DataSetResult[], outcome: { interrupted: boolean; health?: HealthOutcome; detailedExitcode: boolean; pruned?: { changed: boolean; error?: DpgwError } }): number {
   const failed = results.filter((r) => r.status === 'failed');
   if (outcome.interrupted) return ExitCode.Interrupted;
   if (failed.length > 0) {
     const codes = new Set(failed.map((r) => r.exitCode ?? ExitCode.Failure));
     return codes.size === 1 ? [...codes][0]! : ExitCode.Failure;
   }
+  if (outcome.pruned?.error) return outcome.pruned.error.exitCode;
   if (outcome.health && outcome.health.status !== HEALTH_STATUS_UP) return ExitCode.Unhealthy;
   // 0 only when everything was compared and equal: a table that could not be read back counts as a change.
-  if (outcome.detailedExitcode && results.some((r) => r.changed || r.uncompared)) return ExitCode.Changed;
+  if (outcome.detailedExitcode && (results.some((r) => r.changed || r.uncompared) || outcome.pruned?.changed)) return ExitCode.Changed;
   return ExitCode.Ok;
 }

@@ -3,6 +3,7 @@
  * enabled data sets whose topic appears after a delay (a real platform is
  * asynchronous), and the read permissions the storage touch creates.
  */
+import type { MessageShape } from './stream/feed-messages.js';
 import { DEFAULT_STORAGE_NAME, SELF_LINK_REL, TOPIC_LABEL_KEY_SUFFIX } from '../contract/constants.js';
 import type { CatalogDataSet, CatalogDataSource, Enablement, OfferedDataSet } from '../contract/types.js';
 import { stableId } from './stable-id.js';
@@ -12,17 +13,21 @@ export const TOPIC_LABEL_KEY = `platform.sandbox.local${TOPIC_LABEL_KEY_SUFFIX}`
 export interface SeedDataSource {
   name: string;
   dataSets: string[];
+  /** The shape of its data sets' messages (feed-messages.ts); default: track reports. */
+  messages?: MessageShape;
 }
 
 export const DEFAULT_SEED: SeedDataSource[] = [
-  { name: 'mock-data-library', dataSets: ['track', 'vessel', 'weather'] },
-  { name: 'mock-sensor-feed', dataSets: ['telemetry'] },
+  // The library's data sets are position reports, each in the track data set's shape.
+  { name: 'mock-data-library', dataSets: ['track', 'vessel', 'weather'], messages: 'track' },
+  { name: 'mock-sensor-feed', dataSets: ['telemetry'], messages: 'reading' },
 ];
 
 interface DataSourceRecord {
   id: string;
   name: string;
   offered: OfferedDataSet[];
+  messages: MessageShape;
 }
 
 interface EnabledDataSet {
@@ -59,7 +64,7 @@ export class Catalog {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   /** Creates the topic on the message stream before the data set is listed with it. */
-  topicCreator?: (topic: string, dataSet: string) => Promise<void>;
+  topicCreator?: (topic: string, dataSet: string, messages: MessageShape) => Promise<void>;
   /** Why a topic could not be created, by topic (backed mode). */
   readonly topicErrors = new Map<string, string>();
 
@@ -71,7 +76,7 @@ export class Catalog {
   ) {
     this.dataSources = seed.map((source) => {
       const id = stableId(`datasource:${source.name}`);
-      return { id, name: source.name, offered: source.dataSets.map((name) => ({ id: stableId(`offered:${source.name}:${name}`), name })) };
+      return { id, name: source.name, offered: source.dataSets.map((name) => ({ id: stableId(`offered:${source.name}:${name}`), name })), messages: source.messages ?? 'track' };
     });
   }
 
@@ -113,7 +118,7 @@ export class Catalog {
         this.topics.add(name);
       };
       if (!this.topicCreator) return listed();
-      this.topicCreator(name, dataSetName).then(listed, (error: Error) => this.topicErrors.set(name, error.message));
+      this.topicCreator(name, dataSetName, source.messages).then(listed, (error: Error) => this.topicErrors.set(name, error.message));
     };
     const delay = this.topicDelayMs();
     if (delay <= 0) createTopic();

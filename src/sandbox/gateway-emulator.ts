@@ -116,7 +116,7 @@ export class GatewayEmulator extends LoopbackService {
       } else if (malformed) {
         answer = { status: 400, body: springError(400, 'Bad Request', 'JSON parse error: the request body is not valid JSON', path) };
       } else {
-        answer = await this.route(method, path, request.headers.authorization, body);
+        answer = await this.route(method, path, url.searchParams, request.headers.authorization, body);
       }
       await untilTime(answerAt);
     }
@@ -124,7 +124,7 @@ export class GatewayEmulator extends LoopbackService {
     if (entry) this.options.log.complete(entry, answer.status, Math.round(performance.now() - started));
   }
 
-  private async route(method: string, path: string, authorization: string | undefined, body: unknown): Promise<Answer> {
+  private async route(method: string, path: string, query: URLSearchParams, authorization: string | undefined, body: unknown): Promise<Answer> {
     // Health is open to everyone, with or without a token.
     const health = /^\/api\/health(?:\/([^/]+))?\/?$/.exec(path);
     if (health) {
@@ -164,11 +164,17 @@ export class GatewayEmulator extends LoopbackService {
         if (forbidden) return forbidden;
         return this.options.backend.updateTable(name, body);
       }
+      if (method === 'DELETE') {
+        const forbidden = this.requireAdmin(caller, path);
+        if (forbidden) return forbidden;
+        return olapRead[1] === 'schemas' ? this.options.backend.deleteSchema(name) : this.options.backend.deleteTable(name, query.get('type') ?? undefined);
+      }
       if (method !== 'GET') return methodNotAllowed(path);
       return olapRead[1] === 'schemas' ? this.options.backend.readSchema(name) : this.options.backend.readTable(name);
     }
     const olap = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)$`).exec(path);
     if (olap) {
+      if (method === 'GET' && olap[1] === 'tables') return this.options.backend.listTables();
       if (method !== 'POST') return methodNotAllowed(path);
       const forbidden = this.requireAdmin(caller, path);
       if (forbidden) return forbidden;

@@ -49,6 +49,46 @@ export class OlapStore {
   /** Set when the sandbox runs its own message stream: tables are checked against it and consume from it. */
   stream: StoreStream | undefined;
   /**
+   * How long a deleted table takes to go: the store drops it in the background, and until
+   * then reads still find it and a table of the same name is refused as existing.
+   */
+  tableDeletionDelayMs = 0;
+  /** Tables deleted, not dropped yet. */
+  private readonly dropping = new Set<string>();
+
+  /** The store controller's GET /tables: names without the type suffix. */
+  listTables(): StoreAnswer {
+    return { status: 200, body: { tables: [...this.tables.keys()] } };
+  }
+
+  /** The store controller's DELETE /tables/{name}?type=…: answered at once, the table dropped after tableDeletionDelayMs. */
+  deleteTable(name: string, type: string | undefined): StoreAnswer {
+    const bare = name.replace(/_REALTIME$/, '');
+    const wanted = type?.toUpperCase();
+    // Pinot 0.11's words; the type as given, "null" when none.
+    if ((wanted !== undefined && wanted !== 'REALTIME') || !this.tables.has(bare)) return { status: 404, body: { code: 404, error: `Table '${bare}' with type ${wanted ?? 'null'} does not exist` } };
+    if (!this.dropping.has(bare)) {
+      this.dropping.add(bare);
+      const drop = () => {
+        this.tables.delete(bare);
+        this.dropping.delete(bare);
+      };
+      if (this.tableDeletionDelayMs <= 0) drop();
+      else setTimeout(drop, this.tableDeletionDelayMs).unref();
+    }
+    return { status: 200, body: { status: `Tables: [${bare}_REALTIME] deleted` } };
+  }
+
+  /** The store controller's DELETE /schemas/{name}: refused (409) while a table uses the schema, as Pinot 0.11 refuses it. */
+  deleteSchema(name: string): StoreAnswer {
+    if (!this.schemas.has(name)) return { status: 404, body: { code: 404, error: 'Schema not found' } };
+    const user = [...this.tables.entries()].find(([table, stored]) => table === name || stored.definition.segmentsConfig?.schemaName === name);
+    if (user) return { status: 409, body: { code: 409, error: `Cannot delete schema ${name}, as it is associated with table ${user[0]}_REALTIME` } };
+    this.schemas.delete(name);
+    return { status: 200, body: { status: `Schema ${name} deleted` } };
+  }
+
+  /**
    * Trouble of a table's partitions, for tests and demonstrations of `dpgw table status`: a
    * partition `behind` that many messages (its consumer lags), or its segment in ERROR with the
    * server's reason (as a Pinot server reports a segment it failed to set up).
@@ -197,6 +237,10 @@ export interface StoreBackend {
   readSchema(name: string): Promise<StoreAnswer>;
   readTable(name: string): Promise<StoreAnswer>;
   consumingSegments(name: string): Promise<StoreAnswer>;
+  listTables(): Promise<StoreAnswer>;
+  /** `type`: the query's `type` (realtime), passed on as given. */
+  deleteTable(name: string, type: string | undefined): Promise<StoreAnswer>;
+  deleteSchema(name: string): Promise<StoreAnswer>;
   /** GET /tables/{name}/externalview and /debug/tables/{name} of the store's controller, POST /query/sql of its broker (`dpgw table status`). */
   externalView(name: string): Promise<StoreAnswer>;
   tableDebug(name: string): Promise<StoreAnswer>;
@@ -212,6 +256,9 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     readSchema: async (name) => readSchema(store, name),
     readTable: async (name) => readTable(store, name),
     consumingSegments: async (name) => consumingSegments(store, name),
+    listTables: async () => store.listTables(),
+    deleteTable: async (name, type) => store.deleteTable(name, type),
+    deleteSchema: async (name) => store.deleteSchema(name),
     externalView: async (name) => externalView(store, name),
     query: async (body) => query(store, body),
     tableDebug: async (name) => tableDebug(store, name),

@@ -71,6 +71,8 @@ export interface SandboxOptions {
   omitStorages?: boolean;
   /** A platform variant without /api/version (its version is then unknown to clients). */
   versionEndpoint?: boolean;
+  /** How long the store takes to drop a deleted table (default 300 ms): reads find it, and its name is taken, until then. */
+  tableDeletionDelayMs?: number;
   /** The query engine's port (0: any free port). */
   queryPort?: number;
   /** The analytics store's catalog name in the query engine. */
@@ -187,6 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const target of options.down ?? []) health.set(target, 'DOWN');
   const catalog = new Catalog(options.seed ?? DEFAULT_SEED, () => options.topicDelayMs ?? 0, options.omitTopicLabels === true, options.omitStorages === true);
   const store = new OlapStore();
+  store.tableDeletionDelayMs = options.tableDeletionDelayMs ?? 300;
 
   const identity = new IdentityProvider({
     realm,
@@ -209,10 +212,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   else if (broker) {
     await broker.start();
     const backlog = options.streamBacklog ?? FEED_BACKLOG;
-    catalog.topicCreator = async (topic, dataSet) => {
+    catalog.topicCreator = async (topic, dataSet, messages) => {
       if (broker.topics.has(topic)) return;
       broker.createTopic(topic, FEED_PARTITIONS);
-      broker.produce(topic, feedMessages(dataSet, backlog));
+      broker.produce(topic, feedMessages(dataSet, backlog, { shape: messages }));
     };
   }
   store.stream = broker ? { address: broker.address, inClusterAddress: SANDBOX_IN_CLUSTER_BROKER, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length) } : undefined;

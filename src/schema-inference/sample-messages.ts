@@ -11,8 +11,7 @@ import { SchemaInference } from './infer-schema.js';
 import { InputTooLarge, parseMessage, readMessages, type Skipped } from './read-messages.js';
 import { plural } from '../text/plural.js';
 
-/** Messages read from a topic when no --sample is given (a topic can hold millions). */
-export const DEFAULT_TOPIC_SAMPLE = 200;
+export { DEFAULT_TOPIC_SAMPLE } from './sample-size.js';
 
 export interface Sampled {
   inference: SchemaInference;
@@ -53,9 +52,14 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
   return { inference, skipped, described: `${plural(inference.messages, 'message')} of ${names.map((n) => n.replace(/^.*\//, '')).join(', ')}` };
 }
 
-/** The first `limit` messages of a topic, from the earliest offset; nothing is committed. */
-export async function sampleTopic(options: ReadTopicOptions): Promise<Sampled> {
-  const inference = new SchemaInference();
+/** Whatever looks at a topic's messages one at a time: a SchemaInference, a MessageFit. */
+export interface MessageObserver {
+  observe(message: Record<string, unknown>, where: string): void;
+  readonly messages: number;
+}
+
+/** The first `limit` JSON object messages of a topic into `observer`, from the earliest offset; nothing is committed. What is not one is skipped. */
+export async function observeTopic(options: ReadTopicOptions, observer: MessageObserver): Promise<Skipped[]> {
   const skipped: Skipped[] = [];
   const onSkip = (skip: Skipped) => skipped.push(skip);
   for await (const { value, where } of readTopic(options)) {
@@ -64,9 +68,16 @@ export async function sampleTopic(options: ReadTopicOptions): Promise<Sampled> {
     else if (value.length >= 5 && value[0] === 0) onSkip({ where, reason: `schema-registry framing (schema id ${value.readUInt32BE(1)}): dpgw reads plain JSON messages` });
     else {
       const parsed = parseMessage(value.toString('utf8'), where, onSkip);
-      if (parsed) inference.observe(parsed.message, where);
+      if (parsed) observer.observe(parsed.message, where);
     }
   }
+  return skipped;
+}
+
+/** The first `limit` messages of a topic, from the earliest offset; nothing is committed. */
+export async function sampleTopic(options: ReadTopicOptions): Promise<Sampled> {
+  const inference = new SchemaInference();
+  const skipped = await observeTopic(options, inference);
   if (inference.messages === 0) {
     throw new DpgwError('input', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {
       code: 'NO_USABLE_MESSAGES',

@@ -15,6 +15,11 @@ export interface ReadTopicOptions extends StreamConnection {
   topic: string;
   /** Stop after this many records. */
   limit: number;
+  /**
+   * `earliest` (the default): from the start of each partition; `latest`: the last records
+   * of each partition (the limit spread over them), what the producers send now.
+   */
+  from?: 'earliest' | 'latest';
   /** The whole read, connecting included. */
   timeoutMs: number;
   /** Told about each step, for --verbose. */
@@ -86,12 +91,13 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     ).catch((error: unknown) => {
       throw streamError(error, options, topic, options.timeoutMs);
     });
-    const cursors: PartitionCursor[] = topicMetadata.partitions.map((p, partition) => ({
-      partition,
-      leader: p.leader,
-      next: earliest.get(topic)?.[partition] ?? 0n,
-      end: latest.get(topic)?.[partition] ?? 0n,
-    }));
+    const perPartition = BigInt(Math.ceil(limit / Math.max(1, topicMetadata.partitions.length)));
+    const cursors: PartitionCursor[] = topicMetadata.partitions.map((p, partition) => {
+      const start = earliest.get(topic)?.[partition] ?? 0n;
+      const end = latest.get(topic)?.[partition] ?? 0n;
+      const fromEnd = end - perPartition > start ? end - perPartition : start;
+      return { partition, leader: p.leader, next: options.from === 'latest' ? fromEnd : start, end };
+    });
     const held = cursors.reduce((sum, c) => sum + (c.end - c.next), 0n);
     trace?.(`stream: ${topic} has ${plural(cursors.length, 'partition')} holding ${plural(held, 'record')}`);
     if (held === 0n) {

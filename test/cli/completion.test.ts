@@ -48,7 +48,7 @@ function tabWhileServing(line: string, env: NodeJS.ProcessEnv): Promise<string[]
 describe('dpgw completion bash, in bash', () => {
   it('completes commands, subcommands and options from the command tree', () => {
     expect(tab('dpgw sch')).toEqual(['schema']);
-    expect(tab('dpgw schema ')).toEqual(['push', 'get', 'validate', 'infer']);
+    expect(tab('dpgw schema ')).toEqual(['push', 'get', 'delete', 'validate', 'infer']);
     expect(tab('dpgw table create --da')).toEqual(['--dataset']);
     expect(tab('dpgw table create --dr')).toEqual(['--dry-run']);
     // Global options too, after the command's own.
@@ -75,7 +75,7 @@ describe('dpgw completion bash, in bash', () => {
     expect(tab('dpgw config set gateway ', env)).toEqual([]);
     expect(tab('dpgw health v1m')).toEqual(['v1mq']);
     expect(tab('dpgw help tab')).toEqual(['table']);
-    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get', 'status']);
+    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get', 'delete', 'status']);
   });
 
   it('completes data sources and data sets from the live catalog; offline or signed out it offers nothing and says nothing', async () => {

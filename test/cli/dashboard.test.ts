@@ -199,7 +199,7 @@ describe('dpgw provision with a dashboard step', () => {
 
     const plan = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' }), '--plan'], { env });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('7. dashboard create       in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
+    expect(plan.stdout).toContain('8. dashboard create       in the dashboard tool as analyst: data set SELECT * FROM default.track LIMIT 100, chart "track positions" on dashboard "Tracks"');
 
     const first = await spawnDpgw(['provision', manifest({ profile: 'analyst', title: 'Tracks' })], { env });
     expect(first.code, first.stderr).toBe(0);

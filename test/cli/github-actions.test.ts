@@ -69,7 +69,7 @@ describe('reports GitLab shows, and a plan for a pull-request comment', () => {
     expect(xml).toMatch(/tests="2" failures="1"/);
     expect(xml).toMatch(/<testcase classname="[^"]+" name="mock-data-library\/track"[^>]*>\n {4}<failure message="schema: refused/);
     expect(xml).toMatch(/<testcase classname="[^"]+" name="mock-data-library\/weather"[^>]*\/>/);
-    expect(planned.stdout).toMatch(/^\| track \| blocked \| blocked \| refused \| blocked \| blocked \| blocked \| planned \|$/m);
+    expect(planned.stdout).toMatch(/^\| track \| blocked \| blocked \| blocked \| refused \| blocked \| blocked \| blocked \| planned \|$/m);
     expect(planned.stdout).toContain('**track** — schema (refused)');
     expect(planned.stdout).toMatch(/```diff\n- alt: DOUBLE \(metric\)\n```/);
   });
@@ -100,8 +100,8 @@ describe('dpgw inside GitHub Actions', () => {
     expect(result.code, result.stderr).toBe(0);
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toContain('### dpgw provision --plan ');
-    expect(summary).toContain('| data set | enable | stream | schema | table | storage | consume | status |');
-    expect(summary).toMatch(/^\| track \| create \| check \| create \| create \| read \| wait \| planned \|$/m);
+    expect(summary).toContain('| data set | enable | stream | sample | schema | table | storage | consume | status |');
+    expect(summary).toMatch(/^\| track \| create \| check \| check \| create \| create \| read \| wait \| planned \|$/m);
     expect(outputs()).toEqual({ 'exit-code': '0', changes: '3', failed: '0' });
     expect(annotations(result.stderr)).toEqual([]);
   });
@@ -111,7 +111,7 @@ describe('dpgw inside GitHub Actions', () => {
     const file = manifest(`dataSets:\n${entry('track')}${entry('vessel', ', table: { name: vessel, topic: no.such.topic }').replace('table: { name: vessel }, ', '')}`);
     const result = await runInProcess(['provision', file], env);
     expect(result.code).toBe(1);
-    expect(readFileSync(summaryFile, 'utf8')).toMatch(/^\| track \| changed \| passed \| changed \| changed \| changed \| passed \| done \|$/m);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/^\| track \| changed \| passed \| passed \| changed \| changed \| changed \| passed \| done \|$/m);
     expect(annotations(result.stderr)).toEqual([expect.stringMatching(/^::error file=provision\.yaml,line=3,col=\d+,title=dpgw%3A data set vessel failed::table vessel would never consume: topic no\.such\.topic does not exist on the brokers$/)]);
     expect(outputs()).toMatchObject({ 'exit-code': '1', failed: '1' });
     expect(Number(outputs().changes)).toBeGreaterThan(0);
@@ -123,7 +123,7 @@ describe('dpgw inside GitHub Actions', () => {
     expect(vessel.lines).toEqual([
       expect.stringMatching(/^ {2}enable +create +changed +created enablement vessel/),
       expect.stringMatching(/^ {2}stream +check +failed +.*no\.such\.topic/),
-      ...['schema', 'table', 'storage', 'consume'].map((step) => expect.stringMatching(new RegExp(`^  ${step} +blocked +blocked +blocked: the stream step failed$`))),
+      ...['sample', 'schema', 'table', 'storage', 'consume'].map((step) => expect.stringMatching(new RegExp(`^  ${step} +blocked +blocked +blocked: the stream step failed$`))),
     ]);
   });
 

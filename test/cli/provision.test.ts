@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { planDocument, planJsonSchema } from '../../src/provision/plan-format.js';
 import { manifestJsonSchema } from '../../src/provision/manifest.js';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
+import { feedMessages } from '../../src/sandbox/stream/feed-messages.js';
 import { closedPort } from '../helpers/recording-server.js';
 import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
@@ -39,7 +40,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ ok: true, changed: true, interrupted: false, health: { status: 'UP' } });
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', topic: 'mock-data-library.track.track', status: 'done' });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     const order = gatewayLog()
       .filter((e) => e.method !== 'GET' || e.path.includes('/storages/'))
       .map((e) => `${e.method} ${e.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}`);
@@ -59,7 +60,7 @@ describe('dpgw provision', () => {
     expect(result.code, result.stderr).toBe(0);
     const { plan } = JSON.parse(result.stdout);
     expect(plan.map((p: { dataset: string }) => p.dataset)).toEqual(['track', 'vessel', 'weather']);
-    expect(plan[0].steps.map((s: { step: string }) => s.step)).toEqual(['enable', 'stream', 'schema', 'table', 'storage', 'consume']);
+    expect(plan[0].steps.map((s: { step: string }) => s.step)).toEqual(['enable', 'stream', 'sample', 'schema', 'table', 'storage', 'consume']);
     const table = plan[0].steps.find((s: { step: string }) => s.step === 'table').request.body;
     expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
     expect(result.stdout).not.toContain(sandboxes.current().stream.password);
@@ -80,7 +81,7 @@ describe('dpgw provision', () => {
     const summary = JSON.parse(second.stdout);
     expect(summary.changed).toBe(false);
     for (const result of summary.dataSets) {
-      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'schema unchanged', 'table unchanged', 'storage accepted', 'consume passed']);
+      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'sample passed', 'schema unchanged', 'table unchanged', 'storage accepted', 'consume passed']);
     }
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.endsWith('/enablements')).length).toBe(enablementsCreated);
     expect((await dpgw(['provision', file, '--fail-on-exists'])).code).toBe(3);
@@ -136,12 +137,12 @@ describe('dpgw provision', () => {
     expect(failed.code).toBe(3);
     const first = JSON.parse(failed.stdout);
     expect(first.dataSets[0].status).toBe('failed');
-    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table failed', 'storage blocked', 'consume blocked']);
+    expect(first.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample passed', 'schema changed', 'table failed', 'storage blocked', 'consume blocked']);
     expect(failed.stderr).toContain('track: POST');
     expect(sandbox.store.tables.size).toBe(0);
     const resumed = await dpgw(['provision', file, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'schema unchanged', 'table changed', 'storage changed', 'consume passed']);
+    expect(JSON.parse(resumed.stdout).dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'sample passed', 'schema unchanged', 'table changed', 'storage changed', 'consume passed']);
     expect([...sandbox.store.tables.keys()]).toEqual(['track']);
   });
 
@@ -210,7 +211,7 @@ describe('Ctrl-C while a data set waits for its topic', () => {
     expect(track.status).toBe('interrupted');
     // The enablement went out and the topic never came: sent, outcome unknown; the steps after it were never started.
     expect(track.steps[0]).toEqual({ step: 'enable', action: 'create', status: 'sent', reason: 'created enablement track; enabled track; stopped before its topic appeared, so the outcome is unknown' });
-    expect(track.steps.slice(1).map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['stream skipped', 'schema skipped', 'table skipped', 'storage skipped', 'consume skipped']);
+    expect(track.steps.slice(1).map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['stream skipped', 'sample skipped', 'schema skipped', 'table skipped', 'storage skipped', 'consume skipped']);
     expect(stderr).toContain('warning: health check not run: the run was interrupted');
     expect(sandbox.requestLog.of('gateway').filter((e) => e.path.startsWith('/api/health'))).toEqual([]);
   });
@@ -222,7 +223,7 @@ describe('table create and storage touch: the same steps in provision as in thei
     const result = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--json']);
     expect(result.code).toBe(1);
     const [track] = JSON.parse(result.stdout).dataSets;
-    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage failed', 'consume blocked']);
+    expect(track.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample passed', 'schema changed', 'table changed', 'storage failed', 'consume blocked']);
     expect(track.error.message).toBe('data set track lists no storage named "default"');
     expect(gatewayLog().some((e) => e.path.includes('undefined'))).toBe(false);
     // The command says the same, in the same words.
@@ -271,8 +272,8 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const before = mutations();
     const planned = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(planned.code, planned.stderr).toBe(7);
-    expect(planned.stdout).toContain('  3. schema    none         schema track: no changes');
-    expect(planned.stdout).toContain('  4. table     update       PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
+    expect(planned.stdout).toContain('  4. schema    none         schema track: no changes');
+    expect(planned.stdout).toContain('  5. table     update       PUT table track: update what differs\n       ~ segmentsConfig.retentionTimeValue: "7" → 60');
     expect(planned.stdout.trimEnd()).toMatch(/1 data set to change$/);
     const json = JSON.parse((await dpgw(['provision', file, '--plan', '--json'])).stdout);
     expect(json.changes).toBe(true);
@@ -281,7 +282,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect((await dpgw(['provision', file])).code).toBe(0);
     const after = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(after.code, after.stdout).toBe(0);
-    expect(after.stdout).toContain('  4. table     none         table track: no changes');
+    expect(after.stdout).toContain('  5. table     none         table track: no changes');
     expect(after.stdout.trimEnd()).toMatch(/no changes$/);
   });
 
@@ -291,7 +292,15 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}${entry('vessel')}`)])).code).toBe(0);
     const track = readFileSync(join(folder, 'track-schema.yaml'), 'utf8');
     writeFileSync(join(folder, 'wider.yaml'), track.replace('schemaName: track', 'schemaName: track').replace('metricFieldSpecs:', 'metricFieldSpecs:\n  - { name: speed, dataType: DOUBLE }'));
-    const added = await dpgw(['provision', manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'wider.yaml')}`), '--json']);
+    const wider = manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'wider.yaml')}`);
+    // No message carries speed yet: the column would stay empty, so the sample check refuses it before anything is sent.
+    const early = await dpgw(['provision', wider, '--json']);
+    expect(early.code).toBe(2);
+    expect(JSON.parse(early.stdout).dataSets[0]).toMatchObject({ status: 'failed', error: { code: 'MESSAGES_DO_NOT_FIT', message: expect.stringContaining('column speed: no sampled message carries it') } });
+    // The producers send it: the topic's latest messages carry it, and the schema goes out.
+    const withSpeed = feedMessages('track', 200).map((message) => ({ ...message, value: JSON.stringify({ ...JSON.parse(message.value), speed: 310.5 }) }));
+    sandboxes.current().broker!.produce('mock-data-library.track.track', withSpeed);
+    const added = await dpgw(['provision', wider, '--json']);
     expect(added.code, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ action: 'update', status: 'changed', difference: ['+ speed: DOUBLE (metric)'] });
 
@@ -325,11 +334,11 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
       expect(planned.code, planned.stderr).toBe(2);
       const document = JSON.parse(planned.stdout);
       const [trackPlan, weatherPlan] = document.plan;
-      expect(trackPlan.steps.map((s: { step: string; action: string }) => `${s.step} ${s.action}`)).toEqual(['enable blocked', 'stream blocked', 'schema refused', 'table blocked', 'storage blocked', 'consume blocked']);
-      expect(trackPlan.steps[3]).toEqual({ step: 'table', action: 'blocked', reason: 'blocked: the schema step is refused' });
-      expect(trackPlan.steps[2]).toMatchObject({ step: 'schema', action: 'refused', difference: ['- alt: DOUBLE (metric)'] });
-      expect(weatherPlan.steps.map((s: { action: string }) => s.action)).toEqual(['create', 'check', 'create', 'create', 'read', 'wait']);
-      expect(document.actions).toMatchObject({ refused: 1, blocked: 5, create: 3, none: 0, check: 1, read: 1, wait: 1, update: 0, delete: 0 });
+      expect(trackPlan.steps.map((s: { step: string; action: string }) => `${s.step} ${s.action}`)).toEqual(['enable blocked', 'stream blocked', 'sample blocked', 'schema refused', 'table blocked', 'storage blocked', 'consume blocked']);
+      expect(trackPlan.steps[4]).toEqual({ step: 'table', action: 'blocked', reason: 'blocked: the schema step is refused' });
+      expect(trackPlan.steps[3]).toMatchObject({ step: 'schema', action: 'refused', difference: ['- alt: DOUBLE (metric)'] });
+      expect(weatherPlan.steps.map((s: { action: string }) => s.action)).toEqual(['create', 'check', 'check', 'create', 'create', 'read', 'wait']);
+      expect(document.actions).toMatchObject({ refused: 1, blocked: 6, create: 3, none: 0, check: 2, read: 1, wait: 1, update: 0, delete: 0 });
     }
     const human = await dpgw(['provision', file, '--plan']);
     expect(human.code).toBe(2);
@@ -418,7 +427,7 @@ describe('what a CI log shows', () => {
     expect(result.code, result.stderr).toBe(0);
     const finished = result.stderr.split('\n').filter((line) => /^\[\d\/3\] /.test(line));
     expect(finished).toEqual([
-      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, stream passed, schema changed, table changed, storage changed, consume passed$/),
+      expect.stringMatching(/^\[1\/3\] track \(enablement track\): done in \d+\.\d s — enable changed, stream passed, sample passed, schema changed, table changed, storage changed, consume passed$/),
       expect.stringMatching(/^\[2\/3\] track \(enablement track-second\): done in /),
       expect.stringMatching(/^\[3\/3\] vessel \(enablement vessel\): done in /),
     ]);
@@ -532,8 +541,8 @@ describe('dpgw provision: schema: { infer: … }', () => {
     const run = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5', '--no-stream-check'], { DPGW_BROKER_LIST: broker });
     expect(run.code).toBe(5);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'schema failed', 'table blocked', 'storage blocked', 'consume blocked']);
-    expect(result.steps[2].reason).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'sample skipped', 'schema failed', 'table blocked', 'storage blocked', 'consume blocked']);
+    expect(result.steps[3].reason).toContain(`${broker}: cannot read from the brokers: Connection to ${broker} failed`);
     expect(gatewayLog().filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
   });
 });

@@ -32,7 +32,7 @@ async function setUp(options: SandboxOptions = {}) {
 }
 
 /** One line besides warnings and the stream pre-flight's report. */
-const oneLine = (result: RunResult) => expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:'))).toHaveLength(1);
+const oneLine = (result: RunResult) => expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:') && !l.startsWith('messages checked:'))).toHaveLength(1);
 
 describe('dpgw enable', () => {
   it('creates the enablement, enables the data set, waits for the topic and prints it', async () => {

@@ -278,7 +278,7 @@ describe('dpgw provision with a verify step', () => {
     const file = manifest({ visible: ['analyst'], hidden: ['outsider'] });
     const plan = await spawnDpgw(['provision', file, '--plan'], { env });
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('7. verify    check        in the query engine, as analyst (visible), outsider (hidden)');
+    expect(plan.stdout).toContain('8. verify    check        in the query engine, as analyst (visible), outsider (hidden)');
 
     const result = await spawnDpgw(['provision', file], { env });
     expect(result.code, result.stderr).toBe(0);

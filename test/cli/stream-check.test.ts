@@ -165,7 +165,7 @@ describe('--stream-check auto, require, off: brokers out of reach from here', ()
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr.split('\n').filter((line) => skippedWarning.test(line))).toHaveLength(1);
     for (const result of JSON.parse(run.stdout).dataSets) {
-      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+      expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream skipped', 'sample skipped', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     }
   });
 
@@ -193,7 +193,7 @@ describe('dpgw provision: the stream step and the consume step', () => {
     const run = await dpgw(['provision', file, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample skipped', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     expect(result.steps.find((s: { step: string }) => s.step === 'consume').reason).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
     const human = await dpgw(['provision', file]);
     expect(human.code, human.stderr).toBe(0);
@@ -207,7 +207,7 @@ describe('dpgw provision: the stream step and the consume step', () => {
     const run = await dpgw(['provision', file, '--json', '--allow-outside-files']);
     expect(run.code).toBe(1);
     const [result] = JSON.parse(run.stdout).dataSets;
-    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream failed', 'schema blocked', 'table blocked', 'storage blocked', 'consume blocked']);
+    expect(result.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream failed', 'sample blocked', 'schema blocked', 'table blocked', 'storage blocked', 'consume blocked']);
     expect(result.steps[1].reason).toMatch(/table track would never consume: topic no\.such\.topic does not exist on the brokers/);
     expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'POST' && e.path.startsWith('/api/internal/'))).toHaveLength(0);
 

@@ -50,7 +50,9 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.dataSets[0]).toMatchObject({ dataset: 'track', status: 'done', topic: TOPIC });
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample skipped', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    // The topic was empty when the table was made: the sample check said so and let it go on.
+    expect(summary.dataSets[0].steps[2].reason).toMatch(/^not checked: topic mock-data-library\.track\.track holds no messages yet/);
     // Pinot's own consuming segments, through the gateway: every partition of the topic Kafka holds.
     expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'consume').reason).toBe(`table track is consuming 3 of 3 partitions of topic ${TOPIC}`);
     expect(result.stderr).toContain('signed in as admin');
@@ -244,9 +246,24 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     const provisioned = await spawnDpgw(['provision', manifest, '--json'], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
     const [summary] = JSON.parse(provisioned.stdout).dataSets;
-    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
+    expect(summary.steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable unchanged', 'stream passed', 'sample skipped', 'schema changed', 'table changed', 'storage changed', 'consume passed']);
     expect(await (await fetch(`${pinot.controller}/schemas/track_manifest`)).json()).toMatchObject({ schemaName: 'track_manifest', metricFieldSpecs: expect.arrayContaining([expect.objectContaining({ name: 'alt', dataType: 'DOUBLE' })]) });
   }, 240_000);
+
+  it('a schema that says objtype where the Kafka messages say objType is refused before any table is sent, naming the field', async () => {
+    const env = dpgwEnv();
+    env.DPGW_STREAM_PASSWORD = kafka.streamPassword;
+    const slipped = join(env.DPGW_CONFIG_DIR!, 'slipped.yaml');
+    writeFileSync(slipped, readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace('schemaName: track', 'schemaName: track_slipped').replace('{ name: objType,', '{ name: objtype,'));
+    const changes = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET').length;
+    const before = changes();
+    const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', slipped, '--json'], { env: { ...env, DPGW_TOKEN: await adminToken() } });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout).error).toMatchObject({ code: 'MESSAGES_DO_NOT_FIT', details: { missing: [{ column: 'objtype', likely: 'objType' }] } });
+    expect(result.stderr).toContain(`schema track_slipped does not fit the messages of topic ${TOPIC}: column objtype: no sampled message carries it (did you mean objType?)`);
+    expect(changes()).toBe(before);
+    expect(await (await fetch(`${pinot.controller}/tables/track_slipped`)).json()).toEqual({});
+  });
 
   it("a table Pinot rejects gives dpgw's exit 3 with Pinot's reason", async () => {
     const env = dpgwEnv();
@@ -257,7 +274,7 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     writeFileSync(template, original.replace(/^ {4}stream\.\$\{streamType\}\.consumer\.type: lowLevel\n/m, ''));
     const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', join(ROOT, 'examples/track/schema.yaml'), '--name', 'track', '--template', template], { env: { ...env, DPGW_TOKEN: await adminToken() } });
     expect(result.code).toBe(3);
-    expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:'))).toHaveLength(1);
+    expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:') && !l.startsWith('messages checked:'))).toHaveLength(1);
     expect(result.stderr).toMatch(/400 Bad Request: Invalid table config for table track_REALTIME: .*consumer type/);
   });
 

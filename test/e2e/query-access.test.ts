@@ -80,14 +80,14 @@ function schemaFor(name: string): string {
   return file;
 }
 
-async function produce(topic: string, count: number): Promise<void> {
+async function produce(topic: string, count: number, extra: Record<string, unknown> = {}): Promise<void> {
   const producer = new Kafka({ clientId: 'dpgw-e2e', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password: kafka.streamPassword }, logLevel: logLevel.NOTHING }).producer();
   await producer.connect();
   try {
     await producer.send({
       topic,
       messages: Array.from({ length: count }, (_, i) => ({
-        value: JSON.stringify({ origin: 'AIS-COAST', dataMode: 'REAL', objType: 'SURFACE', id: `${topic}-${i}`, createdBy: 'dpgw-e2e', classificationMarking: 'UNCLASSIFIED', objIdent: 'NEUTRAL', origNetwork: 'AIS', trkId: `V${i % 30}`, asset: i % 12, __security__: { owner: 'data-platform' }, alt: 0, lon: -179 + ((i * 7.31) % 358), lat: -89 + ((i * 3.17) % 178) }),
+        value: JSON.stringify({ origin: 'AIS-COAST', dataMode: 'REAL', objType: 'SURFACE', id: `${topic}-${i}`, createdBy: 'dpgw-e2e', classificationMarking: 'UNCLASSIFIED', objIdent: 'NEUTRAL', origNetwork: 'AIS', trkId: `V${i % 30}`, asset: i % 12, __security__: { owner: 'data-platform' }, alt: 0, lon: -179 + ((i * 7.31) % 358), lat: -89 + ((i * 3.17) % 178), ...extra }),
       })),
     });
   } finally {
@@ -156,9 +156,16 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
     writeFileSync(wider, readFileSync(schemaFor('vessel'), 'utf8').replace('metricFieldSpecs:', 'metricFieldSpecs:\n  - { name: speed, dataType: DOUBLE }'));
     const manifest = join(configDir, 'vessel-wider-provision.yaml');
     writeFileSync(manifest, stringify({ dataSets: [{ datasource: 'mock-data-library', dataset: 'vessel', groups: ['track-readers'], schema: wider, table: { name: 'vessel' } }] }));
+    // Before the producers send speed, the sample of the topic's latest messages refuses the column: it would stay empty.
+    const early = await spawnDpgw(['provision', manifest, '--json'], { env: asAdminEnv() });
+    expect(early.code, early.stderr).toBe(2);
+    expect(JSON.parse(early.stdout).dataSets[0].error).toMatchObject({ code: 'MESSAGES_DO_NOT_FIT', message: expect.stringContaining('column speed: no sampled message carries it') });
+    // The producers send it: the latest messages carry it, and the schema goes out.
+    await produce('mock-data-library.vessel.vessel', 200, { speed: 12.5 });
     const result = await spawnDpgw(['provision', manifest, '--json'], { env: asAdminEnv() });
     expect(result.code, result.stderr).toBe(0);
     const steps = JSON.parse(result.stdout).dataSets[0].steps;
+    expect(steps.find((s: { step: string }) => s.step === 'sample')).toMatchObject({ action: 'check', status: 'passed', facts: { messages: 200 } });
     expect(steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ action: 'update', status: 'changed', difference: ['+ speed: DOUBLE (metric)'] });
     expect(steps.find((s: { step: string }) => s.step === 'table')).toMatchObject({ status: 'unchanged' });
     // Pinot holds the column; rows stored before show it once it reloads (asked of its controller, as an operator would).
@@ -197,7 +204,7 @@ describe(`query access through Trino ${trino.version} and OPA ${opa.version}`, (
     const result = await spawnDpgw(['provision', manifest, '--json'], { env: { ...asAdminEnv(), DPGW_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir } });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
-    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'schema changed', 'table changed', 'storage skipped', 'consume passed', 'verify passed']);
+    expect(summary.dataSets[0].steps.map((s: { step: string; status: string }) => `${s.step} ${s.status}`)).toEqual(['enable changed', 'stream passed', 'sample skipped', 'schema changed', 'table changed', 'storage skipped', 'consume passed', 'verify passed']);
     // The engine may take its metadata cache's time to see the new table: the step asked again until it did.
     expect(summary.dataSets[0].steps.find((s: { step: string }) => s.step === 'verify').reason).toMatch(/analyst sees weather .*; outsider sees nothing, SELECT denied/);
     const grant = (await (await fetch(`${opa.url}/v1/data/dpgw/grants/weather`)).json()) as { result?: { groups: string[] } };

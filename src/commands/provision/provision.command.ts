@@ -1,6 +1,7 @@
 /** `dpgw provision <manifest>`: its flags; the handler is provision.handler.ts, the run src/provision/. */
 import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 
 const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: OptionKit) =>
   (['table', 'query', 'create'] as const).reduce(
@@ -14,11 +15,15 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
       .option('--allow-manifest-secrets', "let the manifest's settings name secret references (env:, file:, exec: runs a command)")
       .option('--fail-fast', 'stop at the first failing data set')
       .option('--fail-on-exists', 'treat an existing table as a failure')
+      .option('--prune', "delete the tables marked with this manifest's name that it no longer lists, then their schemas no table uses (at a terminal: asks first)")
+      .option('-y, --yes', 'prune without asking (needed without a terminal)')
       .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
     .addOption(kit.option('--report <kind=file>', 'also write a report GitLab shows in a merge request: junit=FILE (a test case per data set) or codequality=FILE (manifest problems and failures at their lines); repeatable').argParser(kit.keyedFiles(['junit', 'codequality'] as const)))
     .addOption(kit.option('--format <format>', 'how the plan or the summary is printed: text, or markdown (a table for a pull-request comment)').choices(['text', 'markdown'] as const).default('text' as const))
       .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for each topic').argParser(kit.seconds).default(120))
       .option('--no-stream-check', 'same as --stream-check off: send tables without first signing in to the brokers and finding each topic')
+      .addOption(kit.option('--sample <n>', "messages of each topic held against its schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
+      .option('--no-sample-check', "send tables without first holding the topic's messages against the schema")
       .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),
   );
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;
@@ -27,6 +32,8 @@ export const provision = defineCommand({
   usage: 'provision <manifest>',
   description: 'run the whole workflow for every data set of a manifest, in order, safe to re-run',
   example: 'dpgw provision examples/track/provision.yaml',
+  moreHelp:
+    '  $ dpgw provision examples/track/provision.yaml --plan --prune   what a prune would delete, nothing sent\n\nWithout --prune nothing is ever deleted. --prune deletes only tables marked with this\nmanifest\'s name (metadata.customConfigs "dpgw.manifest"; the name: key, else the file\'s name,\nor the folder\'s for provision.yaml); enablements stay. Without a terminal it needs --yes\n(exit 2, nothing sent). docs/lifecycle.md\n',
   options: provisionOptions,
   handler: () => import('./provision.handler.js').then((module) => module.provision),
 });

@@ -11,6 +11,7 @@ import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provisi
 import { paths } from '../../contract/paths.js';
 import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamCheckModeOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
+import type { SampleCheck } from '../../provision/steps/sample-step.js';
 import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
@@ -27,7 +28,11 @@ import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
 import type { StatementClient } from '../../query-engine/statement-client.js';
 import type { SupersetClient } from '../../dashboard/superset-client.js';
 import { verifyProfiles } from '../../provision/steps/verify-step.js';
-import { hiddenPrompt } from '../shared/prompts.js';
+import { confirmPrompt, hiddenPrompt } from '../shared/prompts.js';
+import { applyPrune, planPrune, skippedPrune, type PrunePlan } from '../../provision/prune.js';
+import { MANIFEST_MARK_KEY } from '../../olap/manifest-mark.js';
+import type { StepRecord } from '../../provision/steps/step-record.js';
+import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { plural } from '../../text/plural.js';
 
 export const provision: HandlerOf<ProvisionCommand> = async (context) => {
@@ -71,6 +76,10 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
   // Every problem of the manifest is found before any password is asked for or read.
   const tableSettings = tableSettingsOf(settings);
   const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path } }, warn);
+  // Deleting needs consent, and a script without it learns so before any request: at a terminal the run asks once it knows what it would delete.
+  if (options.prune === true && !planOnly && options.yes !== true && !context.canPrompt) {
+    throw new DpgwError('usage', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
+  }
   // A plan reads no password, unless it reads a topic to show an inferred schema.
   const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
   const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
@@ -79,6 +88,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
   // A schema inferred from its topic needs the brokers from here anyway: then out of reach fails the run before anything is sent, as with require.
   const asked = streamCheckModeOf(settings);
   const mode = asked === 'auto' && infers ? 'require' : asked;
+  const sampling = await sampleCheckOf({ asked: options.sampleCheck !== false, mode, limit: options.sample, planOnly, streamPassword, settings, env: io.env });
   const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
 
   const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
@@ -93,11 +103,14 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     await ensureSignedIn({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
+      manifestName: loaded.name,
       settings: provisionSettingsOf(settings, tableSettings),
       streamPassword,
       stream,
       streamTimeoutMs: timeoutMs(settings),
       preflight,
+      sampleCheck: sampling.check,
+      sampleCheckOff: sampling.off,
       waitConsumingMs: options.waitConsuming * 1000,
       concurrency: options.concurrency,
       failFast: options.failFast === true,
@@ -110,28 +123,31 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
     await checkBeforeRun(loaded, prepared, runOptions);
+    // What --prune would delete, read before anything changes (GET requests only).
+    const pruning = options.prune === true ? await planPrune(client, { manifestName: loaded.name, keptTables: new Set(prepared.map((p) => p.tableName)), keptSchemas: new Set(prepared.map((p) => p.schemaName)), olapSegment: runOptions.settings.olapSegment }) : undefined;
+    if (pruning?.steps.length && !planOnly && options.yes !== true) await confirmPrune(context, pruning);
     // A stream user the brokers refuse fails the run here, before anything is sent (brokers out of reach under auto: each data set says skipped).
     if (!planOnly && preflight && (await preflight.skippedBecause()) === undefined) await preflight.signIn();
     const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
-      const changes = planned.some((r) => r.changed || r.uncompared);
-      const actions = countActions(planned);
+      const changes = planned.some((r) => r.changed || r.uncompared) || (pruning?.steps.length ?? 0) > 0;
+      const actions = countActions([...planned.flatMap((r) => r.steps), ...(pruning?.steps ?? [])]);
       // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
       // Else --detailed-exitcode: 0 only when everything was read back and matches the manifest.
       const exitCode = actions.refused + actions.blocked > 0 ? ExitCode.Usage : options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
       const workflow = githubActionsOf(io.env);
       if (workflow) {
         const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
-        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action));
+        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''));
         setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
       }
       const planTitle = `dpgw provision --plan ${file}`;
       await writeReports(context, itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r)));
       return {
-        data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(healthCheck ? { healthCheck } : {}) },
+        data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(pruning ? { prune: pruneData(pruning, pruning.steps) } : {}), ...(healthCheck ? { healthCheck } : {}) },
         exitCode,
-        human: (style) => (options.format === 'markdown' ? markdownPlan(planTitle, planned) : renderPlan(planned, style, healthCheck)),
+        human: (style) => (options.format === 'markdown' ? markdownPlan(planTitle, planned, pruning) : renderPlan(planned, style, healthCheck, pruning)),
       };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
@@ -148,12 +164,17 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     }
     // Nothing new starts after Ctrl-C or SIGTERM: the health check neither.
     const interrupted = stop.stopping();
+    const failedBeforePrune = results.some((r) => r.status === 'failed');
+    // Tables first, schemas after; not at all when a data set failed or the run was stopped.
+    const pruned = !pruning ? undefined : interrupted || failedBeforePrune ? { steps: skippedPrune(pruning, interrupted ? 'the run was interrupted' : 'a data set failed, and a run that failed prunes nothing') } : await pruneWithProgress(context, client, pruning, timeoutMs(settings), stop.stopping);
     const health = loaded.manifest.healthCheck && !interrupted ? await finalHealthCheck(client, loaded.manifest.healthCheck) : undefined;
     if (loaded.manifest.healthCheck && interrupted) reporter.warn('health check not run: the run was interrupted');
     const failed = results.filter((r) => r.status === 'failed');
-    const changed = results.some((r) => r.changed);
-    const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true });
-    const summary = { manifest: file, ok: failed.length === 0 && !interrupted, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(health ? { health } : {}) };
+    const prunedChanges = (pruned?.steps ?? []).some((step) => step.status === 'changed');
+    const changed = results.some((r) => r.changed) || prunedChanges;
+    const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true, pruned: pruned ? { changed: prunedChanges, error: pruned.error } : undefined });
+    const summary = { manifest: file, ok: failed.length === 0 && !interrupted && !pruned?.error, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(pruning && pruned ? { prune: pruneData(pruning, pruned.steps) } : {}), ...(health ? { health } : {}) };
+    if (pruned?.error) reporter.error(new DpgwError(pruned.error.kind, `prune: ${pruned.error.message}`, { code: pruned.error.errorCode, hint: pruned.error.hint }), { stdout: false, annotate: false });
     for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { code: 'DATA_SET_FAILED', hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
     // In a workflow, each failed data set is annotated at its entry of the manifest (the runner shows 10).
     for (const result of failed.slice(0, MAX_ANNOTATIONS)) {
@@ -163,15 +184,16 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
     }
     const uncompared = results.filter((r) => r.uncompared).length;
-    const outcome = interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : changed ? 'done: changes made' : uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
+    const outcome = interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : pruned?.error ? 'the prune failed' : changed ? 'done: changes made' : uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
     if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
     const actions = githubActionsOf(io.env);
     if (actions) {
-      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action));
-      setStepOutputs(actions, { 'exit-code': exitCode, changes: results.flatMap((r) => r.steps).filter((step) => step.status === 'changed').length, failed: failed.length });
+      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''));
+      setStepOutputs(actions, { 'exit-code': exitCode, changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length, failed: failed.length });
     }
     await writeReports(context, itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
-    return { data: summary, exitCode, human: (style) => (options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) : renderSummary(results, style, health)) };
+    const pruneLines = pruning && pruned ? pruneBlock(pruning, pruned.steps, (step) => (step.status ? `${step.action} ${step.status}` : step.action)) : [];
+    return { data: summary, exitCode, human: (style) => [options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) : renderSummary(results, style, health), ...(pruneLines.length ? ['', ...pruneLines] : [])].join('\n') };
   } finally {
     stop.release();
     client.close();
@@ -180,6 +202,19 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
     for (const dashboard of dashboards.values()) dashboard.client.close();
   }
 };
+
+/**
+ * How the run holds sampled messages against each schema: with the run's stream connection,
+ * under the stream check's mode. A plan reads the messages only when the stream password is
+ * at hand without asking (a plan asks for no password); else it says why it does not.
+ */
+async function sampleCheckOf(inputs: { asked: boolean; mode: 'auto' | 'require' | 'off'; limit: number; planOnly: boolean; streamPassword: string | undefined; settings: Awaited<ReturnType<typeof resolveSettings>>; env: NodeJS.ProcessEnv }): Promise<{ check?: SampleCheck; off?: string }> {
+  if (!inputs.asked) return { off: '--no-sample-check' };
+  if (inputs.mode === 'off') return { off: '--stream-check off' };
+  const password = inputs.planOnly && inputs.streamPassword === undefined ? await streamPasswordOf(inputs.settings, inputs.env) : inputs.streamPassword;
+  if (streamUserOf(inputs.settings) !== undefined && password === undefined) return { off: 'no stream password at hand for this plan: set DPGW_STREAM_PASSWORD to hold the messages against the schemas' };
+  return { check: { stream: streamConnectionOf(inputs.settings, password), limit: inputs.limit, timeoutMs: timeoutMs(inputs.settings), mode: inputs.mode } };
+}
 
 /**
  * The dashboard tool as each profile the manifest's dashboard steps name ('' for the
@@ -292,13 +327,14 @@ function itemsOfError(error: DpgwError): ReportItem[] {
 }
 
 /** The plan for a pull-request comment: the table of actions, and what differs under it. */
-function markdownPlan(title: string, planned: DataSetResult[]): string {
+function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePlan | undefined): string {
   const differences = planned.flatMap((r) =>
     r.steps
       .filter((step) => step.difference?.length || step.action === 'refused')
       .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.reason)}`, ...(step.difference?.length ? ['```diff', ...step.difference, '```'] : [])].join('\n')),
   );
-  return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences].join('\n\n');
+  const prune = pruning ? [fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)).trim()] : [];
+  return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences, ...prune].join('\n\n');
 }
 
 /** The plan or the run as a Markdown table for the job's step summary: a row per data set, a column per step. No secret is in it: names and actions only. */
@@ -309,10 +345,47 @@ function stepSummary(title: string, results: DataSetResult[], cell: (step: DataS
 }
 
 /** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */
-function countActions(planned: DataSetResult[]): Record<PlanAction, number> {
+function countActions(steps: StepRecord[]): Record<PlanAction, number> {
   const counts = Object.fromEntries(PLAN_ACTIONS.map((action) => [action, 0])) as Record<PlanAction, number>;
-  for (const step of planned.flatMap((r) => r.steps)) if (step.action) counts[step.action]++;
+  for (const step of steps) if (step.action) counts[step.action]++;
   return counts;
+}
+
+/** The prune's part of --json: the mark looked for, its steps, and what it never deletes. */
+function pruneData(plan: PrunePlan, steps: StepRecord[]) {
+  return { manifest: plan.manifest, mark: { key: MANIFEST_MARK_KEY, value: plan.manifest }, steps, note: plan.note };
+}
+
+/** The prune as lines under the plan or the summary: each deletion, and the note about enablements once. */
+function pruneBlock(plan: PrunePlan, steps: StepRecord[], cell: (step: StepRecord) => string): string[] {
+  return [
+    `prune (tables marked ${MANIFEST_MARK_KEY}: ${plan.manifest})`,
+    ...(steps.length ? steps.map((s, i) => `  ${i + 1}. ${s.step.padEnd(9)} ${cell(s).padEnd(ACTION_WIDTH)} ${s.reason}`) : ['  nothing to delete: no table marked by this manifest is missing from it']),
+    `  ${plan.note}`,
+  ];
+}
+
+/** Lines as a Markdown code block (names and reasons of dpgw's own words: table and schema names pass the name rule). */
+function fenced(lines: string[]): string {
+  return `\n${['```', ...lines, '```'].join('\n')}\n`;
+}
+
+/** At a terminal, what --prune would delete, and a question; no is exit 2 with nothing sent. */
+async function confirmPrune(context: CommandContext, plan: PrunePlan): Promise<void> {
+  const what = [...plan.tables.map((name) => `table ${name}`), ...plan.schemas.map((name) => `schema ${name}`)];
+  context.reporter.warn(`--prune would delete from the analytics store (marked ${MANIFEST_MARK_KEY}: ${plan.manifest}, no longer in the manifest):\n${what.map((line) => `  ${line}`).join('\n')}`);
+  const yes = await confirmPrompt(context, `Delete ${plural(plan.tables.length, 'table')} and ${plural(plan.schemas.length, 'schema')}?`);
+  if (!yes) throw new DpgwError('usage', 'the prune was not confirmed; nothing was sent', { code: 'CONFIRMATION_MISMATCH', hint: 'run again and answer yes, pass --yes, or leave out --prune' });
+}
+
+/** The deletions one after another, each named on the progress line. */
+async function pruneWithProgress(context: CommandContext, client: GatewayClient, plan: PrunePlan, timeout: number, interrupted: () => boolean) {
+  const progress = startProgress(context.reporter, context.io, `pruning: ${plural(plan.steps.length, 'deletion')}`);
+  try {
+    return await applyPrune(client, plan, { timeoutMs: timeout, interrupted });
+  } finally {
+    progress.stop();
+  }
 }
 
 /** A plan's action as its own column, padded to the longest action word. */
@@ -325,7 +398,7 @@ function actionCell(action: PlanAction, style: ChalkInstance): string {
 }
 const ACTION_WIDTH = Math.max(...PLAN_ACTIONS.map((action) => action.length));
 
-function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined): string {
+function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined, pruning: PrunePlan | undefined): string {
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
@@ -342,8 +415,10 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck:
   const changing = planned.filter((r) => r.changed).length;
   const uncompared = planned.filter((r) => r.uncompared).length;
   const refused = planned.filter((r) => r.steps.some((s) => s.action === 'refused')).length;
-  const totals = `${changing ? `${plural(changing, 'data set')} to change` : 'no changes'}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}${refused ? `; ${plural(refused, 'data set')} refused: the run would fail (exit 2)` : ''}`;
-  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...health, totals].join('\n\n');
+  const prune = pruning ? [pruneBlock(pruning, pruning.steps, (step) => step.action).map((line, i) => (i === 0 ? style.bold(line) : line.replace(/^( {2}\d+\. \S+ +)(delete)/, (_, before: string, action: string) => `${before}${style.red(action)}`))).join('\n')] : [];
+  const deletions = pruning?.steps.length ? `${plural(pruning.tables.length, 'table')} and ${plural(pruning.schemas.length, 'schema')} to delete` : '';
+  const totals = `${changing ? `${plural(changing, 'data set')} to change` : deletions ? '' : 'no changes'}${changing && deletions ? '; ' : ''}${deletions}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}${refused ? `; ${plural(refused, 'data set')} refused: the run would fail (exit 2)` : ''}`;
+  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...prune, ...health, totals].join('\n\n');
 }
 
 

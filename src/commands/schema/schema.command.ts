@@ -5,6 +5,8 @@ import type { OptionKit } from '../../cli/option-kit.js';
 const pushOptions = (command: CommandFor<'push <file>'>) => command.option('--dry-run', 'print the request and send nothing');
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;
 export type SchemaGetCommand = CommandFor<'get <name>'>;
+const deleteOptions = (command: CommandFor<'delete <name>'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export type SchemaDeleteCommand = ReturnType<typeof deleteOptions>;
 export type SchemaValidateCommand = CommandFor<'validate <file>'>;
 
 const inferOptions = (command: CommandFor<'infer [files...]'>, kit: OptionKit) =>
@@ -39,6 +41,15 @@ export const schema = defineGroup({
       description: "print the schema the analytics store holds (YAML; --json: the store's JSON)",
       example: 'dpgw schema get track',
       handler: () => import('./schema.handler.js').then((module) => module.get),
+    }),
+    defineCommand({
+      usage: 'delete <name>',
+      description: 'delete a schema from the analytics store; refused while a table uses it (at a terminal: type the name to confirm)',
+      example: 'dpgw schema delete track --yes',
+      moreHelp:
+        '  $ dpgw schema delete track             at a terminal: type track to confirm\n\nRefused while a table uses the schema (exit 3, SCHEMA_IN_USE, naming the table): delete\nthe table first, dpgw table delete <name>. Without a terminal --yes is needed (exit 2,\nnothing sent); a schema the store does not hold is exit 9.\n',
+      options: deleteOptions,
+      handler: () => import('./schema.handler.js').then((module) => module.remove),
     }),
     defineCommand({
       usage: 'validate <file>',

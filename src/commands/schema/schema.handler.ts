@@ -4,7 +4,8 @@ import { writeFileAtomic } from '../../files/atomic-write.js';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import type { SchemaGetCommand, SchemaInferCommand, SchemaPushCommand, SchemaValidateCommand } from './schema.command.js';
+import type { SchemaDeleteCommand, SchemaGetCommand, SchemaInferCommand, SchemaPushCommand, SchemaValidateCommand } from './schema.command.js';
+import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { startProgress } from '../../output/progress.js';
@@ -40,6 +41,8 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
 };
 
 export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', context.args[0]);
+
+export const remove: HandlerOf<SchemaDeleteCommand> = async (context) => deleteFromStore(context, 'schema', context.args[0]);
 
 export const validate: HandlerOf<SchemaValidateCommand> = async (context) => {
   const [file] = context.args;

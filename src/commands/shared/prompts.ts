@@ -29,3 +29,9 @@ export async function textPrompt(context: CommandContext, message: string): Prom
   const { input } = await import('@inquirer/prompts');
   return unlessInterrupted(input({ message }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream }));
 }
+
+/** A yes/no question on stderr, no unless answered yes. */
+export async function confirmPrompt(context: CommandContext, message: string): Promise<boolean> {
+  const { confirm } = await import('@inquirer/prompts');
+  return unlessInterrupted(confirm({ message, default: false }, { input: context.io.stdin, output: context.io.stderr as NodeJS.WritableStream }));
+}

@@ -1,6 +1,7 @@
 /** `dpgw table create|render|get`: the group and each subcommand's flags; the handlers are table.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 
 /** create and render take the same flags: the table they fill. */
 const tableOptions = <Usage extends 'create' | 'render'>(command: CommandFor<Usage>, kit: OptionKit) =>
@@ -19,12 +20,16 @@ const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
   kit
     .scopedSettings(tableOptions(command, kit), 'create')
     .option('--no-stream-check', 'same as --stream-check off: send the table without first signing in to the brokers and finding its topic')
+    .addOption(kit.option('--sample <n>', "messages of the topic held against the schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
+    .option('--no-sample-check', "send the table without first holding the topic's messages against the schema")
     .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
     .option('--dry-run', 'print the request and send nothing');
 const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get <name>'>;
+const deleteOptions = (command: CommandFor<'delete <name>'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
 const statusOptions = (command: CommandFor<'status <name>'>, kit: OptionKit) =>
   kit
     .settings(command, ['brokerList', 'streamUser', 'streamPassword'])
@@ -38,7 +43,7 @@ export const table = defineGroup({
   commands: [
     defineCommand({
       usage: 'create',
-      description: 'check the stream, fill the table template from the data set, create the real-time table and wait until it consumes',
+      description: "check the stream, hold the topic's messages against the schema, fill the table template from the data set, create the real-time table and wait until it consumes",
       example: 'dpgw table create --dataset track --schema examples/track/schema.yaml',
       options: createOptions,
       handler: () => import('./table.handler.js').then((module) => module.create),
@@ -55,6 +60,15 @@ export const table = defineGroup({
       description: "print the table the analytics store holds, as it stores it (YAML; --json: the store's JSON; the stream password masked)",
       example: 'dpgw table get track',
       handler: () => import('./table.handler.js').then((module) => module.get),
+    }),
+    defineCommand({
+      usage: 'delete <name>',
+      description: 'delete a real-time table from the analytics store and wait until the store has dropped it (at a terminal: type the name to confirm)',
+      example: 'dpgw table delete track --yes',
+      moreHelp:
+        '  $ dpgw table delete track              at a terminal: type track to confirm\n  $ dpgw table delete track --dry-run    print the DELETE, send nothing\n\nWithout a terminal --yes is needed (exit 2, nothing sent); a table the store does not hold\nis exit 9. The store drops a table in the background: dpgw reads it until it is gone, for\nup to --timeout, so a table of that name can be created right after (still there: exit 1).\nIts schema stays: dpgw schema delete <name>. Delete what a manifest no longer lists with\ndpgw provision <manifest> --prune (docs/lifecycle.md).\n',
+      options: deleteOptions,
+      handler: () => import('./table.handler.js').then((module) => module.remove),
     }),
     defineCommand({
       usage: 'status <name>',

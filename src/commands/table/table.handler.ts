@@ -1,6 +1,7 @@
 /** `dpgw table create` and `dpgw table render`: step 5 of the contract. */
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import type { TableCreateCommand, TableGetCommand, TableRenderCommand } from './table.command.js';
+import type { TableCreateCommand, TableDeleteCommand, TableGetCommand, TableRenderCommand } from './table.command.js';
+import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { paths } from '../../contract/paths.js';
@@ -13,6 +14,9 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, type Consumption } from '../../olap/consumption.js';
 import { applyStream } from '../../provision/steps/stream-step.js';
 import { applyTable } from '../../provision/steps/table-step.js';
+import { applySample, sampleCheckSkipped } from '../../provision/steps/sample-step.js';
+import type { GatewayClient } from '../../gateway/gateway-client.js';
+import type { AnalyticsSchema } from '../../contract/types.js';
 import { applyConsume } from '../../provision/steps/consume-step.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
@@ -67,6 +71,18 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   else if (stream.skippedBecause !== undefined) reporter.warn(streamCheckSkipped(stream.skippedBecause, 'one'));
   else reporter.warn(`stream not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${built.topic} before the table is sent`);
   const client = await context.gateway();
+  // The topic's messages held against the schema before the table is sent: a column none carries would stay empty.
+  // Brokers out of reach: the stream's warning says the table is sent unchecked, this check included.
+  let sample;
+  if (stream.skippedBecause === undefined) {
+    const schema = built.schema ?? (await storedSchema(client, built.schemaName));
+    const check = options.sampleCheck === false || mode === 'off' || !schema ? undefined : { stream: streamConnectionOf(settings, streamPassword), limit: options.sample, timeoutMs: timeoutMs(settings), mode };
+    sample = schema
+      ? await applySample(check, built.topic, schema, built.table, options.sampleCheck === false ? '--no-sample-check' : '--stream-check off', options.schema)
+      : { record: { reason: '' }, skippedBecause: `schema ${built.schemaName} could not be read back from the store` };
+  }
+  if (sample?.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
+  else if (sample?.record.status === 'passed') reporter.info(`messages checked: ${sample.record.reason}`);
   const { answer } = await applyTable(client, built.table, { existing: { fail: 'use it as it is, or choose another name with --name' } });
   reporter.success(`table ${tableName} created for topic ${built.topic}`);
   const data = (consumption: Consumption) => ({
@@ -95,9 +111,17 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   return { data: data(consumption), human: () => '' };
 };
 
+/** A schema given by name: the store's, to hold the messages against (undefined when it cannot be read). */
+async function storedSchema(client: GatewayClient, name: string): Promise<AnalyticsSchema | undefined> {
+  const live = await client.getSchema(name);
+  return live.kind === 'found' ? (live.body as unknown as AnalyticsSchema) : undefined;
+}
+
 export const render: HandlerOf<TableRenderCommand> = async (context) => {
   const built = await build(context, true);
   return { data: maskSecrets(built.table), human: () => JSON.stringify(maskSecrets(built.table), null, 2) };
 };
 
 export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', context.args[0]);
+
+export const remove: HandlerOf<TableDeleteCommand> = async (context) => deleteFromStore(context, 'table', context.args[0]);

@@ -5,7 +5,7 @@
  * renderers, the exit codes and the CI outputs read nothing but these fields.
  */
 
-export const STEP_ORDER = ['enable', 'stream', 'schema', 'table', 'storage', 'consume', 'verify', 'dashboard'] as const;
+export const STEP_ORDER = ['enable', 'stream', 'sample', 'schema', 'table', 'storage', 'consume', 'verify', 'dashboard'] as const;
 export type StepName = (typeof STEP_ORDER)[number];
 
 /**
@@ -39,6 +39,8 @@ export interface StepFacts {
   partitions?: number;
   /** The consume step: the partitions the store consumes. */
   consuming?: number;
+  /** The sample step: the messages held against the schema. */
+  messages?: number;
   /** The dashboard step: its address. */
   url?: string;
 }

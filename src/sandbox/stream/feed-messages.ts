@@ -1,9 +1,12 @@
 /**
  * What the sandbox's feeds put on an enabled data set's topic: JSON messages in the
- * data set's shape, with realistic values and the time in epoch milliseconds. The
- * track data set's messages have the contract's columns (and the nested
- * `__security__` object); examples/track/track-messages.jsonl holds 200 of them.
+ * shape of its data source, with realistic values and the time in epoch milliseconds.
+ * Track reports have the contract's columns (and the nested `__security__` object);
+ * examples/track/track-messages.jsonl holds 200 of them. Readings are a sensor's.
  */
+
+/** `track`: the contract's track columns; `reading`: an identifier, a position, a reading and the time. */
+export type MessageShape = 'track' | 'reading';
 
 export interface FeedMessage {
   key: string;
@@ -40,8 +43,8 @@ function trackMessage(i: number, time: number): Record<string, unknown> {
   };
 }
 
-/** Any other data set: an identifier, a position, a reading and the time. */
-function genericMessage(dataSet: string, i: number, time: number): Record<string, unknown> {
+/** A sensor's reading: an identifier, a position, a reading and the time. */
+function readingMessage(dataSet: string, i: number, time: number): Record<string, unknown> {
   return {
     id: `${dataSet}-${String(i).padStart(5, '0')}`,
     source: `${dataSet}-feed-${i % 4}`,
@@ -52,12 +55,14 @@ function genericMessage(dataSet: string, i: number, time: number): Record<string
   };
 }
 
-/** `count` messages of a data set, the last at `now`. */
-export function feedMessages(dataSet: string, count: number, now = Date.now(), first = 0): FeedMessage[] {
+/** `count` messages of a data set, the last at `now`; the track data set's are always track reports. */
+export function feedMessages(dataSet: string, count: number, options: { now?: number; first?: number; shape?: MessageShape } = {}): FeedMessage[] {
+  const { now = Date.now(), first = 0 } = options;
+  const shape = dataSet === 'track' ? 'track' : (options.shape ?? 'reading');
   return Array.from({ length: count }, (_, n) => {
     const i = first + n;
     const time = now - (count - 1 - n) * 1000;
-    const message = dataSet === 'track' ? trackMessage(i, time) : genericMessage(dataSet, i, time);
+    const message = shape === 'track' ? trackMessage(i, time) : readingMessage(dataSet, i, time);
     return { key: String(message.trkId ?? message.source), value: JSON.stringify(message), timestamp: time };
   });
 }

@@ -1,0 +1,84 @@
+/** `dpgw export --output DIR`: the platform's tables as a provision manifest and schema files. */
+import { existsSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { ExportCommand } from './export.command.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-tables.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { cannotWrite } from '../../files/file-problem.js';
+import { tableSettingsOf } from '../../settings/core-options.js';
+import { plural } from '../../text/plural.js';
+
+export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
+  const { options, reporter } = context;
+  const folder = resolve(context.io.cwd, options.output);
+  if (options.manifest !== undefined && !MANIFEST_NAME.test(options.manifest)) {
+    throw new DpgwError('usage', `${JSON.stringify(options.manifest)} is no manifest name: use letters, digits, '.', '-' and '_', starting with a letter or digit`, { code: 'INVALID_ARGUMENT', where: '--manifest' });
+  }
+  // An earlier export (or a manifest someone edited since) is not replaced by surprise: refused before anything is asked.
+  const manifestFile = join(folder, MANIFEST_FILE);
+  if (options.force !== true && isNonEmptyFile(manifestFile)) throw exists(manifestFile);
+
+  const settings = await context.settings();
+  const table = tableSettingsOf(settings);
+  const client = await context.gateway();
+  // A manifest's setting gives way to the run's flags and environment (docs/provision.md): the export sets none of those.
+  const runChosen = new Set(Object.values(settings.values).flatMap((setting) => (setting.source.kind === 'flag' || setting.source.kind === 'env' ? [setting.key] : [])));
+  const result = await exportTables({ client, table, tables: options.table, dataSets: options.dataset, manifestName: options.manifest, runChosen });
+  if (result.leftOut.length) {
+    reporter.warn(`left out ${plural(result.leftOut.length, 'table')} dpgw cannot write back as a manifest entry: ${result.leftOut.map((t) => `${t.table} (${t.reason})`).join('; ')}`);
+  }
+  if (result.exported.length === 0) {
+    const filters = [options.table?.length ? `--table ${options.table.join(', ')}` : '', options.dataset?.length ? `--dataset ${options.dataset.join(', ')}` : '', options.manifest !== undefined ? `--manifest ${options.manifest}` : ''].filter(Boolean);
+    throw new DpgwError('not-found', `no table to export${filters.length ? ` for ${filters.join(', ')}` : ''}${result.leftOut.length ? ` (${plural(result.leftOut.length, 'table')} left out, above)` : ''}; nothing was written`, {
+      code: 'NOTHING_TO_EXPORT',
+      where: '--output',
+      hint: 'see what the store holds with `dpgw catalog datasets` and `dpgw table get <name>`',
+    });
+  }
+
+  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+    throw cannotWrite(folder, error, '--output');
+  });
+  const paths = result.files.map((file) => {
+    const path = join(folder, file.name);
+    // Names come from the store: a file lands in the folder or is not written (export-tables.ts names files after checked table names; this holds whatever it does).
+    const within = relative(folder, path);
+    if (within !== file.name || within.startsWith('..') || isAbsolute(within) || /[/\\]/.test(within)) throw new Error(`an exported file name left the output folder: ${JSON.stringify(file.name)}`);
+    return path;
+  });
+  // Every file is checked before the first is written: a refusal leaves the folder as it was.
+  const taken = paths.find((path) => options.force !== true && isNonEmptyFile(path));
+  if (taken !== undefined) throw exists(taken);
+  for (const [index, file] of result.files.entries()) await writeFileAtomic(paths[index]!, file.text, 0o644, { where: '--output' });
+  const written = paths;
+  // Relative to the working folder when inside it (as the user typed it, most likely), else absolute.
+  const shown = (path: string) => {
+    const within = relative(context.io.cwd, path);
+    return within === '' || within.startsWith('..') || isAbsolute(within) ? path : within;
+  };
+  if (!reporter.options.json) reporter.next(`dpgw provision ${shown(manifestFile)} --plan --detailed-exitcode   # exits 0: no changes`);
+  return {
+    data: {
+      output: folder,
+      files: written,
+      ...(result.name !== undefined ? { name: result.name } : {}),
+      settings: result.settings,
+      tables: result.exported.map((t) => ({ table: t.table, schema: t.schema, schemaFile: t.schemaFile, datasource: t.origin.datasource, dataset: t.origin.dataset, enablement: t.origin.enablement, topic: t.origin.topic })),
+      leftOut: result.leftOut,
+    },
+    human: () => written.map((path) => `wrote ${shown(path)}`).join('\n'),
+  };
+};
+
+function isNonEmptyFile(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const found = statSync(path);
+  return !found.isFile() || found.size > 0;
+}
+
+function exists(path: string): DpgwError {
+  return new DpgwError('usage', `${path} exists: not overwritten`, { code: 'OUTPUT_EXISTS', where: '--output', hint: 'pass --force to replace it, or choose another folder' });
+}

@@ -1,0 +1,48 @@
+/**
+ * What `dpgw table delete <name>` and `dpgw schema delete <name>` do, as `gh repo delete` does
+ * it: at a terminal the user types the name to confirm; without one `--yes` is needed (exit 2,
+ * nothing sent); `--dry-run` prints the request and sends nothing. The reads, the DELETE and
+ * the wait until the store has dropped it are the delete step's (provision/steps/delete-step.ts).
+ */
+import type { CommandContext } from '../../cli/command-context.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { requireName, shown } from '../../names/platform-names.js';
+import type { CommandOutput } from '../../output/reporter.js';
+import { startProgress } from '../../output/progress.js';
+import { applyDeletion, deletionRequest, planDeletion, plannedDeletion, type DeletionTarget } from '../../provision/steps/delete-step.js';
+import { requireWord, timeoutMs } from '../../settings/setting-values.js';
+import { renderDryRun } from './dry-run.js';
+import { textPrompt } from './prompts.js';
+
+export interface DeleteOptions extends Record<string, unknown> {
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+export async function deleteFromStore(context: CommandContext<DeleteOptions>, kind: DeletionTarget['kind'], given: string): Promise<CommandOutput> {
+  const { options, reporter, io } = context;
+  const target: DeletionTarget = { kind, name: requireName(kind, given, '<name>') };
+  const settings = await context.settings();
+  const olapSegment = requireWord(settings, 'olapSegment');
+  if (options.dryRun === true) return renderDryRun([deletionRequest(target, olapSegment)], { steps: [plannedDeletion(target, olapSegment, 'dry run: not read, nothing sent')] });
+  // Decided before any request: a script without --yes learns it at once, and nothing is sent.
+  if (options.yes !== true && !context.canPrompt) {
+    throw new DpgwError('usage', `deleting ${kind} ${target.name} needs confirmation, and there is no terminal to ask on; nothing was sent`, { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `pass --yes to delete it without asking: dpgw ${kind} delete ${target.name} --yes` });
+  }
+  const client = await context.gateway();
+  // Read first: nobody is asked to confirm deleting what does not exist, or a schema a table still uses.
+  const planned = await planDeletion(client, target, olapSegment);
+  if (options.yes !== true) {
+    const typed = await textPrompt(context, `Type ${target.name} to delete ${kind} ${target.name} from the analytics store:`);
+    if (typed.trim() !== target.name) throw new DpgwError('usage', `${shown(typed.trim())} is not ${target.name}; nothing was deleted`, { code: 'CONFIRMATION_MISMATCH', hint: `type ${target.name} exactly, or pass --yes` });
+  }
+  const progress = startProgress(reporter, io, `deleting ${kind} ${target.name}`);
+  let record;
+  try {
+    record = await applyDeletion(client, target, { timeoutMs: timeoutMs(settings), seenBefore: planned.seen, waiting: (text) => progress.update(text) });
+  } finally {
+    progress.stop();
+  }
+  reporter.success(record.reason);
+  return { data: { steps: [{ ...record, request: planned.record.request }] }, human: () => '' };
+}

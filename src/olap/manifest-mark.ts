@@ -1,0 +1,40 @@
+/**
+ * The mark of ownership: every table a manifest creates or updates carries the manifest's
+ * name in its `metadata.customConfigs`, under `dpgw.manifest`. `provision --prune` deletes
+ * only tables that carry its own manifest's mark, so a table made by hand, by `dpgw table
+ * create` or by another manifest is never touched, whatever its name or topic. The store
+ * keeps customConfigs as given and returns them with the table (docs/lifecycle.md).
+ */
+import type { RealtimeTableDefinition } from '../contract/types.js';
+
+/** The key of the mark in a table's metadata.customConfigs (`dpgw export` reads it too). */
+export const MANIFEST_MARK_KEY = 'dpgw.manifest';
+
+/** The table with the manifest's mark added to whatever customConfigs its template gives. */
+export function withManifestMark(table: RealtimeTableDefinition, manifestName: string): RealtimeTableDefinition {
+  const metadata = table.metadata ?? { customConfigs: {} };
+  return { ...table, metadata: { ...metadata, customConfigs: { ...(metadata.customConfigs ?? {}), [MANIFEST_MARK_KEY]: manifestName } } };
+}
+
+/** A table as the store returns it: wrapped by its type (`{"REALTIME": {…}}`), or bare. */
+function realtimeConfig(live: Record<string, unknown>): Record<string, unknown> {
+  const wrapped = live.REALTIME;
+  return typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped) ? (wrapped as Record<string, unknown>) : live;
+}
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  const inner = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
+}
+
+/** The manifest a live table is marked with; undefined when it carries no mark. */
+export function manifestMarkOf(live: Record<string, unknown>): string | undefined {
+  const mark = objectAt(objectAt(realtimeConfig(live), 'metadata'), 'customConfigs')?.[MANIFEST_MARK_KEY];
+  return typeof mark === 'string' ? mark : undefined;
+}
+
+/** The schema a live table names (segmentsConfig.schemaName); undefined when it names none. */
+export function schemaNameOf(live: Record<string, unknown>): string | undefined {
+  const name = objectAt(realtimeConfig(live), 'segmentsConfig')?.schemaName;
+  return typeof name === 'string' ? name : undefined;
+}
