@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { atTerminal, CTRL_C, screen } from '../helpers/at-terminal.js';
 import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -116,6 +117,15 @@ describe('dpgw table status', () => {
     const blocks = stdout.split(/^read \S+; every 1 s, Ctrl-C stops$/m).filter((b) => b.trim() !== '');
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const block of blocks.slice(0, 2)) expect(block.trim().split('\n')[0]).toBe(`table track, topic ${TOPIC}: consuming 3 of 3 partitions; 200 rows stored`);
+  });
+
+  it('--watch at a terminal refreshes in place, until Ctrl-C (exit 130)', async () => {
+    const { env } = await setUp();
+    const result = await atTerminal(['table', 'status', 'track', '--watch', '1'], { env, when: 'Ctrl-C stops', keys: CTRL_C });
+    expect(result.code, screen(result.stdout)).toBe(130);
+    // The screen is cleared before each read: what shows is one block, the table's.
+    expect(result.stdout).toContain('\u001b[H\u001b[2J');
+    expect(screen(result.stdout)).toContain(`table track, topic ${TOPIC}: consuming 3 of 3 partitions; 200 rows stored`);
   });
 
   it('a gateway that does not pass a read on: the rest is shown, and what is unknown says which read and what the gateway answered', async () => {
