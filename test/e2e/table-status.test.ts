@@ -98,6 +98,59 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
     expect(lines.slice(2).map((line) => line.split(/ +/).slice(0, 3))).toEqual([0, 1, 2].map((partition) => [String(partition), 'yes', 'CONSUMING']));
   }, 240_000);
 
+  it("consumption paused in Pinot (its controller's pauseConsumption): no partition consumes, exit 6, the rows of the completed segments and Kafka's latest offsets still shown; resumed, exit 0 with lag 0", async () => {
+    const env = { ...adminEnv(sandbox.gatewayUrl), DPGW_STREAM_PASSWORD: kafka.streamPassword };
+    const pause = await fetch(`${pinot.controller}/tables/track/pauseConsumption`, { method: 'POST' });
+    expect(pause.status, await pause.text()).toBe(200);
+    // Pinot commits the consuming segments and makes no new ones: wait until none is left.
+    const paused = Date.now() + 60_000;
+    let pauseStatus: { pauseFlag?: boolean; consumingSegments?: string[] } = {};
+    while (Date.now() < paused) {
+      pauseStatus = (await (await fetch(`${pinot.controller}/tables/track/pauseStatus`)).json()) as typeof pauseStatus;
+      const view = (await (await fetch(`${pinot.controller}/tables/track/externalview`)).json()) as { REALTIME: Record<string, Record<string, string>> };
+      if (pauseStatus.pauseFlag && (pauseStatus.consumingSegments ?? []).length === 0 && Object.values(view.REALTIME).every((servers) => !Object.values(servers).includes('CONSUMING'))) break;
+      await sleep(1_000);
+    }
+    console.log(`[e2e] Pinot ${pinot.version} pauseStatus: ${JSON.stringify(pauseStatus)}`);
+    const { Kafka, logLevel } = kafkajs;
+    const producer = new Kafka({ clientId: 'dpgw-e2e-status', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password: kafka.streamPassword }, logLevel: logLevel.NOTHING }).producer();
+    await producer.connect();
+    try {
+      await producer.send({ topic: TOPIC, messages: feedMessages('track', 30).map(({ key, value }) => ({ key, value })) });
+    } finally {
+      await producer.disconnect();
+    }
+
+    const stopped = await spawnDpgw(['table', 'status', 'track', '--json'], { env });
+    console.log(`[e2e] paused: dpgw table status track --json: ${stopped.stdout}`);
+    expect(stopped.code, stopped.stderr).toBe(6);
+    const status = JSON.parse(stopped.stdout) as { verdict: string; code: string; rows: number; partitions: PartitionStatus[] };
+    expect(status).toMatchObject({ verdict: 'not-consuming', code: 'TABLE_NOT_CONSUMING', rows: MESSAGES });
+    expect(status.partitions.map((p) => [p.partition, p.consuming, p.state])).toEqual([0, 1, 2].map((partition) => [partition, false, 'ONLINE']));
+    expect(status.partitions.reduce((sum, p) => sum + Number(p.latestOffset), 0)).toBe(MESSAGES + 30);
+    const text = await spawnDpgw(['table', 'status', 'track'], { env });
+    expect(text.stdout.split('\n')[0]).toBe(`table track, topic ${TOPIC}: consuming 0 of 3 partitions; ${MESSAGES} rows stored`);
+
+    const resume = await fetch(`${pinot.controller}/tables/track/resumeConsumption`, { method: 'POST' });
+    expect(resume.status, await resume.text()).toBe(200);
+    let resumed: { verdict?: string; rows?: number; partitions: PartitionStatus[] } = { partitions: [] };
+    let code = -1;
+    const caughtUp = Date.now() + 90_000;
+    while (Date.now() < caughtUp) {
+      const result = await spawnDpgw(['table', 'status', 'track', '--json'], { env });
+      code = result.code;
+      resumed = JSON.parse(result.stdout);
+      if (code === 0 && resumed.rows === MESSAGES + 30 && resumed.partitions.every((p) => p.lag === '0')) break;
+      await sleep(1_000);
+    }
+    console.log(`[e2e] resumed: dpgw table status track --json: ${JSON.stringify(resumed)}`);
+    expect(code).toBe(0);
+    expect(resumed).toMatchObject({ verdict: 'consuming', rows: MESSAGES + 30 });
+    expect(resumed.partitions.map((p) => [p.consuming, p.state, p.lag])).toEqual([0, 1, 2].map(() => [true, 'CONSUMING', '0']));
+    // The newest segment of each partition is the second: the first was committed at the pause.
+    expect(resumed.partitions.every((p) => /^track__\d__1__/.test((p as PartitionStatus & { segment: string }).segment))).toBe(true);
+  }, 240_000);
+
   it('an unknown table is exit 9 on the real Pinot too', async () => {
     const result = await spawnDpgw(['table', 'status', 'nothing_here'], { env: adminEnv(sandbox.gatewayUrl) });
     expect(result.code).toBe(9);
