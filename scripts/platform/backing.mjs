@@ -30,14 +30,16 @@ export async function kafkaStream(kafka) {
 }
 
 /**
- * The OLAP endpoints forwarded to a real store's controller (Pinot), its answers passed on
- * unchanged; a table it creates is recorded in the sandbox's own store, for the grants.
+ * The OLAP endpoints forwarded to a real store's controller (Pinot), and its queries to the
+ * store's broker (when given), their answers passed on unchanged; a table it creates is
+ * recorded in the sandbox's own store, for the grants.
  * @param {string} controller
+ * @param {string} [broker]
  * @returns {(own: import('../../src/sandbox/olap-store.js').OlapStore) => import('../../src/sandbox/olap-store.js').StoreBackend}
  */
-export function pinotStore(controller) {
-  const ask = async (method, path, body) => {
-    const response = await fetch(`${controller}/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+export function pinotStore(controller, broker) {
+  const ask = async (method, path, body, base = controller) => {
+    const response = await fetch(`${base}/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
     const text = await response.text();
     let answer = text;
     try {
@@ -69,6 +71,9 @@ export function pinotStore(controller) {
       return answer;
     },
     deleteSchema: (schema) => ask('DELETE', `schemas/${name(schema)}`),
+    externalView: (table) => ask('GET', `tables/${name(table)}/externalview`),
+    query: (body) => (broker ? ask('POST', 'query/sql', body, broker) : Promise.resolve({ status: 404, body: { code: 404, error: 'no broker behind this gateway' } })),
+    tableDebug: (table) => ask('GET', `debug/tables/${name(table)}`),
   });
 }
 

@@ -42,6 +42,12 @@ export const paths = {
   olapRealtimeTableDeletion: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}?type=realtime`,
   /** ASSUMED. GET: the store controller's consuming segments of a real-time table (GET /tables/{name}/consumingSegmentsInfo), through the gateway. */
   olapConsumingSegments: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/consumingSegmentsInfo`,
+  /** ASSUMED. GET: the store controller's external view of a table's segments (GET /tables/{name}/externalview), through the gateway. */
+  olapExternalView: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/externalview`,
+  /** ASSUMED. POST: a SQL query of the store's broker (its POST /query/sql, body `{"sql": …}`), through the gateway. */
+  olapQuery: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/query/sql`,
+  /** ASSUMED. GET: the store controller's debug view of a table: segments in error and why (GET /debug/tables/{name}), through the gateway. */
+  olapTableDebug: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/debug/tables/${seg(name)}`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

@@ -98,6 +98,7 @@ export const ERROR_CODES = {
   SCHEMA_IN_USE: { exit: ExitCode.Rejected, meaning: 'a schema to delete is still used by a table (seen by dpgw before sending, or refused by the store with 409)', next: 'delete the table the message names first; nothing was deleted' },
   DELETE_NOT_FINISHED: { exit: ExitCode.Failure, meaning: 'the store took the DELETE, but still held the table or schema when --timeout was over (it drops tables in the background)', next: 'check with `dpgw table get` before creating that name again, or wait longer with --timeout' },
   NOT_CONSUMING: { exit: ExitCode.Failure, meaning: 'a table was created but does not consume every partition in time', next: 'the store\'s reason is in the message; check the stream settings the table carries' },
+  TABLE_NOT_CONSUMING: { exit: ExitCode.Unhealthy, meaning: '`table status`: a partition of the table is not consumed, or the store reports an error for the table or a segment', next: 'the output names each partition\'s state and the store\'s reasons (docs/tables.md, "table status")' },
   // The stream.
   STREAM_USER_REFUSED: { exit: ExitCode.Auth, meaning: 'the brokers refused the stream user or its password', next: 'check --stream-user and the stream password' },
   STREAM_SASL_UNSUPPORTED: { exit: ExitCode.Auth, meaning: 'the brokers do not offer SASL SCRAM-SHA-512 for the stream user', next: 'point --broker-list at their SASL_PLAINTEXT listener' },

@@ -10,7 +10,7 @@ export const ExitCode = {
   Auth: 4,
   /** Network unreachable or timed out. */
   Network: 5,
-  /** A health check reported a status other than UP. */
+  /** A health check reported a status other than UP; `table status`: a partition not consumed, or an error of the store. */
   Unhealthy: 6,
   /** `provision --detailed-exitcode`: changes were made. */
   Changed: 7,

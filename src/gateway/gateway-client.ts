@@ -219,6 +219,26 @@ export class GatewayClient {
     }
   }
 
+  /**
+   * ASSUMED. The store's reads `dpgw table status` adds to the consuming segments (docs/tables.md,
+   * "table status"): the controller's external view (each segment's state per server) and debug
+   * view (segments in error, and why), and the broker's answer to a query (the rows of each
+   * segment). The answer as the store gave it, shape-checked by its reader; 404, 405 and 501
+   * are "not exposed".
+   */
+  async tableStatusRead(what: 'externalview' | 'debug' | { sql: string }, table: string): Promise<StoreRead<unknown>> {
+    try {
+      const response =
+        typeof what === 'object'
+          ? await this.http.request('POST', paths.olapQuery(this.olapSegment), { body: what })
+          : await this.http.request('GET', what === 'externalview' ? paths.olapExternalView(table, this.olapSegment) : paths.olapTableDebug(table, this.olapSegment));
+      return { kind: 'found', url: response.url, body: response.body };
+    } catch (error) {
+      if (error instanceof GatewayError && (error.status === 404 || error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
+      throw error;
+    }
+  }
+
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {
     let response: HttpResponse<unknown>;
     try {

@@ -146,6 +146,16 @@ export class GatewayEmulator extends LoopbackService {
       if (method !== 'GET') return methodNotAllowed(path);
       return this.options.backend.consumingSegments(decodeURIComponent(consuming[1]!));
     }
+    // The store controller's reads of `dpgw table status`, passed on as the consuming segments are.
+    const statusRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(?:tables/([^/]+)/externalview|debug/tables/([^/]+))$`).exec(path);
+    if (statusRead) {
+      if (method !== 'GET') return methodNotAllowed(path);
+      return statusRead[2] !== undefined ? this.options.backend.tableDebug(decodeURIComponent(statusRead[2])) : this.options.backend.externalView(decodeURIComponent(statusRead[1]!));
+    }
+    if (path === `/api/internal/${this.options.olapSegment}/query/sql`) {
+      if (method !== 'POST') return methodNotAllowed(path);
+      return this.options.backend.query(body);
+    }
     const olapRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)/([^/]+)$`).exec(path);
     if (olapRead) {
       const name = decodeURIComponent(olapRead[2]!);

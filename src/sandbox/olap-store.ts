@@ -19,6 +19,14 @@ interface StoredTable {
   created: Date;
 }
 
+export interface PartitionTrouble {
+  behind?: number;
+  error?: string;
+}
+
+/** The server every table of the sandbox's store lives on, as Pinot names its instances. */
+const SANDBOX_SERVER = 'Server_127.0.0.1_7000';
+
 const bad = (error: string): StoreAnswer => ({ status: 400, body: { code: 400, error } });
 
 /** The message stream the store's consumers reach: the sandbox's broker. */
@@ -79,6 +87,13 @@ export class OlapStore {
     this.schemas.delete(name);
     return { status: 200, body: { status: `Schema ${name} deleted` } };
   }
+
+  /**
+   * Trouble of a table's partitions, for tests and demonstrations of `dpgw table status`: a
+   * partition `behind` that many messages (its consumer lags), or its segment in ERROR with the
+   * server's reason (as a Pinot server reports a segment it failed to set up).
+   */
+  readonly partitionTrouble = new Map<string, Map<number, PartitionTrouble>>();
 
   addSchema(body: unknown): StoreAnswer {
     if (!isObject(body)) return bad('Invalid schema. Reason: the request body must be a JSON object');
@@ -226,6 +241,10 @@ export interface StoreBackend {
   /** `type`: the query's `type` (realtime), passed on as given. */
   deleteTable(name: string, type: string | undefined): Promise<StoreAnswer>;
   deleteSchema(name: string): Promise<StoreAnswer>;
+  /** GET /tables/{name}/externalview and /debug/tables/{name} of the store's controller, POST /query/sql of its broker (`dpgw table status`). */
+  externalView(name: string): Promise<StoreAnswer>;
+  tableDebug(name: string): Promise<StoreAnswer>;
+  query(body: unknown): Promise<StoreAnswer>;
 }
 
 /** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
@@ -240,6 +259,9 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     listTables: async () => store.listTables(),
     deleteTable: async (name, type) => store.deleteTable(name, type),
     deleteSchema: async (name) => store.deleteSchema(name),
+    externalView: async (name) => externalView(store, name),
+    query: async (body) => query(store, body),
+    tableDebug: async (name) => tableDebug(store, name),
   };
 }
 
@@ -252,19 +274,120 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
  */
 export function consumingSegments(store: OlapStore, name: string): StoreAnswer {
   const bare = name.replace(/_REALTIME$/, '');
+  const segments = segmentsOf(store, bare);
+  if (!segments) return { status: 500, body: { code: 500, error: `Failed to get consuming segments info for table ${bare}. Ideal state does not exist for table: ${bare}_REALTIME` } };
+  // A segment in ERROR has no consumer on its server, so no server reports it (Pinot 0.11).
+  const reported = segments.filter((s) => !s.error);
+  return {
+    status: 200,
+    body: {
+      _segmentToConsumingInfoMap: Object.fromEntries(
+        reported.map((s) => [s.name, [{ serverName: SANDBOX_SERVER, consumerState: s.consuming ? 'CONSUMING' : 'NOT_CONSUMING', lastConsumedTimestamp: s.consuming ? Date.now() : 0, partitionToOffsetMap: { [String(s.partition)]: String(s.offset) } }]]),
+      ),
+    },
+  };
+}
+
+interface SandboxSegment {
+  name: string;
+  partition: number;
+  /** Its consumer reaches the stream and is accepted. */
+  consuming: boolean;
+  /** The offset reached: what the partition holds, less what it is behind; 0 when not consuming. */
+  offset: number;
+  error?: string;
+}
+
+/** The one consuming segment of each partition of a table's topic, with the trouble set for it; undefined when there is no such table. */
+function segmentsOf(store: OlapStore, bare: string): SandboxSegment[] | undefined {
   const stored = store.tables.get(bare);
-  if (!stored) return { status: 500, body: { code: 500, error: `Failed to get consuming segments info for table ${bare}. Ideal state does not exist for table: ${bare}_REALTIME` } };
+  if (!stored) return undefined;
   const streams = stored.definition.tableIndexConfig.streamConfigs as Record<string, string>;
   const counts = store.stream?.partitions(stored.topic) ?? [];
   const consuming = store.reachesStream(streams) && store.streamAccepts(streams);
   const created = stored.created.toISOString().replace(/[-:]/g, '').slice(0, 13) + 'Z';
-  const segments = Object.fromEntries(
-    counts.map((count, partition) => [
-      `${bare}__${partition}__0__${created}`,
-      [{ serverName: 'Server_127.0.0.1_7000', consumerState: consuming ? 'CONSUMING' : 'NOT_CONSUMING', lastConsumedTimestamp: consuming ? Date.now() : 0, partitionToOffsetMap: { [String(partition)]: String(consuming ? count : 0) } }],
-    ]),
-  );
-  return { status: 200, body: { _segmentToConsumingInfoMap: segments } };
+  const trouble = store.partitionTrouble.get(bare);
+  return counts.map((count, partition) => {
+    const { behind = 0, error } = trouble?.get(partition) ?? {};
+    return { name: `${bare}__${partition}__0__${created}`, partition, consuming, offset: consuming ? Math.max(0, count - behind) : 0, ...(error !== undefined ? { error } : {}) };
+  });
+}
+
+/** Pinot 0.11's `GET /tables/{name}/externalview`: each segment's state on each server, by table type. */
+export function externalView(store: OlapStore, name: string): StoreAnswer {
+  const bare = name.replace(/_REALTIME$/, '');
+  const segments = segmentsOf(store, bare);
+  if (!segments) return { status: 404, body: { code: 404, error: `Table ${bare} not found` } };
+  return { status: 200, body: { OFFLINE: null, REALTIME: Object.fromEntries(segments.map((s) => [s.name, { [SANDBOX_SERVER]: s.error ? 'ERROR' : 'CONSUMING' }])) } };
+}
+
+/**
+ * Pinot's broker `POST /query/sql`, for the one query `dpgw table status` sends: the rows of
+ * each segment of a table (`SELECT $segmentName, COUNT(*) FROM "t" GROUP BY $segmentName …`),
+ * in the broker's answer shape; a segment holds what its partition's consumer has reached. Any
+ * other statement is answered as the broker answers one it cannot run.
+ */
+export function query(store: OlapStore, body: unknown): StoreAnswer {
+  const sql = isObject(body) && typeof body.sql === 'string' ? body.sql : '';
+  const counted = /^SELECT \$segmentName, COUNT\(\*\) FROM "?([\w-]+)"? GROUP BY \$segmentName(?: LIMIT \d+)?$/i.exec(sql.trim());
+  const segments = counted ? segmentsOf(store, counted[1]!.replace(/_REALTIME$/, '')) : undefined;
+  if (!segments) {
+    return { status: 200, body: { exceptions: [{ errorCode: 150, message: `SQLParsingError: the sandbox's broker answers only the segment count of an existing table: ${sql.slice(0, 200)}` }], resultTable: null } };
+  }
+  const held = segments.filter((s) => !s.error && s.offset > 0);
+  return {
+    status: 200,
+    body: {
+      resultTable: { dataSchema: { columnNames: ['$segmentName', 'count(*)'], columnDataTypes: ['STRING', 'LONG'] }, rows: held.map((s) => [s.name, s.offset]) },
+      exceptions: [],
+      numServersQueried: 1,
+      numServersResponded: 1,
+      numSegmentsQueried: segments.length,
+      totalDocs: held.reduce((sum, s) => sum + s.offset, 0),
+    },
+  };
+}
+
+/**
+ * Pinot 0.11's `GET /debug/tables/{name}` (verbosity 0): a list with one entry per table type,
+ * only the segments with a problem listed, each with its server's error; the ingestion status
+ * in the controller's words for a consuming segment no server reports or consumes.
+ */
+export function tableDebug(store: OlapStore, name: string): StoreAnswer {
+  const bare = name.replace(/_REALTIME$/, '');
+  const segments = segmentsOf(store, bare);
+  if (!segments) return { status: 404, body: { code: 404, error: `Table '${bare}' not found` } };
+  const unreported = segments.find((s) => s.error);
+  const stopped = segments.find((s) => !s.consuming);
+  const ingestionStatus = unreported
+    ? { ingestionState: 'UNHEALTHY', errorMessage: `Did not get any response from servers for segment: ${unreported.name}` }
+    : stopped
+      ? { ingestionState: 'UNHEALTHY', errorMessage: `Segment: ${stopped.name} is not being consumed on server: ${SANDBOX_SERVER}` }
+      : { ingestionState: 'HEALTHY', errorMessage: '' };
+  const troubled = segments.filter((s) => s.error || !s.consuming);
+  return {
+    status: 200,
+    body: [
+      {
+        tableName: `${bare}_REALTIME`,
+        ingestionStatus,
+        tableSize: { reportedSize: '0 bytes', estimatedSize: '0 bytes' },
+        numSegments: segments.length,
+        numServers: 1,
+        numBrokers: 1,
+        segmentDebugInfos: troubled.map((s) => ({
+          segmentName: s.name,
+          serverState: {
+            [SANDBOX_SERVER]: s.error
+              ? { idealState: 'CONSUMING', externalView: 'ERROR', segmentSize: null, consumerInfo: null, errorInfo: { timestamp: new Date().toISOString(), errorMessage: s.error, stackTrace: null } }
+              : { idealState: 'CONSUMING', externalView: 'CONSUMING', segmentSize: '0 bytes', consumerInfo: { segmentName: s.name, consumerState: 'NOT_CONSUMING', lastConsumedTimestamp: 0, partitionToOffsetMap: { [String(s.partition)]: '0' } }, errorInfo: null },
+          },
+        })),
+        serverDebugInfos: [],
+        brokerDebugInfos: [],
+      },
+    ],
+  };
 }
 
 /**

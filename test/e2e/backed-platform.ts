@@ -8,7 +8,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import { kafkaStream, opaGrants, pinotStore } from '../../scripts/platform/backing.mjs';
 import { cleanEnv } from '../helpers/run-dpgw.js';
 
-/** The backed gateway: Keycloak's tokens, Kafka's topics, Pinot's controller, and (with `grants`) OPA's data for the platform's permissions. */
+/** The backed gateway: Keycloak's tokens, Kafka's topics, Pinot's controller and broker, and (with `grants`) OPA's data for the platform's permissions. */
 export async function startBackedGateway({ grants = false, ...options }: Omit<SandboxOptions, 'backing'> & { grants?: boolean } = {}): Promise<Sandbox> {
   const [keycloak, kafka, pinot, opa] = [inject('keycloak'), inject('kafka'), inject('pinot'), inject('opa')];
   const issuer = `${keycloak.authUrl}/auth/realms/${keycloak.realm}`;
@@ -18,7 +18,7 @@ export async function startBackedGateway({ grants = false, ...options }: Omit<Sa
     backing: {
       identity: { issuer, jwksUri: `${issuer}/protocol/openid-connect/certs` },
       stream: await kafkaStream(kafka),
-      store: pinotStore(pinot.controller),
+      store: pinotStore(pinot.controller, pinot.broker),
       ...(grants ? { onGranted: opaGrants(opa.url) } : {}),
     },
   });

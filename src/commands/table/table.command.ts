@@ -30,6 +30,12 @@ export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get <name>'>;
 const deleteOptions = (command: CommandFor<'delete <name>'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
 export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
+const statusOptions = (command: CommandFor<'status <name>'>, kit: OptionKit) =>
+  kit
+    .settings(command, ['brokerList', 'streamUser', 'streamPassword'])
+    .addOption(kit.option('--stream-check <mode>', "ask the brokers for the topic's latest offsets: auto (not when they cannot be reached from here), require, or off"))
+    .addOption(kit.option('--watch <seconds>', 'read again every few seconds (in place on a terminal) until Ctrl-C').argParser(kit.positiveSeconds));
+export type TableStatusCommand = ReturnType<typeof statusOptions>;
 
 export const table = defineGroup({
   name: 'table',
@@ -63,6 +69,15 @@ export const table = defineGroup({
         '  $ dpgw table delete track              at a terminal: type track to confirm\n  $ dpgw table delete track --dry-run    print the DELETE, send nothing\n\nWithout a terminal --yes is needed (exit 2, nothing sent); a table the store does not hold\nis exit 9. The store drops a table in the background: dpgw reads it until it is gone, for\nup to --timeout, so a table of that name can be created right after (still there: exit 1).\nIts schema stays: dpgw schema delete <name>. Delete what a manifest no longer lists with\ndpgw provision <manifest> --prune (docs/lifecycle.md).\n',
       options: deleteOptions,
       handler: () => import('./table.handler.js').then((module) => module.remove),
+    }),
+    defineCommand({
+      usage: 'status <name>',
+      description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors; exit 6 when not all consume",
+      example: 'dpgw table status track --watch 5',
+      moreHelp:
+        "\nColumns: PARTITION, CONSUMING, STATE (its newest segment's), ROWS, OFFSET (reached), LATEST (the\n  topic's), LAG (LATEST − OFFSET). error: lines give the store's reasons; unknown: lines the reads\n  the gateway does not pass on (docs/tables.md, \"table status\").\nExit: 0 every partition consumes; 6 one does not, or the store reports an error; 9 no such table;\n  3 nothing tells whether it consumes.\n",
+      options: statusOptions,
+      handler: () => import('./table-status.handler.js').then((module) => module.status),
     }),
   ],
 });
