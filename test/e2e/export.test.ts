@@ -16,6 +16,7 @@ const kafka = inject('kafka');
 const pinot = inject('pinot');
 /** A name of its own, so this file neither needs nor disturbs the tables other files provision from the track data set. */
 const TABLE = 'track_exported';
+const ENABLEMENT = 'track-export';
 let sandbox: Sandbox;
 
 beforeAll(async () => {
@@ -29,9 +30,10 @@ describe(`dpgw export from Pinot ${pinot.version}`, () => {
   it('a provisioned data set with its own retention and table name, exported: the export plans no changes on Pinot and sends nothing that changes it', async () => {
     const env = adminEnv(sandbox.gatewayUrl, { DPGW_STREAM_PASSWORD: kafka.streamPassword });
     const folder = env.DPGW_CONFIG_DIR!;
-    writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8'));
+    // Its own enablement (so its own topic) and schema: this file's data set is its alone, whichever e2e file runs first.
+    writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace('schemaName: track', `schemaName: ${TABLE}`));
     const manifest = join(folder, 'provision.yaml');
-    writeFileSync(manifest, `dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: schema.yaml, table: { name: ${TABLE}, retentionDays: 30 } }\n`);
+    writeFileSync(manifest, `dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: ${ENABLEMENT}, groups: [track-readers], schema: schema.yaml, table: { name: ${TABLE}, retentionDays: 30 } }\n`);
     const provisioned = await spawnDpgw(['provision', manifest], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
     // Pinot's own listing holds the table (the gateway passes it on).
@@ -42,10 +44,10 @@ describe(`dpgw export from Pinot ${pinot.version}`, () => {
     const changingBefore = changingRequests();
     const exported = await spawnDpgw(['export', '--output', out, '--table', TABLE, '--json'], { env });
     expect(exported.code, exported.stderr).toBe(0);
-    expect(JSON.parse(exported.stdout)).toMatchObject({ tables: [{ table: TABLE, schema: 'track', dataset: 'track', enablement: 'track', datasource: 'mock-data-library' }], leftOut: [] });
+    expect(JSON.parse(exported.stdout)).toMatchObject({ tables: [{ table: TABLE, schema: TABLE, dataset: 'track', enablement: ENABLEMENT, datasource: 'mock-data-library' }], leftOut: [] });
     expect(readdirSync(out).sort()).toEqual(['provision.yaml', `${TABLE}.schema.yaml`]);
     expect(parseYaml(readFileSync(join(out, 'provision.yaml'), 'utf8')).dataSets).toEqual([
-      { datasource: 'mock-data-library', dataset: 'track', groups: ['track-readers'], schema: `${TABLE}.schema.yaml`, table: { name: TABLE, retentionDays: 30 } },
+      { datasource: 'mock-data-library', dataset: 'track', enablement: ENABLEMENT, groups: ['track-readers'], schema: `${TABLE}.schema.yaml`, table: { name: TABLE, retentionDays: 30 } },
     ]);
     for (const file of readdirSync(out)) expect(readFileSync(join(out, file), 'utf8'), file).not.toContain(kafka.streamPassword);
 

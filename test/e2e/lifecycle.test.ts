@@ -35,9 +35,10 @@ function workspace(schemas: string[]) {
   const folder = env.DPGW_CONFIG_DIR!;
   const track = readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8');
   for (const name of schemas) writeFileSync(join(folder, `${name}.yaml`), track.replace(/^schemaName: track$/m, `schemaName: ${name}`));
+  // Enablements of its own (so topics of its own): this file's data sets are its alone, whichever e2e file runs first.
   const manifest = (name: string, entries: Array<[dataset: string, table: string]>) => {
     const file = join(folder, 'provision.yaml');
-    writeFileSync(file, `name: ${name}\ndataSets:\n${entries.map(([dataset, table]) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [track-readers], schema: ${table}.yaml, table: { name: ${table} } }\n`).join('')}`);
+    writeFileSync(file, `name: ${name}\ndataSets:\n${entries.map(([dataset, table]) => `  - { datasource: mock-data-library, dataset: ${dataset}, enablement: lc-${dataset}, groups: [track-readers], schema: ${table}.yaml, table: { name: ${table} } }\n`).join('')}`);
     return file;
   };
   const dpgw = (args: string[]) => spawnDpgw(args, { env });

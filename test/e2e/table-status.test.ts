@@ -4,6 +4,8 @@
  * ListOffsets) and the lag between them, the rows Pinot counts, and the segment states and
  * errors of Pinot's external view and debug view, each read passed on by the gateway.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import kafkajs from 'kafkajs';
@@ -15,7 +17,10 @@ import { adminEnv, startBackedGateway } from './backed-platform.js';
 
 const kafka = inject('kafka');
 const pinot = inject('pinot');
-const TOPIC = 'mock-data-library.track.track';
+// Its own enablement, so its own topic and table: the counts here are this file's alone, whichever e2e file runs first.
+const ENABLEMENT = 'track-status';
+const TABLE = 'track_status';
+const TOPIC = `mock-data-library.${ENABLEMENT}.track`;
 const MESSAGES = 150;
 let sandbox: Sandbox;
 
@@ -44,7 +49,10 @@ async function pinotCount(table: string): Promise<number> {
 describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}`, () => {
   it('a consuming table: every partition CONSUMING with the offset Pinot reached, the latest offset Kafka holds and the lag; the rows Pinot counts; exit 0', async () => {
     const env = { ...adminEnv(sandbox.gatewayUrl), DPGW_STREAM_PASSWORD: kafka.streamPassword };
-    const provisioned = await spawnDpgw(['provision', join(ROOT, 'examples/track/provision.yaml')], { env });
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-e2e-status-'));
+    writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace('schemaName: track', `schemaName: ${TABLE}`));
+    writeFileSync(join(folder, 'provision.yaml'), `dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: ${ENABLEMENT}, groups: [track-readers], schema: schema.yaml, table: { name: ${TABLE} } }\n`);
+    const provisioned = await spawnDpgw(['provision', join(folder, 'provision.yaml')], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
 
     const { Kafka, logLevel } = kafkajs;
@@ -56,30 +64,30 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
       await producer.disconnect();
     }
     const deadline = Date.now() + 120_000;
-    while (Date.now() < deadline && (await pinotCount('track')) < MESSAGES) await sleep(1_000);
-    expect(await pinotCount('track')).toBe(MESSAGES);
+    while (Date.now() < deadline && (await pinotCount(TABLE)) < MESSAGES) await sleep(1_000);
+    expect(await pinotCount(TABLE)).toBe(MESSAGES);
 
     // What Pinot's controller itself answers, for docs/tables.md.
-    for (const path of ['tables/track/consumingSegmentsInfo', 'tables/track/externalview', 'tables/track/metadata', 'debug/tables/track']) {
+    for (const path of [`tables/${TABLE}/consumingSegmentsInfo`, `tables/${TABLE}/externalview`, `tables/${TABLE}/metadata`, `debug/tables/${TABLE}`]) {
       console.log(`[e2e] Pinot ${pinot.version} GET /${path}: ${JSON.stringify(await (await fetch(`${pinot.controller}/${path}`)).json())}`);
     }
-    const counted = await fetch(`${pinot.broker}/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sql: 'SELECT $segmentName, COUNT(*) FROM "track" GROUP BY $segmentName LIMIT 100000' }) });
+    const counted = await fetch(`${pinot.broker}/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sql: `SELECT $segmentName, COUNT(*) FROM "${TABLE}" GROUP BY $segmentName LIMIT 100000` }) });
     console.log(`[e2e] Pinot ${pinot.version} broker, rows per segment: ${JSON.stringify(await counted.json())}`);
     // Pinot 0.11's controller does not count a consuming segment's rows: its table metadata says 0.
-    expect(((await (await fetch(`${pinot.controller}/tables/track/metadata`)).json()) as { numRows: number }).numRows).toBe(0);
+    expect(((await (await fetch(`${pinot.controller}/tables/${TABLE}/metadata`)).json()) as { numRows: number }).numRows).toBe(0);
 
     // Pinot's consuming segment offsets move as the servers commit their reads: read until they have caught up.
     let status: { verdict: string; rows?: number; topic?: string; partitions: PartitionStatus[]; unknown: unknown[]; tableErrors: string[] } | undefined;
     let code = -1;
     const caughtUp = Date.now() + 60_000;
     while (Date.now() < caughtUp) {
-      const result = await spawnDpgw(['table', 'status', 'track', '--json'], { env });
+      const result = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
       code = result.code;
       status = JSON.parse(result.stdout);
       if (status!.partitions.every((p) => p.lag === '0')) break;
       await sleep(1_000);
     }
-    console.log(`[e2e] dpgw table status track --json: ${JSON.stringify(status)}`);
+    console.log(`[e2e] dpgw table status ${TABLE} --json: ${JSON.stringify(status)}`);
     expect(code).toBe(0);
     expect(status).toMatchObject({ verdict: 'consuming', topic: TOPIC, rows: MESSAGES, unknown: [], tableErrors: [] });
     expect(status!.partitions.map((p) => [p.partition, p.consuming, p.state, p.errors])).toEqual([0, 1, 2].map((partition) => [partition, true, 'CONSUMING', []]));
@@ -91,23 +99,23 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
     expect(status!.partitions.map((p) => p.lag)).toEqual(['0', '0', '0']);
 
     // The same as a person reads it.
-    const text = await spawnDpgw(['table', 'status', 'track'], { env });
+    const text = await spawnDpgw(['table', 'status', TABLE], { env });
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`table track, topic ${TOPIC}: consuming 3 of 3 partitions; ${MESSAGES} rows stored`);
+    expect(lines[0]).toBe(`table ${TABLE}, topic ${TOPIC}: consuming 3 of 3 partitions; ${MESSAGES} rows stored`);
     expect(lines.slice(2).map((line) => line.split(/ +/).slice(0, 3))).toEqual([0, 1, 2].map((partition) => [String(partition), 'yes', 'CONSUMING']));
   }, 240_000);
 
   it("consumption paused in Pinot (its controller's pauseConsumption): no partition consumes, exit 6, the rows of the completed segments and Kafka's latest offsets still shown; resumed, exit 0 with lag 0", async () => {
     const env = { ...adminEnv(sandbox.gatewayUrl), DPGW_STREAM_PASSWORD: kafka.streamPassword };
-    const pause = await fetch(`${pinot.controller}/tables/track/pauseConsumption`, { method: 'POST' });
+    const pause = await fetch(`${pinot.controller}/tables/${TABLE}/pauseConsumption`, { method: 'POST' });
     expect(pause.status, await pause.text()).toBe(200);
     // Pinot commits the consuming segments and makes no new ones: wait until none is left.
     const paused = Date.now() + 60_000;
     let pauseStatus: { pauseFlag?: boolean; consumingSegments?: string[] } = {};
     while (Date.now() < paused) {
-      pauseStatus = (await (await fetch(`${pinot.controller}/tables/track/pauseStatus`)).json()) as typeof pauseStatus;
-      const view = (await (await fetch(`${pinot.controller}/tables/track/externalview`)).json()) as { REALTIME: Record<string, Record<string, string>> };
+      pauseStatus = (await (await fetch(`${pinot.controller}/tables/${TABLE}/pauseStatus`)).json()) as typeof pauseStatus;
+      const view = (await (await fetch(`${pinot.controller}/tables/${TABLE}/externalview`)).json()) as { REALTIME: Record<string, Record<string, string>> };
       if (pauseStatus.pauseFlag && (pauseStatus.consumingSegments ?? []).length === 0 && Object.values(view.REALTIME).every((servers) => !Object.values(servers).includes('CONSUMING'))) break;
       await sleep(1_000);
     }
@@ -121,34 +129,34 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
       await producer.disconnect();
     }
 
-    const stopped = await spawnDpgw(['table', 'status', 'track', '--json'], { env });
-    console.log(`[e2e] paused: dpgw table status track --json: ${stopped.stdout}`);
+    const stopped = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
+    console.log(`[e2e] paused: dpgw table status ${TABLE} --json: ${stopped.stdout}`);
     expect(stopped.code, stopped.stderr).toBe(6);
     const status = JSON.parse(stopped.stdout) as { verdict: string; code: string; rows: number; partitions: PartitionStatus[] };
     expect(status).toMatchObject({ verdict: 'not-consuming', code: 'TABLE_NOT_CONSUMING', rows: MESSAGES });
     expect(status.partitions.map((p) => [p.partition, p.consuming, p.state])).toEqual([0, 1, 2].map((partition) => [partition, false, 'ONLINE']));
     expect(status.partitions.reduce((sum, p) => sum + Number(p.latestOffset), 0)).toBe(MESSAGES + 30);
-    const text = await spawnDpgw(['table', 'status', 'track'], { env });
-    expect(text.stdout.split('\n')[0]).toBe(`table track, topic ${TOPIC}: consuming 0 of 3 partitions; ${MESSAGES} rows stored`);
+    const text = await spawnDpgw(['table', 'status', TABLE], { env });
+    expect(text.stdout.split('\n')[0]).toBe(`table ${TABLE}, topic ${TOPIC}: consuming 0 of 3 partitions; ${MESSAGES} rows stored`);
 
-    const resume = await fetch(`${pinot.controller}/tables/track/resumeConsumption`, { method: 'POST' });
+    const resume = await fetch(`${pinot.controller}/tables/${TABLE}/resumeConsumption`, { method: 'POST' });
     expect(resume.status, await resume.text()).toBe(200);
     let resumed: { verdict?: string; rows?: number; partitions: PartitionStatus[] } = { partitions: [] };
     let code = -1;
     const caughtUp = Date.now() + 90_000;
     while (Date.now() < caughtUp) {
-      const result = await spawnDpgw(['table', 'status', 'track', '--json'], { env });
+      const result = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
       code = result.code;
       resumed = JSON.parse(result.stdout);
       if (code === 0 && resumed.rows === MESSAGES + 30 && resumed.partitions.every((p) => p.lag === '0')) break;
       await sleep(1_000);
     }
-    console.log(`[e2e] resumed: dpgw table status track --json: ${JSON.stringify(resumed)}`);
+    console.log(`[e2e] resumed: dpgw table status ${TABLE} --json: ${JSON.stringify(resumed)}`);
     expect(code).toBe(0);
     expect(resumed).toMatchObject({ verdict: 'consuming', rows: MESSAGES + 30 });
     expect(resumed.partitions.map((p) => [p.consuming, p.state, p.lag])).toEqual([0, 1, 2].map(() => [true, 'CONSUMING', '0']));
     // The newest segment of each partition is the second: the first was committed at the pause.
-    expect(resumed.partitions.every((p) => /^track__\d__1__/.test((p as PartitionStatus & { segment: string }).segment))).toBe(true);
+    expect(resumed.partitions.every((p) => new RegExp(`^${TABLE}__\\d__1__`).test((p as PartitionStatus & { segment: string }).segment))).toBe(true);
   }, 240_000);
 
   it('an unknown table is exit 9 on the real Pinot too', async () => {
