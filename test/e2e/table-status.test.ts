@@ -12,6 +12,7 @@ import kafkajs from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { feedMessages } from '../../src/sandbox/stream/feed-messages.js';
+import type { TableStatus } from '../../src/olap/table-status.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminEnv, startBackedGateway } from './backed-platform.js';
 
@@ -29,15 +30,15 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-interface PartitionStatus {
-  partition: number;
-  consuming: boolean;
-  state?: string;
-  rows?: number;
-  offset?: string;
-  latestOffset?: string;
-  lag?: string;
-  errors: string[];
+/** `table status --json` read again every second until `done` holds or `ms` pass (Pinot's offsets move as its servers commit reads): the last exit code and document. */
+async function statusUntil(env: NodeJS.ProcessEnv, ms: number, done: (code: number, status: TableStatus) => boolean): Promise<{ code: number; status: TableStatus }> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const result = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
+    const status = JSON.parse(result.stdout) as TableStatus;
+    if (done(result.code, status) || Date.now() >= deadline) return { code: result.code, status };
+    await sleep(1_000);
+  }
 }
 
 async function pinotCount(table: string): Promise<number> {
@@ -77,26 +78,17 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
     expect(((await (await fetch(`${pinot.controller}/tables/${TABLE}/metadata`)).json()) as { numRows: number }).numRows).toBe(0);
 
     // Pinot's consuming segment offsets move as the servers commit their reads: read until they have caught up.
-    let status: { verdict: string; rows?: number; topic?: string; partitions: PartitionStatus[]; unknown: unknown[]; tableErrors: string[] } | undefined;
-    let code = -1;
-    const caughtUp = Date.now() + 60_000;
-    while (Date.now() < caughtUp) {
-      const result = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
-      code = result.code;
-      status = JSON.parse(result.stdout);
-      if (status!.partitions.every((p) => p.lag === '0')) break;
-      await sleep(1_000);
-    }
+    const { code, status } = await statusUntil(env, 60_000, (_, read) => read.partitions.every((p) => p.lag === '0'));
     console.log(`[e2e] dpgw table status ${TABLE} --json: ${JSON.stringify(status)}`);
     expect(code).toBe(0);
     expect(status).toMatchObject({ verdict: 'consuming', topic: TOPIC, rows: MESSAGES, unknown: [], tableErrors: [] });
-    expect(status!.partitions.map((p) => [p.partition, p.consuming, p.state, p.errors])).toEqual([0, 1, 2].map((partition) => [partition, true, 'CONSUMING', []]));
+    expect(status.partitions.map((p) => [p.partition, p.consuming, p.state, p.errors])).toEqual([0, 1, 2].map((partition) => [partition, true, 'CONSUMING', []]));
     // Every message became a row of its partition: the rows the broker counts are the offsets reached.
-    expect(status!.partitions.map((p) => String(p.rows))).toEqual(status!.partitions.map((p) => p.offset));
+    expect(status.partitions.map((p) => String(p.rows))).toEqual(status.partitions.map((p) => p.offset));
     // Every message is in one partition: the offsets reached add up to what was produced, and Kafka's latest offsets agree.
-    expect(status!.partitions.reduce((sum, p) => sum + Number(p.offset), 0)).toBe(MESSAGES);
-    expect(status!.partitions.map((p) => p.latestOffset)).toEqual(status!.partitions.map((p) => p.offset));
-    expect(status!.partitions.map((p) => p.lag)).toEqual(['0', '0', '0']);
+    expect(status.partitions.reduce((sum, p) => sum + Number(p.offset), 0)).toBe(MESSAGES);
+    expect(status.partitions.map((p) => p.latestOffset)).toEqual(status.partitions.map((p) => p.offset));
+    expect(status.partitions.map((p) => p.lag)).toEqual(['0', '0', '0']);
 
     // The same as a person reads it.
     const text = await spawnDpgw(['table', 'status', TABLE], { env });
@@ -132,7 +124,7 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
     const stopped = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
     console.log(`[e2e] paused: dpgw table status ${TABLE} --json: ${stopped.stdout}`);
     expect(stopped.code, stopped.stderr).toBe(6);
-    const status = JSON.parse(stopped.stdout) as { verdict: string; code: string; rows: number; partitions: PartitionStatus[] };
+    const status = JSON.parse(stopped.stdout) as TableStatus & { code: string };
     expect(status).toMatchObject({ verdict: 'not-consuming', code: 'TABLE_NOT_CONSUMING', rows: MESSAGES });
     expect(status.partitions.map((p) => [p.partition, p.consuming, p.state])).toEqual([0, 1, 2].map((partition) => [partition, false, 'ONLINE']));
     expect(status.partitions.reduce((sum, p) => sum + Number(p.latestOffset), 0)).toBe(MESSAGES + 30);
@@ -141,22 +133,13 @@ describe(`dpgw table status on Kafka ${kafka.version} and Pinot ${pinot.version}
 
     const resume = await fetch(`${pinot.controller}/tables/${TABLE}/resumeConsumption`, { method: 'POST' });
     expect(resume.status, await resume.text()).toBe(200);
-    let resumed: { verdict?: string; rows?: number; partitions: PartitionStatus[] } = { partitions: [] };
-    let code = -1;
-    const caughtUp = Date.now() + 90_000;
-    while (Date.now() < caughtUp) {
-      const result = await spawnDpgw(['table', 'status', TABLE, '--json'], { env });
-      code = result.code;
-      resumed = JSON.parse(result.stdout);
-      if (code === 0 && resumed.rows === MESSAGES + 30 && resumed.partitions.every((p) => p.lag === '0')) break;
-      await sleep(1_000);
-    }
+    const { code: resumedCode, status: resumed } = await statusUntil(env, 90_000, (exit, read) => exit === 0 && read.rows === MESSAGES + 30 && read.partitions.every((p) => p.lag === '0'));
     console.log(`[e2e] resumed: dpgw table status ${TABLE} --json: ${JSON.stringify(resumed)}`);
-    expect(code).toBe(0);
+    expect(resumedCode).toBe(0);
     expect(resumed).toMatchObject({ verdict: 'consuming', rows: MESSAGES + 30 });
     expect(resumed.partitions.map((p) => [p.consuming, p.state, p.lag])).toEqual([0, 1, 2].map(() => [true, 'CONSUMING', '0']));
     // The newest segment of each partition is the second: the first was committed at the pause.
-    expect(resumed.partitions.every((p) => new RegExp(`^${TABLE}__\\d__1__`).test((p as PartitionStatus & { segment: string }).segment))).toBe(true);
+    expect(resumed.partitions.every((p) => new RegExp(`^${TABLE}__\\d__1__`).test(p.segment ?? ''))).toBe(true);
   }, 240_000);
 
   it('an unknown table is exit 9 on the real Pinot too', async () => {

@@ -1,5 +1,4 @@
 /** `dpgw health [component]`: the platform's health as a tree; exit 6 when not UP. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChalkInstance } from 'chalk';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { HealthCommand } from './health.command.js';
@@ -7,9 +6,9 @@ import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../../contract/constants.js
 import type { HealthRecord } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
-import { onStopSignal } from '../../cli/interruption.js';
 import { GatewayError } from '../../gateway/gateway-error.js';
-import { serverText, terminalSafe } from '../../text/terminal-text.js';
+import { serverText } from '../../text/terminal-text.js';
+import { watchUntilStopped } from '../shared/watch.js';
 
 export const health: HandlerOf<HealthCommand> = async (context) => {
   const [component] = context.args;
@@ -28,21 +27,7 @@ export const health: HandlerOf<HealthCommand> = async (context) => {
 
   let record = await check();
   if (watch !== undefined && !context.reporter.options.json) {
-    // Refresh in place on a terminal, a new block per check otherwise; until Ctrl-C.
-    const tty = context.io.stdout.isTTY === true;
-    let stopped = false;
-    const stopWatching = onStopSignal(() => (stopped = true));
-    try {
-      for (;;) {
-        const text = renderTree(record, component, context.reporter.out) + `\n${context.reporter.out.dim(`checked ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
-        context.io.stdout.write(tty ? `\u001b[H\u001b[2J${terminalSafe(text)}` : `${terminalSafe(text)}\n`);
-        for (let waited = 0; waited < watch * 1000 && !stopped; waited += 100) await sleep(100);
-        if (stopped) break;
-        record = await check();
-      }
-    } finally {
-      stopWatching();
-    }
+    await watchUntilStopped(context, { seconds: watch, done: 'checked', show: () => renderTree(record, component, context.reporter.out), refresh: async () => void (record = await check()) });
     // Stopped by Ctrl-C or SIGTERM, as a shell reports it.
     return { data: record, printed: true, exitCode: ExitCode.Interrupted };
   }

@@ -1,8 +1,6 @@
 /** `dpgw table status <name>`: per partition, whether the store consumes the table's topic and how far behind it is; exit 6 when not. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChalkInstance } from 'chalk';
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import { onStopSignal } from '../../cli/interruption.js';
 import type { TableStatusCommand } from './table.command.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
@@ -15,7 +13,8 @@ import { unreachableBrokers } from '../../stream/broker-reachability.js';
 import { streamConnection } from '../../stream/stream-connection.js';
 import { topicEndOffsets } from '../../stream/topic-end-offsets.js';
 import { plural } from '../../text/plural.js';
-import { serverText, terminalSafe } from '../../text/terminal-text.js';
+import { serverText } from '../../text/terminal-text.js';
+import { watchUntilStopped } from '../shared/watch.js';
 
 /** How long `auto` waits for a broker's TCP connection before it leaves the latest offsets unknown. */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -29,21 +28,7 @@ export const status: HandlerOf<TableStatusCommand> = async (context) => {
 
   let found = await read();
   if (watch !== undefined && !context.reporter.options.json) {
-    // Refresh in place on a terminal, a new block per read otherwise; until Ctrl-C, as health --watch.
-    const tty = context.io.stdout.isTTY === true;
-    let stopped = false;
-    const stopWatching = onStopSignal(() => (stopped = true));
-    try {
-      for (;;) {
-        const text = render(found, context.reporter.out, widthOf(context)) + `\n${context.reporter.out.dim(`read ${new Date().toISOString()}; every ${watch} s, Ctrl-C stops`)}\n`;
-        context.io.stdout.write(tty ? `\u001b[H\u001b[2J${terminalSafe(text)}` : `${terminalSafe(text)}\n`);
-        for (let waited = 0; waited < watch * 1000 && !stopped; waited += 100) await sleep(100);
-        if (stopped) break;
-        found = await read();
-      }
-    } finally {
-      stopWatching();
-    }
+    await watchUntilStopped(context, { seconds: watch, done: 'read', show: () => render(found, context.reporter.out, widthOf(context)), refresh: async () => void (found = await read()) });
     return { data: found, printed: true, exitCode: ExitCode.Interrupted };
   }
   const exitCode = found.verdict === 'consuming' ? ExitCode.Ok : found.verdict === 'not-consuming' ? ExitCode.Unhealthy : ExitCode.Rejected;

@@ -73,16 +73,16 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const client = await context.gateway();
   // The topic's messages held against the schema before the table is sent: a column none carries would stay empty.
   // Brokers out of reach: the stream's warning says the table is sent unchecked, this check included.
-  let sample;
-  if (stream.skippedBecause === undefined) {
+  if (options.sampleCheck !== false && mode !== 'off' && stream.skippedBecause === undefined) {
     const schema = built.schema ?? (await storedSchema(client, built.schemaName));
-    const check = options.sampleCheck === false || mode === 'off' || !schema ? undefined : { stream: streamConnectionOf(settings, streamPassword), limit: options.sample, timeoutMs: timeoutMs(settings), mode };
-    sample = schema
-      ? await applySample(check, built.topic, schema, built.table, options.sampleCheck === false ? '--no-sample-check' : '--stream-check off', options.schema)
-      : { record: { reason: '' }, skippedBecause: `schema ${built.schemaName} could not be read back from the store` };
+    const check = { stream: streamConnectionOf(settings, streamPassword), limit: options.sample, timeoutMs: timeoutMs(settings), mode };
+    if (!schema) reporter.warn(sampleCheckSkipped(`schema ${built.schemaName} could not be read back from the store`));
+    else {
+      const sample = await applySample(check, built.topic, schema, built.table, '--no-sample-check', options.schema);
+      if (sample.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
+      else reporter.info(`messages checked: ${sample.record.reason}`);
+    }
   }
-  if (sample?.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
-  else if (sample?.record.status === 'passed') reporter.info(`messages checked: ${sample.record.reason}`);
   const { answer } = await applyTable(client, built.table, { existing: { fail: 'use it as it is, or choose another name with --name' } });
   reporter.success(`table ${tableName} created for topic ${built.topic}`);
   const data = (consumption: Consumption) => ({

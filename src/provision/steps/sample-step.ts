@@ -11,6 +11,8 @@ import { observeTopic } from '../../schema-inference/sample-messages.js';
 import { EmptyTopic } from '../../stream/read-topic.js';
 import type { StreamConnection } from '../../stream/stream-connection.js';
 import { plural } from '../../text/plural.js';
+// The messages' field names and values are the producers' words: escaped before they join a line.
+import { serverText } from '../../text/terminal-text.js';
 import type { StepRecord } from './step-record.js';
 
 /** How to run the check; undefined when it is off (`--no-sample-check`, `--stream-check off`). */
@@ -45,8 +47,8 @@ export async function checkSample(check: SampleCheck, topic: string, schema: Ana
 
 function misfitError(report: FitReport, topic: string, schemaName: string, tableName: string, where: string | undefined): DpgwError {
   const problems = [
-    ...report.missing.map((m) => `column ${m.column}: no sampled message carries it${m.likely !== undefined ? ` (did you mean ${m.likely}?)` : ''}`),
-    ...report.mistyped.map((m) => `column ${m.column} is ${m.dataType}, and the messages hold ${m.example} (${m.where})`),
+    ...report.missing.map((m) => `column ${m.column}: no sampled message carries it${m.likely !== undefined ? ` (did you mean ${serverText(m.likely)}?)` : ''}`),
+    ...report.mistyped.map((m) => `column ${m.column} is ${m.dataType}, and the messages hold ${serverText(m.example)} (${m.where})`),
   ];
   return new DpgwError('input', `schema ${schemaName} does not fit the messages of topic ${topic}: ${problems.join('; ')}; table ${tableName} would leave ${problems.length === 1 ? 'that column' : 'those columns'} empty`, {
     code: 'MESSAGES_DO_NOT_FIT',
@@ -58,7 +60,7 @@ function misfitError(report: FitReport, topic: string, schemaName: string, table
 
 /** The reason of a check that held: how many messages fit, and the fields not stored. */
 function fitReason(report: FitReport, topic: string, schemaName: string): string {
-  const extra = report.extra.length ? `; not stored (the schema lacks them): ${report.extra.join(', ')}` : '';
+  const extra = report.extra.length ? `; not stored (the schema lacks them): ${report.extra.map(serverText).join(', ')}` : '';
   return `${plural(report.messages, 'sampled message')} of topic ${topic} fit schema ${schemaName}${extra}`;
 }
 

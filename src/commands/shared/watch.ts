@@ -1,0 +1,36 @@
+/**
+ * `--watch` of `health` and `table status`: the latest read again every few seconds until
+ * Ctrl-C or SIGTERM — in place on a terminal, a new block per read otherwise (a log keeps
+ * them all). The server's words are escaped as any output is.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CommandContext } from '../../cli/command-context.js';
+import { onStopSignal } from '../../cli/interruption.js';
+import { terminalSafe } from '../../text/terminal-text.js';
+
+export interface Watch {
+  seconds: number;
+  /** The latest read, rendered. */
+  show: () => string;
+  /** Reads again. */
+  refresh: () => Promise<void>;
+  /** The word of the footer: "read", "checked". */
+  done: string;
+}
+
+export async function watchUntilStopped(context: Pick<CommandContext, 'io' | 'reporter'>, watch: Watch): Promise<void> {
+  const tty = context.io.stdout.isTTY === true;
+  let stopped = false;
+  const stopWatching = onStopSignal(() => (stopped = true));
+  try {
+    for (;;) {
+      const text = `${watch.show()}\n${context.reporter.out.dim(`${watch.done} ${new Date().toISOString()}; every ${watch.seconds} s, Ctrl-C stops`)}\n`;
+      context.io.stdout.write(tty ? `\u001b[H\u001b[2J${terminalSafe(text)}` : `${terminalSafe(text)}\n`);
+      for (let waited = 0; waited < watch.seconds * 1000 && !stopped; waited += 100) await sleep(100);
+      if (stopped) return;
+      await watch.refresh();
+    }
+  } finally {
+    stopWatching();
+  }
+}
