@@ -80,7 +80,8 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
   if (options.prune === true && !planOnly && options.yes !== true && !context.canPrompt) {
     throw new DpgwError('usage', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
   }
-  // A plan reads no password, unless it reads a topic to show an inferred schema.
+  // A plan asks for no password and compares tables without it, unless it reads a topic to show an inferred schema
+  // (the sample step reads one only when it is at hand without asking: sampleCheckOf).
   const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
   const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
   const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
