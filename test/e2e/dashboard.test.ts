@@ -44,7 +44,7 @@ beforeAll(async () => {
   const token = await supersetToken('analyst');
   for (let i = 0; i < 120; i++) {
     const counted = (await (await fetch(`${pinot.broker}/query/sql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sql: `SELECT COUNT(*) FROM ${DATA_SET}` }) })).json()) as { resultTable?: { rows: number[][] } };
-    const listed = (await (await fetch(`${superset.url}/api/v1/database/1/tables/?q=(force:!t,schema_name:default)`, { headers: { authorization: `Bearer ${token}` } })).json()) as { result?: Array<{ value: string }> };
+    const listed = (await supersetGet('/api/v1/database/1/tables/?q=(force:!t,schema_name:default)', token)) as { result?: Array<{ value: string }> };
     if ((counted.resultTable?.rows[0]?.[0] ?? 0) >= 150 && listed.result?.some((t) => t.value === DATA_SET)) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -58,6 +58,20 @@ function dashboardAs(username: string, args: string[] = []) {
   });
 }
 
+/**
+ * A GET of Superset's API as the test's own check. Superset's server may close a kept-alive
+ * connection just as the next request goes out on it ("other side closed"): a GET is safe to
+ * send again, once, on a fresh connection.
+ */
+async function supersetGet(path: string, token: string): Promise<unknown> {
+  const get = () => fetch(`${superset.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const answer = await get().catch((error: unknown) => {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return get();
+  });
+  return answer.json();
+}
+
 async function supersetToken(username: string): Promise<string> {
   const user = superset.users.find((u) => u.username === username)!;
   const login = await fetch(`${superset.url}/api/v1/security/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: user.password, provider: 'db' }) });
@@ -69,7 +83,7 @@ async function counts(): Promise<Record<string, number>> {
   const token = await supersetToken('analyst');
   const result: Record<string, number> = {};
   for (const resource of ['dataset', 'chart', 'dashboard']) {
-    result[resource] = ((await (await fetch(`${superset.url}/api/v1/${resource}/`, { headers: { authorization: `Bearer ${token}` } })).json()) as { count: number }).count;
+    result[resource] = ((await supersetGet(`/api/v1/${resource}/`, token)) as { count: number }).count;
   }
   return result;
 }
@@ -100,7 +114,7 @@ describe(`the map in Superset ${superset.version}, as the dashboard user in Trin
     console.log(`[e2e] Superset chart ${made.chart.id} renders ${made.rendered.rows} points; dashboard ${made.dashboard.url}`);
 
     // The saved chart is the contract's map: a deck.gl scatterplot of lon and lat on the dashboard.
-    const chart = ((await (await fetch(`${superset.url}/api/v1/chart/${made.chart.id}`, { headers: { authorization: `Bearer ${await supersetToken('analyst')}` } })).json()) as { result: { viz_type: string; params: string; dashboards: Array<{ id: number }> } }).result;
+    const chart = ((await supersetGet(`/api/v1/chart/${made.chart.id}`, await supersetToken('analyst'))) as { result: { viz_type: string; params: string; dashboards: Array<{ id: number }> } }).result;
     expect(chart.viz_type).toBe('deck_scatter');
     expect(JSON.parse(chart.params).spatial).toEqual({ type: 'latlong', lonCol: 'lon', latCol: 'lat' });
     expect(chart.dashboards.map((d) => d.id)).toEqual([made.dashboard.id]);
