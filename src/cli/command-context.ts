@@ -19,6 +19,8 @@ export interface CommandContext<Options = Record<string, unknown>, Args extends 
   io: Io;
   reporter: Reporter;
   canPrompt: boolean;
+  /** The words the command was run with (after `dpgw`), for the command line that answers its questions (commands/shared/questions.ts). */
+  argv: readonly string[];
   settings(): Promise<Settings>;
   gateway(): Promise<GatewayClient>;
 }

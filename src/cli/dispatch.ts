@@ -39,7 +39,7 @@ export async function catalogNames(kind: 'data source' | 'data set' | 'offered d
   );
 }
 
-export async function dispatch(command: Command, io: Io): Promise<number> {
+export async function dispatch(command: Command, io: Io, argv: readonly string[]): Promise<number> {
   const options: Record<string, unknown> = command.optsWithGlobals();
   const name = commandPath(command);
   const color = options.color as boolean | undefined;
@@ -61,6 +61,7 @@ export async function dispatch(command: Command, io: Io): Promise<number> {
     io,
     reporter,
     canPrompt: canPrompt(io, options.input === false),
+    argv,
     settings: () => (settings ??= resolveSettings({ flags: options, env: io.env })),
     gateway: async () => {
       if (!gateway) {

@@ -23,7 +23,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(VERSION, async (command) => {
     const { dispatch } = await loadDispatch();
-    exitCode = await dispatch(command, io);
+    exitCode = await dispatch(command, io, argv);
   });
   const wantsJson = flagWords(argv).includes('--json');
   const helpWidth = io.stdout.isTTY && io.stdout.columns ? Math.min(io.stdout.columns, 120) : 100;

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { BIN, ROOT, type RunResult } from './run-dpgw.js';
 
 export const CTRL_C = '\\x03';
+export const ENTER = '\\r';
+export const DOWN = '\\x1b[B';
+export const UP = '\\x1b[A';
+export const SPACE = ' ';
 
 const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
 
@@ -12,12 +16,19 @@ export function screen(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(/\r/g, '');
 }
 
-/** Runs `dpgw argv` at a terminal; once `when` appears in its output, types `keys`. stdout and stderr arrive mixed, as on a screen. */
-export function atTerminal(argv: string[], options: { env: NodeJS.ProcessEnv; when: string; keys: string; timeoutSeconds?: number }): Promise<RunResult> {
+/** Once `when` appears on the screen (after the previous step's), `keys` are typed (Python escapes: \\r Enter, \\x03 Ctrl-C). */
+export interface Keystrokes {
+  when: string;
+  keys: string;
+}
+
+/** Runs `dpgw argv` at a terminal and types each step's keys once its text appears. stdout and stderr arrive mixed, as on a screen. */
+export function atTerminal(argv: string[], options: { env: NodeJS.ProcessEnv; timeoutSeconds?: number; cwd?: string } & ({ steps: Keystrokes[] } | Keystrokes)): Promise<RunResult> {
   const helper = join(ROOT, 'test/helpers/terminal.py');
-  const child = spawn('python3', [helper, options.when, options.keys, String(options.timeoutSeconds ?? 30), '--', process.execPath, BIN, ...argv], {
+  const steps = 'steps' in options ? options.steps : [{ when: options.when, keys: options.keys }];
+  const child = spawn('python3', [helper, String(options.timeoutSeconds ?? 30), JSON.stringify(steps.map((step) => [step.when, step.keys])), '--', process.execPath, BIN, ...argv], {
     env: { ...options.env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

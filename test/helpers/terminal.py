@@ -1,15 +1,19 @@
 """Runs a command in a pseudo-terminal, as a person at a terminal would, and presses keys.
 
-    python3 terminal.py WHEN KEYS TIMEOUT -- command args...
+    python3 terminal.py TIMEOUT STEPS -- command args...
 
-Copies everything the command writes to stdout. Once WHEN has appeared in the output,
-writes KEYS (Python escapes, e.g. \\x03 for Ctrl-C) to the terminal, as typing them
-does. Exits with the command's exit status (128 + N when signal N ended it), or 124
-when TIMEOUT seconds pass first.
+STEPS is a JSON list of [WHEN, KEYS] pairs, followed in order: once WHEN has appeared in
+the output (colours and cursor moves stripped, after where the previous WHEN appeared),
+KEYS (Python escapes, e.g. \\x03 for Ctrl-C, \\x1b[B for the down arrow) are written to
+the terminal, as typing them does. Copies everything the command writes to stdout. Exits
+with the command's exit status (128 + N when signal N ended it), or 124 when TIMEOUT
+seconds pass first.
 """
 import fcntl
+import json
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -17,10 +21,10 @@ import sys
 import termios
 import time
 
-when = sys.argv[1].encode()
-keys = sys.argv[2].encode().decode('unicode_escape').encode('latin-1')
-timeout = float(sys.argv[3])
+timeout = float(sys.argv[1])
+steps = [(when.encode(), keys.encode().decode('unicode_escape').encode('latin-1')) for when, keys in json.loads(sys.argv[2])]
 command = sys.argv[sys.argv.index('--') + 1:]
+ESCAPES = re.compile(rb'\x1b\[[0-9;?]*[A-Za-z]|\r')
 
 pid, fd = pty.fork()
 if pid == 0:
@@ -28,8 +32,8 @@ if pid == 0:
     fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))
     os.execvp(command[0], command)
 
-seen = b''
-sent = False
+raw = b''
+searched_from = 0
 deadline = time.monotonic() + timeout
 timed_out = False
 while True:
@@ -45,12 +49,16 @@ while True:
             break
         if not data:
             break
-        seen += data
+        raw += data
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
-    if not sent and when in seen:
-        os.write(fd, keys)
-        sent = True
+    if steps:
+        screen = ESCAPES.sub(b'', raw)
+        found = screen.find(steps[0][0], searched_from)
+        if found >= 0:
+            searched_from = found + len(steps[0][0])
+            os.write(fd, steps[0][1])
+            steps.pop(0)
 
 _, status = os.waitpid(pid, 0)
 if timed_out:

@@ -5,19 +5,39 @@ import { enableDataSet, type EnableRequest } from '../../catalog/enable-data-set
 import { applyEnable } from '../../provision/steps/enable-step.js';
 import { startProgress, type Progress } from '../../output/progress.js';
 import { renderDryRun } from '../shared/dry-run.js';
+import { Questions } from '../shared/questions.js';
+import { askDataSource, askEnablement, askGroups, askOfferedDataSet, enablementExists } from '../shared/catalog-questions.js';
 
 export const enable: HandlerOf<EnableCommand> = async (context) => {
   const { options, reporter } = context;
-  const groups = options.group ?? [];
+  const questions = new Questions(context);
+  questions.require([
+    { flag: '--datasource <name|id>', given: options.datasource },
+    { flag: '--dataset <name>', given: options.dataset },
+  ]);
   const gateway = await context.gateway();
-  const dataSet = options.dataset;
+  const dataSource = await questions.flag('--datasource <name|id>', options.datasource, () => askDataSource(context, gateway));
+  const dataSet = await questions.flag('--dataset <name>', options.dataset, () => askOfferedDataSet(context, gateway, dataSource));
+  let enablement = options.enablement;
+  let groups = options.group ?? [];
+  // A guided run (something was asked) asks for the enablement too; a scripted one takes the default, the data set's name.
+  if (questions.asked && enablement === undefined) {
+    const chosen = await askEnablement(context, gateway, dataSource, dataSet);
+    questions.answered('--enablement', chosen.name);
+    enablement = chosen.name;
+    if (!chosen.exists) groups = await questions.flags('--group <group...>', groups, () => askGroups(context, chosen.name));
+  } else if (questions.canAsk && groups.length === 0 && !(await enablementExists(gateway, dataSource, enablement ?? dataSet))) {
+    // A new enablement needs its groups: asked for instead of refused.
+    groups = await questions.flags('--group <group...>', groups, () => askGroups(context, enablement ?? dataSet));
+  }
+  questions.done();
   let progress: Progress | undefined;
   try {
     const request: EnableRequest = {
-      dataSource: options.datasource,
+      dataSource,
       dataSet,
       groups,
-      enablement: options.enablement,
+      enablement,
       waitTimeoutMs: options.waitTimeout * 1000,
       dryRun: options.dryRun === true,
       warn: (message) => reporter.warn(message),

@@ -1,4 +1,5 @@
 /** `dpgw sandbox`: the local platform emulator in the foreground, until Ctrl-C. */
+import { shellWord } from '../../text/shell-word.js';
 import { DEVICE_CLIENT_ID, SERVICE_ACCOUNT_CLIENT_ID } from '../../sandbox/sandbox.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -200,11 +201,6 @@ async function secretFolder(env: NodeJS.ProcessEnv): Promise<string> {
     throw cannotWrite(folder, error);
   });
   return folder;
-}
-
-/** A value as one shell word: as is when only safe characters, else single-quoted (a users file's secret may hold anything). */
-function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 async function writeSecret(file: string, secret: string): Promise<string> {
