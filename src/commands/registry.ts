@@ -14,6 +14,7 @@ import { dashboard } from './dashboard/dashboard.command.js';
 import { enable } from './enable/enable.command.js';
 import { exportCommand } from './export/export.command.js';
 import { health } from './health/health.command.js';
+import { init } from './init/init.command.js';
 import { login } from './login/login.command.js';
 import { logout } from './logout/logout.command.js';
 import { provision } from './provision/provision.command.js';
@@ -23,4 +24,4 @@ import { storage } from './storage/storage.command.js';
 import { table } from './table/table.command.js';
 import { verify } from './verify/verify.command.js';
 
-export const COMMANDS: readonly Definition[] = [login, logout, auth, enable, schema, table, catalog, storage, health, accessControl, verify, dashboard, provision, exportCommand, sandbox, completion, config];
+export const COMMANDS: readonly Definition[] = [login, logout, auth, init, enable, schema, table, catalog, storage, health, accessControl, verify, dashboard, provision, exportCommand, sandbox, completion, config];

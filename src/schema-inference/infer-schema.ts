@@ -73,6 +73,12 @@ export class SchemaInference {
     }
   }
 
+  /** Each column's type as the messages show it, before a time column or metrics are chosen (`dpgw init` lists them). */
+  columnTypes(): Map<string, InferredType> {
+    const warnings: string[] = [];
+    return new Map([...this.columns].map(([name, column]) => [name, widen(name, column, warnings)]));
+  }
+
   result(options: InferOptions): Inferred {
     const notes: string[] = [];
     const warnings: string[] = [];

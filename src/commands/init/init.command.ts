@@ -1,0 +1,33 @@
+/** `dpgw init [dir]`: its flags; the handler is init.handler.ts. */
+import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
+import type { OptionKit } from '../../cli/option-kit.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
+
+const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =>
+  kit.settings(
+    command
+      .addOption(kit.name('--datasource <name|id>', 'data source offering the data set', 'data source'))
+      .addOption(kit.name('--dataset <name>', 'data set to provision', 'data set'))
+      .addOption(kit.name('--enablement <name>', 'enablement to enable it in (default: the one it is enabled in, else its name)', 'enablement'))
+      .addOption(kit.names('--group <group...>', 'group(s) that may read it (needed for a new enablement)', 'group'))
+      .addOption(kit.name('--table <name>', "table name (default: the data set's name)", 'table'))
+      .addOption(kit.option('--retention-days <days>', 'segment retention in days (default: the settings\' retentionDays, 7)').argParser(kit.wholeNumber(1, 36_500, 'number of days')))
+      .option('--time-column <name>', "the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())")
+      .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
+      .option('--schema <file>', "take the schema from this file instead of the topic's messages")
+      .option('--from-messages <file>', "infer the schema from this file of messages (JSON Lines or a JSON array) instead of the topic's")
+      .addOption(kit.option('--sample <n>', "messages of the topic (or the file) to infer from").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
+      .option('--force', 'replace provision.yaml and the schema file in the folder'),
+    ['brokerList', 'streamUser', 'streamPassword'],
+  );
+export type InitCommand = ReturnType<typeof initOptions>;
+
+export const init = defineCommand({
+  usage: 'init [dir]',
+  description: "write a provision manifest and its schema for a data set, inferred from a sample of its topic (asks at a terminal; sends nothing)",
+  example: 'dpgw init track --datasource mock-data-library --dataset track --group track-readers',
+  moreHelp:
+    "\nAt a terminal, `dpgw init` alone asks for each value from the live catalog and the topic's messages,\nshows the inferred columns, then offers to run the plan. Every question has a flag, so with\n--no-input (or without a terminal) the same flags write the same files. It writes DIR/provision.yaml\nand DIR/schema.yaml (DIR: the current folder by default) and replaces neither without --force.\nA data set not enabled yet has no topic to read: pass --schema FILE or --from-messages FILE.\n  $ dpgw provision track/provision.yaml --plan    what the first run would change\n",
+  options: initOptions,
+  handler: () => import('./init.handler.js').then((module) => module.init),
+});

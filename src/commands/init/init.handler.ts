@@ -1,0 +1,281 @@
+/**
+ * `dpgw init [dir]` (issue #36 §2): a data set turned into a reviewed manifest. At a terminal
+ * every value not given as a flag is asked for, from the live catalog and a sample of the
+ * data set's topic; without one the flags alone decide. It reads only (the catalog, the
+ * topic) and writes two files, provision.yaml and the schema, never replacing either
+ * without --force; the platform is changed by the plan it points to, not by init.
+ */
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
+import type { InitCommand } from './init.command.js';
+import { catalogEnablements, enabledDataSets } from '../../catalog/catalog-lookup.js';
+import type { AnalyticsSchema } from '../../contract/types.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import { cannotWrite } from '../../files/file-problem.js';
+import type { GatewayClient } from '../../gateway/gateway-client.js';
+import { INIT_MANIFEST_FILE, INIT_SCHEMA_FILE, initManifestText, type Chosen, type InitManifest } from '../../init/init-manifest.js';
+import { sampleDataSetTopic } from '../../init/topic-sample.js';
+import { nameProblem } from '../../names/platform-names.js';
+import { loadSchema } from '../../olap/load-schema.js';
+import { startProgress } from '../../output/progress.js';
+import { textTable } from '../../output/text-table.js';
+import { loadManifest } from '../../provision/manifest.js';
+import { FILLED_TIME_COLUMN, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
+import { sampleFiles, type Sampled } from '../../schema-inference/sample-messages.js';
+import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
+import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
+import { shellWord } from '../../text/shell-word.js';
+import { askDataSource, askEnablement, askGroups, askOfferedDataSet } from '../shared/catalog-questions.js';
+import { checkboxPrompt, choosePrompt, confirmPrompt, hiddenPrompt, textPrompt, type Choice } from '../shared/prompts.js';
+import { Questions } from '../shared/questions.js';
+
+type Context = ContextOf<InitCommand>;
+
+/** Where the schema comes from: a file as it is, or messages to infer it from. */
+type SchemaSource = { file: string } | { sampled: Sampled };
+
+export const init: HandlerOf<InitCommand> = async (context) => {
+  const { options, reporter, io } = context;
+  const folder = resolve(io.cwd, context.args[0] ?? '.');
+  const manifestFile = join(folder, INIT_MANIFEST_FILE);
+  if (options.schema !== undefined && options.fromMessages !== undefined) {
+    throw new DpgwError('usage', 'give --schema or --from-messages, not both', { code: 'CONFLICTING_ARGUMENTS', where: '--from-messages', hint: '--schema takes the schema as it is; --from-messages infers one' });
+  }
+  if (options.schema !== undefined && (options.metric !== undefined || options.timeColumn !== undefined)) {
+    throw new DpgwError('usage', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { code: 'CONFLICTING_ARGUMENTS', where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
+  }
+  // Refused before any question: nothing asked is lost to a file that is there already.
+  refuseToReplace([manifestFile, ...(options.schema === undefined ? [join(folder, INIT_SCHEMA_FILE)] : [])], options.force === true, io.cwd);
+
+  const questions = new Questions(context);
+  questions.require([
+    { flag: '--datasource <name|id>', given: options.datasource },
+    { flag: '--dataset <name>', given: options.dataset },
+  ]);
+  const gateway = await context.gateway();
+  const dataSource = await questions.flag('--datasource <name|id>', options.datasource, () => askDataSource(context, gateway));
+  const dataSet = await questions.flag('--dataset <name>', options.dataset, () => askOfferedDataSet(context, gateway, dataSource));
+  const enablement = await chooseEnablement(context, questions, gateway, dataSource, dataSet);
+  const groups = enablement.exists ? enablement.groups : await questions.flags('--group <group...>', options.group, () => askGroups(context, enablement.value));
+  if (enablement.exists && options.group !== undefined && !sameSet(options.group, enablement.groups)) {
+    reporter.warn(`enablement ${enablement.value} exists with groups ${enablement.groups.join(', ')}; the manifest keeps them (--group ${options.group.join(', ')} is not applied)`);
+  }
+
+  const source = await schemaSource(context, questions, gateway, dataSource, dataSet, enablement);
+  const table = await chosenValue(questions, '--table <name>', options.table, { value: dataSet, because: "default: the data set's name" }, (fallback) =>
+    textPrompt(context, 'Table name:', { default: 'file' in source ? undefined : fallback, check: (typed) => nameProblem('table', typed) }),
+  );
+  const schema = 'file' in source ? undefined : await inferredSchema(context, questions, source.sampled, table.value);
+  const settings = await context.settings();
+  const retentionDefault = Number(settings.values.retentionDays.value ?? 7);
+  const retention = await chosenValue(questions, '--retention-days <days>', options.retentionDays === undefined ? undefined : String(options.retentionDays), { value: String(retentionDefault), because: settings.values.retentionDays.source.kind === 'default' ? 'default' : `from the ${settings.values.retentionDays.source.kind} setting` }, (fallback) =>
+    textPrompt(context, 'Retention in days:', { default: fallback, check: (typed) => (/^[1-9]\d{0,4}$/.test(typed) && Number(typed) <= 36_500 ? undefined : 'a whole number of days from 1 to 36500') }),
+  );
+  questions.done();
+
+  // The files: the schema first (the manifest names it), then the manifest; a failure leaves neither.
+  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+    throw cannotWrite(folder, error);
+  });
+  const schemaFile = await writeSchema(folder, source, schema, options.force === true, io.cwd);
+  const shownManifest = shownPath(io.cwd, manifestFile);
+  const text = initManifestText(
+    {
+      dataSource,
+      dataSet,
+      enablement,
+      groups,
+      schemaFile: relative(folder, schemaFile.path).split(sep).join('/'),
+      schemaFrom: 'file' in source ? `from ${source.file}` : `inferred from ${source.sampled.described}; review it`,
+      table,
+      retentionDays: { value: Number(retention.value), chosenBecause: retention.chosenBecause },
+    } satisfies InitManifest,
+    shownManifest,
+  );
+  try {
+    await writeFileAtomic(manifestFile, text, 0o644);
+  } catch (error) {
+    if (schemaFile.written) await rm(schemaFile.path, { force: true });
+    throw cannotWrite(manifestFile, error);
+  }
+  // The manifest as provision reads it: what init writes must load without a problem.
+  const loaded = await loadManifest(manifestFile);
+  if (loaded.problems.length > 0) throw new DpgwError('failure', `internal error: the written manifest has a problem: ${loaded.problems[0]!.message}`, { code: 'UNEXPECTED_FAILURE', where: manifestFile, hint: 'please report it' });
+
+  const shownSchema = shownPath(io.cwd, schemaFile.path);
+  reporter.success(`wrote ${shownManifest}${schemaFile.written ? ` and ${shownSchema}` : ''}`);
+  const planCommand = `dpgw provision ${shellWord(shownManifest)} --plan`;
+  reporter.next(planCommand);
+  const data = { folder: shownPath(io.cwd, folder), manifest: shownManifest, schema: shownSchema, dataSource, dataSet, enablement: enablement.value, groups, table: table.value, retentionDays: Number(retention.value), next: planCommand };
+  if (context.canPrompt && !reporter.options.json && (await confirmPrompt(context, 'Run the plan now?', true))) {
+    const { runCli } = await import('../../cli/run-cli.js');
+    const exitCode = await runCli(['provision', shownManifest, '--plan', ...globalFlagWords(context.argv)], io);
+    return { data, printed: true, exitCode };
+  }
+  return { data, human: () => '' };
+};
+
+/** The files init would write that are there already: refused without --force, before anything is asked. */
+function refuseToReplace(files: readonly string[], force: boolean, cwd: string): void {
+  if (force) return;
+  const present = files.filter((file) => existsSync(file));
+  if (present.length === 0) return;
+  throw new DpgwError('usage', `${present.map((file) => shownPath(cwd, file)).join(' and ')} ${present.length === 1 ? 'exists' : 'exist'}: not replaced`, {
+    code: 'OUTPUT_EXISTS',
+    where: shownPath(cwd, present[0]!),
+    hint: 'pass --force to replace, or give another folder: dpgw init <dir>',
+  });
+}
+
+/** A value a flag gives, or asked for at a terminal, or the default with the reason written beside it in the manifest. */
+async function chosenValue(questions: Questions, flag: string, given: string | undefined, fallback: { value: string; because: string }, ask: (fallback: string) => Promise<string>): Promise<Chosen<string>> {
+  if (given !== undefined) return { value: given };
+  if (!questions.canAsk) return { value: fallback.value, chosenBecause: fallback.because };
+  return { value: await questions.flag(flag, undefined, () => ask(fallback.value)) };
+}
+
+/** The enablement: given, asked for (the one holding the data set first), or the one it is enabled in, else a new one named after it. */
+async function chooseEnablement(context: Context, questions: Questions, gateway: GatewayClient, dataSource: string, dataSet: string): Promise<Chosen<string> & { exists: boolean; groups: string[] }> {
+  const given = context.options.enablement;
+  if (given === undefined && questions.canAsk) {
+    const chosen = await askEnablement(context, gateway, dataSource, dataSet);
+    questions.answered('--enablement', chosen.name);
+    return { value: chosen.name, exists: chosen.exists, groups: chosen.groups };
+  }
+  const enablements = await catalogEnablements(gateway, { dataSource });
+  if (given !== undefined) {
+    const found = enablements.find(({ enablement }) => enablement.name === given || enablement.id === given);
+    return { value: found?.enablement.name ?? given, exists: found !== undefined, groups: found?.enablement.groups ?? [] };
+  }
+  const holding = await enabledDataSets(gateway, { dataSource, name: dataSet });
+  const holders = enablements.filter(({ enablement }) => holding.some((view) => view.enablement.id === enablement.id));
+  if (holders.length === 1) return { value: holders[0]!.enablement.name, exists: true, groups: holders[0]!.enablement.groups, chosenBecause: `the enablement ${dataSet} is enabled in` };
+  const named = enablements.find(({ enablement }) => enablement.name === dataSet);
+  return { value: dataSet, exists: named !== undefined, groups: named?.enablement.groups ?? [], chosenBecause: "default: the data set's name" };
+}
+
+/** --schema, --from-messages, else the topic's latest messages; when the topic cannot be read, a file asked for at a terminal, or what to pass. */
+async function schemaSource(context: Context, questions: Questions, gateway: GatewayClient, dataSource: string, dataSet: string, enablement: Chosen<string>): Promise<SchemaSource> {
+  const { options, reporter, io } = context;
+  if (options.schema !== undefined) return { file: options.schema };
+  if (options.fromMessages !== undefined) return { sampled: await sampleFiles([resolve(io.cwd, options.fromMessages)], io.stdin as never, options.sample) };
+  const settings = await context.settings();
+  const progress = startProgress(reporter, io, `reading the latest messages of ${dataSet}'s topic`);
+  let sample;
+  try {
+    sample = await sampleDataSetTopic(gateway, settings, {
+      dataSet,
+      enablement: enablement.value,
+      limit: options.sample,
+      env: io.env,
+      prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
+      trace: (line) => reporter.trace(line),
+    });
+  } finally {
+    progress.stop();
+  }
+  if ('sampled' in sample) {
+    reporter.info(`read ${sample.sampled.described}`);
+    return { sampled: sample.sampled };
+  }
+  const enableFirst = `dpgw enable --datasource ${shellWord(dataSource)} --dataset ${shellWord(dataSet)}${enablement.value !== dataSet ? ` --enablement ${shellWord(enablement.value)}` : ''} --group <group>`;
+  if (!questions.canAsk) {
+    throw questions.missing(['--schema <file>', '--from-messages <file>'], `cannot read a sample of ${dataSet}'s topic: ${sample.unreadable}; pass one of them${sample.notEnabled ? `, or enable it first (${enableFirst}) and run init again` : ''}`);
+  }
+  reporter.warn(`cannot read a sample of ${dataSet}'s topic: ${sample.unreadable}${sample.notEnabled ? ` (to read it, stop here and enable it first: ${enableFirst})` : ''}`);
+  const kind = await choosePrompt<'schema' | 'messages'>(context, 'Take the schema from:', [
+    { value: 'schema', name: 'a schema file (--schema)' },
+    { value: 'messages', name: 'a file of messages to infer it from, JSON Lines (--from-messages)' },
+  ]);
+  const file = await questions.flag(kind === 'schema' ? '--schema <file>' : '--from-messages <file>', undefined, () =>
+    textPrompt(context, kind === 'schema' ? 'Schema file:' : 'Messages file:', { check: (typed) => (typed === '' ? 'give a path' : existsSync(resolve(io.cwd, typed)) ? undefined : `no file ${typed} here (${io.cwd})`) }),
+  );
+  return kind === 'schema' ? { file } : { sampled: await sampleFiles([resolve(io.cwd, file)], io.stdin as never, options.sample) };
+}
+
+/** The inferred columns shown, the time column and metrics chosen (flags, questions or the inference's own choice), the schema built. */
+async function inferredSchema(context: Context, questions: Questions, sampled: Sampled, name: string): Promise<AnalyticsSchema> {
+  const { options, reporter } = context;
+  const { inference } = sampled;
+  // The inference's own choice of time column (also what refuses message fields that cannot be columns).
+  let proposed: string | undefined;
+  try {
+    proposed = inference.result({ name }).schema.dateTimeFieldSpecs?.[0]?.name;
+  } catch (error) {
+    if (!(error instanceof InferenceError)) throw error;
+  }
+  const types = inference.columnTypes();
+  reporter.info(textTable(['COLUMN', 'TYPE', 'SEEN AS'], [...types].map(([column, type]) => [column, type, roleOf(column, type, proposed)]), { style: reporter.err, width: undefined }));
+  // LONG only: the contract's date-time column is epoch milliseconds, which an INT cannot hold.
+  const timeColumns: Array<Choice<string>> = [...types].filter(([, type]) => type === 'LONG').map(([column, type]) => ({ value: column, name: `${column}  (${type})` }));
+  if (proposed === FILLED_TIME_COLUMN && !types.has(FILLED_TIME_COLUMN)) timeColumns.push({ value: FILLED_TIME_COLUMN, name: `${FILLED_TIME_COLUMN}  (added, filled with now() at ingestion)` });
+  const timeColumn =
+    options.timeColumn ??
+    (questions.canAsk && timeColumns.length > 1
+      ? await questions.flag('--time-column <name>', undefined, () => choosePrompt(context, 'Time column (epoch milliseconds):', timeColumns, { preferred: proposed }))
+      : undefined);
+  const integers = [...types].filter(([column, type]) => (type === 'INT' || type === 'LONG') && column !== (timeColumn ?? proposed));
+  let metrics = options.metric ?? [];
+  if (options.metric === undefined && questions.canAsk && integers.length > 0) {
+    metrics = await checkboxPrompt(context, 'Metrics (space ticks; decimals are metrics already):', integers.map(([column, type]) => ({ value: column, name: `${column}  (${type})` })));
+    for (const metric of metrics) questions.answered('--metric <column...>', metric);
+  }
+  let inferred;
+  try {
+    inferred = inference.result({ name, timeColumn: timeColumn === FILLED_TIME_COLUMN && !types.has(FILLED_TIME_COLUMN) ? undefined : timeColumn, metrics });
+  } catch (error) {
+    if (error instanceof InferenceError) throw new DpgwError('usage', error.message, { code: 'INVALID_ARGUMENT', where: error.option === 'metrics' ? '--metric' : '--time-column' });
+    throw error;
+  }
+  inferred.warnings.forEach((warning) => reporter.warn(warning));
+  return inferred.schema;
+}
+
+function roleOf(column: string, type: InferredType, timeColumn: string | undefined): string {
+  if (column === timeColumn) return 'time column';
+  return type === 'DOUBLE' ? 'metric' : 'dimension';
+}
+
+/** The schema file in the folder: inferred and written, a file given there already used as it is, one from elsewhere copied in. */
+async function writeSchema(folder: string, source: SchemaSource, schema: AnalyticsSchema | undefined, force: boolean, cwd: string): Promise<{ path: string; written: boolean }> {
+  if ('file' in source) {
+    const given = resolve(cwd, source.file);
+    await loadSchema(given);
+    if (dirname(given) === folder) return { path: given, written: false };
+    const target = join(folder, basename(given));
+    refuseToReplace([target], force, cwd);
+    await copyFile(given, target).catch((error: unknown) => {
+      throw cannotWrite(target, error);
+    });
+    return { path: target, written: true };
+  }
+  const target = join(folder, INIT_SCHEMA_FILE);
+  await writeFileAtomic(target, checkedSchemaYaml(schema!, ['Inferred by `dpgw init`. Review the types, the time column and the metrics.']), 0o644);
+  return { path: target, written: true };
+}
+
+/** A path as the user would type it from where they are. */
+function shownPath(cwd: string, path: string): string {
+  const shown = relative(cwd, path);
+  return shown === '' ? '.' : shown.startsWith('..') ? path : shown.split(sep).join('/');
+}
+
+/** The settings flags of the command line (`--profile x`, `--gateway …`): the plan init runs reads the same platform. */
+function globalFlagWords(argv: readonly string[]): string[] {
+  const valued = new Set(['--profile', ...SETTING_DEFINITIONS.filter((d) => d.flag && d.scope === undefined).map((d) => d.flag!.split(' ')[0]!)]);
+  const words: string[] = [];
+  for (let at = 0; at < argv.length && argv[at] !== '--'; at++) {
+    const word = argv[at]!;
+    const flag = word.split('=')[0]!;
+    if (['--verbose', '--quiet', '-q', '--no-color'].includes(word)) words.push(word);
+    else if (valued.has(flag)) words.push(...(word.includes('=') ? [word] : [word, argv[++at] ?? '']));
+  }
+  return words;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item) => b.includes(item));
+}
