@@ -8,9 +8,7 @@ import { topicOfDataSet } from '../catalog/resolve-data-set.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { sampleTopic, type Sampled } from '../schema-inference/sample-messages.js';
-import type { Settings } from '../settings/resolve-settings.js';
-import { streamConnectionOf, streamPasswordOf, streamUserOf } from '../settings/core-options.js';
-import { timeoutMs } from '../settings/setting-values.js';
+import type { StreamConnection } from '../stream/stream-connection.js';
 
 export type TopicSample = { sampled: Sampled; topic: string } | { unreadable: string; notEnabled: boolean };
 
@@ -18,13 +16,13 @@ export interface TopicSampleOptions {
   dataSet: string;
   enablement?: string;
   limit: number;
-  env: NodeJS.ProcessEnv;
-  /** Asks for the stream password at a terminal. */
-  prompt?: (message: string) => Promise<string>;
+  /** The brokers and how to sign in, made once the topic is known (the stream password is read only then); undefined when no brokers are set. */
+  stream: (() => Promise<StreamConnection>) | undefined;
+  timeoutMs: number;
   trace?: (line: string) => void;
 }
 
-export async function sampleDataSetTopic(gateway: GatewayClient, settings: Settings, options: TopicSampleOptions): Promise<TopicSample> {
+export async function sampleDataSetTopic(gateway: GatewayClient, options: TopicSampleOptions): Promise<TopicSample> {
   let topic: string;
   try {
     topic = await topicOfDataSet(gateway, options.dataSet, options.enablement);
@@ -33,10 +31,9 @@ export async function sampleDataSetTopic(gateway: GatewayClient, settings: Setti
     if (error instanceof DpgwError && error.errorCode === 'TOPIC_LABEL_MISSING') return { unreadable: error.message, notEnabled: false };
     throw error;
   }
-  if (settings.values.brokerList.value === undefined) return { unreadable: `no brokers are set to read topic ${topic} from (--broker-list, DPGW_BROKER_LIST or the profile's brokerList)`, notEnabled: false };
+  if (options.stream === undefined) return { unreadable: `no brokers are set to read topic ${topic} from (--broker-list, DPGW_BROKER_LIST or the profile's brokerList)`, notEnabled: false };
   try {
-    const password = streamUserOf(settings) === undefined ? undefined : await streamPasswordOf(settings, options.env, options.prompt);
-    const sampled = await sampleTopic({ ...streamConnectionOf(settings, password), topic, limit: options.limit, from: 'latest', timeoutMs: timeoutMs(settings), trace: options.trace });
+    const sampled = await sampleTopic({ ...(await options.stream()), topic, limit: options.limit, from: 'latest', timeoutMs: options.timeoutMs, trace: options.trace });
     return { sampled, topic };
   } catch (error) {
     if (!(error instanceof DpgwError) || error.kind === 'interrupted') throw error;

@@ -26,7 +26,9 @@ import { loadManifest } from '../../provision/manifest.js';
 import { FILLED_TIME_COLUMN, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
 import { sampleFiles, type Sampled } from '../../schema-inference/sample-messages.js';
 import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
+import { streamConnectionOf, streamPasswordOf, streamUserOf } from '../../settings/core-options.js';
 import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
+import { timeoutMs } from '../../settings/setting-values.js';
 import { shellWord } from '../../text/shell-word.js';
 import { askDataSource, askEnablement, askGroups, askOfferedDataSet } from '../shared/catalog-questions.js';
 import { checkboxPrompt, choosePrompt, confirmPrompt, hiddenPrompt, textPrompt, type Choice } from '../shared/prompts.js';
@@ -166,12 +168,15 @@ async function schemaSource(context: Context, questions: Questions, gateway: Gat
   const progress = startProgress(reporter, io, `reading the latest messages of ${dataSet}'s topic`);
   let sample;
   try {
-    sample = await sampleDataSetTopic(gateway, settings, {
+    sample = await sampleDataSetTopic(gateway, {
       dataSet,
       enablement: enablement.value,
       limit: options.sample,
-      env: io.env,
-      prompt: context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined,
+      stream:
+        settings.values.brokerList.value === undefined
+          ? undefined
+          : async () => streamConnectionOf(settings, streamUserOf(settings) === undefined ? undefined : await streamPasswordOf(settings, io.env, context.canPrompt ? (message) => hiddenPrompt(context, message) : undefined)),
+      timeoutMs: timeoutMs(settings),
       trace: (line) => reporter.trace(line),
     });
   } finally {
