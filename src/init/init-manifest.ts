@@ -3,9 +3,9 @@
  * hand — short, the contract's fields only, and a comment wherever dpgw chose a value the
  * user did not give, so a reviewer sees what to check. Every value in it is a name checked
  * by src/names/platform-names.ts or a number, and is written as a YAML scalar that reads
- * back as itself.
+ * back as itself; comments (a topic's name, a path) cannot break out of their line.
  */
-import { yamlString } from '../schema-inference/schema-text.js';
+import { commentText, yamlString } from '../schema-inference/schema-text.js';
 
 /** A value of the manifest and, when dpgw chose it, why (written as its comment). */
 export interface Chosen<T> {
@@ -34,15 +34,17 @@ export const INIT_MANIFEST_FILE = 'provision.yaml';
 export const INIT_SCHEMA_FILE = 'schema.yaml';
 
 export function initManifestText(manifest: InitManifest, manifestPath: string): string {
-  const line = (indent: string, key: string, value: string, comment?: string) => `${indent}${key}: ${value}${comment ? `  # ${comment}` : ''}`;
+  const line = (indent: string, key: string, value: string, comment?: string) => `${indent}${key}: ${value}${comment ? `  # ${commentText(comment)}` : ''}`;
   const entry = '    ';
   return [
-    `# Provisions data set ${manifest.dataSet} of ${manifest.dataSource}; written by \`dpgw init\`.`,
-    '# Review it and the schema, then:',
-    `#   dpgw provision ${manifestPath} --plan    shows what the run would change`,
-    `#   dpgw provision ${manifestPath}           provisions it`,
-    '# Endpoints, users and secrets are not written here: they come from the profile,',
-    '# the environment (DPGW_*) or flags.',
+    ...[
+      `Provisions data set ${manifest.dataSet} of ${manifest.dataSource}; written by \`dpgw init\`.`,
+      'Review it and the schema, then:',
+      `  dpgw provision ${manifestPath} --plan    shows what the run would change`,
+      `  dpgw provision ${manifestPath}           provisions it`,
+      'Endpoints, users and secrets are not written here: they come from the profile,',
+      'the environment (DPGW_*) or flags.',
+    ].map((text) => `# ${commentText(text)}`),
     'version: 1',
     'dataSets:',
     line('  - ', 'datasource', yamlString(manifest.dataSource)),

@@ -58,7 +58,7 @@ function doubleQuoted(value: string): string {
 }
 
 /** A header line as a comment: a line break or control character in it (a file's name) would end the comment or the document. */
-function commentText(line: string): string {
+export function commentText(line: string): string {
   // eslint-disable-next-line no-control-regex
   return line.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, '\ufffd');
 }

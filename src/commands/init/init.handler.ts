@@ -18,7 +18,7 @@ import { cannotWrite } from '../../files/file-problem.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { INIT_MANIFEST_FILE, INIT_SCHEMA_FILE, initManifestText, type Chosen, type InitManifest } from '../../init/init-manifest.js';
 import { sampleDataSetTopic } from '../../init/topic-sample.js';
-import { nameProblem } from '../../names/platform-names.js';
+import { nameProblem, requireName } from '../../names/platform-names.js';
 import { loadSchema } from '../../olap/load-schema.js';
 import { startProgress } from '../../output/progress.js';
 import { textTable } from '../../output/text-table.js';
@@ -61,7 +61,9 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   const dataSource = await questions.flag('--datasource <name|id>', options.datasource, () => askDataSource(context, gateway));
   const dataSet = await questions.flag('--dataset <name>', options.dataset, () => askOfferedDataSet(context, gateway, dataSource));
   const enablement = await chooseEnablement(context, questions, gateway, dataSource, dataSet);
-  const groups = enablement.exists ? enablement.groups : await questions.flags('--group <group...>', options.group, () => askGroups(context, enablement.value));
+  // An existing enablement's name and groups are the catalog's: written into the manifest only as names dpgw would send.
+  requireName('enablement', enablement.value, 'the catalog');
+  const groups = enablement.exists ? enablement.groups.map((group) => requireName('group', group, `the catalog's enablement ${enablement.value}`)) : await questions.flags('--group <group...>', options.group, () => askGroups(context, enablement.value));
   if (enablement.exists && options.group !== undefined && !sameSet(options.group, enablement.groups)) {
     reporter.warn(`enablement ${enablement.value} exists with groups ${enablement.groups.join(', ')}; the manifest keeps them (--group ${options.group.join(', ')} is not applied)`);
   }
