@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadManifest } from '../../src/provision/manifest.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
-import { atTerminal, CTRL_C, ENTER, screen, SPACE } from '../helpers/at-terminal.js';
+import { atTerminal, CTRL_C, DOWN, ENTER, screen, SPACE } from '../helpers/at-terminal.js';
 import { runInProcess } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -132,6 +132,37 @@ describe('dpgw init, guided at a terminal', () => {
     // The plan ran: its table shows the schema and the table to create.
     expect(text).toMatch(/schema +create/);
     expect(text).not.toContain('Time column');
+  });
+
+  it('a data set not enabled yet: says the topic cannot be read, asks for a file of messages instead, and declining the plan leaves the files', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = newFolder();
+    const result = await atTerminal(['init', folder], {
+      env,
+      timeoutSeconds: 25,
+      steps: [
+        { when: 'Data source:', keys: ENTER },
+        { when: 'Data set:', keys: 'vessel' },
+        { when: '❯ vessel  (not enabled)', keys: ENTER },
+        { when: 'Enablement:', keys: ENTER },
+        { when: 'Name of the new enablement:', keys: ENTER },
+        { when: 'Groups that may read it', keys: `${TRACK_GROUP}${ENTER}` },
+        { when: 'Take the schema from:', keys: `${DOWN}${ENTER}` },
+        { when: 'Messages file:', keys: `examples/track/track-messages.jsonl${ENTER}` },
+        { when: 'Table name:', keys: ENTER },
+        { when: 'Metrics', keys: ENTER },
+        { when: 'Retention in days:', keys: ENTER },
+        { when: 'Run the plan now?', keys: `n${ENTER}` },
+      ],
+    });
+    const text = screen(result.stdout);
+    expect(result.code, text).toBe(0);
+    expect(text).toContain("warning: cannot read a sample of vessel's topic: vessel is not enabled yet, so it has no topic (to read it, stop here and enable it first: dpgw enable --datasource mock-data-library --dataset vessel --group <group>)");
+    expect(text).toContain(`same without questions: dpgw init ${folder} --datasource mock-data-library --dataset vessel --enablement vessel --group ${TRACK_GROUP} --from-messages examples/track/track-messages.jsonl --table vessel --retention-days 7`);
+    expect(text).not.toContain('plan: nothing was sent');
+    expect(parse(readFileSync(join(folder, 'provision.yaml'), 'utf8')).dataSets[0]).toMatchObject({ dataset: 'vessel', enablement: 'vessel', groups: [TRACK_GROUP] });
+    expect(sandbox.requestLog.of('gateway').filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('Ctrl-C at a question: exit 130, nothing written', async () => {
