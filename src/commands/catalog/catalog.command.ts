@@ -13,7 +13,7 @@ const dataSetsOptions = (command: CommandFor<'datasets [pattern]'>, kit: OptionK
     .addOption(kit.name('--datasource <name|id>', 'only this data source', 'data source'))
     .addOption(kit.name('--enablement <name|id>', 'only this enablement', 'enablement'))
     .option('--name <pattern>', NAME_PATTERN);
-const showOptions = (command: CommandFor<'show <dataset>'>, kit: OptionKit) => command.addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'));
+const showOptions = (command: CommandFor<'show [dataset]'>, kit: OptionKit) => command.addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'));
 
 export type CatalogSourcesCommand = CommandFor<'sources'>;
 export type CatalogOffersCommand = ReturnType<typeof offersOptions>;
@@ -53,7 +53,7 @@ export const catalog = defineGroup({
       handler: () => import('./catalog.handler.js').then((module) => module.dataSets),
     }),
     defineCommand({
-      usage: 'show <dataset>',
+      usage: 'show [dataset]',
       description: 'everything about one enabled data set: ids, topic, storages, groups, the storage touch path, and whether its table exists',
       example: 'dpgw catalog show track',
       argumentValues: ['data set'],

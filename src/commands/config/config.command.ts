@@ -4,7 +4,7 @@ import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-d
 export type ConfigShowCommand = CommandFor<'show'>;
 export type ConfigSetCommand = CommandFor<'set <key> <value>'>;
 export type ConfigUnsetCommand = CommandFor<'unset <key>'>;
-export type ConfigUseCommand = CommandFor<'use <profile>'>;
+export type ConfigUseCommand = CommandFor<'use [profile]'>;
 export type ConfigProfilesCommand = CommandFor<'profiles'>;
 export type ConfigPathCommand = CommandFor<'path'>;
 
@@ -36,7 +36,7 @@ export const config = defineGroup({
       handler: () => import('./config.handler.js').then((module) => module.unset),
     }),
     defineCommand({
-      usage: 'use <profile>',
+      usage: 'use [profile]',
       description: 'make a profile the current one',
       example: 'dpgw config use dev',
       argumentValues: ['profile'],

@@ -5,7 +5,7 @@ import type { OptionKit } from '../../cli/option-kit.js';
 const dashboardOptions = (command: CommandFor<'dashboard'>, kit: OptionKit) =>
   kit
     .scopedSettings(command, 'dashboard')
-    .addOption(kit.name('--dataset <name>', 'the data set whose table is mapped', 'data set').makeOptionMandatory())
+    .addOption(kit.name('--dataset <name>', 'the data set whose table is mapped (asked for at a terminal)', 'data set'))
     .addOption(kit.name('--table <name>', 'the table (default: the data set name)', 'table'))
     .option('--dashboard <title>', 'dashboard to save the chart to, found by title or created (default: the data set name)')
     .option('--chart <name>', 'chart name (default: "<table> positions")')

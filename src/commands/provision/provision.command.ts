@@ -3,7 +3,7 @@ import { defineCommand, type CommandFor } from '../../cli/command-definition.js'
 import type { OptionKit } from '../../cli/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 
-const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: OptionKit) =>
+const provisionOptions = (command: CommandFor<'provision [manifest]'>, kit: OptionKit) =>
   (['table', 'query', 'create'] as const).reduce(
     (withSettings, scope) => kit.scopedSettings(withSettings, scope),
     command
@@ -29,7 +29,7 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;
 
 export const provision = defineCommand({
-  usage: 'provision <manifest>',
+  usage: 'provision [manifest]',
   description: 'run the whole workflow for every data set of a manifest, in order, safe to re-run',
   example: 'dpgw provision examples/track/provision.yaml',
   moreHelp:

@@ -4,7 +4,7 @@ import type { OptionKit } from '../../cli/option-kit.js';
 
 const touchOptions = (command: CommandFor<'touch'>, kit: OptionKit) =>
   command
-    .addOption(kit.name('--dataset <name>', 'catalog data set', 'data set').makeOptionMandatory())
+    .addOption(kit.name('--dataset <name>', 'catalog data set (asked for at a terminal)', 'data set'))
     .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
     .option('--force', 'make the call even when the platform does not need it')
     .option('--dry-run', 'print the request and send nothing');

@@ -7,8 +7,8 @@ import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 const tableOptions = <Usage extends 'create' | 'render'>(command: CommandFor<Usage>, kit: OptionKit) =>
   kit.scopedSettings(
     command
-      .addOption(kit.name('--dataset <name>', 'catalog data set whose topic feeds the table', 'data set').makeOptionMandatory())
-      .requiredOption('--schema <file|name>', 'schema file, or the name of a pushed schema')
+      .addOption(kit.name('--dataset <name>', 'catalog data set whose topic feeds the table (asked for at a terminal)', 'data set'))
+      .option('--schema <file|name>', 'schema file, or the name of a pushed schema (asked for at a terminal: the schema files under this folder)')
       .addOption(kit.name('--name <table>', 'table name (default: the schema name)', 'table'))
       .option('--template <file>', 'table template (default: templates/realtime-table.yaml)')
       .addOption(kit.name('--topic <name>', "topic name, overriding the data set's label", 'topic'))
@@ -27,10 +27,10 @@ const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
 const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
-export type TableGetCommand = CommandFor<'get <name>'>;
-const deleteOptions = (command: CommandFor<'delete <name>'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export type TableGetCommand = CommandFor<'get [name]'>;
+const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
 export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
-const statusOptions = (command: CommandFor<'status <name>'>, kit: OptionKit) =>
+const statusOptions = (command: CommandFor<'status [name]'>, kit: OptionKit) =>
   kit
     .settings(command, ['brokerList', 'streamUser', 'streamPassword'])
     .addOption(kit.option('--stream-check <mode>', "ask the brokers for the topic's latest offsets: auto (not when they cannot be reached from here), require, or off"))
@@ -56,13 +56,13 @@ export const table = defineGroup({
       handler: () => import('./table.handler.js').then((module) => module.render),
     }),
     defineCommand({
-      usage: 'get <name>',
+      usage: 'get [name]',
       description: "print the table the analytics store holds, as it stores it (YAML; --json: the store's JSON; the stream password masked)",
       example: 'dpgw table get track',
       handler: () => import('./table.handler.js').then((module) => module.get),
     }),
     defineCommand({
-      usage: 'delete <name>',
+      usage: 'delete [name]',
       description: 'delete a real-time table from the analytics store and wait until the store has dropped it (at a terminal: type the name to confirm)',
       example: 'dpgw table delete track --yes',
       moreHelp:
@@ -71,7 +71,7 @@ export const table = defineGroup({
       handler: () => import('./table.handler.js').then((module) => module.remove),
     }),
     defineCommand({
-      usage: 'status <name>',
+      usage: 'status [name]',
       description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors; exit 6 when not all consume",
       example: 'dpgw table status track --watch 5',
       moreHelp:

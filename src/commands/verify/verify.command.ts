@@ -5,7 +5,7 @@ import type { OptionKit } from '../../cli/option-kit.js';
 const verifyOptions = (command: CommandFor<'verify'>, kit: OptionKit) =>
   kit
     .scopedSettings(command, 'query')
-    .addOption(kit.name('--dataset <name>', 'the data set whose table is checked', 'data set').makeOptionMandatory())
+    .addOption(kit.name('--dataset <name>', 'the data set whose table is checked (asked for at a terminal)', 'data set'))
     .addOption(kit.name('--table <name>', 'the table (default: the data set name)', 'table'))
     .addOption(kit.option('--expect <outcome>', 'visible: schema, table and rows are there; hidden: none of them is').choices(['visible', 'hidden'] as const).default('visible' as const))
     .addOption(kit.option('--min-rows <n>', 'rows the SELECT must return with --expect visible').argParser(kit.wholeNumber(0, 1_000_000_000)).default(1))
