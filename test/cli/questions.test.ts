@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { atTerminal, CTRL_C, DOWN, ENTER, screen, UP } from '../helpers/at-terminal.js';
-import { cleanEnv, runInProcess, spawnDpgw } from '../helpers/run-dpgw.js';
+import { cleanEnv, ROOT, runInProcess, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
@@ -291,5 +291,19 @@ describe('config use asks for the profile', () => {
     expect(piped.code).toBe(2);
     expect(piped.stderr).toContain('missing <profile>');
     expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+});
+
+describe('README "Asked at a terminal"', () => {
+  it('its example runs as written and prints the line it shows', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Asked at a terminal'));
+    const [command, said] = /```console\n\$ dpgw (.*)\n(.*)\n```/.exec(section)!.slice(1) as [string, string];
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const result = await runInProcess(command.split(' '), env);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe(said);
+    expect(sandbox.requestLog.of('gateway')).toEqual([]);
   });
 });
