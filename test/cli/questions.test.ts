@@ -148,7 +148,24 @@ describe('storage touch, verify and dashboard ask for the data set', () => {
     const result = await atTerminal(['storage', 'touch'], { env, timeoutSeconds: 12, when: 'Data set:', keys: ENTER });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(0);
-    expect(text).toContain('same without questions: dpgw storage touch --dataset track');
+    expect(text).toMatch(/same without questions: dpgw storage touch --dataset track\n/);
+  });
+
+  it('a data set enabled in two enablements: the one chosen becomes --enablement', async () => {
+    const { env } = await trackEnabled();
+    const again = await spawnDpgw([...ENABLE_TRACK, '--enablement', 'track-2'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    const result = await atTerminal(['storage', 'touch'], {
+      env,
+      timeoutSeconds: 12,
+      steps: [
+        { when: 'Data set:', keys: 'track-2' },
+        { when: '❯ track  (mock-data-library, enablement track-2', keys: ENTER },
+      ],
+    });
+    const text = screen(result.stdout);
+    expect(result.code, text).toBe(0);
+    expect(text).toContain('same without questions: dpgw storage touch --dataset track --enablement track-2');
   });
 
   it('without a terminal: exit 2 naming --dataset, nothing sent', async () => {

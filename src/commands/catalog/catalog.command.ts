@@ -1,6 +1,7 @@
 /** `dpgw catalog sources|offers|enablements|datasets|show`: the group and each subcommand's flags; the handlers are catalog.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 const NAME_PATTERN = "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*'); also as the argument";
 
@@ -56,6 +57,7 @@ export const catalog = defineGroup({
       usage: 'show [dataset]',
       description: 'everything about one enabled data set: ids, topic, storages, groups, the storage touch path, and whether its table exists',
       example: 'dpgw catalog show track',
+      moreHelp: askedHelp('<dataset> (the enabled data sets)'),
       argumentValues: ['data set'],
       options: showOptions,
       handler: () => import('./catalog.handler.js').then((module) => module.show),

@@ -1,5 +1,6 @@
 /** `dpgw config [show|set|unset|use|profiles|path]`: the group and its subcommands; the handlers are config.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 export type ConfigShowCommand = CommandFor<'show'>;
 export type ConfigSetCommand = CommandFor<'set <key> <value>'>;
@@ -39,6 +40,7 @@ export const config = defineGroup({
       usage: 'use [profile]',
       description: 'make a profile the current one',
       example: 'dpgw config use dev',
+      moreHelp: askedHelp("<profile> (config.yaml's profiles)"),
       argumentValues: ['profile'],
       handler: () => import('./config.handler.js').then((module) => module.use),
     }),

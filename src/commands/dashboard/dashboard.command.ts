@@ -1,6 +1,7 @@
 /** `dpgw dashboard`: its flags; the handler is dashboard.handler.ts. */
 import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 const dashboardOptions = (command: CommandFor<'dashboard'>, kit: OptionKit) =>
   kit
@@ -17,6 +18,7 @@ export const dashboard = defineCommand({
   description: 'save the table as a data set in the dashboard tool, map it (lon, lat) on a dashboard and prove the chart renders (contract step 9)',
   // As a reader, not as the profile that provisions: the dashboard user runs the SQL as itself (`dpgw sandbox --write-profile` writes sandbox-analyst).
   example: 'dpgw dashboard --dataset track --dashboard "Tracks" --profile sandbox-analyst',
+  moreHelp: askedHelp('--dataset (the enabled data sets)'),
   options: dashboardOptions,
   handler: () => import('./dashboard.handler.js').then((module) => module.dashboard),
 });

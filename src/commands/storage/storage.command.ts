@@ -1,6 +1,7 @@
 /** `dpgw storage touch`: the group and its flags; the handler is storage.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 const touchOptions = (command: CommandFor<'touch'>, kit: OptionKit) =>
   command
@@ -18,6 +19,7 @@ export const storage = defineGroup({
       usage: 'touch',
       description: 'create store permissions by reading the default storage (platforms older than 1.15.165)',
       example: 'dpgw storage touch --dataset track',
+      moreHelp: askedHelp('--dataset (the enabled data sets)'),
       options: touchOptions,
       handler: () => import('./storage.handler.js').then((module) => module.touch),
     }),
