@@ -1,6 +1,7 @@
 /** `dpgw catalog sources|offers|enablements|datasets|show`: the group and each subcommand's flags; the handlers are catalog.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 const NAME_PATTERN = "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*'); also as the argument";
 
@@ -13,7 +14,7 @@ const dataSetsOptions = (command: CommandFor<'datasets [pattern]'>, kit: OptionK
     .addOption(kit.name('--datasource <name|id>', 'only this data source', 'data source'))
     .addOption(kit.name('--enablement <name|id>', 'only this enablement', 'enablement'))
     .option('--name <pattern>', NAME_PATTERN);
-const showOptions = (command: CommandFor<'show <dataset>'>, kit: OptionKit) => command.addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'));
+const showOptions = (command: CommandFor<'show [dataset]'>, kit: OptionKit) => command.addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'));
 
 export type CatalogSourcesCommand = CommandFor<'sources'>;
 export type CatalogOffersCommand = ReturnType<typeof offersOptions>;
@@ -53,9 +54,10 @@ export const catalog = defineGroup({
       handler: () => import('./catalog.handler.js').then((module) => module.dataSets),
     }),
     defineCommand({
-      usage: 'show <dataset>',
+      usage: 'show [dataset]',
       description: 'everything about one enabled data set: ids, topic, storages, groups, the storage touch path, and whether its table exists',
       example: 'dpgw catalog show track',
+      moreHelp: askedHelp('<dataset> (the enabled data sets)'),
       argumentValues: ['data set'],
       options: showOptions,
       handler: () => import('./catalog.handler.js').then((module) => module.show),

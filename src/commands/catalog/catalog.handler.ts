@@ -14,6 +14,8 @@ import { textTable } from '../../output/text-table.js';
 import { closestMatch } from '../../text/closest-match.js';
 import { plural } from '../../text/plural.js';
 import { serverText } from '../../text/terminal-text.js';
+import { Questions } from '../shared/questions.js';
+import { askEnabledDataSet } from '../shared/catalog-questions.js';
 
 /** The terminal's width when stdout is one (the table is fitted to it), else undefined (nothing cut). */
 function widthOf(context: CommandContext): number | undefined {
@@ -83,15 +85,23 @@ export const dataSets: HandlerOf<CatalogDatasetsCommand> = async (context) => {
 };
 
 export const show: HandlerOf<CatalogShowCommand> = async (context) => {
-  const [name] = context.args;
-  const gateway = await context.gateway();
+  // The data set as given, else chosen among the enabled ones at a terminal (its enablement too when several hold the name).
+  const questions = new Questions(context);
+  let enablement = context.options.enablement;
+  const name = await questions.operand('<dataset>', context.args[0], async () => {
+    const chosen = await askEnabledDataSet(context, await context.gateway());
+    if (enablement === undefined && chosen.enablement !== undefined) questions.answered('--enablement', (enablement = chosen.enablement));
+    return chosen.dataSet;
+  });
+  questions.done();
   refusePattern(name);
+  const gateway = await context.gateway();
   // Every enabled data set (the same one listing as asked for one name), so a misspelt name gets the nearest enabled one.
-  const enabled = await enabledDataSets(gateway, { enablement: context.options.enablement });
+  const enabled = await enabledDataSets(gateway, { enablement });
   const matches = enabled.filter((view) => view.name === name);
   if (matches.length === 0) {
     const near = closestMatch(name, [...new Set(enabled.map((view) => view.name))]);
-    throw new DpgwError('failure', `data set "${name}" is not enabled${context.options.enablement ? ` in enablement ${context.options.enablement}` : ''}: the catalog lists no enabled data set of that name`, {
+    throw new DpgwError('failure', `data set "${name}" is not enabled${enablement ? ` in enablement ${enablement}` : ''}: the catalog lists no enabled data set of that name`, {
       code: 'DATA_SET_NOT_ENABLED',
       where: 'dataset',
       hint: near

@@ -1,10 +1,11 @@
 /** `dpgw config [show|set|unset|use|profiles|path]`: the group and its subcommands; the handlers are config.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 export type ConfigShowCommand = CommandFor<'show'>;
 export type ConfigSetCommand = CommandFor<'set <key> <value>'>;
 export type ConfigUnsetCommand = CommandFor<'unset <key>'>;
-export type ConfigUseCommand = CommandFor<'use <profile>'>;
+export type ConfigUseCommand = CommandFor<'use [profile]'>;
 export type ConfigProfilesCommand = CommandFor<'profiles'>;
 export type ConfigPathCommand = CommandFor<'path'>;
 
@@ -36,9 +37,10 @@ export const config = defineGroup({
       handler: () => import('./config.handler.js').then((module) => module.unset),
     }),
     defineCommand({
-      usage: 'use <profile>',
+      usage: 'use [profile]',
       description: 'make a profile the current one',
       example: 'dpgw config use dev',
+      moreHelp: askedHelp("<profile> (config.yaml's profiles)"),
       argumentValues: ['profile'],
       handler: () => import('./config.handler.js').then((module) => module.use),
     }),

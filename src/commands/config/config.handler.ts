@@ -12,6 +12,8 @@ import { checkProfileName } from '../../settings/profile-name.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS, type SettingKey } from '../../settings/setting-definitions.js';
 import { unknownNameHint } from '../../text/closest-match.js';
 import { unknownProfileHint } from '../../settings/unknown-profile.js';
+import { Questions } from '../shared/questions.js';
+import { askProfile } from '../shared/profile-question.js';
 
 export const show: HandlerOf<ConfigShowCommand> = async (context) => {
   const settings = await context.settings();
@@ -96,9 +98,12 @@ export const unset: HandlerOf<ConfigUnsetCommand> = async (context) => {
 };
 
 export const use: HandlerOf<ConfigUseCommand> = async (context) => {
-  const [profile] = context.args;
-  checkProfileName(profile, 'config use');
+  const questions = new Questions(context);
+  questions.require([{ flag: '<profile>', given: context.args[0] }]);
   const config = await loadConfigFile(configDirectory(context.io.env));
+  const profile = await questions.operand('<profile>', context.args[0], () => askProfile(context, config));
+  questions.done();
+  checkProfileName(profile, 'config use');
   if (!config.profiles.has(profile)) {
     throw new DpgwError('usage', `unknown profile "${profile}"`, { code: 'PROFILE_NOT_FOUND', where: config.path, hint: unknownProfileHint(profile, config, context.io.env) });
   }

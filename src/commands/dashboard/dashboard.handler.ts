@@ -1,5 +1,7 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
 import type { HandlerOf } from '../../cli/command-definition.js';
+import { Questions } from '../shared/questions.js';
+import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
 import type { DashboardCommand } from './dashboard.command.js';
 import { buildDashboard } from '../../dashboard/build-dashboard.js';
 import { requireName } from '../../names/platform-names.js';
@@ -9,7 +11,11 @@ import { whereSet, type Settings } from '../../settings/resolve-settings.js';
 
 export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
   const { options, reporter, io } = context;
-  const dataSet = options.dataset;
+  const questions = new Questions(context);
+  questions.require([{ flag: DATA_SET_FLAG, given: options.dataset }]);
+  // No --enablement here: the table is named after the data set, whichever enablement holds it.
+  const { dataSet } = await dataSetFlag(questions, context, options, false);
+  questions.done();
   // --table is checked as a table name when given; the data set's name only when it stands in.
   const table = options.table ?? requireName('table', dataSet, '--dataset');
   const rows = options.rows;

@@ -2,8 +2,9 @@
 import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
+import { askedHelp } from '../shared/asked-help.js';
 
-const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: OptionKit) =>
+const provisionOptions = (command: CommandFor<'provision [manifest]'>, kit: OptionKit) =>
   (['table', 'query', 'create'] as const).reduce(
     (withSettings, scope) => kit.scopedSettings(withSettings, scope),
     command
@@ -29,11 +30,11 @@ const provisionOptions = (command: CommandFor<'provision <manifest>'>, kit: Opti
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;
 
 export const provision = defineCommand({
-  usage: 'provision <manifest>',
+  usage: 'provision [manifest]',
   description: 'run the whole workflow for every data set of a manifest, in order, safe to re-run',
   example: 'dpgw provision examples/track/provision.yaml',
   moreHelp:
-    '  $ dpgw provision examples/track/provision.yaml --plan --prune   what a prune would delete, nothing sent\n\nWithout --prune nothing is ever deleted. --prune deletes only tables marked with this\nmanifest\'s name (metadata.customConfigs "dpgw.manifest"; the name: key, else the file\'s name,\nor the folder\'s for provision.yaml); enablements stay. Without a terminal it needs --yes\n(exit 2, nothing sent). docs/lifecycle.md\n',
+    '  $ dpgw provision examples/track/provision.yaml --plan --prune   what a prune would delete, nothing sent\n\nWithout --prune nothing is ever deleted. --prune deletes only tables marked with this\nmanifest\'s name (metadata.customConfigs "dpgw.manifest"; the name: key, else the file\'s name,\nor the folder\'s for provision.yaml); enablements stay. Without a terminal it needs --yes\n(exit 2, nothing sent). docs/lifecycle.md\n' + askedHelp('<manifest> (the YAML files with dataSets: under this folder)'),
   options: provisionOptions,
   handler: () => import('./provision.handler.js').then((module) => module.provision),
 });

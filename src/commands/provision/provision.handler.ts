@@ -34,20 +34,25 @@ import { MANIFEST_MARK_KEY } from '../../olap/manifest-mark.js';
 import type { StepRecord } from '../../provision/steps/step-record.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { plural } from '../../text/plural.js';
+import { Questions } from '../shared/questions.js';
+import { askManifestFile } from '../shared/file-questions.js';
 
 export const provision: HandlerOf<ProvisionCommand> = async (context) => {
+  // The manifest as given, else chosen among the manifests under this folder at a terminal (without one: exit 2, nothing read or sent).
+  const questions = new Questions(context);
+  const file = await questions.operand('<manifest>', context.args[0], () => askManifestFile(context));
+  questions.done();
   try {
-    return await provisionAndReport(context);
+    return await provisionAndReport(context, file);
   } catch (error) {
     // A manifest with problems is what a merge request most needs to see: its reports are written too.
-    if (context.options.report?.length && error instanceof DpgwError) await writeReports(context, itemsOfError(error));
+    if (context.options.report?.length && error instanceof DpgwError) await writeReports(context, file, itemsOfError(error));
     throw error;
   }
 };
 
-const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
+const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand>>[0], file: string): ReturnType<HandlerOf<ProvisionCommand>> => {
   const { options, reporter, io } = context;
-  const [file] = context.args;
   const planOnly = options.plan === true || options.dryRun === true;
 
   // Everything that can fail without the platform fails here, before any request.
@@ -144,7 +149,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
         setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
       }
       const planTitle = `dpgw provision --plan ${file}`;
-      await writeReports(context, itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r)));
+      await writeReports(context, file, itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r)));
       return {
         data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(pruning ? { prune: pruneData(pruning, pruning.steps) } : {}), ...(healthCheck ? { healthCheck } : {}) },
         exitCode,
@@ -192,7 +197,7 @@ const provisionAndReport: HandlerOf<ProvisionCommand> = async (context) => {
       appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''));
       setStepOutputs(actions, { 'exit-code': exitCode, changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length, failed: failed.length });
     }
-    await writeReports(context, itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
+    await writeReports(context, file, itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
     const pruneLines = pruning && pruned ? pruneBlock(pruning, pruned.steps, (step) => (step.status ? `${step.action} ${step.status}` : step.action)) : [];
     return { data: summary, exitCode, human: (style) => [options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) : renderSummary(results, style, health), ...(pruneLines.length ? ['', ...pruneLines] : [])].join('\n') };
   } finally {
@@ -310,10 +315,10 @@ function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepare
 }
 
 /** The report files asked for with --report, from the plan's or the run's items. */
-async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0], items: ReportItem[]): Promise<void> {
+async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0], file: string, items: ReportItem[]): Promise<void> {
   const requests = context.options.report ?? [];
   if (requests.length === 0) return;
-  const suite = `dpgw provision ${context.args[0]}`;
+  const suite = `dpgw provision ${file}`;
   for (const request of requests) {
     const text = request.kind === 'junit' ? junitReport(suite, items) : codeQualityReport(items, context.io.env.CI_PROJECT_DIR || process.cwd());
     await writeFileAtomic(request.file, text, 0o644);

@@ -1,13 +1,14 @@
 /** `dpgw schema push|get|validate|infer`: the group and each subcommand's flags; the handlers are schema.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { askedHelp } from '../shared/asked-help.js';
 
-const pushOptions = (command: CommandFor<'push <file>'>) => command.option('--dry-run', 'print the request and send nothing');
+const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'print the request and send nothing');
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;
-export type SchemaGetCommand = CommandFor<'get <name>'>;
-const deleteOptions = (command: CommandFor<'delete <name>'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export type SchemaGetCommand = CommandFor<'get [name]'>;
+const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
 export type SchemaDeleteCommand = ReturnType<typeof deleteOptions>;
-export type SchemaValidateCommand = CommandFor<'validate <file>'>;
+export type SchemaValidateCommand = CommandFor<'validate [file]'>;
 
 const inferOptions = (command: CommandFor<'infer [files...]'>, kit: OptionKit) =>
   kit.settings(
@@ -30,31 +31,34 @@ export const schema = defineGroup({
   description: 'analytics schemas',
   commands: [
     defineCommand({
-      usage: 'push <file>',
+      usage: 'push [file]',
       description: 'validate a schema file (YAML or JSON) and store it in the analytics store',
       example: 'dpgw schema push examples/track/schema.yaml',
+      moreHelp: askedHelp('<file> (the schema files under this folder)'),
       options: pushOptions,
       handler: () => import('./schema.handler.js').then((module) => module.push),
     }),
     defineCommand({
-      usage: 'get <name>',
+      usage: 'get [name]',
       description: "print the schema the analytics store holds (YAML; --json: the store's JSON)",
       example: 'dpgw schema get track',
+      moreHelp: askedHelp('<name> (typed)'),
       handler: () => import('./schema.handler.js').then((module) => module.get),
     }),
     defineCommand({
-      usage: 'delete <name>',
+      usage: 'delete [name]',
       description: 'delete a schema from the analytics store; refused while a table uses it (at a terminal: type the name to confirm)',
       example: 'dpgw schema delete track --yes',
       moreHelp:
-        '  $ dpgw schema delete track             at a terminal: type track to confirm\n\nRefused while a table uses the schema (exit 3, SCHEMA_IN_USE, naming the table): delete\nthe table first, dpgw table delete <name>. Without a terminal --yes is needed (exit 2,\nnothing sent); a schema the store does not hold is exit 9.\n',
+        '  $ dpgw schema delete track             at a terminal: type track to confirm\n\nRefused while a table uses the schema (exit 3, SCHEMA_IN_USE, naming the table): delete\nthe table first, dpgw table delete <name>. Without a terminal --yes is needed (exit 2,\nnothing sent); a schema the store does not hold is exit 9.\n' + askedHelp('<name> (typed)'),
       options: deleteOptions,
       handler: () => import('./schema.handler.js').then((module) => module.remove),
     }),
     defineCommand({
-      usage: 'validate <file>',
+      usage: 'validate [file]',
       description: 'check a schema file without sending it; lists every problem',
       example: 'dpgw schema validate examples/track/schema.yaml',
+      moreHelp: askedHelp('<file> (the schema files under this folder)'),
       handler: () => import('./schema.handler.js').then((module) => module.validate),
     }),
     defineCommand({

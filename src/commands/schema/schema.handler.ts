@@ -23,9 +23,20 @@ import { schemaColumns } from '../../olap/schema-validation.js';
 import { requireWord, timeoutMs } from '../../settings/setting-values.js';
 import { renderDryRun } from '../shared/dry-run.js';
 import { applySchema } from '../../provision/steps/schema-step.js';
+import { Questions } from '../shared/questions.js';
+import { askSchemaFile } from '../shared/file-questions.js';
+import { schemaNameArgument } from '../shared/store-questions.js';
+
+/** `<file>` of schema push|validate: as given, else chosen among the schema files under this folder at a terminal (without one: exit 2). */
+async function schemaFileArgument(context: ContextOf<SchemaPushCommand> | ContextOf<SchemaValidateCommand>): Promise<string> {
+  const questions = new Questions(context);
+  const file = await questions.operand('<file>', context.args[0], () => askSchemaFile(context));
+  questions.done();
+  return file;
+}
 
 export const push: HandlerOf<SchemaPushCommand> = async (context) => {
-  const [file] = context.args;
+  const file = await schemaFileArgument(context);
   const schema = await loadSchema(file);
   if (context.options.dryRun === true) {
     const settings = await context.settings();
@@ -40,12 +51,12 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   return { data: { schemaName: schema.schemaName, change: record.status, ...(record.difference ? { difference: record.difference } : {}), status: answer?.status ?? null, response: answer?.body ?? null }, human: () => '' };
 };
 
-export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', context.args[0]);
+export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', await schemaNameArgument(context));
 
-export const remove: HandlerOf<SchemaDeleteCommand> = async (context) => deleteFromStore(context, 'schema', context.args[0]);
+export const remove: HandlerOf<SchemaDeleteCommand> = async (context) => deleteFromStore(context, 'schema', await schemaNameArgument(context));
 
 export const validate: HandlerOf<SchemaValidateCommand> = async (context) => {
-  const [file] = context.args;
+  const file = await schemaFileArgument(context);
   const { schema, issues } = await schemaIssues(file);
   return {
     data: { file, valid: issues.length === 0, schemaName: schema?.schemaName ?? null, issues },

@@ -1,10 +1,11 @@
 /** `dpgw storage touch`: the group and its flags; the handler is storage.handler.ts. */
 import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
 import type { OptionKit } from '../../cli/option-kit.js';
+import { askedHelp } from '../shared/asked-help.js';
 
 const touchOptions = (command: CommandFor<'touch'>, kit: OptionKit) =>
   command
-    .addOption(kit.name('--dataset <name>', 'catalog data set', 'data set').makeOptionMandatory())
+    .addOption(kit.name('--dataset <name>', 'catalog data set (asked for at a terminal)', 'data set'))
     .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
     .option('--force', 'make the call even when the platform does not need it')
     .option('--dry-run', 'print the request and send nothing');
@@ -18,6 +19,7 @@ export const storage = defineGroup({
       usage: 'touch',
       description: 'create store permissions by reading the default storage (platforms older than 1.15.165)',
       example: 'dpgw storage touch --dataset track',
+      moreHelp: askedHelp('--dataset (the enabled data sets)'),
       options: touchOptions,
       handler: () => import('./storage.handler.js').then((module) => module.touch),
     }),

@@ -9,14 +9,19 @@ import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../../contract/constants.js';
 import { paths } from '../../contract/paths.js';
 import { whereSet } from '../../settings/resolve-settings.js';
 import { renderDryRun } from '../shared/dry-run.js';
+import { Questions } from '../shared/questions.js';
+import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
 
 export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
   const { options, reporter } = context;
+  const questions = new Questions(context);
+  questions.require([{ flag: DATA_SET_FLAG, given: options.dataset }]);
   const settings = await context.settings();
   checkedWhenSet(settings, 'platformVersion');
   const gateway = await context.gateway();
-  const dataSetName = options.dataset;
-  const resolved = await resolveDataSet(gateway, dataSetName, options.enablement);
+  const { dataSet: dataSetName, enablement } = await dataSetFlag(questions, context, options, true);
+  questions.done();
+  const resolved = await resolveDataSet(gateway, dataSetName, enablement);
   const storage = { dataSet: dataSetName, selfHref: resolved.selfHref, storageId: resolved.storageId };
   const [selfHref, storageId] = storagePathParts(storage);
 

@@ -5,6 +5,7 @@ import type { TableStatusCommand } from './table.command.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { requireName } from '../../names/platform-names.js';
+import { tableNameArgument } from '../shared/store-questions.js';
 import { readTableStatus, type TableStatus } from '../../olap/table-status.js';
 import { textTable } from '../../output/text-table.js';
 import { brokerAddresses, streamCheckModeOf, streamPasswordOf, streamUserOf } from '../../settings/core-options.js';
@@ -20,7 +21,7 @@ import { watchUntilStopped } from '../shared/watch.js';
 const PROBE_TIMEOUT_MS = 5_000;
 
 export const status: HandlerOf<TableStatusCommand> = async (context) => {
-  const table = requireName('table', context.args[0], '<name>');
+  const table = requireName('table', await tableNameArgument(context), '<name>');
   const gateway = await context.gateway();
   const endOffsets = await endOffsetsReader(context);
   const read = () => readTableStatus(gateway, table, { endOffsets });

@@ -10,6 +10,10 @@ import { maskSecrets } from '../../secrets/redaction.js';
 import { requireWord } from '../../settings/setting-values.js';
 import { renderDryRun } from '../shared/dry-run.js';
 import { hiddenPrompt } from '../shared/prompts.js';
+import { Questions } from '../shared/questions.js';
+import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
+import { askSchemaFile } from '../shared/file-questions.js';
+import { tableNameArgument } from '../shared/store-questions.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, type Consumption } from '../../olap/consumption.js';
 import { applyStream } from '../../provision/steps/stream-step.js';
@@ -23,13 +27,36 @@ import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsO
 import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, streamCheckSkipped } from '../../stream/stream-preflight.js';
 import { plural } from '../../text/plural.js';
 
+/** What create and render fill the table from: the data set (and its enablement) and the schema, as given or asked for. */
+interface TableInputs {
+  dataSet: string;
+  enablement?: string;
+  schema: string;
+}
+
+const SCHEMA_FLAG = '--schema <file|name>';
+
+/** --dataset and --schema: as given, else asked for at a terminal (without one: exit 2 naming them, before any request). */
+async function tableInputs(context: ContextOf<TableRenderCommand>): Promise<TableInputs> {
+  const { options } = context;
+  const questions = new Questions(context);
+  questions.require([
+    { flag: DATA_SET_FLAG, given: options.dataset },
+    { flag: SCHEMA_FLAG, given: options.schema },
+  ]);
+  const { dataSet, enablement } = await dataSetFlag(questions, context, options, true);
+  const schema = await questions.flag(SCHEMA_FLAG, options.schema, () => askSchemaFile(context));
+  questions.done();
+  return { dataSet, enablement, schema };
+}
+
 /** create and render: the same options (create adds --dry-run); render shows the stream password masked, so it is not read. */
-async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword: boolean): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
+async function build(context: ContextOf<TableRenderCommand>, inputs: TableInputs, maskStreamPassword: boolean): Promise<BuiltTable & { dataSet: string; topic: string; streamPassword?: string }> {
   const { options } = context;
   const settings = await context.settings();
   const table = tableSettingsOf(settings);
-  const dataSetName = options.dataset;
-  const topic = options.topic ?? (await topicOfDataSet(await context.gateway(), dataSetName, options.enablement));
+  const dataSetName = inputs.dataSet;
+  const topic = options.topic ?? (await topicOfDataSet(await context.gateway(), dataSetName, inputs.enablement));
   // Read once the topic is known (a catalog answer is checked before any secret is read), and
   // once only: the table carries it, and create's stream pre-flight signs in with it.
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
@@ -37,7 +64,7 @@ async function build(context: ContextOf<TableRenderCommand>, maskStreamPassword:
   const built = await buildTable({
     settings: table,
     topic,
-    schema: options.schema,
+    schema: inputs.schema,
     tableName: options.name,
     templateFile: options.template,
     timeColumn: options.timeColumn,
@@ -53,7 +80,8 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const settings = await context.settings();
   // Checked before the catalog is asked: a mode that is none of the three sends nothing.
   const mode = streamCheckModeOf(settings);
-  const built = await build(context, false);
+  const inputs = await tableInputs(context);
+  const built = await build(context, inputs, false);
   const { streamPassword } = built;
   if (options.dryRun === true) {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
@@ -78,7 +106,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     const check = { stream: streamConnectionOf(settings, streamPassword), limit: options.sample, timeoutMs: timeoutMs(settings), mode };
     if (!schema) reporter.warn(sampleCheckSkipped(`schema ${built.schemaName} could not be read back from the store`));
     else {
-      const sample = await applySample(check, built.topic, schema, built.table, '--no-sample-check', options.schema);
+      const sample = await applySample(check, built.topic, schema, built.table, '--no-sample-check', inputs.schema);
       if (sample.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
       else reporter.info(`messages checked: ${sample.record.reason}`);
     }
@@ -107,7 +135,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const { consumption, record } = consumed;
   if (record.status === 'passed') reporter.success(record.reason);
   else reporter.warn(`table ${tableName}: ${consumptionText(consumption)}`);
-  reporter.next(`dpgw storage touch --dataset ${built.dataSet}${options.enablement ? ` --enablement ${options.enablement}` : ''}`);
+  reporter.next(`dpgw storage touch --dataset ${built.dataSet}${inputs.enablement ? ` --enablement ${inputs.enablement}` : ''}`);
   return { data: data(consumption), human: () => '' };
 };
 
@@ -118,10 +146,10 @@ async function storedSchema(client: GatewayClient, name: string): Promise<Analyt
 }
 
 export const render: HandlerOf<TableRenderCommand> = async (context) => {
-  const built = await build(context, true);
+  const built = await build(context, await tableInputs(context), true);
   return { data: maskSecrets(built.table), human: () => JSON.stringify(maskSecrets(built.table), null, 2) };
 };
 
-export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', context.args[0]);
+export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', await tableNameArgument(context));
 
-export const remove: HandlerOf<TableDeleteCommand> = async (context) => deleteFromStore(context, 'table', context.args[0]);
+export const remove: HandlerOf<TableDeleteCommand> = async (context) => deleteFromStore(context, 'table', await tableNameArgument(context));

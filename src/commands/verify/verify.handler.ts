@@ -3,6 +3,8 @@ import { requireName } from '../../names/platform-names.js';
 import type { ChalkInstance } from 'chalk';
 import { serverText } from '../../text/terminal-text.js';
 import type { HandlerOf } from '../../cli/command-definition.js';
+import { Questions } from '../shared/questions.js';
+import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
 import type { VerifyCommand } from './verify.command.js';
 import { sessionOptionsOf } from '../../settings/core-options.js';
 import { ExitCode } from '../../errors/exit-code.js';
@@ -10,7 +12,11 @@ import { verifyAccess, type Expectation, type VerifyReport } from '../../query-e
 
 export const verify: HandlerOf<VerifyCommand> = async (context) => {
   const { options, reporter, io } = context;
-  const dataSet = options.dataset;
+  const questions = new Questions(context);
+  questions.require([{ flag: DATA_SET_FLAG, given: options.dataset }]);
+  // No --enablement here: the table is named after the data set, whichever enablement holds it.
+  const { dataSet } = await dataSetFlag(questions, context, options, false);
+  questions.done();
   // --table is checked as a table name when given; the data set's name only when it stands in.
   const table = options.table ?? requireName('table', dataSet, '--dataset');
   const expect: Expectation = options.expect;
