@@ -149,7 +149,7 @@ describe('dpgw init, guided at a terminal', () => {
         { when: 'Name of the new enablement:', keys: ENTER },
         { when: 'Groups that may read it', keys: `${TRACK_GROUP}${ENTER}` },
         { when: 'Take the schema from:', keys: `${DOWN}${ENTER}` },
-        { when: 'Messages file:', keys: `examples/track/track-messages.jsonl${ENTER}` },
+        { when: '❯ examples/track/track-messages.jsonl', keys: ENTER },
         { when: 'Table name:', keys: ENTER },
         { when: 'Metrics', keys: ENTER },
         { when: 'Retention in days:', keys: ENTER },

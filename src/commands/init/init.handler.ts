@@ -31,6 +31,7 @@ import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { shellWord } from '../../text/shell-word.js';
 import { askDataSource, askEnablement, askGroups, askOfferedDataSet } from '../shared/catalog-questions.js';
+import { askMessagesFile, askSchemaFile } from '../shared/file-questions.js';
 import { checkboxPrompt, choosePrompt, confirmPrompt, hiddenPrompt, textPrompt, type Choice } from '../shared/prompts.js';
 import { Questions } from '../shared/questions.js';
 
@@ -197,9 +198,7 @@ async function schemaSource(context: Context, questions: Questions, gateway: Gat
     { value: 'schema', name: 'a schema file (--schema)' },
     { value: 'messages', name: 'a file of messages to infer it from, JSON Lines (--from-messages)' },
   ]);
-  const file = await questions.flag(kind === 'schema' ? '--schema <file>' : '--from-messages <file>', undefined, () =>
-    textPrompt(context, kind === 'schema' ? 'Schema file:' : 'Messages file:', { check: (typed) => (typed === '' ? 'give a path' : existsSync(resolve(io.cwd, typed)) ? undefined : `no file ${typed} here (${io.cwd})`) }),
-  );
+  const file = await questions.flag(kind === 'schema' ? '--schema <file>' : '--from-messages <file>', undefined, () => (kind === 'schema' ? askSchemaFile(context) : askMessagesFile(context)));
   return kind === 'schema' ? { file } : { sampled: await sampleFiles([resolve(io.cwd, file)], io.stdin as never, options.sample) };
 }
 

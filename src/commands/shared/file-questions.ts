@@ -1,6 +1,7 @@
 /**
  * Questions answered from files under the current folder (issue #36): a schema file for
- * `schema push|validate` and `table create|render --schema`, a manifest for `provision`.
+ * `schema push|validate`, `table create|render --schema` and `init`, a manifest for
+ * `provision`, a file of messages for `init --from-messages`.
  * The files offered are the ones whose content is of that kind (a schema has `schemaName`,
  * a manifest a top-level `dataSets:`), found a few folders deep; "another file…" takes any
  * path, checked to be a file as the argument would be.
@@ -105,4 +106,10 @@ export async function askSchemaFile(context: Asking): Promise<string> {
 export async function askManifestFile(context: Asking): Promise<string> {
   const found = manifestFilesUnder(context.io.cwd).map(({ file, dataSets }) => ({ value: file, name: `${file}  (${dataSets} data set${dataSets === 1 ? '' : 's'})`, short: file }));
   return askFile(context, 'Manifest:', found, 'manifest');
+}
+
+/** A file of messages (JSON Lines) to infer a schema from: the .jsonl and .ndjson files under the current folder. */
+export async function askMessagesFile(context: Asking): Promise<string> {
+  const found = filesUnder(context.io.cwd, ['.jsonl', '.ndjson']).map((file) => ({ value: file, name: file }));
+  return askFile(context, 'Messages file:', found, 'messages file');
 }
