@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadManifest } from '../../src/provision/manifest.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { atTerminal, CTRL_C, DOWN, ENTER, screen, SPACE } from '../helpers/at-terminal.js';
-import { runInProcess } from '../helpers/run-dpgw.js';
+import { ROOT, runInProcess } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -46,6 +47,9 @@ describe('dpgw init, unattended', () => {
     expect(manifestText).toMatch(/name: track {2}# default: the data set's name/);
     expect(manifestText).toMatch(/schema: schema.yaml {2}# inferred from \d+ messages of topic /);
     expect((await loadManifest(join(folder, 'provision.yaml'))).problems).toEqual([]);
+    // Valid against the JSON Schema editors check manifests with.
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(ROOT, 'docs/provision-manifest.schema.json'), 'utf8')));
+    expect(validate(parse(manifestText)), JSON.stringify(validate.errors)).toBe(true);
     expect(result.stderr).toContain(`next: dpgw provision ${folder}/provision.yaml --plan`);
 
     const plan = await runInProcess(['provision', join(folder, 'provision.yaml'), '--plan', '--detailed-exitcode', '--json'], env);
