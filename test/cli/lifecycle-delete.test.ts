@@ -107,7 +107,8 @@ describe('dpgw table delete', () => {
   });
 
   it("a 404 to the DELETE of a table the reads found just before (a retry whose first answer was lost) is no \"no such table\": dpgw waits until the store no longer holds it", async () => {
-    const { dpgw, sandbox } = await provisioned({ tableDeletionDelayMs: 1000 });
+    // Long enough that dpgw's reads still find the table on a loaded machine (at 1 s a slow start found it gone: exit 9).
+    const { dpgw, sandbox } = await provisioned({ tableDeletionDelayMs: 4000 });
     // The table is being dropped already; the DELETE's answer is the 404 a retry would get.
     sandbox.store.deleteTable('track', 'realtime');
     sandbox.faults.update({ failures: [{ method: 'DELETE', path: '/api/internal/olap/tables/track', status: 404, body: { code: 404, error: "Table 'track' with type REALTIME does not exist" } }] });
