@@ -65,6 +65,24 @@ describe('dpgw --help and --version', () => {
   });
 });
 
+describe("the #!/bin/sh line's choice of node flags", () => {
+  // A `node` on PATH that prints what it was started with, one word a line.
+  const fakeNodeDir = mkdtempSync(join(tmpdir(), 'dpgw-fake-node-'));
+  writeFileSync(join(fakeNodeDir, 'node'), '#!/bin/sh\nfor word; do echo "$word"; done\n', { mode: 0o755 });
+  const shells = ['/bin/sh', '/usr/bin/dash', '/usr/bin/bash', '/bin/busybox'].filter((shell) => existsSync(shell));
+  const startedWith = (shell: string, argv: string[]) => execFileSync(shell, [...(shell.endsWith('busybox') ? ['sh'] : []), BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin` }, encoding: 'utf8' }).split('\n').slice(0, -1);
+  const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024'];
+
+  it.each(shells)('%s: none for an answer written from the build (bin/answer.js), the heap flags for anything else, every word passed as given', (shell) => {
+    for (const argv of [[], ['--version'], ['-V'], ['--help'], ['-h'], ['help'], ['help', 'table', 'create'], ['table', 'create', '--help'], ['health', '-h'], ['bogus', '--help']]) {
+      expect(startedWith(shell, argv), argv.join(' ')).toEqual([BIN, ...argv]);
+    }
+    for (const argv of [['health'], ['provision', 'a manifest.yaml'], ['health', '--help', 'x'], ['a', 'b', 'c', '--help'], ['--version', 'x'], ['--json', 'table', 'get', 'x']]) {
+      expect(startedWith(shell, argv), argv.join(' ')).toEqual([...HEAP_FLAGS, BIN, ...argv]);
+    }
+  });
+});
+
 describe('the start-up code cache', () => {
   const cacheFolder = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'dpgw', 'code-cache');
   const onlyCacheFile = (env: NodeJS.ProcessEnv) => {
