@@ -8,7 +8,7 @@
 // "The package"). The library entries (`dpgw`, `dpgw/sandbox`) are bundled into dist/pkg the
 // same way; dist/lib keeps tsc's output for the type declarations and the repository's scripts.
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -115,3 +115,17 @@ const startBundle = new URL('../dist/cli/dpgw.cjs', import.meta.url);
 const startSource = await readFile(startBundle, 'utf8');
 const buildId = createHash('sha256').update(startSource).digest('hex').slice(0, 16);
 await writeFile(startBundle, `${startSource.trimEnd()}\n// dpgw build ${buildId}\n`);
+
+// The version and every command's help, rendered from the command tree (src/cli/help-templates.ts)
+// for bin/answer.js, which writes them without loading commander (docs/benchmarks.md, start-up):
+// dist/cli/answers/version, usage.json (`dpgw` alone) and help/dpgw[.<command>[.<subcommand>]].json,
+// one small file per answer, so that an answer reads and parses only its own.
+// Rendered by tsc's output of the same sources, which reads its version as the bundle does.
+globalThis.__DPGW_VERSION__ = pkg.version;
+const { helpAnswers, answerFile } = await import('../dist/lib/cli/help-templates.js');
+const answers = await helpAnswers();
+const answersFolder = new URL('../dist/cli/answers/', import.meta.url);
+await mkdir(new URL('help/', answersFolder), { recursive: true });
+await writeFile(new URL('version', answersFolder), `${answers.version}\n`);
+await writeFile(new URL('usage.json', answersFolder), JSON.stringify(answers.usage));
+for (const [words, answer] of Object.entries(answers.help)) await writeFile(new URL(answerFile(words), answersFolder), JSON.stringify(answer));

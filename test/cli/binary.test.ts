@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { TOP_LEVEL_COMMANDS } from '../helpers/command-tree.js';
 
 // eslint-disable-next-line no-control-regex -- ANSI escapes are what this looks for
@@ -65,6 +65,24 @@ describe('dpgw --help and --version', () => {
   });
 });
 
+describe("the #!/bin/sh line's choice of node flags", () => {
+  // A `node` on PATH that prints what it was started with, one word a line.
+  const fakeNodeDir = mkdtempSync(join(tmpdir(), 'dpgw-fake-node-'));
+  writeFileSync(join(fakeNodeDir, 'node'), '#!/bin/sh\nfor word; do echo "$word"; done\n', { mode: 0o755 });
+  const shells = ['/bin/sh', '/usr/bin/dash', '/usr/bin/bash', '/bin/busybox'].filter((shell) => existsSync(shell));
+  const startedWith = (shell: string, argv: string[]) => execFileSync(shell, [...(shell.endsWith('busybox') ? ['sh'] : []), BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin` }, encoding: 'utf8' }).split('\n').slice(0, -1);
+  const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024'];
+
+  it.each(shells)('%s: none for an answer written from the build (bin/answer.js), the heap flags for anything else, every word passed as given', (shell) => {
+    for (const argv of [[], ['--version'], ['-V'], ['--help'], ['-h'], ['help'], ['help', 'table', 'create'], ['table', 'create', '--help'], ['health', '-h'], ['bogus', '--help']]) {
+      expect(startedWith(shell, argv), argv.join(' ')).toEqual([BIN, ...argv]);
+    }
+    for (const argv of [['health'], ['provision', 'a manifest.yaml'], ['health', '--help', 'x'], ['a', 'b', 'c', '--help'], ['--version', 'x'], ['--json', 'table', 'get', 'x']]) {
+      expect(startedWith(shell, argv), argv.join(' ')).toEqual([...HEAP_FLAGS, BIN, ...argv]);
+    }
+  });
+});
+
 describe('the start-up code cache', () => {
   const cacheFolder = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'dpgw', 'code-cache');
   const onlyCacheFile = (env: NodeJS.ProcessEnv) => {
@@ -89,23 +107,35 @@ describe('the start-up code cache', () => {
 
   it('a damaged cache is compiled past and replaced, with nothing said', async () => {
     const env = cleanEnv();
-    await spawnDpgw(['--version'], { env });
+    // --version and --help are answered without the bundle (bin/answer.js): a command loads it.
+    await spawnDpgw(['config', 'path'], { env });
     const file = onlyCacheFile(env);
     writeFileSync(file, 'not V8 code');
-    const run = await spawnDpgw(['--help'], { env });
+    const run = await spawnDpgw(['config', 'path'], { env });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('Usage: dpgw');
+    expect(run.stdout).toContain('config.yaml');
     expect(readFileSync(file, 'utf8')).not.toBe('not V8 code');
+  });
+
+  it('node started with flags and without keeps a cache each, so neither replaces the other', async () => {
+    const env = cleanEnv();
+    await spawnDpgw(['config', 'path'], { env });
+    const plain = onlyCacheFile(env);
+    const flagged = await new Promise<number | null>((resolve) => execFile(process.execPath, ['--max-semi-space-size=2', BIN, 'config', 'path'], { env }, (error) => resolve(error ? (error.code as number) : 0)));
+    expect(flagged).toBe(0);
+    const files = readdirSync(cacheFolder(env)).map((name) => join(cacheFolder(env), name));
+    expect(files).toHaveLength(2);
+    expect(files.find((f) => f !== plain)).toMatch(new RegExp(`dpgw-[0-9a-f]{16}-${process.version}-${process.arch}-[0-9a-f]{8}\\.bin$`));
   });
 
   it('an unwritable cache folder costs nothing but the compile; NODE_DISABLE_COMPILE_CACHE turns the cache off', async () => {
     const blocked = cleanEnv();
     writeFileSync(join(blocked.XDG_CACHE_HOME!, 'dpgw'), 'a file where the folder would go');
-    const run = await spawnDpgw(['--version'], { env: blocked });
+    const run = await spawnDpgw(['config', 'path'], { env: blocked });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const disabled = cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' });
-    expect((await spawnDpgw(['--version'], { env: disabled })).code).toBe(0);
+    expect((await spawnDpgw(['config', 'path'], { env: disabled })).code).toBe(0);
     expect(existsSync(cacheFolder(disabled))).toBe(false);
   });
 });
