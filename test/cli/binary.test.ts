@@ -69,8 +69,9 @@ describe("the #!/bin/sh line's choice of node flags", () => {
   // A `node` on PATH that prints what it was started with, one word a line.
   const fakeNodeDir = mkdtempSync(join(tmpdir(), 'dpgw-fake-node-'));
   writeFileSync(join(fakeNodeDir, 'node'), '#!/bin/sh\nfor word; do echo "$word"; done\n', { mode: 0o755 });
-  const shells = ['/bin/sh', '/usr/bin/dash', '/usr/bin/bash', '/bin/busybox'].filter((shell) => existsSync(shell));
-  const startedWith = (shell: string, argv: string[]) => execFileSync(shell, [...(shell.endsWith('busybox') ? ['sh'] : []), BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin` }, encoding: 'utf8' }).split('\n').slice(0, -1);
+  // Every one of them is there on the machines CI runs on: a missing one fails, it is not skipped. BusyBox's sh runs dpgw in test/e2e/busybox-start.test.ts.
+  const shells = ['/bin/sh', '/usr/bin/dash', '/usr/bin/bash'];
+  const startedWith = (shell: string, argv: string[]) => execFileSync(shell, [BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin` }, encoding: 'utf8' }).split('\n').slice(0, -1);
   const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024'];
 
   it.each(shells)('%s: none for an answer written from the build (bin/answer.js), the heap flags for anything else, every word passed as given', (shell) => {
