@@ -8,6 +8,8 @@
 // does the same work; the table gives medians and min–max. Also: requests per data set, token
 // endpoint calls (with --large the token expires several times during the run), gateway
 // connections, dpgw's CPU per request and peak RSS. Exits 1 when a goal is missed.
+// BENCH_BASELINE=<a built checkout of dpgw> runs that one too, in the same alternation, and
+// prints it side by side (what a change bought; docs/benchmarks.md); the table is not written then.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ const GOALS = {
   rssMb: (LARGE ? 120 : 100) + (CHECKS ? (LARGE ? 40 : 15) : 0),
   extraConnections: 2,
 };
+const BASELINE = process.env.BENCH_BASELINE;
 const floorScript = fileURLToPath(new URL('./bench-floor-client.mjs', import.meta.url));
 
 const names = Array.from({ length: DATA_SETS }, (_, i) => `ds${String(i).padStart(4, '0')}`);
@@ -47,13 +50,13 @@ const rssFile = join(work, 'rss');
 const provisionArgs = ['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', ...(CHECKS ? [] : ['--no-stream-check', '--wait-consuming', '0'])];
 
 /** One dpgw run on a new sandbox: the binary itself, as a user's shell runs it. */
-async function dpgwRun() {
+async function dpgwRun(checkout) {
   const sandbox = await newSandbox();
   // Any V8 flags to try on the measured process come from BENCH_NODE_OPTIONS (docs/benchmarks.md).
   const env = measuredEnv(work, rssFile, sandboxAdminSettings(sandbox), process.env.BENCH_NODE_OPTIONS ?? '');
   const sandboxCpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
-  const result = await runBinary(provisionArgs, env);
+  const result = await runBinary(provisionArgs, env, checkout);
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   const sandboxCpu = process.cpuUsage(sandboxCpuBefore);
   if (result.code !== 0) {
@@ -178,18 +181,15 @@ const recorded = await dpgwRun();
 const template = { plan: floorPlan(recorded.log), brokerList: recorded.brokerList };
 const dpgwRuns = [];
 const floorRuns = [];
+const baselineRuns = [];
 for (let round = 0; round < RUNS; round++) {
   // Alternated, the first of a pair switching each round.
-  if (round % 2 === 0) {
-    dpgwRuns.push(await dpgwRun());
-    floorRuns.push(await floorRun(template));
-  } else {
-    floorRuns.push(await floorRun(template));
-    dpgwRuns.push(await dpgwRun());
-  }
-  process.stderr.write(`round ${round + 1}/${RUNS}: dpgw ${seconds(dpgwRuns.at(-1).wallMs)}, floor ${seconds(floorRuns.at(-1).wallMs)}\n`);
+  const turns = [async () => dpgwRuns.push(await dpgwRun()), async () => floorRuns.push(await floorRun(template)), ...(BASELINE ? [async () => baselineRuns.push(await dpgwRun(BASELINE))] : [])];
+  if (round % 2) turns.reverse();
+  for (const turn of turns) await turn();
+  process.stderr.write(`round ${round + 1}/${RUNS}: dpgw ${seconds(dpgwRuns.at(-1).wallMs)}, floor ${seconds(floorRuns.at(-1).wallMs)}${BASELINE ? `, baseline ${seconds(baselineRuns.at(-1).wallMs)}` : ''}\n`);
 }
-for (const run of dpgwRuns) delete run.log;
+for (const run of [...dpgwRuns, ...baselineRuns]) delete run.log;
 
 const CONTRACT_MINIMUM = storageTouchNeeded(recorded.platformVersion) === 'not-needed' ? 5 : 6;
 const idealMs = Math.ceil(DATA_SETS / CONCURRENCY) * CONTRACT_MINIMUM * LATENCY_MS;
@@ -230,6 +230,19 @@ const rows = [
 const table = ['| measure | value | goal |', '|---|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 console.log(table);
 
+if (BASELINE) {
+  // Side by side: this checkout and the baseline, alternated in this one run.
+  const of = (runs) => ({
+    wall: timesFigure(runs.map((r) => r.wallMs)),
+    cpu: `${median(runs.map((r) => r.measured.cpuMs / r.requests)).toFixed(2)} ms${spread(runs.map((r) => r.measured.cpuMs / r.requests), (v) => v.toFixed(2))}`,
+    rss: `${median(runs.map((r) => r.measured.rssKb / 1024)).toFixed(1)} MB${spread(runs.map((r) => r.measured.rssKb / 1024), (v) => v.toFixed(1))}`,
+    floor: `${(median(runs.map((r) => r.wallMs)) / median(floorWall)).toFixed(2)}×`,
+  });
+  const [now, before] = [of(dpgwRuns), of(baselineRuns)];
+  console.log(`\nside by side with ${BASELINE}:\n| measure | baseline | this checkout |\n|---|---:|---:|`);
+  console.log(`| process start to exit | ${before.wall} | ${now.wall} |\n| ratio to the floor client | ${before.floor} | ${now.floor} |\n| dpgw CPU per request | ${before.cpu} | ${now.cpu} |\n| peak RSS | ${before.rss} | ${now.rss} |`);
+}
+
 const marker = `${LARGE ? 'bench:provision-large' : 'bench:provision'}${CHECKS ? '-checks' : ''}`;
 const section = [
   `<!-- ${marker} -->`,
@@ -240,7 +253,7 @@ const section = [
   table,
   `<!-- /${marker} -->`,
 ].join('\n');
-writeBenchSection(marker, section);
+if (!BASELINE) writeBenchSection(marker, section);
 
 const missed = [];
 failed.forEach((n, i) => n > 0 && missed.push(`run ${i + 1}: ${n} data sets not done`));
