@@ -22,6 +22,7 @@ const gateway = env.DPGW_GATEWAY.replace(/\/+$/, '');
 const auth = env.DPGW_AUTH_URL.replace(/\/+$/, '');
 const tokenPath = `/auth/realms/${env.DPGW_REALM}/protocol/openid-connect/token`;
 let sent = 0;
+let refreshes = 0;
 const mismatches = [];
 
 async function send(base, { method, path, body, contentType, status }, token) {
@@ -54,6 +55,7 @@ async function grant(fields) {
 }
 async function token() {
   if (Date.now() >= refreshAt) {
+    if (!refreshing) refreshes++;
     refreshing ??= grant({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: env.DPGW_CLIENT_ID, client_secret: env.DPGW_CLIENT_SECRET }).finally(() => (refreshing = undefined));
     await refreshing;
   }
@@ -82,5 +84,5 @@ await inOrder(plan.middle);
 await pool(plan.dataSets, inOrder);
 await inOrder(plan.after);
 await identityAfter;
-console.log(JSON.stringify({ requests: sent, ms: performance.now() - started, mismatches: mismatches.slice(0, 5), mismatched: mismatches.length }));
+console.log(JSON.stringify({ requests: sent, refreshes, ms: performance.now() - started, mismatches: mismatches.slice(0, 5), mismatched: mismatches.length }));
 if (mismatches.length) process.exitCode = 1;

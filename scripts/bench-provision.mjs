@@ -50,7 +50,7 @@ const rssFile = join(work, 'rss');
 const provisionArgs = ['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', ...(CHECKS ? [] : ['--no-stream-check', '--wait-consuming', '0'])];
 
 /** One dpgw run on a new sandbox: the binary itself, as a user's shell runs it. */
-async function dpgwRun(checkout) {
+async function dpgwRun(checkout, { keepLog = false } = {}) {
   const sandbox = await newSandbox();
   // Any V8 flags to try on the measured process come from BENCH_NODE_OPTIONS (docs/benchmarks.md).
   const env = measuredEnv(work, rssFile, sandboxAdminSettings(sandbox), process.env.BENCH_NODE_OPTIONS ?? '');
@@ -85,7 +85,8 @@ async function dpgwRun(checkout) {
     connections: sandbox.connections().gateway,
     gatewayMs: gatewayRequests.reduce((sum, e) => sum + (e.durationMs ?? 0), 0) / gatewayRequests.length,
     platformVersion: sandbox.platformVersion,
-    log: sandbox.requestLog.entries.slice(),
+    // Only the recorded run's: the benchmark's own memory counts in nothing, but it is kept small.
+    log: keepLog ? sandbox.requestLog.entries.slice() : undefined,
     brokerList: sandbox.stream.brokerList,
     streamPassword: sandbox.stream.password,
   };
@@ -177,8 +178,9 @@ const timesFigure = (values) => `${(median(values) / 1000).toFixed(2)} s${spread
 const sameOrRange = (values, format = String) => (Math.min(...values) === Math.max(...values) ? format(values[0]) : `${format(Math.min(...values))}–${format(Math.max(...values))}`);
 
 // A first dpgw run (not counted) records the requests the floor client sends.
-const recorded = await dpgwRun();
+const recorded = await dpgwRun(undefined, { keepLog: true });
 const template = { plan: floorPlan(recorded.log), brokerList: recorded.brokerList };
+delete recorded.log;
 const dpgwRuns = [];
 const floorRuns = [];
 const baselineRuns = [];
@@ -189,7 +191,6 @@ for (let round = 0; round < RUNS; round++) {
   for (const turn of turns) await turn();
   process.stderr.write(`round ${round + 1}/${RUNS}: dpgw ${seconds(dpgwRuns.at(-1).wallMs)}, floor ${seconds(floorRuns.at(-1).wallMs)}${BASELINE ? `, baseline ${seconds(baselineRuns.at(-1).wallMs)}` : ''}\n`);
 }
-for (const run of [...dpgwRuns, ...baselineRuns]) delete run.log;
 
 const CONTRACT_MINIMUM = storageTouchNeeded(recorded.platformVersion) === 'not-needed' ? 5 : 6;
 const idealMs = Math.ceil(DATA_SETS / CONCURRENCY) * CONTRACT_MINIMUM * LATENCY_MS;
@@ -204,14 +205,16 @@ const rssMb = dpgwRuns.map((r) => r.measured.rssKb / 1024);
 const peakRssMb = Math.max(...rssMb);
 const failed = dpgwRuns.map((r) => r.summary.dataSets.filter((d) => d.status !== 'done').length);
 const perDataSet = dpgwRuns.map((r) => r.perDataSet);
-const requests = dpgwRuns.map((r) => r.requests);
+// Token refreshes aside: their number follows each run's length.
+const requests = dpgwRuns.map((r) => r.requests - r.refreshes.length);
+const floorRequests = floorRuns.map((r) => r.requests - r.refreshes);
 
 const rows = [
   ['data sets / concurrency / gateway latency / runs of each', `${DATA_SETS} / ${CONCURRENCY} / ${LATENCY_MS} ms / ${RUNS}`, ''],
   ['data sets done (every run)', `${DATA_SETS - Math.max(...failed)} of ${DATA_SETS}`, `${DATA_SETS}`],
   ['gateway requests per data set (sequential)', sameOrRange(perDataSet, (v) => v.toFixed(2)), `${CONTRACT_MINIMUM} (contract minimum, platform ${recorded.platformVersion})`],
   ['gateway requests outside the sequence (version, catalog listings, one schema read per schema name, consumption reads)', sameOrRange(dpgwRuns.map((r) => r.runWide)), ''],
-  ['requests to the gateway and the identity provider, dpgw / floor client', `${sameOrRange(requests)} / ${sameOrRange(floorRuns.map((r) => r.requests))}`, 'the same'],
+  ['requests to the gateway and the identity provider (token refreshes aside), dpgw / floor client', `${sameOrRange(requests)} / ${sameOrRange(floorRequests)}`, 'the same'],
   ['floor client: the same requests with Node\'s fetch, process start to exit', timesFigure(floorWall), ''],
   ['dpgw provision, process start to exit', timesFigure(dpgwWall), ''],
   ['ratio to the floor client', `${floorRatio.toFixed(2)}× (pairs ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}×)`, `≤ ${GOALS.floorRatio}×`],
@@ -225,7 +228,7 @@ const rows = [
   ['token endpoint: password grants / refreshes', `${sameOrRange(dpgwRuns.map((r) => r.passwordGrants))} / ${sameOrRange(dpgwRuns.map((r) => r.refreshes.length))}`, `1 / ${LARGE ? 'one per expiry' : 0}`],
   ['gateway answers 401', String(Math.max(...dpgwRuns.map((r) => r.unauthorized))), '0'],
   ['gateway TCP connections accepted, dpgw / floor client', `${sameOrRange(dpgwRuns.map((r) => r.connections))} / ${sameOrRange(floorRuns.map((r) => r.connections))}`, `≤ ${CONCURRENCY + GOALS.extraConnections}`],
-  ['peak RSS of dpgw, median (highest)', `${median(rssMb).toFixed(1)} MB (${peakRssMb.toFixed(1)} MB)`, `≤ ${GOALS.rssMb} MB`],
+  ['peak RSS of dpgw (its own high-water mark, VmHWM), median (highest)', `${median(rssMb).toFixed(1)} MB (${peakRssMb.toFixed(1)} MB)`, `≤ ${GOALS.rssMb} MB`],
 ];
 const table = ['| measure | value | goal |', '|---|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 console.log(table);
@@ -258,7 +261,7 @@ if (!BASELINE) writeBenchSection(marker, section);
 const missed = [];
 failed.forEach((n, i) => n > 0 && missed.push(`run ${i + 1}: ${n} data sets not done`));
 if (Math.max(...perDataSet) > CONTRACT_MINIMUM) missed.push(`${Math.max(...perDataSet).toFixed(2)} requests per data set > ${CONTRACT_MINIMUM}`);
-if (floorRuns.some((r, i) => r.requests !== dpgwRuns[i].requests)) missed.push(`the floor client sent ${sameOrRange(floorRuns.map((r) => r.requests))} requests, dpgw ${sameOrRange(requests)}`);
+if (floorRequests.some((n, i) => n !== requests[i])) missed.push(`the floor client sent ${sameOrRange(floorRequests)} requests, dpgw ${sameOrRange(requests)} (token refreshes aside)`);
 if (floorRatio > GOALS.floorRatio) missed.push(`ratio to the floor client ${floorRatio.toFixed(2)}× > ${GOALS.floorRatio}×`);
 if (median(cpuPerRequest) > GOALS.cpuMsPerRequest) missed.push(`dpgw CPU per request ${median(cpuPerRequest).toFixed(2)} ms > ${GOALS.cpuMsPerRequest} ms`);
 for (const [i, run] of dpgwRuns.entries()) {
