@@ -31,7 +31,6 @@ const LATENCY_MS = 20;
 const TOKEN_LIFETIME_S = LARGE ? 4 : 300;
 const GOALS = {
   floorRatio: 1.15,
-  idealRatio: 1.15,
   cpuMsPerRequest: 0.5,
   rssMb: (LARGE ? 120 : 100) + (CHECKS ? (LARGE ? 40 : 15) : 0),
   extraConnections: 2,
@@ -40,9 +39,10 @@ const BASELINE = process.env.BENCH_BASELINE;
 const floorScript = fileURLToPath(new URL('./bench-floor-client.mjs', import.meta.url));
 
 const names = Array.from({ length: DATA_SETS }, (_, i) => `ds${String(i).padStart(4, '0')}`);
-const newSandbox = () => startSandbox({ seed: [{ name: 'bench-library', dataSets: names }], topicDelayMs: 0, faults: { latencyMs: LATENCY_MS }, accessTokenLifetimeSeconds: TOKEN_LIFETIME_S });
+// With --checks the sample check reads each topic: its data sets feed readings, and the schema has their columns.
+const newSandbox = () => startSandbox({ seed: [{ name: 'bench-library', dataSets: names, ...(CHECKS ? { messages: 'reading' } : {}) }], topicDelayMs: 0, faults: { latencyMs: LATENCY_MS }, accessTokenLifetimeSeconds: TOKEN_LIFETIME_S });
 const work = mkdtempSync(join(tmpdir(), 'dpgw-bench-'));
-const columns = (n) => `      dimensionFieldSpecs: [{ name: ${n}_id, dataType: STRING }]\n      metricFieldSpecs: [{ name: value, dataType: DOUBLE }]\n      dateTimeFieldSpecs: [{ name: time, dataType: LONG, notNull: false, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }]\n`;
+const columns = (n) => `      dimensionFieldSpecs: [{ name: ${CHECKS ? 'source' : `${n}_id`}, dataType: STRING }]\n      metricFieldSpecs: [{ name: ${CHECKS ? 'reading' : 'value'}, dataType: DOUBLE }]\n      dateTimeFieldSpecs: [{ name: time, dataType: LONG, notNull: false, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }]\n`;
 const manifest = `version: 1\ndataSets:\n${names.map((n) => `  - datasource: bench-library\n    dataset: ${n}\n    enablement: ${n}-readers\n    groups: [${n}-readers]\n    schema:\n      schemaName: ${n}\n${columns(n)}`).join('')}`;
 const manifestFile = join(work, 'bench.yaml');
 writeFileSync(manifestFile, manifest);
@@ -217,12 +217,12 @@ const rows = [
   ['requests to the gateway and the identity provider (token refreshes aside), dpgw / floor client', `${sameOrRange(requests)} / ${sameOrRange(floorRequests)}`, 'the same'],
   ['floor client: the same requests with Node\'s fetch, process start to exit', timesFigure(floorWall), ''],
   ['dpgw provision, process start to exit', timesFigure(dpgwWall), ''],
-  ['ratio to the floor client', `${floorRatio.toFixed(2)}× (pairs ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}×)`, `≤ ${GOALS.floorRatio}×`],
+  ['ratio to the floor client', `${floorRatio.toFixed(2)}× (pairs ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}×)`, LARGE || CHECKS ? `(≤ ${GOALS.floorRatio}× at 200 data sets, checks off)` : `≤ ${GOALS.floorRatio}×`],
   ['ideal: ceil(data sets / concurrency) × minimum × latency', seconds(idealMs), ''],
   ['ratio to the ideal (dpgw) / (floor client)', `${idealRatio.toFixed(2)}× / ${(median(floorWall) / idealMs).toFixed(2)}×`, ''],
   ['of which the run dpgw reports (first request to summary)', timesFigure(dpgwRuns.map((r) => r.summary.seconds * 1000)), ''],
   ['mean time the gateway held a request (latency included)', `${median(dpgwRuns.map((r) => r.gatewayMs)).toFixed(2)} ms`, ''],
-  ['dpgw CPU per request (process CPU / its gateway and identity requests)', `${median(cpuPerRequest).toFixed(2)} ms${spread(cpuPerRequest, (v) => v.toFixed(2))}`, `≤ ${GOALS.cpuMsPerRequest} ms`],
+  ['dpgw CPU per request (process CPU / its gateway and identity requests)', `${median(cpuPerRequest).toFixed(2)} ms${spread(cpuPerRequest, (v) => v.toFixed(2))}`, LARGE || CHECKS ? `(≤ ${GOALS.cpuMsPerRequest} ms at 200 data sets, checks off)` : `≤ ${GOALS.cpuMsPerRequest} ms`],
   ['floor client CPU per request', `${median(floorCpuPerRequest).toFixed(2)} ms${spread(floorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
   ['CPU: dpgw / sandbox during dpgw\'s run (2 cores shared)', `${seconds(median(dpgwRuns.map((r) => r.measured.cpuMs)))} / ${seconds(median(dpgwRuns.map((r) => r.sandboxCpuMs)))}`, ''],
   ['token endpoint: password grants / refreshes', `${sameOrRange(dpgwRuns.map((r) => r.passwordGrants))} / ${sameOrRange(dpgwRuns.map((r) => r.refreshes.length))}`, `1 / ${LARGE ? 'one per expiry' : 0}`],
@@ -262,8 +262,11 @@ const missed = [];
 failed.forEach((n, i) => n > 0 && missed.push(`run ${i + 1}: ${n} data sets not done`));
 if (Math.max(...perDataSet) > CONTRACT_MINIMUM) missed.push(`${Math.max(...perDataSet).toFixed(2)} requests per data set > ${CONTRACT_MINIMUM}`);
 if (floorRequests.some((n, i) => n !== requests[i])) missed.push(`the floor client sent ${sameOrRange(floorRequests)} requests, dpgw ${sameOrRange(requests)} (token refreshes aside)`);
-if (floorRatio > GOALS.floorRatio) missed.push(`ratio to the floor client ${floorRatio.toFixed(2)}× > ${GOALS.floorRatio}×`);
-if (median(cpuPerRequest) > GOALS.cpuMsPerRequest) missed.push(`dpgw CPU per request ${median(cpuPerRequest).toFixed(2)} ms > ${GOALS.cpuMsPerRequest} ms`);
+// Issue #35 sets these two for the synthetic run at 200 data sets; at 2,000, and with the stream
+// checks (broker work the floor client does not replay), they are measured and shown, not goals.
+const floorGoals = !LARGE && !CHECKS;
+if (floorGoals && floorRatio > GOALS.floorRatio) missed.push(`ratio to the floor client ${floorRatio.toFixed(2)}× > ${GOALS.floorRatio}×`);
+if (floorGoals && median(cpuPerRequest) > GOALS.cpuMsPerRequest) missed.push(`dpgw CPU per request ${median(cpuPerRequest).toFixed(2)} ms > ${GOALS.cpuMsPerRequest} ms`);
 for (const [i, run] of dpgwRuns.entries()) {
   // Exactly one refresh per expiry: none before the token neared its end, and no expiry without
   // one. A token's exp is in whole seconds and dpgw refreshes in its last tenth, so a token
