@@ -15,6 +15,8 @@ export function measuredEnv(work, rssFile, settings, nodeOptions = '') {
     XDG_CACHE_HOME: join(work, 'cache'),
     ...settings,
     DPGW_BENCH_RSS_FILE: rssFile,
+    // Where scripts/cpu-profile.cjs writes, when BENCH_NODE_OPTIONS preloads it.
+    ...(process.env.DPGW_CPU_PROFILE_DIR ? { DPGW_CPU_PROFILE_DIR: process.env.DPGW_CPU_PROFILE_DIR } : {}),
     NODE_OPTIONS: [`--require=${JSON.stringify(join(root, 'scripts/report-rss.cjs'))}`, nodeOptions].join(' ').trim(),
   };
 }
@@ -37,10 +39,13 @@ export function sandboxAdminSettings(sandbox) {
   };
 }
 
-/** Runs the binary as a user's shell does (its #! line carries dpgw's V8 flags), collecting its output. */
-export function runBinary(args, env) {
+/**
+ * Runs the binary as a user's shell does (its #! line carries dpgw's V8 flags), collecting its output.
+ * `checkout`: another built checkout of dpgw to run instead (a side-by-side with a baseline).
+ */
+export function runBinary(args, env, checkout = root) {
   return new Promise((resolve) => {
-    const child = spawn(join(root, 'bin/dpgw'), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(checkout, 'bin/dpgw'), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

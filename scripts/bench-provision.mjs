@@ -1,12 +1,20 @@
 // npm run bench:provision [-- --large] [-- --checks] — `dpgw provision` of many data sets against
-// the sandbox, whose gateway answers every request 20 ms after it arrives, measured
-// from process start to exit against the physical limit: the contract's minimum of
-// sequential requests per data set (docs/benchmarks.md). Also: requests per data set,
-// token endpoint calls (with --large the token expires several times during the run),
-// gateway connections and dpgw's peak RSS. Exits 1 when a goal is missed.
+// the sandbox, whose gateway answers every request 20 ms after it arrives, measured from
+// process start to exit against two references: the floor client (scripts/bench-floor-client.mjs,
+// Node's fetch sending exactly the requests dpgw sent, recorded from a first dpgw run of the
+// same manifest, with the same concurrency) and the physical limit (the contract's minimum of
+// sequential requests per data set, docs/benchmarks.md). dpgw and the floor client run
+// alternately, BENCH_RUNS times each (default 5), each run on a new sandbox so that every run
+// does the same work; the table gives medians and min–max. Also: requests per data set, token
+// endpoint calls (with --large the token expires several times during the run), gateway
+// connections, dpgw's CPU per request and peak RSS. Exits 1 when a goal is missed.
+// BENCH_BASELINE=<a built checkout of dpgw> runs that one too, in the same alternation, and
+// prints it side by side (what a change bought; docs/benchmarks.md); the table is not written then.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, URLSearchParams } from 'node:url';
 import { storageTouchNeeded } from '../dist/lib/contract/platform-version.js';
 import { startSandbox } from '../dist/lib/sandbox/sandbox.js';
 import { writeBenchSection } from './bench-doc.mjs';
@@ -17,109 +25,264 @@ const LARGE = process.argv.includes('--large');
 const CHECKS = process.argv.includes('--checks');
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? (LARGE ? 2000 : 200));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (LARGE ? 32 : 8));
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LATENCY_MS = 20;
 /** With --large, shorter than the run: dpgw must refresh the token as it goes. */
 const TOKEN_LIFETIME_S = LARGE ? 4 : 300;
-const GOALS = { ratio: 1.15, rssMb: (LARGE ? 110 : 100) + (CHECKS ? (LARGE ? 40 : 15) : 0), extraConnections: 2 };
+const GOALS = {
+  floorRatio: 1.15,
+  cpuMsPerRequest: 0.5,
+  rssMb: (LARGE ? 120 : 100) + (CHECKS ? (LARGE ? 40 : 15) : 0),
+  extraConnections: 2,
+};
+const BASELINE = process.env.BENCH_BASELINE;
+const floorScript = fileURLToPath(new URL('./bench-floor-client.mjs', import.meta.url));
 
 const names = Array.from({ length: DATA_SETS }, (_, i) => `ds${String(i).padStart(4, '0')}`);
-const sandbox = await startSandbox({ seed: [{ name: 'bench-library', dataSets: names }], topicDelayMs: 0, faults: { latencyMs: LATENCY_MS }, accessTokenLifetimeSeconds: TOKEN_LIFETIME_S });
-// The contract's requests per data set: create its enablement, enable it (PUT), read the
-// listing until the topic is there (GET), the schema, the table, and the storage GET below 1.15.165.
-const CONTRACT_MINIMUM = storageTouchNeeded(sandbox.platformVersion) === 'not-needed' ? 5 : 6;
+// With --checks the sample check reads each topic: its data sets feed readings, and the schema has their columns.
+const newSandbox = () => startSandbox({ seed: [{ name: 'bench-library', dataSets: names, ...(CHECKS ? { messages: 'reading' } : {}) }], topicDelayMs: 0, faults: { latencyMs: LATENCY_MS }, accessTokenLifetimeSeconds: TOKEN_LIFETIME_S });
 const work = mkdtempSync(join(tmpdir(), 'dpgw-bench-'));
-const columns = (n) => `      dimensionFieldSpecs: [{ name: ${n}_id, dataType: STRING }]\n      metricFieldSpecs: [{ name: value, dataType: DOUBLE }]\n      dateTimeFieldSpecs: [{ name: time, dataType: LONG, notNull: false, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }]\n`;
+const columns = (n) => `      dimensionFieldSpecs: [{ name: ${CHECKS ? 'source' : `${n}_id`}, dataType: STRING }]\n      metricFieldSpecs: [{ name: ${CHECKS ? 'reading' : 'value'}, dataType: DOUBLE }]\n      dateTimeFieldSpecs: [{ name: time, dataType: LONG, notNull: false, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }]\n`;
 const manifest = `version: 1\ndataSets:\n${names.map((n) => `  - datasource: bench-library\n    dataset: ${n}\n    enablement: ${n}-readers\n    groups: [${n}-readers]\n    schema:\n      schemaName: ${n}\n${columns(n)}`).join('')}`;
 const manifestFile = join(work, 'bench.yaml');
 writeFileSync(manifestFile, manifest);
 const rssFile = join(work, 'rss');
-// Any V8 flags to try on the measured process come from BENCH_NODE_OPTIONS (docs/benchmarks.md).
-const env = measuredEnv(
-  work,
-  rssFile,
-  sandboxAdminSettings(sandbox),
-  process.env.BENCH_NODE_OPTIONS ?? '',
-);
+const provisionArgs = ['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', ...(CHECKS ? [] : ['--no-stream-check', '--wait-consuming', '0'])];
 
-const sandboxCpuBefore = process.cpuUsage();
-const started = process.hrtime.bigint();
-// The binary itself, as a user's shell runs it; the contract's workflow alone: the stream
-// pre-flight and the consumption proof are measured by bench:stream-check.
-const result = await runBinary(['provision', manifestFile, '--concurrency', String(CONCURRENCY), '--json', '--quiet', ...(CHECKS ? [] : ['--no-stream-check', '--wait-consuming', '0'])], env);
-const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-const sandboxCpu = process.cpuUsage(sandboxCpuBefore);
-if (result.code !== 0) {
-  console.error(result.stderr);
-  throw new Error(`provision failed with exit ${result.code}`);
+/** One dpgw run on a new sandbox: the binary itself, as a user's shell runs it. */
+async function dpgwRun(checkout, { keepLog = false } = {}) {
+  const sandbox = await newSandbox();
+  // Any V8 flags to try on the measured process come from BENCH_NODE_OPTIONS (docs/benchmarks.md).
+  const env = measuredEnv(work, rssFile, sandboxAdminSettings(sandbox), process.env.BENCH_NODE_OPTIONS ?? '');
+  const sandboxCpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const result = await runBinary(provisionArgs, env, checkout);
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const sandboxCpu = process.cpuUsage(sandboxCpuBefore);
+  if (result.code !== 0) {
+    console.error(result.stderr);
+    throw new Error(`provision failed with exit ${result.code}`);
+  }
+  const summary = JSON.parse(result.stdout);
+  const measured = JSON.parse(readFileSync(rssFile, 'utf8'));
+  const gatewayRequests = sandbox.requestLog.of('gateway');
+  const identityRequests = sandbox.requestLog.of('identity');
+  const perDataSetPath = /\/enablements(\/[^/]+\/datasets(\/[^/]+(\/storages\/[^/]+)?)?)?$|\/internal\/[^/]+\/(schemas|tables)$/;
+  const dataSetRequests = gatewayRequests.filter((e) => perDataSetPath.test(e.path) && !(e.method === 'GET' && e.path.endsWith('/enablements')));
+  const tokenCalls = sandbox.requestLog.of('identity', `/auth/realms/${sandbox.realm}/protocol/openid-connect/token`);
+  const refreshes = tokenCalls.filter((e) => e.body?.grant_type === 'refresh_token');
+  const run = {
+    wallMs,
+    summary,
+    measured,
+    sandboxCpuMs: (sandboxCpu.user + sandboxCpu.system) / 1000,
+    requests: gatewayRequests.length + identityRequests.length,
+    perDataSet: dataSetRequests.length / DATA_SETS,
+    runWide: gatewayRequests.length - dataSetRequests.length,
+    unauthorized: gatewayRequests.filter((e) => e.status === 401).length,
+    passwordGrants: tokenCalls.length - refreshes.length,
+    refreshes,
+    connections: sandbox.connections().gateway,
+    gatewayMs: gatewayRequests.reduce((sum, e) => sum + (e.durationMs ?? 0), 0) / gatewayRequests.length,
+    platformVersion: sandbox.platformVersion,
+    // Only the recorded run's: the benchmark's own memory counts in nothing, but it is kept small.
+    log: keepLog ? sandbox.requestLog.entries.slice() : undefined,
+    brokerList: sandbox.stream.brokerList,
+    streamPassword: sandbox.stream.password,
+  };
+  await sandbox.close();
+  return run;
 }
-const summary = JSON.parse(result.stdout);
-const measured = JSON.parse(readFileSync(rssFile, 'utf8'));
-const gatewayRequests = sandbox.requestLog.of('gateway');
-const perDataSetPath = /\/enablements(\/[^/]+\/datasets(\/[^/]+(\/storages\/[^/]+)?)?)?$|\/internal\/[^/]+\/(schemas|tables)$/;
-const dataSetRequests = gatewayRequests.filter((e) => perDataSetPath.test(e.path) && !(e.method === 'GET' && e.path.endsWith('/enablements')));
-const perDataSet = dataSetRequests.length / DATA_SETS;
-const runWide = gatewayRequests.length - dataSetRequests.length;
-const unauthorized = gatewayRequests.filter((e) => e.status === 401).length;
-const tokenCalls = sandbox.requestLog.of('identity', `/auth/realms/${sandbox.realm}/protocol/openid-connect/token`);
-const refreshes = tokenCalls.filter((e) => e.body?.grant_type === 'refresh_token');
-const passwordGrants = tokenCalls.length - refreshes.length;
-const connections = sandbox.connections().gateway;
-const gatewayMs = gatewayRequests.reduce((sum, e) => sum + (e.durationMs ?? 0), 0) / gatewayRequests.length;
-const idealMs = Math.ceil(DATA_SETS / CONCURRENCY) * CONTRACT_MINIMUM * LATENCY_MS;
-const rssMb = measured.rssKb / 1024;
-const ratio = wallMs / idealMs;
-// Exactly one refresh per expiry: none before the token neared its end, and no expiry without
-// one. A token's exp is in whole seconds and dpgw refreshes in its last tenth, so a token
-// serves between 0.6 and 1 of its lifetime.
-const runSeconds = wallMs / 1000;
-const fewestRefreshes = Math.floor(runSeconds / TOKEN_LIFETIME_S);
-const mostRefreshes = Math.ceil(runSeconds / (TOKEN_LIFETIME_S * 0.6));
-const refreshGaps = refreshes.slice(1).map((e, i) => (Date.parse(e.at) - Date.parse(refreshes[i].at)) / 1000);
-await sandbox.close();
 
-const failed = summary.dataSets.filter((d) => d.status !== 'done').length;
+/** What the floor client sends, from the request log of a dpgw run (see bench-floor-client.mjs). */
+function floorPlan(log) {
+  const request = (e) => ({
+    method: e.method,
+    path: e.path + (Object.keys(e.query ?? {}).length ? `?${new URLSearchParams(e.query)}` : ''),
+    body: e.body === undefined ? undefined : typeof e.body === 'string' ? e.body : JSON.stringify(e.body),
+    contentType: e.headers['content-type'],
+    status: e.status,
+  });
+  const gateway = log.filter((e) => e.server === 'gateway').sort((a, b) => a.seq - b.seq);
+  const identity = log.filter((e) => e.server === 'identity').sort((a, b) => a.seq - b.seq);
+  // A request's data set: its name in the path or body, or its enablement (named by the PUT that enabled it).
+  const enablementOf = new Map();
+  for (const e of gateway) {
+    const put = /\/enablements\/([^/]+)\/datasets\/(ds\d{4})$/.exec(e.path);
+    if (e.method === 'PUT' && put) enablementOf.set(put[1], put[2]);
+  }
+  const dataSetOf = (e) => {
+    const named = /\bds\d{4}\b/.exec(`${e.path} ${e.body === undefined ? '' : JSON.stringify(e.body)}`);
+    if (named) return named[0];
+    const enablement = /\/enablements\/([^/]+)/.exec(e.path);
+    return enablement ? enablementOf.get(enablement[1]) : undefined;
+  };
+  const firstChange = gateway.findIndex((e) => e.method !== 'GET');
+  const plan = { concurrency: CONCURRENCY, identityBefore: [], identityAfter: [], before: [], schemaReads: [], middle: [], dataSets: [], after: [] };
+  const firstToken = identity.findIndex((e) => e.path.endsWith('/token'));
+  identity.forEach((e, i) => {
+    if (!e.path.endsWith('/token')) (i < firstToken ? plan.identityBefore : plan.identityAfter).push(request(e));
+  });
+  const perDataSet = new Map(names.map((n) => [n, []]));
+  gateway.forEach((e, i) => {
+    const dataSet = dataSetOf(e);
+    if (i < firstChange) {
+      if (dataSet) plan.schemaReads.push(request(e));
+      else (plan.schemaReads.length ? plan.middle : plan.before).push(request(e));
+    } else if (dataSet) perDataSet.get(dataSet).push(request(e));
+    else plan.after.push(request(e));
+  });
+  plan.dataSets = [...perDataSet.values()];
+  return plan;
+}
+
+/** One floor client run on a new sandbox: the plan with this sandbox's broker list and stream password. */
+async function floorRun(template) {
+  const sandbox = await newSandbox();
+  const planFile = join(work, 'floor-plan.json');
+  const { password, brokerList } = sandbox.stream;
+  if (!/^[\w.~-]+$/.test(password)) throw new Error('the stream password needs escaping in the floor plan');
+  const bodyHere = (body) => body?.split(template.brokerList).join(brokerList).split('password=\\"***\\"').join(`password=\\"${password}\\"`);
+  const here = (requests) => requests.map((r) => ({ ...r, body: bodyHere(r.body) }));
+  const plan = template.plan;
+  writeFileSync(planFile, JSON.stringify({ ...plan, before: here(plan.before), schemaReads: here(plan.schemaReads), middle: here(plan.middle), dataSets: plan.dataSets.map(here), after: here(plan.after) }));
+  const env = measuredEnv(work, rssFile, sandboxAdminSettings(sandbox));
+  const started = process.hrtime.bigint();
+  const result = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [floorScript, planFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const connections = sandbox.connections().gateway;
+  const unauthorized = sandbox.requestLog.of('gateway').filter((e) => e.status === 401).length;
+  await sandbox.close();
+  if (result.code !== 0) {
+    console.error(result.stdout, result.stderr);
+    throw new Error(`the floor client failed with exit ${result.code}`);
+  }
+  return { wallMs, ...JSON.parse(result.stdout), measured: JSON.parse(readFileSync(rssFile, 'utf8')), connections, unauthorized };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const spread = (values, format) => (values.length > 1 ? ` (${format(Math.min(...values))}–${format(Math.max(...values))})` : '');
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const timesFigure = (values) => `${(median(values) / 1000).toFixed(2)} s${spread(values, (v) => (v / 1000).toFixed(2))}`;
+const sameOrRange = (values, format = String) => (Math.min(...values) === Math.max(...values) ? format(values[0]) : `${format(Math.min(...values))}–${format(Math.max(...values))}`);
+
+// A first dpgw run (not counted) records the requests the floor client sends.
+const recorded = await dpgwRun(undefined, { keepLog: true });
+const template = { plan: floorPlan(recorded.log), brokerList: recorded.brokerList };
+delete recorded.log;
+const dpgwRuns = [];
+const floorRuns = [];
+const baselineRuns = [];
+for (let round = 0; round < RUNS; round++) {
+  // Alternated, the first of a pair switching each round.
+  const turns = [async () => dpgwRuns.push(await dpgwRun()), async () => floorRuns.push(await floorRun(template)), ...(BASELINE ? [async () => baselineRuns.push(await dpgwRun(BASELINE))] : [])];
+  if (round % 2) turns.reverse();
+  for (const turn of turns) await turn();
+  process.stderr.write(`round ${round + 1}/${RUNS}: dpgw ${seconds(dpgwRuns.at(-1).wallMs)}, floor ${seconds(floorRuns.at(-1).wallMs)}${BASELINE ? `, baseline ${seconds(baselineRuns.at(-1).wallMs)}` : ''}\n`);
+}
+
+const CONTRACT_MINIMUM = storageTouchNeeded(recorded.platformVersion) === 'not-needed' ? 5 : 6;
+const idealMs = Math.ceil(DATA_SETS / CONCURRENCY) * CONTRACT_MINIMUM * LATENCY_MS;
+const dpgwWall = dpgwRuns.map((r) => r.wallMs);
+const floorWall = floorRuns.map((r) => r.wallMs);
+const floorRatio = median(dpgwWall) / median(floorWall);
+const pairRatios = dpgwRuns.map((r, i) => r.wallMs / floorRuns[i].wallMs);
+const idealRatio = median(dpgwWall) / idealMs;
+const cpuPerRequest = dpgwRuns.map((r) => r.measured.cpuMs / r.requests);
+const floorCpuPerRequest = floorRuns.map((r) => r.measured.cpuMs / r.requests);
+const rssMb = dpgwRuns.map((r) => r.measured.rssKb / 1024);
+const peakRssMb = Math.max(...rssMb);
+const failed = dpgwRuns.map((r) => r.summary.dataSets.filter((d) => d.status !== 'done').length);
+const perDataSet = dpgwRuns.map((r) => r.perDataSet);
+// Token refreshes aside: their number follows each run's length.
+const requests = dpgwRuns.map((r) => r.requests - r.refreshes.length);
+const floorRequests = floorRuns.map((r) => r.requests - r.refreshes);
+
 const rows = [
-  ['data sets / concurrency / gateway latency', `${DATA_SETS} / ${CONCURRENCY} / ${LATENCY_MS} ms`, ''],
-  ['data sets done', `${DATA_SETS - failed} of ${DATA_SETS}`, `${DATA_SETS}`],
-  ['gateway requests per data set (sequential)', perDataSet.toFixed(2), `${CONTRACT_MINIMUM} (contract minimum, platform ${sandbox.platformVersion})`],
-  ['gateway requests outside the sequence (version, catalog listings, one schema read per schema name, consumption reads)', String(runWide), ''],
-  ['ideal: ceil(data sets / concurrency) × minimum × latency', `${(idealMs / 1000).toFixed(2)} s`, ''],
-  ['dpgw provision, process start to exit', `${(wallMs / 1000).toFixed(2)} s`, ''],
-  ['ratio to the ideal', `${ratio.toFixed(3)}×`, `≤ ${GOALS.ratio}×`],
-  ['of which the run dpgw reports (first request to summary)', `${summary.seconds.toFixed(2)} s`, ''],
-  ['mean time the gateway held a request (latency included)', `${gatewayMs.toFixed(2)} ms`, ''],
-  ['CPU: dpgw / sandbox (2 cores shared)', `${(measured.cpuMs / 1000).toFixed(2)} s / ${((sandboxCpu.user + sandboxCpu.system) / 1e6).toFixed(2)} s`, ''],
-  ['token endpoint: password grants / refreshes', `${passwordGrants} / ${refreshes.length}`, `1 / ${LARGE ? `${fewestRefreshes}–${mostRefreshes}, one per expiry` : 0}`],
-  ['gateway answers 401', String(unauthorized), '0'],
-  ['gateway TCP connections accepted', String(connections), `≤ ${CONCURRENCY + GOALS.extraConnections}`],
-  ['peak RSS of dpgw', `${rssMb.toFixed(1)} MB`, `≤ ${GOALS.rssMb} MB`],
+  ['data sets / concurrency / gateway latency / runs of each', `${DATA_SETS} / ${CONCURRENCY} / ${LATENCY_MS} ms / ${RUNS}`, ''],
+  ['data sets done (every run)', `${DATA_SETS - Math.max(...failed)} of ${DATA_SETS}`, `${DATA_SETS}`],
+  ['gateway requests per data set (sequential)', sameOrRange(perDataSet, (v) => v.toFixed(2)), `${CONTRACT_MINIMUM} (contract minimum, platform ${recorded.platformVersion})`],
+  ['gateway requests outside the sequence (version, catalog listings, one schema read per schema name, consumption reads)', sameOrRange(dpgwRuns.map((r) => r.runWide)), ''],
+  ['requests to the gateway and the identity provider (token refreshes aside), dpgw / floor client', `${sameOrRange(requests)} / ${sameOrRange(floorRequests)}`, 'the same'],
+  ['floor client: the same requests with Node\'s fetch, process start to exit', timesFigure(floorWall), ''],
+  ['dpgw provision, process start to exit', timesFigure(dpgwWall), ''],
+  ['ratio to the floor client', `${floorRatio.toFixed(2)}× (pairs ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}×)`, LARGE || CHECKS ? `(≤ ${GOALS.floorRatio}× at 200 data sets, checks off)` : `≤ ${GOALS.floorRatio}×`],
+  ['ideal: ceil(data sets / concurrency) × minimum × latency', seconds(idealMs), ''],
+  ['ratio to the ideal (dpgw) / (floor client)', `${idealRatio.toFixed(2)}× / ${(median(floorWall) / idealMs).toFixed(2)}×`, ''],
+  ['of which the run dpgw reports (first request to summary)', timesFigure(dpgwRuns.map((r) => r.summary.seconds * 1000)), ''],
+  ['mean time the gateway held a request (latency included)', `${median(dpgwRuns.map((r) => r.gatewayMs)).toFixed(2)} ms`, ''],
+  ['dpgw CPU per request (process CPU / its gateway and identity requests)', `${median(cpuPerRequest).toFixed(2)} ms${spread(cpuPerRequest, (v) => v.toFixed(2))}`, LARGE || CHECKS ? `(≤ ${GOALS.cpuMsPerRequest} ms at 200 data sets, checks off)` : `≤ ${GOALS.cpuMsPerRequest} ms`],
+  ['floor client CPU per request', `${median(floorCpuPerRequest).toFixed(2)} ms${spread(floorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
+  ['CPU: dpgw / sandbox during dpgw\'s run (2 cores shared)', `${seconds(median(dpgwRuns.map((r) => r.measured.cpuMs)))} / ${seconds(median(dpgwRuns.map((r) => r.sandboxCpuMs)))}`, ''],
+  ['token endpoint: password grants / refreshes', `${sameOrRange(dpgwRuns.map((r) => r.passwordGrants))} / ${sameOrRange(dpgwRuns.map((r) => r.refreshes.length))}`, `1 / ${LARGE ? 'one per expiry' : 0}`],
+  ['gateway answers 401', String(Math.max(...dpgwRuns.map((r) => r.unauthorized))), '0'],
+  ['gateway TCP connections accepted, dpgw / floor client', `${sameOrRange(dpgwRuns.map((r) => r.connections))} / ${sameOrRange(floorRuns.map((r) => r.connections))}`, `≤ ${CONCURRENCY + GOALS.extraConnections}`],
+  ['peak RSS of dpgw (its own high-water mark, VmHWM), median (highest)', `${median(rssMb).toFixed(1)} MB (${peakRssMb.toFixed(1)} MB)`, `≤ ${GOALS.rssMb} MB`],
 ];
 const table = ['| measure | value | goal |', '|---|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 console.log(table);
+
+if (BASELINE) {
+  // Side by side: this checkout and the baseline, alternated in this one run.
+  const of = (runs) => ({
+    wall: timesFigure(runs.map((r) => r.wallMs)),
+    cpu: `${median(runs.map((r) => r.measured.cpuMs / r.requests)).toFixed(2)} ms${spread(runs.map((r) => r.measured.cpuMs / r.requests), (v) => v.toFixed(2))}`,
+    rss: `${median(runs.map((r) => r.measured.rssKb / 1024)).toFixed(1)} MB${spread(runs.map((r) => r.measured.rssKb / 1024), (v) => v.toFixed(1))}`,
+    floor: `${(median(runs.map((r) => r.wallMs)) / median(floorWall)).toFixed(2)}×`,
+  });
+  const [now, before] = [of(dpgwRuns), of(baselineRuns)];
+  console.log(`\nside by side with ${BASELINE}:\n| measure | baseline | this checkout |\n|---|---:|---:|`);
+  console.log(`| process start to exit | ${before.wall} | ${now.wall} |\n| ratio to the floor client | ${before.floor} | ${now.floor} |\n| dpgw CPU per request | ${before.cpu} | ${now.cpu} |\n| peak RSS | ${before.rss} | ${now.rss} |`);
+}
 
 const marker = `${LARGE ? 'bench:provision-large' : 'bench:provision'}${CHECKS ? '-checks' : ''}`;
 const section = [
   `<!-- ${marker} -->`,
   `## Provisioning${LARGE ? ', large' : ''}${CHECKS ? ', with the stream checks' : ''} (\`npm run bench:provision${LARGE || CHECKS ? ` --${LARGE ? ' --large' : ''}${CHECKS ? ' --checks' : ''}` : ''}\`)`,
   '',
-  `\`dpgw provision\` of ${DATA_SETS} data sets (inline schemas, one new enablement each) against the sandbox, whose gateway answers every request ${LATENCY_MS} ms after it arrives; topics appear at once${LARGE ? `; access tokens live ${TOKEN_LIFETIME_S} s` : ''}. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString().slice(0, 10)}. The time is the whole command, from process start to exit: start-up, reading and checking the manifest, signing in, the run and the summary. ${CHECKS ? 'As a user runs it: the stream pre-flight (one connection to the brokers for the run) and the consumption proof (each table read back until it consumes) are on, the defaults.' : 'The stream pre-flight and the consumption proof are off here (`--no-stream-check --wait-consuming 0`); `-- --checks` measures the defaults.'}`,
+  `\`dpgw provision\` of ${DATA_SETS} data sets (inline schemas, one new enablement each) against the sandbox, whose gateway answers every request ${LATENCY_MS} ms after it arrives; topics appear at once${LARGE ? `; access tokens live ${TOKEN_LIFETIME_S} s` : ''}. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString().slice(0, 10)}. The time is the whole command, from process start to exit: start-up, reading and checking the manifest, signing in, the run and the summary. The floor client (\`scripts/bench-floor-client.mjs\`) sends exactly the requests a first dpgw run of the same manifest sent (same order per data set, same bodies, the same concurrency, one token) with Node's own fetch and keep-alive, also as a process of its own; dpgw and the floor client ran alternately, ${RUNS} times each, each run on a new sandbox: medians, min–max in brackets. ${CHECKS ? 'As a user runs it: the stream pre-flight (one connection to the brokers for the run) and the consumption proof (each table read back until it consumes) are on, the defaults; the floor client replays the gateway\'s and the identity provider\'s requests only, not the brokers\'.' : 'The stream pre-flight and the consumption proof are off here (`--no-stream-check --wait-consuming 0`); `-- --checks` measures the defaults.'}`,
   '',
   table,
   `<!-- /${marker} -->`,
 ].join('\n');
-writeBenchSection(marker, section);
+if (!BASELINE) writeBenchSection(marker, section);
 
 const missed = [];
-if (failed > 0) missed.push(`${failed} data sets not done`);
-if (perDataSet > CONTRACT_MINIMUM) missed.push(`${perDataSet.toFixed(2)} requests per data set > ${CONTRACT_MINIMUM}`);
-if (ratio > GOALS.ratio) missed.push(`ratio ${ratio.toFixed(3)}× > ${GOALS.ratio}×`);
-if (passwordGrants !== 1) missed.push(`${passwordGrants} password grants`);
-if (LARGE && (refreshes.length < fewestRefreshes || refreshes.length > mostRefreshes)) missed.push(`${refreshes.length} refreshes for a ${runSeconds.toFixed(1)} s run of ${TOKEN_LIFETIME_S} s tokens`);
-if (refreshGaps.some((gap) => gap < TOKEN_LIFETIME_S * 0.6)) missed.push(`two refreshes within one token lifetime (${refreshGaps.map((g) => g.toFixed(1)).join(', ')} s apart)`);
-if (!LARGE && refreshes.length > 0) missed.push(`${refreshes.length} refreshes`);
-if (unauthorized > 0) missed.push(`${unauthorized} answers 401`);
-if (connections > CONCURRENCY + GOALS.extraConnections) missed.push(`${connections} connections`);
-if (rssMb > GOALS.rssMb) missed.push(`peak RSS ${rssMb.toFixed(1)} MB > ${GOALS.rssMb} MB`);
+failed.forEach((n, i) => n > 0 && missed.push(`run ${i + 1}: ${n} data sets not done`));
+if (Math.max(...perDataSet) > CONTRACT_MINIMUM) missed.push(`${Math.max(...perDataSet).toFixed(2)} requests per data set > ${CONTRACT_MINIMUM}`);
+if (floorRequests.some((n, i) => n !== requests[i])) missed.push(`the floor client sent ${sameOrRange(floorRequests)} requests, dpgw ${sameOrRange(requests)} (token refreshes aside)`);
+// Issue #35 sets these two for the synthetic run at 200 data sets; at 2,000, and with the stream
+// checks (broker work the floor client does not replay), they are measured and shown, not goals.
+const floorGoals = !LARGE && !CHECKS;
+if (floorGoals && floorRatio > GOALS.floorRatio) missed.push(`ratio to the floor client ${floorRatio.toFixed(2)}× > ${GOALS.floorRatio}×`);
+if (floorGoals && median(cpuPerRequest) > GOALS.cpuMsPerRequest) missed.push(`dpgw CPU per request ${median(cpuPerRequest).toFixed(2)} ms > ${GOALS.cpuMsPerRequest} ms`);
+for (const [i, run] of dpgwRuns.entries()) {
+  // Exactly one refresh per expiry: none before the token neared its end, and no expiry without
+  // one. A token's exp is in whole seconds and dpgw refreshes in its last tenth, so a token
+  // serves between 0.6 and 1 of its lifetime.
+  const runSeconds = run.wallMs / 1000;
+  const fewestRefreshes = Math.floor(runSeconds / TOKEN_LIFETIME_S);
+  const mostRefreshes = Math.ceil(runSeconds / (TOKEN_LIFETIME_S * 0.6));
+  const refreshGaps = run.refreshes.slice(1).map((e, j) => (Date.parse(e.at) - Date.parse(run.refreshes[j].at)) / 1000);
+  if (run.passwordGrants !== 1) missed.push(`run ${i + 1}: ${run.passwordGrants} password grants`);
+  if (LARGE && (run.refreshes.length < fewestRefreshes || run.refreshes.length > mostRefreshes)) missed.push(`run ${i + 1}: ${run.refreshes.length} refreshes for a ${runSeconds.toFixed(1)} s run of ${TOKEN_LIFETIME_S} s tokens`);
+  if (refreshGaps.some((gap) => gap < TOKEN_LIFETIME_S * 0.6)) missed.push(`run ${i + 1}: two refreshes within one token lifetime (${refreshGaps.map((g) => g.toFixed(1)).join(', ')} s apart)`);
+  if (!LARGE && run.refreshes.length > 0) missed.push(`run ${i + 1}: ${run.refreshes.length} refreshes`);
+  if (run.unauthorized > 0) missed.push(`run ${i + 1}: ${run.unauthorized} answers 401`);
+  if (run.connections > CONCURRENCY + GOALS.extraConnections) missed.push(`run ${i + 1}: ${run.connections} connections`);
+}
+if (peakRssMb > GOALS.rssMb) missed.push(`peak RSS ${peakRssMb.toFixed(1)} MB > ${GOALS.rssMb} MB`);
 if (missed.length) {
   console.error(`goal missed: ${missed.join('; ')}`);
   process.exitCode = 1;

@@ -22,15 +22,33 @@ const inlineWasm = {
     builder.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => builder.resolve('@platformatic/wasm-utils/bundled', { kind: args.kind, resolveDir: args.resolveDir }));
   },
 };
+/**
+ * got imports http2-wrapper at load time, and loading it builds a TLS context with every
+ * root certificate (its js-stream-socket makes a TLSSocket): about 45 ms of CPU at each
+ * start of a command that talks HTTP (docs/benchmarks.md, "Time"). got uses it only with
+ * its `http2` option, which dpgw never sets (HTTP/1.1 with keep-alive, net/trust-and-proxy.ts);
+ * in its place, a module that says so if that ever changes.
+ */
+const noHttp2Wrapper = {
+  name: 'no-http2-wrapper',
+  setup(builder) {
+    builder.onResolve({ filter: /^http2-wrapper$/ }, () => ({ path: 'http2-wrapper', namespace: 'dpgw-no-http2' }));
+    builder.onLoad({ filter: /.*/, namespace: 'dpgw-no-http2' }, () => ({
+      contents: "const unused = () => { throw new Error('dpgw is built without HTTP/2 (scripts/build.mjs): got was asked for http2'); };\nexport default { get auto() { return unused(); }, get globalAgent() { return unused(); } };\n",
+      loader: 'js',
+    }));
+  },
+};
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20.19',
   define: { __DPGW_VERSION__: JSON.stringify(pkg.version) },
-  minify: true,
+  // DPGW_BUILD_MINIFY=0 keeps names readable in a CPU profile (docs/benchmarks.md, "Time").
+  minify: process.env.DPGW_BUILD_MINIFY !== '0',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [inlineWasm],
+  plugins: [inlineWasm, noHttp2Wrapper],
 };
 /** CommonJS dependencies bundled into ES modules still call require() for Node's own modules. */
 const esmRequire = { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" };

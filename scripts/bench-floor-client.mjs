@@ -1,0 +1,88 @@
+// The floor client of bench:provision (issue #35): the least a program can do to send the
+// requests dpgw sent for the same manifest. It reads a plan that bench-provision.mjs
+// recorded from a dpgw run (the sandbox's request log: method, path, body, in dpgw's
+// order) and sends exactly those requests with Node's own fetch (keep-alive, one pool):
+//   identity: the requests dpgw sent before its token (discovery), the password grant,
+//     then the rest (the key set) alongside the gateway's first requests;
+//   gateway: the run-wide reads before the schema reads, in order; the schema reads, as
+//     many at once as the concurrency; the run-wide reads after them, in order; then each
+//     data set's requests in dpgw's order, one after the other, `concurrency` data sets
+//     at once in the manifest's order (as dpgw's workers take them); then anything dpgw
+//     sent after its data sets.
+// The access token is refreshed in its last tenth, as dpgw does (the large run's tokens live 4 s).
+// Bodies are sent as recorded, the stream password the log masks put back. Every answer is
+// read to its end and its status compared with the one dpgw got. Prints one JSON line.
+// Usage: node scripts/bench-floor-client.mjs <plan.json>  (settings: the DPGW_* of bench-env's sandboxAdminSettings)
+import { readFileSync } from 'node:fs';
+import { URLSearchParams } from 'node:url';
+
+const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const env = process.env;
+const gateway = env.DPGW_GATEWAY.replace(/\/+$/, '');
+const auth = env.DPGW_AUTH_URL.replace(/\/+$/, '');
+const tokenPath = `/auth/realms/${env.DPGW_REALM}/protocol/openid-connect/token`;
+let sent = 0;
+let refreshes = 0;
+const mismatches = [];
+
+async function send(base, { method, path, body, contentType, status }, token) {
+  const headers = { accept: 'application/json' };
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = contentType;
+  const response = await fetch(base + path, { method, headers, body });
+  await response.arrayBuffer();
+  sent++;
+  if (status !== undefined && response.status !== status) mismatches.push(`${method} ${path}: ${response.status}, dpgw got ${status}`);
+  return response;
+}
+
+// Tokens: one password grant, a refresh in the token's last tenth.
+let access;
+let refreshToken;
+let refreshAt = 0;
+let refreshing;
+async function grant(fields) {
+  const response = await fetch(auth + tokenPath, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }, body: new URLSearchParams(fields).toString() });
+  const answer = await response.json();
+  sent++;
+  if (!response.ok) throw new Error(`token endpoint answered ${response.status}`);
+  access = answer.access_token;
+  refreshToken = answer.refresh_token;
+  // dpgw counts from the earlier of expires_in and the token's own exp (whole seconds).
+  const exp = JSON.parse(Buffer.from(access.split('.')[1], 'base64url').toString()).exp * 1000;
+  const expires = Math.min(exp, Date.now() + answer.expires_in * 1000);
+  refreshAt = expires - (expires - Date.now()) / 10;
+}
+async function token() {
+  if (Date.now() >= refreshAt) {
+    if (!refreshing) refreshes++;
+    refreshing ??= grant({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: env.DPGW_CLIENT_ID, client_secret: env.DPGW_CLIENT_SECRET }).finally(() => (refreshing = undefined));
+    await refreshing;
+  }
+  return access;
+}
+
+const toGateway = async (request) => send(gateway, request, await token());
+async function inOrder(requests) {
+  for (const request of requests) await toGateway(request);
+}
+async function pool(items, work) {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) await work(items[i]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.concurrency, items.length)) }, worker));
+}
+
+const started = performance.now();
+for (const request of plan.identityBefore) await send(auth, request);
+await grant({ username: env.DPGW_USERNAME, password: env.DPGW_PASSWORD, scope: 'openid', grant_type: 'password', client_id: env.DPGW_CLIENT_ID, client_secret: env.DPGW_CLIENT_SECRET });
+const identityAfter = Promise.all(plan.identityAfter.map((request) => send(auth, request)));
+await inOrder(plan.before);
+await pool(plan.schemaReads, toGateway);
+await inOrder(plan.middle);
+await pool(plan.dataSets, inOrder);
+await inOrder(plan.after);
+await identityAfter;
+console.log(JSON.stringify({ requests: sent, refreshes, ms: performance.now() - started, mismatches: mismatches.slice(0, 5), mismatched: mismatches.length }));
+if (mismatches.length) process.exitCode = 1;
