@@ -22,6 +22,24 @@ const inlineWasm = {
     builder.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => builder.resolve('@platformatic/wasm-utils/bundled', { kind: args.kind, resolveDir: args.resolveDir }));
   },
 };
+/**
+ * got imports http2-wrapper at load for its `http2` option, which dpgw never sets; loading it
+ * builds a TLS socket and a secure context (about 20 ms of every command that asks the
+ * gateway, docs/benchmarks.md, "Catalog listing"). The bundles get a stand-in that loads
+ * the real module on first use.
+ */
+const http2WrapperOnDemand = {
+  name: 'http2-wrapper-on-demand',
+  setup(builder) {
+    builder.onResolve({ filter: /^http2-wrapper$/ }, (args) => (args.namespace === 'http2-on-demand' ? undefined : { path: 'http2-wrapper', namespace: 'http2-on-demand', pluginData: args.resolveDir }));
+    builder.onLoad({ filter: /.*/, namespace: 'http2-on-demand' }, (args) => ({
+      // __esModule is asked when the stand-in is imported; answering it does not load the module.
+      contents: "let real; const load = () => (real ??= require('http2-wrapper')); module.exports = new Proxy({}, { get: (_, key) => (key === '__esModule' ? undefined : load()[key]), has: (_, key) => key in load() });",
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
 const common = {
   bundle: true,
   platform: 'node',
@@ -30,7 +48,7 @@ const common = {
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [inlineWasm],
+  plugins: [inlineWasm, http2WrapperOnDemand],
 };
 /** CommonJS dependencies bundled into ES modules still call require() for Node's own modules. */
 const esmRequire = { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" };
