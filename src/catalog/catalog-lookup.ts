@@ -127,6 +127,7 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
     const known = ids ? byEnablement.get(ids.enablementId) : undefined;
     if (filter.enablement !== undefined && !(known && (known.enablement.id === filter.enablement || known.enablement.name === filter.enablement))) continue;
     const storages = (record.storage ?? []).map((s) => ({ name: s.name, id: s.id, default: s.name === DEFAULT_STORAGE_NAME }));
+    const defaultStorage = storages.find((s) => s.default);
     views.push({
       name: record.name,
       dataSource: { id: ids?.dataSourceId ?? '?', name: ids ? sourceById.get(ids.dataSourceId)?.name : undefined },
@@ -134,11 +135,7 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
       topic: topicOf(record),
       storages,
       selfHref,
-      // Written when read (`catalog show`): a listing of 10,000 data sets spent ~40 ms building paths it never shows.
-      get storagePath() {
-        const defaultStorage = storages.find((s) => s.default);
-        return selfHref && defaultStorage ? paths.dataSetStorage(selfHref, defaultStorage.id) : undefined;
-      },
+      storagePath: selfHref && defaultStorage ? paths.dataSetStorage(selfHref, defaultStorage.id) : undefined,
       record,
     });
   }

@@ -11,8 +11,6 @@ const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
 const ANY_CONTROL = new RegExp(`[${CONTROLS}]`, 'g');
 /** dpgw's own colours (SGR, what chalk writes) are kept; every other control, and what a server sent, is escaped. */
 const CONTROL_BUT_STYLE = new RegExp(`\\u001b\\[[0-9;]*m|[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
-/** What CONTROL_BUT_STYLE can match starts with one of these (ESC is among them): without any, it matches nothing. */
-const ANY_BUT_LINE = new RegExp(`[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`);
 /** Any character that ends, breaks or reorders a line, for values written into lines others parse (JAAS, properties, HTTP headers): C0 (tab too), DEL, C1 (NEL), the line and paragraph separators, the bidirectional controls. */
 const LINE_BREAKING = new RegExp(`[${CONTROLS}\\u2028\\u2029]`);
 const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
@@ -35,8 +33,6 @@ export function quotedServerText(text: string): string {
 
 /** The last step before a terminal: dpgw's own line breaks, tabs and colours stay; any other control is escaped. */
 export function terminalSafe(text: string): string {
-  // Most output holds no control at all: one quick scan, instead of the alternation's slower one (~19 ms on a 2.7 MB table).
-  if (!ANY_BUT_LINE.test(text)) return text;
   return text.replace(CONTROL_BUT_STYLE, (match) => (match.length > 1 ? match : escaped(match)));
 }
 
