@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 10_000);
 const PER_ENABLEMENT = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const GOALS = { ratio: 2, rssMb: 150 };
+const GOALS = { ratio: 1.5, rssMb: 150 };
 
 const names = Array.from({ length: DATA_SETS }, (_, i) => `ds${String(i).padStart(5, '0')}`);
 const sandbox = await startSandbox({ seed: [{ name: 'bench-library', dataSets: names }], topicDelayMs: 0 });

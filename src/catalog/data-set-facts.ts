@@ -45,12 +45,20 @@ const RAW_SEGMENT = "[A-Za-z0-9._~!$&'()*+,;=:@%-]+";
 const SELF_LINK = new RegExp(`^(?:https?://[A-Za-z0-9.:\\[\\]-]+)?(?:(?:/${RAW_SEGMENT})*${CATALOG_BASE.replace(/\//g, '\\/')})?/datasources/(${RAW_SEGMENT})/enablements/(${RAW_SEGMENT})/datasets/(${RAW_SEGMENT})/?$`);
 
 /**
+ * The self links a gateway writes (no host, no prefix but the catalog base), matched without SELF_LINK's
+ * `(?:/segment)*`, which backtracks through every character of a link that has no prefix: 1.7 µs a link,
+ * 17 ms of a 10,000-data-set listing (docs/benchmarks.md, "Catalog listing"). Every link it matches,
+ * SELF_LINK matches with the same ids (the three ids are the last segments either way).
+ */
+const PLAIN_SELF_LINK = new RegExp(`^(?:${CATALOG_BASE.replace(/\//g, '\\/')})?/datasources/(${RAW_SEGMENT})/enablements/(${RAW_SEGMENT})/datasets/(${RAW_SEGMENT})/?$`);
+
+/**
  * The ids in a self href, decoded, or undefined when it is not a plain catalog path: `?` or `#` (which would
  * swallow the path a request adds, and the gateway would answer for another resource), anything after the data
  * set, or an id that is not plain once decoded (an encoded `/` or `..`). Such a link is never followed.
  */
 export function parseSelfHref(href: string): { dataSourceId: string; enablementId: string; dataSetId: string } | undefined {
-  const match = SELF_LINK.exec(href);
+  const match = PLAIN_SELF_LINK.exec(href) ?? SELF_LINK.exec(href);
   if (!match) return undefined;
   const ids = match.slice(1, 4).map(decodedSegment);
   if (!ids.every((id): id is string => id !== undefined && isPlainSegment(id))) return undefined;
@@ -59,7 +67,8 @@ export function parseSelfHref(href: string): { dataSourceId: string; enablementI
 
 function decodedSegment(raw: string | undefined): string | undefined {
   try {
-    return raw === undefined ? undefined : decodeURIComponent(raw);
+    // Without a `%` there is nothing to decode: 30,000 calls saved on a 10,000-data-set listing.
+    return raw === undefined ? undefined : raw.includes('%') ? decodeURIComponent(raw) : raw;
   } catch {
     return undefined;
   }

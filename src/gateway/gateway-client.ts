@@ -18,8 +18,7 @@ import type {
   RealtimeTableDefinition,
 } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
-import type { ZodType } from 'zod';
-import { checkedHealth, checkedListing, LISTING_SHAPES } from './answer-shapes.js';
+import { checkedListing, type ListingKind } from './listing-check.js';
 import { GatewayError } from './gateway-error.js';
 import { HttpTransport, type HttpResponse, type HttpTransportOptions } from './http-transport.js';
 
@@ -81,7 +80,7 @@ export class GatewayClient {
   /** GET /api/v2/catalog/datasources/{ds}/enablements/{en}/datasets; `all`/`all` by default. */
   async listDataSets(selector: { dataSourceId?: string; enablementId?: string } = {}): Promise<CatalogDataSet[]> {
     const path = paths.catalogDataSets(selector.dataSourceId ?? CATALOG_ALL, selector.enablementId ?? CATALOG_ALL);
-    return arrayBody(await this.http.request('GET', path), LISTING_SHAPES.dataSets);
+    return arrayBody(await this.http.request('GET', path), 'dataSets');
   }
 
   /** GET {self href}/storages/{storageId}: on platforms older than 1.15.165 this creates the store's permissions. */
@@ -105,28 +104,31 @@ export class GatewayClient {
       if (response.status === 503) throw new GatewayError(503, 'GET', response.url, typeof record === 'string' ? record : undefined);
       return { status: response.status, record: { status: 'UNKNOWN' } };
     }
+    // zod checks a health record: loaded here, not by every command that asks the gateway (listing-check.ts).
+    const { checkedHealth } = await import('./answer-shapes.js');
     return { status: response.status, record: checkedHealth(record, 'GET', response.url) };
   }
 
   /** ASSUMED. GET /api/v2/catalog/datasources */
   async listDataSources(): Promise<CatalogDataSource[]> {
-    return arrayBody(await this.http.request('GET', paths.catalogDataSources()), LISTING_SHAPES.dataSources);
+    return arrayBody(await this.http.request('GET', paths.catalogDataSources()), 'dataSources');
   }
 
   /** ASSUMED. GET /api/v2/catalog/datasources/{ds}/datasets */
   async listOfferedDataSets(dataSourceId: string): Promise<OfferedDataSet[]> {
-    return arrayBody(await this.http.request('GET', paths.offeredDataSets(dataSourceId)), LISTING_SHAPES.offeredDataSets);
+    return arrayBody(await this.http.request('GET', paths.offeredDataSets(dataSourceId)), 'offeredDataSets');
   }
 
   /** ASSUMED. GET /api/v2/catalog/datasources/{ds}/enablements */
   async listEnablements(dataSourceId: string): Promise<Enablement[]> {
-    return arrayBody(await this.http.request('GET', paths.enablements(dataSourceId)), LISTING_SHAPES.enablements);
+    return arrayBody(await this.http.request('GET', paths.enablements(dataSourceId)), 'enablements');
   }
 
   /** ASSUMED. POST /api/v2/catalog/datasources/{ds}/enablements */
   async createEnablement(dataSourceId: string, request: EnablementRequest): Promise<Enablement | undefined> {
     const response = await this.http.request<Enablement>('POST', paths.enablements(dataSourceId), { body: request });
     // The contract shows no answer: one that is not an enablement is as good as none (the caller reads the listing, which is checked).
+    const { LISTING_SHAPES } = await import('./answer-shapes.js');
     const answer = LISTING_SHAPES.enablements.safeParse(response.body);
     return answer.success ? answer.data : undefined;
   }
@@ -278,7 +280,7 @@ function accepted<T>(response: HttpResponse<T>): Accepted<T> {
   return { status: response.status, body: response.body };
 }
 
-function arrayBody<T>(response: HttpResponse<unknown>, shape: ZodType<T>): T[] {
+async function arrayBody<T>(response: HttpResponse<unknown>, shape: ListingKind): Promise<T[]> {
   const body = response.body;
   if (body === undefined) return [];
   if (Array.isArray(body)) return checkedListing(body, shape, 'GET', response.url);

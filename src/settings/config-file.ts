@@ -10,38 +10,22 @@
  */
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import { MB, readRegularFile } from '../files/read-regular-file.js';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { unknownNameHint } from '../text/closest-match.js';
 import { PROFILE_KEYS } from './setting-definitions.js';
+import { CONFIG_FILE_NAME, type ConfigValues, type ProfileValue } from './config-location.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { cannotWrite } from '../files/file-problem.js';
 
-export const CONFIG_FILE_NAME = 'config.yaml';
-export const DEFAULT_PROFILE = 'default';
+export { CONFIG_FILE_NAME, DEFAULT_PROFILE, configDirectory } from './config-location.js';
 
-export interface ProfileValue {
-  value: string;
-  /** file:line:column of the value. */
-  location: string;
-}
+export type { ProfileValue, ConfigValues } from './config-location.js';
 
-export interface ConfigFile {
-  path: string;
-  exists: boolean;
-  currentProfile?: ProfileValue;
-  profiles: Map<string, Map<string, ProfileValue>>;
+export interface ConfigFile extends ConfigValues {
   /** The parsed document, for edits that keep comments. */
   document: Document;
-}
-
-/** DPGW_CONFIG_DIR, else $XDG_CONFIG_HOME/dpgw, else ~/.config/dpgw. */
-export function configDirectory(env: NodeJS.ProcessEnv): string {
-  if (env.DPGW_CONFIG_DIR) return env.DPGW_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'dpgw');
-  return join(env.HOME || homedir(), '.config', 'dpgw');
 }
 
 export async function loadConfigFile(directory: string): Promise<ConfigFile> {

@@ -4,7 +4,7 @@
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
-import { configDirectory, DEFAULT_PROFILE, loadConfigFile, type ConfigFile } from './config-file.js';
+import { configDirectory, DEFAULT_PROFILE, loadConfigValues, type ConfigValues } from './config-location.js';
 import { checkProfileName } from './profile-name.js';
 import { unknownProfileHint } from './unknown-profile.js';
 import { flagAttribute, flagName, SETTING_DEFINITIONS, type SettingKey } from './setting-definitions.js';
@@ -26,7 +26,7 @@ export interface ResolvedSetting {
 export interface Settings {
   profile: string;
   profileSource: SettingSource;
-  config: ConfigFile;
+  config: ConfigValues;
   values: Record<SettingKey, ResolvedSetting>;
 }
 
@@ -39,11 +39,11 @@ export interface SettingsInput {
 }
 
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
-  const config = await loadConfigFile(configDirectory(input.env));
+  const config = await loadConfigValues(configDirectory(input.env));
   return resolveWithConfig(input, config);
 }
 
-export function resolveWithConfig({ flags, env, manifest }: SettingsInput, config: ConfigFile): Settings {
+export function resolveWithConfig({ flags, env, manifest }: SettingsInput, config: ConfigValues): Settings {
   const { profile, source: profileSource } = chooseProfile(flags, env, config, manifest?.profile);
   const profileValues = config.profiles.get(profile);
 
@@ -75,7 +75,7 @@ export function resolveWithConfig({ flags, env, manifest }: SettingsInput, confi
   return { profile, profileSource, config, values };
 }
 
-function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigFile, fromManifest?: { value: string; location: string }): { profile: string; source: SettingSource } {
+function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigValues, fromManifest?: { value: string; location: string }): { profile: string; source: SettingSource } {
   let chosen: { profile: string; source: SettingSource };
   if (typeof flags.profile === 'string' && flags.profile !== '') chosen = { profile: flags.profile, source: { kind: 'flag', name: '--profile' } };
   else if (nonEmpty(env.DPGW_PROFILE)) chosen = { profile: env.DPGW_PROFILE!, source: { kind: 'env', name: 'DPGW_PROFILE' } };

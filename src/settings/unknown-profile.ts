@@ -4,9 +4,9 @@
  * DPGW_CONFIG_DIR), the folder read and why that one, and how to create the profile.
  */
 import { closestMatch } from '../text/closest-match.js';
-import type { ConfigFile } from './config-file.js';
+import type { ConfigValues } from './config-location.js';
 
-export function unknownProfileHint(profile: string, config: ConfigFile, env: NodeJS.ProcessEnv): string {
+export function unknownProfileHint(profile: string, config: ConfigValues, env: NodeJS.ProcessEnv): string {
   const known = [...config.profiles.keys()];
   const near = closestMatch(profile, known);
   const create = `create it with \`dpgw config set --profile ${profile} gateway <url>\` or \`dpgw sandbox --write-profile ${profile}\``;
