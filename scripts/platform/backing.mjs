@@ -1,5 +1,5 @@
 // The real systems behind the sandbox's gateway in the end-to-end tier (and
-// bench:vs-pinot-admin), through the hooks of startSandbox({ backing }): topics on a real
+// bench:real), through the hooks of startSandbox({ backing }): topics on a real
 // Kafka, the OLAP endpoints forwarded to a real Pinot controller, the platform's grants
 // written to a real OPA. Kept out of the product: kafkajs is a development dependency.
 import kafkajs from 'kafkajs';
