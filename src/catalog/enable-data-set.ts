@@ -238,6 +238,7 @@ async function findDataSource(client: GatewayClient, nameOrId: string, cache: Ca
   });
 }
 
-function sameSet(a: string[], b: string[]): boolean {
+/** The same groups, in any order (an enablement's groups against the ones asked for). */
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }

@@ -99,6 +99,22 @@ describe('dpgw init, unattended', () => {
     expect(steps.find((s) => s.step === 'enable')?.action).toBe('create');
   });
 
+  it('--schema FILE: the schema copied beside the manifest as it is, the table named after it; a second init refused before anything is read', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = newFolder();
+    const argv = ['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP, '--schema', 'examples/track/schema.yaml'];
+    const result = await runInProcess(argv, env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(join(folder, 'schema.yaml'), 'utf8')).toBe(readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8'));
+    expect(readFileSync(join(folder, 'provision.yaml'), 'utf8')).toMatch(/^ {6}name: track {2}# default: the schema's name$/m);
+    const requests = sandbox.requestLog.of('gateway').length;
+    const again = await runInProcess(argv, env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/provision\.yaml and .*schema\.yaml exist: not replaced/);
+    expect(sandbox.requestLog.of('gateway')).toHaveLength(requests);
+  });
+
   it('without --datasource and --dataset and no terminal: exit 2 at once, no request', async () => {
     const sandbox = await sandboxes.start();
     const env = await adminPipelineEnv(sandbox);

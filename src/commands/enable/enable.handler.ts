@@ -6,18 +6,14 @@ import { applyEnable } from '../../provision/steps/enable-step.js';
 import { startProgress, type Progress } from '../../output/progress.js';
 import { renderDryRun } from '../shared/dry-run.js';
 import { Questions } from '../shared/questions.js';
-import { askDataSource, askEnablement, askGroups, askOfferedDataSet, enablementExists } from '../shared/catalog-questions.js';
+import { askEnablement, askGroups, enablementExists } from '../shared/catalog-questions.js';
+import { offeredDataSetFlags } from '../shared/data-set-question.js';
 
 export const enable: HandlerOf<EnableCommand> = async (context) => {
   const { options, reporter } = context;
   const questions = new Questions(context);
-  questions.require([
-    { flag: '--datasource <name|id>', given: options.datasource },
-    { flag: '--dataset <name>', given: options.dataset },
-  ]);
+  const { dataSource, dataSet } = await offeredDataSetFlags(questions, context, options);
   const gateway = await context.gateway();
-  const dataSource = await questions.flag('--datasource <name|id>', options.datasource, () => askDataSource(context, gateway));
-  const dataSet = await questions.flag('--dataset <name>', options.dataset, () => askOfferedDataSet(context, gateway, dataSource));
   let enablement = options.enablement;
   let groups = options.group ?? [];
   // A guided run (something was asked) asks for the enablement too; a scripted one takes the default, the data set's name.

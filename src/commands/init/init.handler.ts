@@ -6,11 +6,13 @@
  * without --force; the platform is changed by the plan it points to, not by init.
  */
 import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
 import type { InitCommand } from './init.command.js';
 import { catalogEnablements, enabledDataSets } from '../../catalog/catalog-lookup.js';
+import { sameSet } from '../../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
@@ -30,15 +32,16 @@ import { streamConnectionOf, streamPasswordOf, streamUserOf } from '../../settin
 import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { shellWord } from '../../text/shell-word.js';
-import { askDataSource, askEnablement, askGroups, askOfferedDataSet } from '../shared/catalog-questions.js';
+import { askEnablement, askGroups } from '../shared/catalog-questions.js';
+import { offeredDataSetFlags } from '../shared/data-set-question.js';
 import { askMessagesFile, askSchemaFile } from '../shared/file-questions.js';
 import { checkboxPrompt, choosePrompt, confirmPrompt, hiddenPrompt, textPrompt, type Choice } from '../shared/prompts.js';
 import { Questions } from '../shared/questions.js';
 
 type Context = ContextOf<InitCommand>;
 
-/** Where the schema comes from: a file as it is, or messages to infer it from. */
-type SchemaSource = { file: string } | { sampled: Sampled };
+/** Where the schema comes from: a file as it is (checked as `schema validate` checks it), or messages to infer it from. */
+type SchemaSource = { file: string; schema: AnalyticsSchema } | { sampled: Sampled };
 
 export const init: HandlerOf<InitCommand> = async (context) => {
   const { options, reporter, io } = context;
@@ -51,16 +54,12 @@ export const init: HandlerOf<InitCommand> = async (context) => {
     throw new DpgwError('usage', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { code: 'CONFLICTING_ARGUMENTS', where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
   }
   // Refused before any question: nothing asked is lost to a file that is there already.
-  refuseToReplace([manifestFile, ...(options.schema === undefined ? [join(folder, INIT_SCHEMA_FILE)] : [])], options.force === true, io.cwd);
+  const schemaTarget = options.schema === undefined ? join(folder, INIT_SCHEMA_FILE) : copiedSchemaPath(folder, resolve(io.cwd, options.schema));
+  refuseToReplace([manifestFile, ...(schemaTarget !== undefined ? [schemaTarget] : [])], options.force === true, io.cwd);
 
   const questions = new Questions(context);
-  questions.require([
-    { flag: '--datasource <name|id>', given: options.datasource },
-    { flag: '--dataset <name>', given: options.dataset },
-  ]);
+  const { dataSource, dataSet } = await offeredDataSetFlags(questions, context, options);
   const gateway = await context.gateway();
-  const dataSource = await questions.flag('--datasource <name|id>', options.datasource, () => askDataSource(context, gateway));
-  const dataSet = await questions.flag('--dataset <name>', options.dataset, () => askOfferedDataSet(context, gateway, dataSource));
   const enablement = await chooseEnablement(context, questions, gateway, dataSource, dataSet);
   // An existing enablement's name and groups are the catalog's: written into the manifest only as names dpgw would send.
   requireName('enablement', enablement.value, 'the catalog');
@@ -70,9 +69,9 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   }
 
   const source = await schemaSource(context, questions, gateway, dataSource, dataSet, enablement);
-  const table = await chosenValue(questions, '--table <name>', options.table, { value: dataSet, because: "default: the data set's name" }, (fallback) =>
-    textPrompt(context, 'Table name:', { default: 'file' in source ? undefined : fallback, check: (typed) => nameProblem('table', typed) }),
-  );
+  // A schema given as a file names the table, as `table create` takes the schema's name; an inferred one is named after the table.
+  const tableDefault = 'file' in source ? { value: source.schema.schemaName, because: "default: the schema's name" } : { value: dataSet, because: "default: the data set's name" };
+  const table = await chosenValue(questions, '--table <name>', options.table, tableDefault, (fallback) => textPrompt(context, 'Table name:', { default: fallback, check: (typed) => nameProblem('table', typed) }));
   const schema = 'file' in source ? undefined : await inferredSchema(context, questions, source.sampled, table.value);
   const settings = await context.settings();
   const retentionDefault = Number(settings.values.retentionDays.value ?? 7);
@@ -165,8 +164,10 @@ async function chooseEnablement(context: Context, questions: Questions, gateway:
 /** --schema, --from-messages, else the topic's latest messages; when the topic cannot be read, a file asked for at a terminal, or what to pass. */
 async function schemaSource(context: Context, questions: Questions, gateway: GatewayClient, dataSource: string, dataSet: string, enablement: Chosen<string>): Promise<SchemaSource> {
   const { options, reporter, io } = context;
-  if (options.schema !== undefined) return { file: options.schema };
-  if (options.fromMessages !== undefined) return { sampled: await sampleFiles([resolve(io.cwd, options.fromMessages)], io.stdin as never, options.sample) };
+  const fromFile = async (file: string): Promise<SchemaSource> => ({ file, schema: await loadSchema(resolve(io.cwd, file)) });
+  const fromMessages = async (file: string): Promise<SchemaSource> => ({ sampled: await sampleFiles([resolve(io.cwd, file)], io.stdin as Readable, options.sample) });
+  if (options.schema !== undefined) return fromFile(options.schema);
+  if (options.fromMessages !== undefined) return fromMessages(options.fromMessages);
   const settings = await context.settings();
   const progress = startProgress(reporter, io, `reading the latest messages of ${dataSet}'s topic`);
   let sample;
@@ -199,7 +200,7 @@ async function schemaSource(context: Context, questions: Questions, gateway: Gat
     { value: 'messages', name: 'a file of messages to infer it from, JSON Lines (--from-messages)' },
   ]);
   const file = await questions.flag(kind === 'schema' ? '--schema <file>' : '--from-messages <file>', undefined, () => (kind === 'schema' ? askSchemaFile(context) : askMessagesFile(context)));
-  return kind === 'schema' ? { file } : { sampled: await sampleFiles([resolve(io.cwd, file)], io.stdin as never, options.sample) };
+  return kind === 'schema' ? fromFile(file) : fromMessages(file);
 }
 
 /** The inferred columns shown, the time column and metrics chosen (flags, questions or the inference's own choice), the schema built. */
@@ -249,9 +250,9 @@ function roleOf(column: string, type: InferredType, timeColumn: string | undefin
 async function writeSchema(folder: string, source: SchemaSource, schema: AnalyticsSchema | undefined, force: boolean, cwd: string): Promise<{ path: string; written: boolean }> {
   if ('file' in source) {
     const given = resolve(cwd, source.file);
-    await loadSchema(given);
-    if (dirname(given) === folder) return { path: given, written: false };
-    const target = join(folder, basename(given));
+    const target = copiedSchemaPath(folder, given);
+    if (target === undefined) return { path: given, written: false };
+    // Asked for at a terminal after the first check: checked again before it is copied.
     refuseToReplace([target], force, cwd);
     await copyFile(given, target).catch((error: unknown) => {
       throw cannotWrite(target, error);
@@ -261,6 +262,11 @@ async function writeSchema(folder: string, source: SchemaSource, schema: Analyti
   const target = join(folder, INIT_SCHEMA_FILE);
   await writeFileAtomic(target, checkedSchemaYaml(schema!, ['Inferred by `dpgw init`. Review the types, the time column and the metrics.']), 0o644);
   return { path: target, written: true };
+}
+
+/** Where a schema file given from elsewhere is copied (beside the manifest, under its own name); undefined when it lies in the folder already. */
+function copiedSchemaPath(folder: string, given: string): string | undefined {
+  return dirname(given) === folder ? undefined : join(folder, basename(given));
 }
 
 /** A path as the user would type it from where they are. */
@@ -280,8 +286,4 @@ function globalFlagWords(argv: readonly string[]): string[] {
     else if (valued.has(flag)) words.push(...(word.includes('=') ? [word] : [word, argv[++at] ?? '']));
   }
   return words;
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item) => b.includes(item));
 }

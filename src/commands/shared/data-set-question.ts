@@ -6,10 +6,27 @@
  * name the same data set.
  */
 import type { CommandContext } from '../../cli/command-context.js';
-import { askEnabledDataSet } from './catalog-questions.js';
+import { askDataSource, askEnabledDataSet, askOfferedDataSet } from './catalog-questions.js';
 import type { Questions } from './questions.js';
 
 export const DATA_SET_FLAG = '--dataset <name>';
+export const DATA_SOURCE_FLAG = '--datasource <name|id>';
+
+/**
+ * `--datasource` and `--dataset` of the commands that take a data set before it is enabled
+ * (enable, init): as given, else the data source and one it offers (each shown enabled or not)
+ * asked for; without a terminal, one error naming both when both are missing, before any request.
+ */
+export async function offeredDataSetFlags(questions: Questions, context: Pick<CommandContext, 'io' | 'gateway'>, given: { datasource?: string; dataset?: string }): Promise<{ dataSource: string; dataSet: string }> {
+  questions.require([
+    { flag: DATA_SOURCE_FLAG, given: given.datasource },
+    { flag: DATA_SET_FLAG, given: given.dataset },
+  ]);
+  const gateway = await context.gateway();
+  const dataSource = await questions.flag(DATA_SOURCE_FLAG, given.datasource, () => askDataSource(context, gateway));
+  const dataSet = await questions.flag(DATA_SET_FLAG, given.dataset, () => askOfferedDataSet(context, gateway, dataSource));
+  return { dataSource, dataSet };
+}
 
 export async function dataSetFlag(
   questions: Questions,
