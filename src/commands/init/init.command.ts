@@ -10,7 +10,7 @@ const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =>
       .addOption(kit.name('--dataset <name>', 'data set to provision', 'data set'))
       .addOption(kit.name('--enablement <name>', 'enablement to enable it in (default: the one it is enabled in, else its name)', 'enablement'))
       .addOption(kit.names('--group <group...>', 'group(s) that may read it (needed for a new enablement)', 'group'))
-      .addOption(kit.name('--table <name>', "table name (default: the data set's name)", 'table'))
+      .addOption(kit.name('--table <name>', "table name (default: the data set's name; with --schema, the schema's)", 'table'))
       .addOption(kit.option('--retention-days <days>', 'segment retention in days (default: the settings\' retentionDays, 7)').argParser(kit.wholeNumber(1, 36_500, 'number of days')))
       .option('--time-column <name>', "the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())")
       .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
