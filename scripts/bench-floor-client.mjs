@@ -12,11 +12,40 @@
 // The access token is refreshed in its last tenth, as dpgw does (the large run's tokens live 4 s).
 // Bodies are sent as recorded, the stream password the log masks put back. Every answer is
 // read to its end and its status compared with the one dpgw got. Prints one JSON line.
-// Usage: node scripts/bench-floor-client.mjs <plan.json>  (settings: the DPGW_* of bench-env's sandboxAdminSettings)
+// With --transport http the same requests go through node:http (a keep-alive agent, as many
+// sockets as the concurrency) instead of fetch: the cheapest of Node's HTTP clients per
+// request (scripts/bench-http-clients.mjs measures the two and got side by side).
+// Usage: node scripts/bench-floor-client.mjs <plan.json> [--transport fetch|http]  (settings: the DPGW_* of bench-env's sandboxAdminSettings)
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { URLSearchParams } from 'node:url';
 
 const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const transportFlag = process.argv.indexOf('--transport');
+const TRANSPORT = transportFlag > 0 ? process.argv[transportFlag + 1] : 'fetch';
+if (TRANSPORT !== 'fetch' && TRANSPORT !== 'http') throw new Error(`--transport fetch|http, not ${TRANSPORT}`);
+const agent = new http.Agent({ keepAlive: true, maxSockets: plan.concurrency });
+
+/** One request with node:http: the answer's status and text, read to its end. */
+function viaHttp(url, { method, headers, body }) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) }, agent }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode, ok: response.statusCode >= 200 && response.statusCode < 300, text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+/** One request with the chosen transport: { status, ok, text }. */
+async function exchange(url, init) {
+  if (TRANSPORT === 'http') return viaHttp(url, init);
+  const response = await fetch(url, init);
+  return { status: response.status, ok: response.ok, text: await response.text() };
+}
 const env = process.env;
 const gateway = env.DPGW_GATEWAY.replace(/\/+$/, '');
 const auth = env.DPGW_AUTH_URL.replace(/\/+$/, '');
@@ -29,8 +58,7 @@ async function send(base, { method, path, body, contentType, status }, token) {
   const headers = { accept: 'application/json' };
   if (token !== undefined) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = contentType;
-  const response = await fetch(base + path, { method, headers, body });
-  await response.arrayBuffer();
+  const response = await exchange(base + path, { method, headers, body });
   sent++;
   if (status !== undefined && response.status !== status) mismatches.push(`${method} ${path}: ${response.status}, dpgw got ${status}`);
   return response;
@@ -42,8 +70,8 @@ let refreshToken;
 let refreshAt = 0;
 let refreshing;
 async function grant(fields) {
-  const response = await fetch(auth + tokenPath, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }, body: new URLSearchParams(fields).toString() });
-  const answer = await response.json();
+  const response = await exchange(auth + tokenPath, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }, body: new URLSearchParams(fields).toString() });
+  const answer = JSON.parse(response.text);
   sent++;
   if (!response.ok) throw new Error(`token endpoint answered ${response.status}`);
   access = answer.access_token;
@@ -84,5 +112,6 @@ await inOrder(plan.middle);
 await pool(plan.dataSets, inOrder);
 await inOrder(plan.after);
 await identityAfter;
+agent.destroy();
 console.log(JSON.stringify({ requests: sent, refreshes, ms: performance.now() - started, mismatches: mismatches.slice(0, 5), mismatched: mismatches.length }));
 if (mismatches.length) process.exitCode = 1;

@@ -137,7 +137,7 @@ function floorPlan(log) {
 }
 
 /** One floor client run on a new sandbox: the plan with this sandbox's broker list and stream password. */
-async function floorRun(template) {
+async function floorRun(template, transport = 'fetch') {
   const sandbox = await newSandbox();
   const planFile = join(work, 'floor-plan.json');
   const { password, brokerList } = sandbox.stream;
@@ -149,7 +149,7 @@ async function floorRun(template) {
   const env = measuredEnv(work, rssFile, sandboxAdminSettings(sandbox));
   const started = process.hrtime.bigint();
   const result = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [floorScript, planFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [floorScript, planFile, '--transport', transport], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -183,13 +183,15 @@ const template = { plan: floorPlan(recorded.log), brokerList: recorded.brokerLis
 delete recorded.log;
 const dpgwRuns = [];
 const floorRuns = [];
+/** The same floor client through node:http, the cheapest of Node's HTTP clients: what issue #35's 0.5 ms of CPU per request takes. */
+const httpFloorRuns = [];
 const baselineRuns = [];
 for (let round = 0; round < RUNS; round++) {
   // Alternated, the first of a pair switching each round.
-  const turns = [async () => dpgwRuns.push(await dpgwRun()), async () => floorRuns.push(await floorRun(template)), ...(BASELINE ? [async () => baselineRuns.push(await dpgwRun(BASELINE))] : [])];
+  const turns = [async () => dpgwRuns.push(await dpgwRun()), async () => floorRuns.push(await floorRun(template)), async () => httpFloorRuns.push(await floorRun(template, 'http')), ...(BASELINE ? [async () => baselineRuns.push(await dpgwRun(BASELINE))] : [])];
   if (round % 2) turns.reverse();
   for (const turn of turns) await turn();
-  process.stderr.write(`round ${round + 1}/${RUNS}: dpgw ${seconds(dpgwRuns.at(-1).wallMs)}, floor ${seconds(floorRuns.at(-1).wallMs)}${BASELINE ? `, baseline ${seconds(baselineRuns.at(-1).wallMs)}` : ''}\n`);
+  process.stderr.write(`round ${round + 1}/${RUNS}: dpgw ${seconds(dpgwRuns.at(-1).wallMs)}, floor ${seconds(floorRuns.at(-1).wallMs)}, node:http floor ${seconds(httpFloorRuns.at(-1).wallMs)}${BASELINE ? `, baseline ${seconds(baselineRuns.at(-1).wallMs)}` : ''}\n`);
 }
 
 const CONTRACT_MINIMUM = storageTouchNeeded(recorded.platformVersion) === 'not-needed' ? 5 : 6;
@@ -201,6 +203,7 @@ const pairRatios = dpgwRuns.map((r, i) => r.wallMs / floorRuns[i].wallMs);
 const idealRatio = median(dpgwWall) / idealMs;
 const cpuPerRequest = dpgwRuns.map((r) => r.measured.cpuMs / r.requests);
 const floorCpuPerRequest = floorRuns.map((r) => r.measured.cpuMs / r.requests);
+const httpFloorCpuPerRequest = httpFloorRuns.map((r) => r.measured.cpuMs / r.requests);
 const rssMb = dpgwRuns.map((r) => r.measured.rssKb / 1024);
 const peakRssMb = Math.max(...rssMb);
 const failed = dpgwRuns.map((r) => r.summary.dataSets.filter((d) => d.status !== 'done').length);
@@ -224,6 +227,7 @@ const rows = [
   ['mean time the gateway held a request (latency included)', `${median(dpgwRuns.map((r) => r.gatewayMs)).toFixed(2)} ms`, ''],
   ['dpgw CPU per request (process CPU / its gateway and identity requests)', `${median(cpuPerRequest).toFixed(2)} ms${spread(cpuPerRequest, (v) => v.toFixed(2))}`, LARGE || CHECKS ? `(≤ ${GOALS.cpuMsPerRequest} ms at 200 data sets, checks off)` : `≤ ${GOALS.cpuMsPerRequest} ms`],
   ['floor client CPU per request', `${median(floorCpuPerRequest).toFixed(2)} ms${spread(floorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
+  ['the floor client through node:http instead of fetch: process start to exit / CPU per request', `${timesFigure(httpFloorRuns.map((r) => r.wallMs))} / ${median(httpFloorCpuPerRequest).toFixed(2)} ms${spread(httpFloorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
   ['CPU: dpgw / sandbox during dpgw\'s run (2 cores shared)', `${seconds(median(dpgwRuns.map((r) => r.measured.cpuMs)))} / ${seconds(median(dpgwRuns.map((r) => r.sandboxCpuMs)))}`, ''],
   ['token endpoint: password grants / refreshes', `${sameOrRange(dpgwRuns.map((r) => r.passwordGrants))} / ${sameOrRange(dpgwRuns.map((r) => r.refreshes.length))}`, `1 / ${LARGE ? 'one per expiry' : 0}`],
   ['gateway answers 401', String(Math.max(...dpgwRuns.map((r) => r.unauthorized))), '0'],
@@ -251,7 +255,7 @@ const section = [
   `<!-- ${marker} -->`,
   `## Provisioning${LARGE ? ', large' : ''}${CHECKS ? ', with the stream checks' : ''} (\`npm run bench:provision${LARGE || CHECKS ? ` --${LARGE ? ' --large' : ''}${CHECKS ? ' --checks' : ''}` : ''}\`)`,
   '',
-  `\`dpgw provision\` of ${DATA_SETS} data sets (inline schemas, one new enablement each) against the sandbox, whose gateway answers every request ${LATENCY_MS} ms after it arrives; topics appear at once${LARGE ? `; access tokens live ${TOKEN_LIFETIME_S} s` : ''}. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString().slice(0, 10)}. The time is the whole command, from process start to exit: start-up, reading and checking the manifest, signing in, the run and the summary. The floor client (\`scripts/bench-floor-client.mjs\`) sends exactly the requests a first dpgw run of the same manifest sent (same order per data set, same bodies, the same concurrency, one token) with Node's own fetch and keep-alive, also as a process of its own; dpgw and the floor client ran alternately, ${RUNS} times each, each run on a new sandbox: medians, min–max in brackets. ${CHECKS ? 'As a user runs it: the stream pre-flight (one connection to the brokers for the run) and the consumption proof (each table read back until it consumes) are on, the defaults; the floor client replays the gateway\'s and the identity provider\'s requests only, not the brokers\'.' : 'The stream pre-flight and the consumption proof are off here (`--no-stream-check --wait-consuming 0`); `-- --checks` measures the defaults.'}`,
+  `\`dpgw provision\` of ${DATA_SETS} data sets (inline schemas, one new enablement each) against the sandbox, whose gateway answers every request ${LATENCY_MS} ms after it arrives; topics appear at once${LARGE ? `; access tokens live ${TOKEN_LIFETIME_S} s` : ''}. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString().slice(0, 10)}. The time is the whole command, from process start to exit: start-up, reading and checking the manifest, signing in, the run and the summary. The floor client (\`scripts/bench-floor-client.mjs\`) sends exactly the requests a first dpgw run of the same manifest sent (same order per data set, same bodies, the same concurrency, one token) with Node's own fetch and keep-alive, also as a process of its own, and once more through node:http (\`--transport http\`, the cheapest of Node's HTTP clients per request); dpgw and the two floor clients ran alternately, ${RUNS} times each, each run on a new sandbox: medians, min–max in brackets. ${CHECKS ? 'As a user runs it: the stream pre-flight (one connection to the brokers for the run) and the consumption proof (each table read back until it consumes) are on, the defaults; the floor client replays the gateway\'s and the identity provider\'s requests only, not the brokers\'.' : 'The stream pre-flight and the consumption proof are off here (`--no-stream-check --wait-consuming 0`); `-- --checks` measures the defaults.'}`,
   '',
   table,
   `<!-- /${marker} -->`,

@@ -16,7 +16,7 @@
 // Rounds alternate the tools (round-robin, the order rotated each round); each tool starts
 // every round from a clean store: its own fresh names, none of which exist on the
 // controller; its tables and schemas are deleted after it (untimed), so the controller
-// never carries more than one run's tables. Before round 1, the controller is warmed up by
+// never carries more than one run's tables, and the next run waits for a quiet machine. Before round 1, the controller is warmed up by
 // the floor's requests for 20 other pairs (untimed). Untimed beforehand, for every name: the data
 // set enabled through the gateway (its topic made on Kafka) and 50 track messages on it, so
 // that every tool starts from the same topics and dpgw's enable step finds the enablement
@@ -91,10 +91,15 @@ try {
 
   // Every call to the controller passes a counter, from every tool (the same extra hop for all).
   // It also times the creating requests (schema, table, or both at once), as the controller answers them.
-  const controllerCalls = { count: 0, creating: [] };
+  const controllerCalls = { count: 0, creating: [], spans: [] };
   const controllerProxy = http.createServer((request, response) => {
     controllerCalls.count++;
+    // Every call's span on the wall clock, for the timeline of a run (first call, first creating call, last answer).
+    const span = { creating: false, start: Date.now(), end: undefined };
+    controllerCalls.spans.push(span);
+    response.on('finish', () => (span.end = Date.now()));
     if (request.method === 'POST' && /^\/(schemas|tables|tableConfigs)(\?|$)/.test(request.url ?? '')) {
+      span.creating = true;
       const started = performance.now();
       const kind = /^\/(\w+)/.exec(request.url)[1];
       response.on('finish', () => controllerCalls.creating.push({ kind, ms: performance.now() - started }));
@@ -226,6 +231,7 @@ try {
     if (tool.key === 'dpgw' || tool.key === 'checks') writeFileSync(manifest, `version: 1\ndataSets:\n${names.map((n) => `  - { datasource: ${DATASOURCE}, dataset: ${n}, groups: [${GROUP}], schema: ${schemaFile(n)} }\n`).join('')}`);
     controllerCalls.count = 0;
     controllerCalls.creating = [];
+    controllerCalls.spans = [];
     gateway.requestLog.clear();
     let result;
     if (tool.key === 'floor') {
@@ -249,9 +255,9 @@ try {
         if (step.code !== 0) throw new Error(`pinot-admin AddTable ${n} exited ${step.code}: ${step.stdout}\n${step.stderr}`);
         peakRssKb = Math.max(peakRssKb, step.peakRssKb);
       }
-      result = { ms: performance.now() - started, peakRssKb };
+      result = { ms: performance.now() - started, peakRssKb, startedAt: undefined };
     }
-    const measured = { ms: result.ms, peakRssKb: result.peakRssKb, controllerCalls: controllerCalls.count, gatewayCalls: gateway.requestLog.of('gateway').length, creating: controllerCalls.creating, gatewayLog: gateway.requestLog.of('gateway') };
+    const measured = { ms: result.ms, startedAt: result.startedAt, spans: controllerCalls.spans, timeline: timelineOf(result, controllerCalls.spans), peakRssKb: result.peakRssKb, controllerCalls: controllerCalls.count, gatewayCalls: gateway.requestLog.of('gateway').length, creating: controllerCalls.creating, gatewayLog: gateway.requestLog.of('gateway') };
     // Every table made, then the tool's objects removed (untimed) for the next run.
     const tables = (await (await fetch(`${pinot.controller}/tables`)).json()).tables ?? [];
     const missing = names.filter((n) => !tables.includes(n));
@@ -260,6 +266,9 @@ try {
       await fetch(`${pinot.controller}/tables/${n}?type=realtime`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
       await fetch(`${pinot.controller}/schemas/${n}`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
     });
+    // Pinot stops the deleted tables' consumers and drops their segments after answering:
+    // the next tool starts once the machine is quiet again, not while that runs.
+    await quietMachine();
     return measured;
   };
 
@@ -324,17 +333,29 @@ try {
     '|---|---:|---:|',
     ...[...byKind].map(([kind, ms]) => `| \`${kind}\` | ${(ms.length / ROUNDS).toFixed(0)} | ${median(ms).toFixed(0)} ms |`),
   ].join('\n');
+  // Where the wall time went, per tool (medians over the rounds), seen from the controller.
+  const phase = (key, name) => `${(median(results[key].map((r) => r.timeline[name])) / 1000).toFixed(2)} s`;
+  const timeline = [
+    '| tool | start to its first call at the controller | then to its first schema or table call | creating calls, first sent to last answered | last answer to exit |',
+    '|---|---:|---:|---:|---:|',
+    ...TOOLS.filter((t) => t.key !== 'admin').map((t) => `| ${t.label} | ${phase(t.key, 'toFirstCall')} | ${phase(t.key, 'toFirstCreating')} | ${phase(t.key, 'creating')} | ${phase(t.key, 'toExit')} |`),
+  ].join('\n');
   console.log(table);
   console.log(breakdown);
+  console.log(timeline);
+  // Every run's requests and spans, for a closer look (BENCH_REAL_DUMP=<file>).
+  if (process.env.BENCH_REAL_DUMP) writeFileSync(process.env.BENCH_REAL_DUMP, JSON.stringify(results));
   const section = [
     '<!-- bench:real -->',
     '## On the real platform (`npm run bench:real`)',
     '',
-    `${PAIRS} schema+table pairs (the track example's schema under ${PAIRS} names, the REALTIME table definitions dpgw fills) on the e2e tier's real Pinot ${PINOT_VERSION} (controller, broker and server in one JVM), Kafka ${kafka.version} and Keycloak ${KEYCLOAK_VERSION}, dpgw going through the backed gateway. ${ROUNDS} rounds, the tools alternating in one run (the order rotated each round), each run from a clean store: the tool's own fresh names, its tables and schemas deleted after it (untimed). Untimed beforehand: the controller warmed up by one floor run of 20 other pairs, and, the same for every tool, each data set enabled (its topic made on Kafka, 3 partitions) with ${MESSAGES} track messages on it, and dpgw signed in; so dpgw's enable step finds the enablement made (a converging read, not a new topic). Every tool's requests pass the same counting proxy in front of the controller. Wall time is process start to exit (for pinot-admin, the ${PAIRS} JVMs one after the other). Node ${process.version}, OpenJDK 17, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (shared with other work), ${new Date().toISOString().slice(0, 10)}.`,
+    `${PAIRS} schema+table pairs (the track example's schema under ${PAIRS} names, the REALTIME table definitions dpgw fills) on the e2e tier's real Pinot ${PINOT_VERSION} (controller, broker and server in one JVM), Kafka ${kafka.version} and Keycloak ${KEYCLOAK_VERSION}, dpgw going through the backed gateway. ${ROUNDS} rounds, the tools alternating in one run (the order rotated each round), each run from a clean store: the tool's own fresh names, its tables and schemas deleted after it (untimed), and the next run started once the machine is quiet again (at most 20 % CPU busy over a second, waited for up to 15 s: Pinot drops deleted tables after answering). Untimed beforehand: the controller warmed up by one floor run of 20 other pairs, and, the same for every tool, each data set enabled (its topic made on Kafka, 3 partitions) with ${MESSAGES} track messages on it, and dpgw signed in; so dpgw's enable step finds the enablement made (a converging read, not a new topic). Every tool's requests pass the same counting proxy in front of the controller. Wall time is process start to exit (for pinot-admin, the ${PAIRS} JVMs one after the other). Node ${process.version}, OpenJDK 17, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (shared with other work), ${new Date().toISOString().slice(0, 10)}.`,
     '',
     table,
     '',
     breakdown,
+    '',
+    timeline,
     '<!-- /bench:real -->',
   ].join('\n');
   writeBenchSection('bench:real', section);
@@ -353,6 +374,37 @@ try {
   await Promise.allSettled(running.reverse().map((c) => c.stop()));
 }
 process.exit(exitCode);
+
+/**
+ * Where a run's wall time went, from the controller's side (the same for every tool): until its
+ * first call (start-up, and for dpgw its sign-in check, catalog reads and the gateway's hop),
+ * until its first creating call (schema reads before the run), the creating calls until the
+ * last answer, and from there to exit. Undefined for pinot-admin (one process per pair).
+ */
+function timelineOf(result, spans) {
+  if (result.startedAt === undefined || spans.length === 0) return undefined;
+  const first = Math.min(...spans.map((s) => s.start));
+  const firstCreating = Math.min(...spans.filter((s) => s.creating).map((s) => s.start));
+  const lastAnswer = Math.max(...spans.map((s) => s.end ?? s.start));
+  return { toFirstCall: first - result.startedAt, toFirstCreating: firstCreating - first, creating: lastAnswer - firstCreating, toExit: result.endedAt - lastAnswer };
+}
+
+/** Waits until the whole machine's CPU is at most 20 % busy over a second (at most 15 s). */
+async function quietMachine() {
+  const busyAndTotal = () => {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = ticks[3] + ticks[4];
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return [total - idle, total];
+  };
+  const deadline = performance.now() + 15_000;
+  while (performance.now() < deadline) {
+    const [busy0, total0] = busyAndTotal();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const [busy1, total1] = busyAndTotal();
+    if ((busy1 - busy0) / Math.max(1, total1 - total0) <= 0.2) return;
+  }
+}
 
 /** Runs `fn` over `items`, `width` at a time. */
 async function pool(items, width, fn) {
@@ -378,6 +430,7 @@ function run(command, args, options) {
   return new Promise((resolve, reject) => {
     const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
     const started = performance.now();
+    const startedAt = Date.now();
     const child = spawn(command, args, { ...options, env: { ...options.env, DPGW_BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -398,7 +451,7 @@ function run(command, args, options) {
       const ms = performance.now() - started;
       // dpgw reports its own peak exactly at exit (scripts/report-rss.cjs).
       if (existsSync(rssFile)) peakRssKb = Math.max(peakRssKb, JSON.parse(readFileSync(rssFile, 'utf8')).rssKb);
-      resolve({ code, stdout, stderr, ms, peakRssKb });
+      resolve({ code, stdout, stderr, ms, peakRssKb, startedAt, endedAt: Date.now() });
     });
   });
 }

@@ -74,11 +74,13 @@ describe("the #!/bin/sh line's choice of node flags", () => {
   const startedWith = (shell: string, argv: string[]) => execFileSync(shell, [BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin` }, encoding: 'utf8' }).split('\n').slice(0, -1);
   const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024'];
 
-  it.each(shells)('%s: none for an answer written from the build (bin/answer.js), the heap flags for anything else, every word passed as given', (shell) => {
-    for (const argv of [[], ['--version'], ['-V'], ['--help'], ['-h'], ['help'], ['help', 'table', 'create'], ['table', 'create', '--help'], ['health', '-h'], ['bogus', '--help']]) {
+  it.each(shells)('%s: the heap flags for the commands whose memory grows with the platform (provision, export, sandbox) and after a leading flag, none otherwise, every word passed as given', (shell) => {
+    // Answers written from the build (bin/answer.js), and commands of a bounded size.
+    for (const argv of [[], ['--version'], ['-V'], ['--help'], ['-h'], ['help'], ['help', 'provision'], ['provision', '--help'], ['table', 'create', '--help'], ['health', '-h'], ['bogus', '--help'], ['health'], ['catalog', 'datasets', '--json'], ['health', '--help', 'x'], ['a', 'b', 'c', '--help'], ['table', 'get', 'x']]) {
       expect(startedWith(shell, argv), argv.join(' ')).toEqual([BIN, ...argv]);
     }
-    for (const argv of [['health'], ['provision', 'a manifest.yaml'], ['health', '--help', 'x'], ['a', 'b', 'c', '--help'], ['--version', 'x'], ['--json', 'table', 'get', 'x']]) {
+    // A leading flag hides the command from the shell: the flags, to be safe.
+    for (const argv of [['provision', 'a manifest.yaml'], ['provision', 'a manifest.yaml', '--plan'], ['export', '--output', 'out'], ['sandbox'], ['--version', 'x'], ['--json', 'table', 'get', 'x'], ['--profile', 'ci', 'provision', 'p.yaml']]) {
       expect(startedWith(shell, argv), argv.join(' ')).toEqual([...HEAP_FLAGS, BIN, ...argv]);
     }
   });

@@ -37,10 +37,12 @@ describe("dpgw under BusyBox's shell and env", () => {
     expect([version.status, version.stderr]).toEqual([0, '']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
 
-    // A command that waits (a gateway that never answers), so its process can be looked at.
+    // A command started with the heap flags (its memory grows with the platform) that waits
+    // (a gateway that never answers), so its process can be looked at.
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const child = spawn(busybox, ['sh', BIN, 'health', '--timeout', '30'], { env: { ...env, DPGW_GATEWAY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` }, stdio: 'ignore' });
+    const output = mkdtempSync(join(tmpdir(), 'dpgw-busybox-export-'));
+    const child = spawn(busybox, ['sh', BIN, 'export', '--output', output, '--timeout', '30'], { env: { ...env, DPGW_GATEWAY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, DPGW_TOKEN: 'a-token-for-a-silent-gateway' }, stdio: 'ignore' });
     try {
       let argv: string[] = [];
       for (let attempt = 0; attempt < 100 && !argv.includes('--max-old-space-size=1024'); attempt++) {
@@ -49,7 +51,7 @@ describe("dpgw under BusyBox's shell and env", () => {
       }
       // The shell replaced itself with node (exec): one process, node's, with the flags.
       expect(argv[0]).toBe('node');
-      expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=1024', BIN, 'health']));
+      expect(argv).toEqual(expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=1024', BIN, 'export']));
     } finally {
       child.kill();
       silent.close();
