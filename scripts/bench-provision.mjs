@@ -83,6 +83,7 @@ async function dpgwRun(checkout, { keepLog = false } = {}) {
     passwordGrants: tokenCalls.length - refreshes.length,
     refreshes,
     connections: sandbox.connections().gateway,
+    connectionsAtOnce: sandbox.connectionsAtOnce().gateway,
     gatewayMs: gatewayRequests.reduce((sum, e) => sum + (e.durationMs ?? 0), 0) / gatewayRequests.length,
     platformVersion: sandbox.platformVersion,
     // Only the recorded run's: the benchmark's own memory counts in nothing, but it is kept small.
@@ -158,13 +159,14 @@ async function floorRun(template, transport = 'fetch') {
   });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   const connections = sandbox.connections().gateway;
+  const connectionsAtOnce = sandbox.connectionsAtOnce().gateway;
   const unauthorized = sandbox.requestLog.of('gateway').filter((e) => e.status === 401).length;
   await sandbox.close();
   if (result.code !== 0) {
     console.error(result.stdout, result.stderr);
     throw new Error(`the floor client failed with exit ${result.code}`);
   }
-  return { wallMs, ...JSON.parse(result.stdout), measured: JSON.parse(readFileSync(rssFile, 'utf8')), connections, unauthorized };
+  return { wallMs, ...JSON.parse(result.stdout), measured: JSON.parse(readFileSync(rssFile, 'utf8')), connections, connectionsAtOnce, unauthorized };
 }
 
 const median = (values) => {
@@ -231,7 +233,9 @@ const rows = [
   ['CPU: dpgw / sandbox during dpgw\'s run (2 cores shared)', `${seconds(median(dpgwRuns.map((r) => r.measured.cpuMs)))} / ${seconds(median(dpgwRuns.map((r) => r.sandboxCpuMs)))}`, ''],
   ['token endpoint: password grants / refreshes', `${sameOrRange(dpgwRuns.map((r) => r.passwordGrants))} / ${sameOrRange(dpgwRuns.map((r) => r.refreshes.length))}`, `1 / ${LARGE ? 'one per expiry' : 0}`],
   ['gateway answers 401', String(Math.max(...dpgwRuns.map((r) => r.unauthorized))), '0'],
-  ['gateway TCP connections accepted, dpgw / floor client', `${sameOrRange(dpgwRuns.map((r) => r.connections))} / ${sameOrRange(floorRuns.map((r) => r.connections))}`, `≤ ${CONCURRENCY + GOALS.extraConnections}`],
+  // The goal is on connections open at once: a keep-alive connection the gateway closed after 5 s idle
+  // (a long run's last phase) and opened again is one more accepted, not one more at a time.
+  ['gateway TCP connections, most open at once (accepted in all), dpgw / floor client', `${sameOrRange(dpgwRuns.map((r) => r.connectionsAtOnce))} (${sameOrRange(dpgwRuns.map((r) => r.connections))}) / ${sameOrRange(floorRuns.map((r) => r.connectionsAtOnce))} (${sameOrRange(floorRuns.map((r) => r.connections))})`, `≤ ${CONCURRENCY + GOALS.extraConnections} at once`],
   ['peak RSS of dpgw (its own high-water mark, VmHWM), median (highest)', `${median(rssMb).toFixed(1)} MB (${peakRssMb.toFixed(1)} MB)`, `≤ ${GOALS.rssMb} MB`],
 ];
 const table = ['| measure | value | goal |', '|---|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -284,7 +288,7 @@ for (const [i, run] of dpgwRuns.entries()) {
   if (refreshGaps.some((gap) => gap < TOKEN_LIFETIME_S * 0.6)) missed.push(`run ${i + 1}: two refreshes within one token lifetime (${refreshGaps.map((g) => g.toFixed(1)).join(', ')} s apart)`);
   if (!LARGE && run.refreshes.length > 0) missed.push(`run ${i + 1}: ${run.refreshes.length} refreshes`);
   if (run.unauthorized > 0) missed.push(`run ${i + 1}: ${run.unauthorized} answers 401`);
-  if (run.connections > CONCURRENCY + GOALS.extraConnections) missed.push(`run ${i + 1}: ${run.connections} connections`);
+  if (run.connectionsAtOnce > CONCURRENCY + GOALS.extraConnections) missed.push(`run ${i + 1}: ${run.connectionsAtOnce} connections open at once`);
 }
 if (peakRssMb > GOALS.rssMb) missed.push(`peak RSS ${peakRssMb.toFixed(1)} MB > ${GOALS.rssMb} MB`);
 if (missed.length) {

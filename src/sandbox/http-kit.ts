@@ -50,9 +50,12 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** An HTTP server on 127.0.0.1 that counts the TCP connections it accepts. */
+/** An HTTP server on 127.0.0.1 that counts the TCP connections it accepts, and the most open at once. */
 export class LoopbackServer {
   connections = 0;
+  /** A keep-alive connection the server closed after 5 s idle and the client opened again counts twice above, once here. */
+  mostOpenAtOnce = 0;
+  private open = 0;
   baseUrl = '';
   private server?: Server;
 
@@ -70,7 +73,11 @@ export class LoopbackServer {
       });
     });
     server.keepAliveTimeout = 5_000;
-    server.on('connection', () => this.connections++);
+    server.on('connection', (socket) => {
+      this.connections++;
+      this.mostOpenAtOnce = Math.max(this.mostOpenAtOnce, ++this.open);
+      socket.once('close', () => this.open--);
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
@@ -110,6 +117,11 @@ export abstract class LoopbackService {
   /** TCP connections accepted so far. */
   get connections(): number {
     return this.server.connections;
+  }
+
+  /** The most TCP connections that were open at one time. */
+  get mostOpenAtOnce(): number {
+    return this.server.mostOpenAtOnce;
   }
 
   async stop(): Promise<void> {

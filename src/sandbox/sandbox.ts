@@ -152,6 +152,8 @@ export interface Sandbox {
   identity: IdentityProvider;
   /** TCP connections accepted so far, per server. */
   connections(): { gateway: number; identity: number };
+  /** The most TCP connections open at one time, per server. */
+  connectionsAtOnce(): { gateway: number; identity: number };
   setPlatformVersion(version: string): void;
   close(): Promise<void>;
 }
@@ -287,6 +289,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     identity,
     connections: () => ({ gateway: gateway.connections, identity: identity.connections }),
+    connectionsAtOnce: () => ({ gateway: gateway.mostOpenAtOnce, identity: identity.mostOpenAtOnce }),
     setPlatformVersion: (version) => {
       platformVersion = version;
     },

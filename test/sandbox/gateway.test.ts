@@ -1,5 +1,6 @@
 /** The sandbox gateway over HTTP: every endpoint and rule, each fault mode, the request log. */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -333,6 +334,32 @@ describe('the request log', () => {
     const viaHttp = await call('GET', api('/__sandbox/requests'));
     expect(viaHttp.body).toHaveLength(2);
     expect(sandbox.connections().gateway).toBeGreaterThan(0);
+  });
+
+  it('counts the connections it accepts and the most open at once (what bench:provision holds to the concurrency)', async () => {
+    const counted = await startSandbox();
+    const agent = new http.Agent({ keepAlive: true });
+    const get = () =>
+      new Promise<number>((resolve, reject) => {
+        http.get(`${counted.gatewayUrl}/api/health`, { agent }, (response) => response.resume().on('end', () => resolve(response.statusCode ?? 0))).on('error', reject);
+      });
+    try {
+      // One keep-alive connection, used twice: accepted once, one at a time.
+      expect(await get()).toBe(200);
+      expect(await get()).toBe(200);
+      expect([counted.connections().gateway, counted.connectionsAtOnce().gateway]).toEqual([1, 1]);
+      // Three at once on a fresh pool: three more accepted, three open together.
+      agent.destroy();
+      const three = new http.Agent({ keepAlive: true });
+      const getWith = () => new Promise<void>((resolve, reject) => http.get(`${counted.gatewayUrl}/api/health`, { agent: three }, (response) => response.resume().on('end', resolve)).on('error', reject));
+      await Promise.all([getWith(), getWith(), getWith()]);
+      three.destroy();
+      expect(counted.connections().gateway).toBe(4);
+      expect(counted.connectionsAtOnce().gateway).toBe(3);
+    } finally {
+      agent.destroy();
+      await counted.close();
+    }
   });
 
   it('writes JSON lines to a log file', async () => {
