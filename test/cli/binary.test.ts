@@ -132,6 +132,22 @@ describe('the start-up code cache', () => {
     expect(files.find((f) => f !== plain)).toMatch(new RegExp(`dpgw-[0-9a-f]{16}-${process.version}-${process.arch}-[0-9a-f]{8}\\.bin$`));
   });
 
+  it("on Node 22 and later, keeps the command's ES module chunks compiled by Node, in a folder only the user can enter; on Node 20, keeps none", async () => {
+    const env = cleanEnv();
+    // A command: its handler and the modules it needs are ES module chunks.
+    expect((await spawnDpgw(['config', 'show', '--json'], { env })).code).toBe(0);
+    const folder = join(env.XDG_CACHE_HOME!, 'dpgw', 'module-cache');
+    if (Number(process.versions.node.split('.')[0]) >= 22) {
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(files.length).toBeGreaterThan(0);
+      // The next start reads them; what it prints is the same.
+      expect(await spawnDpgw(['config', 'show', '--json'], { env })).toMatchObject({ code: 0, stderr: '' });
+    } else {
+      expect(existsSync(folder)).toBe(false);
+    }
+  });
+
   it('an unwritable cache folder costs nothing but the compile; NODE_DISABLE_COMPILE_CACHE turns the cache off', async () => {
     const blocked = cleanEnv();
     writeFileSync(join(blocked.XDG_CACHE_HOME!, 'dpgw'), 'a file where the folder would go');
@@ -140,6 +156,7 @@ describe('the start-up code cache', () => {
     const disabled = cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' });
     expect((await spawnDpgw(['config', 'path'], { env: disabled })).code).toBe(0);
     expect(existsSync(cacheFolder(disabled))).toBe(false);
+    expect(existsSync(join(disabled.XDG_CACHE_HOME!, 'dpgw', 'module-cache'))).toBe(false);
   });
 });
 
