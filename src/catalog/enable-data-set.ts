@@ -73,10 +73,7 @@ export interface EnableResult {
 export async function enableDataSet(client: GatewayClient, request: EnableRequest): Promise<EnableResult> {
   const cache = request.catalogCache ?? newCatalogCache('call');
   // What the source offers and its enablements do not depend on each other: asked side by side.
-  const [source, enablements] = await Promise.all([
-    findOffered(client, request.dataSource, request.dataSet, cache),
-    findDataSource(client, request.dataSource, cache).then((found) => once(cache.enablements, found.id, () => client.listEnablements(found.id))),
-  ]);
+  const [source, enablements] = await Promise.all([findOffered(client, request.dataSource, request.dataSet, cache), enablementsOf(client, request.dataSource, cache)]);
   const enablementName = request.enablement ?? request.dataSet;
   const creatingKey = `${source.id}\u0000${enablementName}`;
   const existing = enablements.find((e) => e.name === enablementName);
@@ -174,13 +171,23 @@ async function createEnablement(client: GatewayClient, dataSourceId: string, nam
  * enablement's listing.
  */
 async function listedBefore(client: GatewayClient, cache: CatalogCache, dataSourceId: string, enablementId: string, dataSet: string): Promise<CatalogDataSet | undefined> {
-  const selector = cache.scope === 'run' ? {} : { dataSourceId, enablementId };
-  const listed = await once(cache.listed, `${selector.dataSourceId ?? CATALOG_ALL}/${selector.enablementId ?? CATALOG_ALL}`, () => client.listDataSets(selector));
+  const listed = await (cache.scope === 'run' ? everyDataSetListed(client, cache) : once(cache.listed, `${dataSourceId}/${enablementId}`, () => client.listDataSets({ dataSourceId, enablementId })));
   return listed.find((d) => {
     if (d.name !== dataSet) return false;
     const ids = parseSelfHref(selfHrefOf(d) ?? '');
     return ids === undefined ? cache.scope === 'call' : ids.dataSourceId === dataSourceId && ids.enablementId === enablementId;
   });
+}
+
+/** The catalog's listing of every data set, read once for a run (before it enables any). */
+export function everyDataSetListed(client: GatewayClient, cache: CatalogCache): Promise<CatalogDataSet[]> {
+  return once(cache.listed, `${CATALOG_ALL}/${CATALOG_ALL}`, () => client.listDataSets({}));
+}
+
+/** A data source's enablements (the source named by its name or id), read once per run. */
+export async function enablementsOf(client: GatewayClient, dataSource: string, cache: CatalogCache): Promise<Enablement[]> {
+  const found = await findDataSource(client, dataSource, cache);
+  return once(cache.enablements, found.id, () => client.listEnablements(found.id));
 }
 
 /** A value asked for once per key and shared; a failed ask is forgotten so the next caller asks again. */

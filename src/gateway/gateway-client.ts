@@ -62,6 +62,11 @@ export class GatewayClient {
     this.http.close();
   }
 
+  /** At most `limit` requests on the wire at once from now on (HttpTransport.limitAtOnce). */
+  limitRequestsAtOnce(limit: number): void {
+    this.http.limitAtOnce(limit);
+  }
+
   /** POST /api/internal/olap/schemas */
   async createSchema(schema: AnalyticsSchema): Promise<Accepted> {
     return accepted(await this.http.request('POST', paths.olapSchemas(this.olapSegment), { body: schema }));

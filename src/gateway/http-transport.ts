@@ -73,6 +73,8 @@ export class HttpTransport {
   private readonly got: Got;
   /** The server has answered once: a connection it then refuses is an outage, ridden out (retry-policy.ts). */
   private answeredOnce = false;
+  /** At most `limit` requests on the wire at once, the rest waiting their turn in order (limitAtOnce). */
+  private atOnce?: { limit: number; busy: number; waiting: Array<() => void> };
 
   constructor(options: HttpTransportOptions) {
     this.options = options;
@@ -81,6 +83,30 @@ export class HttpTransport {
     // Keep-alive: provision runs many requests; a new TCP+TLS handshake for each is the slow part.
     // Through HTTPS_PROXY / HTTP_PROXY when the environment names one for this gateway.
     ({ agents: this.agents, got: this.got } = plainGot(this.baseUrl, options.certificateAuthorities, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+  }
+
+  /**
+   * From now on, at most `limit` requests on the wire at once; the others wait their turn,
+   * first asked first sent, the wait counted in their --timeout. provision sets it so that
+   * its reads before the run can all be asked together while the gateway still sees no
+   * more connections than the run's concurrency allows.
+   */
+  limitAtOnce(limit: number): void {
+    this.atOnce = { limit: Math.max(1, limit), busy: 0, waiting: [] };
+  }
+
+  /** A place on the wire, and what gives it back (to the next waiting request, if any). */
+  private async place(): Promise<() => void> {
+    const gate = this.atOnce;
+    if (!gate) return () => undefined;
+    // A freed place passes straight to the next waiting request: `busy` counts places, not requests.
+    if (gate.busy < gate.limit) gate.busy++;
+    else await new Promise<void>((resolve) => gate.waiting.push(resolve));
+    return () => {
+      const next = gate.waiting.shift();
+      if (next) next();
+      else gate.busy--;
+    };
   }
 
   /** Release pooled connections so the process can exit at once. */
@@ -101,7 +127,13 @@ export class HttpTransport {
     let refreshed = false;
 
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(upper, url, options, token, Math.max(1, budgetMs - (Date.now() - started)));
+      const release = await this.place();
+      let outcome: Awaited<ReturnType<HttpTransport['attempt']>>;
+      try {
+        outcome = await this.attempt(upper, url, options, token, Math.max(1, budgetMs - (Date.now() - started)));
+      } finally {
+        release();
+      }
       if ('response' in outcome) {
         this.answeredOnce = true;
         const { status, headers, body } = outcome.response;

@@ -7,7 +7,7 @@
  * platform is checked before the first request (prepare).
  */
 import { nameProblem } from '../names/platform-names.js';
-import { enableDataSet, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
+import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
@@ -114,6 +114,8 @@ export interface RunOptions {
   refusedSchemas?: Map<number, DpgwError>;
   /** Data sources and their offers, asked once per run. */
   catalogCache?: CatalogCache;
+  /** The platform's version as the gateway answered it, asked once per run (platformVersion). */
+  platformVersionRead?: Promise<string | undefined>;
   /** The query engine as a profile, for the verify steps (created before the run). */
   engineOf?: (profile: string) => StatementClient;
   /** The dashboard tool as a profile (undefined: the run's settings), with its connection's name. */
@@ -218,8 +220,22 @@ function sharedNames(prepared: Prepared[], problems: EntryProblems): void {
  * each schema is read back from the store and compared: one the store would refuse fails
  * its data set before any request of it.
  */
-export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
+/** Requests on the wire at once beyond the run's concurrency: the run's own reads (the version, the catalog's listings) beside its data sets'. */
+export const RUN_WIDE_READS_AT_ONCE = 2;
+
+/**
+ * The reads a run makes before it changes anything (GET requests only): every data set's catalog
+ * entry (a manifest naming what the catalog does not have fails here, whole), and the store's
+ * schemas, compared. Asked together with the run-wide reads (startRunWideReads): each is a round
+ * trip, and from a laptop or a hosted runner far from the gateway one after another they add up.
+ * The client bounds how many are on the wire at once (limitRequestsAtOnce).
+ */
+export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions, { forPlan = false }: { forPlan?: boolean } = {}): Promise<void> {
   const cache = (options.catalogCache ??= newCatalogCache());
+  startRunWideReads(prepared, options, forPlan);
+  const schemaReads = compareSchemasBeforeRun(loaded, prepared, options);
+  // Awaited after the catalog's problems, which are reported first when there are both.
+  schemaReads.catch(() => undefined);
   const problems = new EntryProblems(loaded);
   await Promise.all(
     prepared.map(({ entry }) =>
@@ -233,7 +249,11 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
-  // The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it.
+  await schemaReads;
+}
+
+/** The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it. */
+async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
   options.schemaComparisons = new Map();
   options.refusedSchemas = new Map();
   // One read per schema name, however many data sets share it; as many at once as the run's concurrency.
@@ -255,6 +275,28 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
 }
 
+/**
+ * Starts the reads the run needs once, before its data sets, so that they go with the checks
+ * above rather than after them: the platform's version, each data source's enablements, and the
+ * listing of every data set (a plan reads it always; a run only when an enablement of the
+ * manifest exists already, to see what is enabled in it). Their errors reach the steps that
+ * await them, as if asked there.
+ */
+function startRunWideReads(prepared: Prepared[], options: RunOptions, forPlan: boolean): void {
+  const cache = (options.catalogCache ??= newCatalogCache());
+  platformVersion(options).catch(() => undefined);
+  if (forPlan) everyDataSetListed(options.client, cache).catch(() => undefined);
+  for (const dataSource of new Set(prepared.map((p) => p.entry.datasource))) {
+    enablementsOf(options.client, dataSource, cache)
+      .then((enablements) => {
+        const existing = new Set(enablements.map((e) => e.name));
+        if (!forPlan && prepared.some(({ entry }) => entry.datasource === dataSource && existing.has(entry.enablement ?? entry.dataset))) return everyDataSetListed(options.client, cache);
+        return undefined;
+      })
+      .catch(() => undefined);
+  }
+}
+
 /** The steps a data set of the manifest goes through, in the documented order. */
 function stepsOf(entry: Prepared['entry']): StepName[] {
   return ['enable', 'stream', 'sample', 'schema', 'table', 'storage', 'consume', ...(entry.verify ? (['verify'] as const) : []), ...(entry.dashboard ? (['dashboard'] as const) : [])];
@@ -263,7 +305,7 @@ function stepsOf(entry: Prepared['entry']): StepName[] {
 /** The plan: what each data set would do, found with GET requests only. */
 export async function plan(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
   const version = await platformVersion(options);
-  const listed = await options.client.listDataSets();
+  const listed = await everyDataSetListed(options.client, (options.catalogCache ??= newCatalogCache()));
   const results: DataSetResult[] = [];
   for (const { entry, schema: given, schemaName, tableName } of prepared) {
     const started = Date.now();
@@ -477,7 +519,7 @@ function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSp
 }
 
 async function platformVersion(options: RunOptions): Promise<string | undefined> {
-  return options.settings.platformVersion ?? (await options.client.platformVersion());
+  return options.settings.platformVersion ?? (await (options.platformVersionRead ??= options.client.platformVersion()));
 }
 
 /**

@@ -167,6 +167,30 @@ describe('dpgw provision', () => {
     expect(JSON.parse(result.stdout).dataSets.map((r: { status: string }) => r.status)).toEqual(['failed', 'skipped', 'skipped']);
   });
 
+  it('asks its reads before the run together, the gateway never holding more than --concurrency + 2 of its requests at once', async () => {
+    // A gateway 40 ms away, as from a laptop or a hosted runner: round trips one after another add up.
+    const { dpgw, manifest, gatewayLog } = await setUp({ faults: { latencyMs: 40 } });
+    const result = await dpgw(['provision', manifest(threeDataSets), '--concurrency', '1', '--no-stream-check', '--wait-consuming', '0', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).dataSets.map((d: { status: string }) => d.status)).toEqual(['done', 'done', 'done']);
+    const spans = gatewayLog().map((e) => ({ what: `${e.method} ${e.path}`, start: Date.parse(e.at), end: Date.parse(e.at) + (e.durationMs ?? 0) }));
+    const first = (pattern: RegExp) => spans.find((s) => pattern.test(s.what))!;
+    // The platform's version and the catalog's data sources are asked side by side, not one after the other…
+    const version = first(/^GET \/api\/version$/);
+    const dataSources = first(/^GET \/api\/v2\/catalog\/datasources$/);
+    expect(version.start).toBeLessThan(dataSources.end);
+    expect(dataSources.start).toBeLessThan(version.end);
+    // …and the store's schema read goes with them, before the catalog's answers.
+    expect(first(/^GET \/api\/internal\/olap\/schemas\//).start).toBeLessThan(dataSources.end);
+    // Never more than 1 + 2 at once (a request ending as another starts counts once).
+    const edges = spans.flatMap((s) => [{ at: s.start, step: 1 }, { at: s.end, step: -1 }]).sort((a, b) => a.at - b.at || a.step - b.step);
+    let open = 0;
+    let most = 0;
+    for (const edge of edges) most = Math.max(most, (open += edge.step));
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(3);
+  });
+
   // SIGINT as `kill -INT` sends it (Ctrl-C at a terminal: test/cli/interruption.test.ts), SIGTERM as a CI runner cancels.
   it.each(['SIGINT', 'SIGTERM'] as const)('%s mid-run exits 130 with a true summary of what was done', async (signal) => {
     const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });

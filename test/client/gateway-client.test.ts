@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/gateway-client.js';
 import { GatewayError } from '../../src/gateway/gateway-error.js';
@@ -263,6 +265,36 @@ describe('timeouts, tokens and connections', () => {
     const error = (await c.createSchema(schema).catch((e: unknown) => e)) as GatewayError;
     expect(error.exitCode).toBe(4);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('with limitRequestsAtOnce(n), puts at most n requests on the wire at once and sends the others in the order asked', async () => {
+    // A server that holds every request 40 ms and counts how many it holds at once.
+    let holding = 0;
+    let mostAtOnce = 0;
+    const arrived: string[] = [];
+    const slow = createServer((request, response) => {
+      holding++;
+      mostAtOnce = Math.max(mostAtOnce, holding);
+      arrived.push(request.url ?? '');
+      setTimeout(() => {
+        holding--;
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"schemaName":"s","dimensionFieldSpecs":[]}');
+      }, 40);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = clientFor(`http://127.0.0.1:${(slow.address() as AddressInfo).port}`);
+      c.limitRequestsAtOnce(2);
+      const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+      const reads = await Promise.all(names.map((name) => c.getSchema(name)));
+      expect(reads.map((r) => r.kind)).toEqual(names.map(() => 'found'));
+      expect(mostAtOnce).toBe(2);
+      expect(arrived).toEqual(names.map((name) => `/api/internal/olap/schemas/${name}`));
+    } finally {
+      client?.close();
+      client = undefined;
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 
   it('reuses one kept-alive connection for a series of requests', async () => {

@@ -20,7 +20,7 @@ import { appendStepSummary, githubActionsOf, markdownCell, MAX_ANNOTATIONS, setS
 import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
 import { PLAN_FORMAT_VERSION } from '../../provision/plan-format.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
+import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, RUN_WIDE_READS_AT_ONCE, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
 import { STEP_STATUSES } from '../../provision/steps/step-record.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
@@ -128,7 +128,9 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
       engineOf: (profile: string) => engines.get(profile)!,
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,
     };
-    await checkBeforeRun(loaded, prepared, runOptions);
+    // The data sets' requests, and the run's own reads beside them: the connections the gateway sees.
+    client.limitRequestsAtOnce(options.concurrency + RUN_WIDE_READS_AT_ONCE);
+    await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly });
     // What --prune would delete, read before anything changes (GET requests only).
     const pruning = options.prune === true ? await planPrune(client, { manifestName: loaded.name, keptTables: new Set(prepared.map((p) => p.tableName)), keptSchemas: new Set(prepared.map((p) => p.schemaName)), olapSegment: runOptions.settings.olapSegment }) : undefined;
     if (pruning?.steps.length && !planOnly && options.yes !== true) await confirmPrune(context, pruning);
