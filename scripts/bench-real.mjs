@@ -16,9 +16,10 @@
 // Rounds alternate the tools (round-robin, the order rotated each round); each tool starts
 // every round from a clean store: its own fresh names, none of which exist on the
 // controller; its tables and schemas are deleted after it (untimed), so the controller
-// never carries more than one run's tables, and the next run waits for a quiet machine. Before round 1, the controller is warmed up by
-// the floor's requests for 20 other pairs (untimed). Untimed beforehand, for every name: the data
-// set enabled through the gateway (its topic made on Kafka) and 50 track messages on it, so
+// never carries more than one run's tables, and the next run waits for a quiet machine.
+// Before round 1, the controller is warmed up by the floor's requests for 20 other pairs
+// (untimed). Untimed beforehand, for every name: the data set enabled through the gateway
+// (its topic made on Kafka) and 50 track messages on it, so
 // that every tool starts from the same topics and dpgw's enable step finds the enablement
 // made (converging) and its checks find messages. dpgw is signed in beforehand.
 // The Terraform Pinot provider is not measured: no Pinot provider can be installed from the
@@ -255,7 +256,7 @@ try {
         if (step.code !== 0) throw new Error(`pinot-admin AddTable ${n} exited ${step.code}: ${step.stdout}\n${step.stderr}`);
         peakRssKb = Math.max(peakRssKb, step.peakRssKb);
       }
-      result = { ms: performance.now() - started, peakRssKb, startedAt: undefined };
+      result = { ms: performance.now() - started, peakRssKb };
     }
     const measured = { ms: result.ms, startedAt: result.startedAt, spans: controllerCalls.spans, timeline: timelineOf(result, controllerCalls.spans), peakRssKb: result.peakRssKb, controllerCalls: controllerCalls.count, gatewayCalls: gateway.requestLog.of('gateway').length, creating: controllerCalls.creating, gatewayLog: gateway.requestLog.of('gateway') };
     // Every table made, then the tool's objects removed (untimed) for the next run.

@@ -212,23 +212,19 @@ function sharedNames(prepared: Prepared[], problems: EntryProblems): void {
   }
 }
 
-/**
- * What the platform holds, read (GET requests only) before anything changes. Every data
- * source and data set of the manifest is looked up in the catalog, each once per run: a
- * misspelt data set is a usage error listed with all others at their manifest lines, exit
- * 2 with nothing sent — never found after the data sets before it were provisioned. Then
- * each schema is read back from the store and compared: one the store would refuse fails
- * its data set before any request of it.
- */
 /** Requests on the wire at once beyond the run's concurrency: the run's own reads (the version, the catalog's listings) beside its data sets'. */
 export const RUN_WIDE_READS_AT_ONCE = 2;
 
 /**
- * The reads a run makes before it changes anything (GET requests only): every data set's catalog
- * entry (a manifest naming what the catalog does not have fails here, whole), and the store's
- * schemas, compared. Asked together with the run-wide reads (startRunWideReads): each is a round
- * trip, and from a laptop or a hosted runner far from the gateway one after another they add up.
- * The client bounds how many are on the wire at once (limitRequestsAtOnce).
+ * What the platform holds, read (GET requests only) before anything changes. Every data
+ * source and data set of the manifest is looked up in the catalog, each once per run: a
+ * misspelt data set is a usage error listed with all others at their manifest lines, exit
+ * 2 with nothing changed — never found after the data sets before it were provisioned. Each
+ * schema is read back from the store and compared: one the store would refuse fails its
+ * data set before any request of it. These reads and the run-wide ones (startRunWideReads)
+ * are asked together: each is a round trip, and from a laptop or a hosted runner far from
+ * the gateway one after another they add up. The client bounds how many are on the wire at
+ * once (limitRequestsAtOnce).
  */
 export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions, { forPlan = false }: { forPlan?: boolean } = {}): Promise<void> {
   const cache = (options.catalogCache ??= newCatalogCache());

@@ -79,6 +79,10 @@ describe("the #!/bin/sh line's choice of node flags", () => {
     for (const argv of [[], ['--version'], ['-V'], ['--help'], ['-h'], ['help'], ['help', 'provision'], ['provision', '--help'], ['table', 'create', '--help'], ['health', '-h'], ['bogus', '--help'], ['health'], ['catalog', 'datasets', '--json'], ['health', '--help', 'x'], ['a', 'b', 'c', '--help'], ['table', 'get', 'x']]) {
       expect(startedWith(shell, argv), argv.join(' ')).toEqual([BIN, ...argv]);
     }
+    // The line names commands by their words: each must be one dpgw has (a renamed command would lose its flags unseen).
+    const flagged = /case "\$1" in ([^)]*)\)/.exec(readFileSync(BIN, 'utf8').split('\n')[1]!)![1]!.split('|').filter((word) => !word.startsWith('-'));
+    expect(flagged).toEqual(['provision', 'export', 'sandbox']);
+    for (const command of flagged) expect(TOP_LEVEL_COMMANDS).toContain(command);
     // A leading flag hides the command from the shell: the flags, to be safe.
     for (const argv of [['provision', 'a manifest.yaml'], ['provision', 'a manifest.yaml', '--plan'], ['export', '--output', 'out'], ['sandbox'], ['--version', 'x'], ['--json', 'table', 'get', 'x'], ['--profile', 'ci', 'provision', 'p.yaml']]) {
       expect(startedWith(shell, argv), argv.join(' ')).toEqual([...HEAP_FLAGS, BIN, ...argv]);
