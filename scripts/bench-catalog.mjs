@@ -2,8 +2,9 @@
 // sandbox (100 enablements of 100 each), piped and with --json, against `node -e 0` and
 // one bare fetch of the same listing (node's fetch, the token at hand, the records parsed
 // and printed as --json prints them):
-// medians of the wall time from process start to exit, and dpgw's peak RSS. Writes its
-// section of docs/benchmarks.md; exits 1 when a goal is missed.
+// medians of the wall time from process start to exit, the median of each round's ratio
+// (the goal's figure), and dpgw's peak RSS. Writes its section of docs/benchmarks.md;
+// exits 1 when a goal is missed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { measuredEnv } from './bench-env.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? 10_000);
 const PER_ENABLEMENT = 100;
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const RUNS = Number(process.env.BENCH_RUNS ?? 11);
 const GOALS = { ratio: 1.5, rssMb: 150 };
 
 const names = Array.from({ length: DATA_SETS }, (_, i) => `ds${String(i).padStart(5, '0')}`);
@@ -67,17 +68,25 @@ await sandbox.close();
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const figures = cases.map((c) => ({ name: c.name, ms: median(samples.get(c.name).map((s) => s.ms)), rssMb: median(samples.get(c.name).map((s) => s.rssMb)), kb: median(samples.get(c.name).map((s) => s.bytes)) / 1024 }));
 const fetchFigure = figures[1];
-const rows = figures.map((f, i) => [f.name, f.ms.toFixed(0), f.rssMb.toFixed(0), f.kb.toFixed(0), i >= 2 ? `${(f.ms / fetchFigure.ms).toFixed(2)}×` : '', i >= 2 ? `≤ ${GOALS.ratio}× time, ≤ ${GOALS.rssMb} MB` : '']);
-const table = ['| command | median ms | peak RSS MB | output KB | of the bare fetch | goal |', '|---|---:|---:|---:|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+// Each round's own ratio, dpgw over the bare fetch run just before it: a slow minute of the
+// machine falls on both sides of a pair, where it moves one median more than the other.
+const pairedRatios = (name) => samples.get(name).map((s, run) => s.ms / samples.get(cases[1].name)[run].ms);
+for (const f of figures.slice(2)) {
+  const ratios = pairedRatios(f.name);
+  f.ratio = median(ratios);
+  f.spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+}
+const rows = figures.map((f, i) => [f.name, f.ms.toFixed(0), f.rssMb.toFixed(0), f.kb.toFixed(0), i >= 2 ? `${(f.ms / fetchFigure.ms).toFixed(2)}×` : '', i >= 2 ? `${f.ratio.toFixed(2)}× (${f.spread})` : '', i >= 2 ? `≤ ${GOALS.ratio}× time, ≤ ${GOALS.rssMb} MB` : '']);
+const table = ['| command | median ms | peak RSS MB | output KB | of the bare fetch (medians) | of the bare fetch (each round\'s pair: median, min–max) | goal |', '|---|---:|---:|---:|---:|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 console.log(table);
-const missed = figures.slice(2).filter((f) => f.ms > GOALS.ratio * fetchFigure.ms || f.rssMb > GOALS.rssMb);
+const missed = figures.slice(2).filter((f) => f.ratio > GOALS.ratio || f.rssMb > GOALS.rssMb);
 writeBenchSection(
   'bench:catalog',
   [
     '<!-- bench:catalog -->',
     '## Catalog listing (`npm run bench:catalog`)',
     '',
-    `Medians of ${RUNS} runs each, round-robin, on Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}, ${new Date().toISOString().slice(0, 10)}: ${DATA_SETS.toLocaleString('en')} enabled data sets in ${DATA_SETS / PER_ENABLEMENT} enablements on the sandbox, no latency added. dpgw runs as a shell runs it (\`bin/dpgw\`); the bare fetch is \`node -e "fetch(…)"\` with the same token, parsing the records and printing them as \`--json\` does.`,
+    `Medians of ${RUNS} runs each, round-robin, on Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ').slice(0, 2).join(' ')}, ${new Date().toISOString().slice(0, 10)}: ${DATA_SETS.toLocaleString('en')} enabled data sets in ${DATA_SETS / PER_ENABLEMENT} enablements on the sandbox, no latency added. The goal is held to the median of each round's ratio (dpgw over the bare fetch of the same round); the ratio of the medians is beside it. dpgw runs as a shell runs it (\`bin/dpgw\`); the bare fetch is \`node -e "fetch(…)"\` with the same token, parsing the records and printing them as \`--json\` does.`,
     '',
     table,
     '',

@@ -39,6 +39,27 @@ const noHttp2Wrapper = {
     }));
   },
 };
+/**
+ * got's type checks (@sindresorhus/is) build two Intl.ListFormat at load, for the wording of
+ * an assertion that fails: the first Intl object of a process loads ICU's locale data, about
+ * 10 ms at each start of a command that talks HTTP (docs/benchmarks.md, "Start-up"). Here
+ * they are built when a message first needs one, with the same words. A new release that
+ * words those lines otherwise fails the build, so this cannot silently stop applying.
+ */
+const listFormatsOnDemand = {
+  name: 'list-formats-on-demand',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      for (const type of ['conjunction', 'disjunction']) {
+        const eager = new RegExp(`const (\\w+) = new Intl\\.ListFormat\\('en', \\{ style: 'long', type: '${type}' \\}\\);`);
+        if (!eager.test(source)) throw new Error(`scripts/build.mjs (list-formats-on-demand): ${args.path} no longer builds its '${type}' Intl.ListFormat as expected; update the plugin`);
+        source = source.replace(eager, (_, name) => `let ${name}Built; const ${name} = { format: (list) => (${name}Built ??= new Intl.ListFormat('en', { style: 'long', type: '${type}' })).format(list) };`);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
 const common = {
   bundle: true,
   platform: 'node',
@@ -48,7 +69,7 @@ const common = {
   minify: process.env.DPGW_BUILD_MINIFY !== '0',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [inlineWasm, noHttp2Wrapper],
+  plugins: [inlineWasm, noHttp2Wrapper, listFormatsOnDemand],
 };
 /** CommonJS dependencies bundled into ES modules still call require() for Node's own modules. */
 const esmRequire = { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" };

@@ -152,6 +152,26 @@ describe('the start-up code cache', () => {
     }
   });
 
+  it('a command that talks HTTP builds no Intl object before its first request (the first one loads ICU data: ~10 ms)', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'dpgw-intl-'));
+    const preload = join(work, 'count-intl.cjs');
+    // Counts every Intl object built before the first connection, and says so when the process ends.
+    writeFileSync(
+      preload,
+      `const net = require('node:net'); let connected = false; const built = [];
+       for (const name of ['ListFormat', 'Segmenter', 'NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat']) {
+         const Real = Intl[name];
+         Intl[name] = new Proxy(Real, { construct(target, args) { if (!connected) built.push(name); return Reflect.construct(target, args); } });
+       }
+       const connect = net.Socket.prototype.connect;
+       net.Socket.prototype.connect = function (...args) { connected = true; return connect.apply(this, args); };
+       process.on('exit', () => process.stderr.write('intl-before-connect:' + JSON.stringify({ connected, built }) + '\\n'));`,
+    );
+    const run = await spawnDpgw(['health', '--gateway', 'http://127.0.0.1:9'], { env: cleanEnv({ NODE_OPTIONS: `--require=${preload}` }) });
+    expect(run.stderr).toContain('cannot reach 127.0.0.1:9');
+    expect(JSON.parse(/intl-before-connect:(.*)/.exec(run.stderr)![1]!)).toEqual({ connected: true, built: [] });
+  });
+
   it('an unwritable cache folder costs nothing but the compile; NODE_DISABLE_COMPILE_CACHE turns the cache off', async () => {
     const blocked = cleanEnv();
     writeFileSync(join(blocked.XDG_CACHE_HOME!, 'dpgw'), 'a file where the folder would go');
