@@ -33,10 +33,14 @@ export interface EnabledDataSetView {
   topic?: string;
   storages: Array<{ name: string; id: string; default: boolean }>;
   selfHref?: string;
-  /** The path `storage touch` asks for: the self href and the default storage. */
-  storagePath?: string;
   /** The catalog's own record, as the gateway answered it. */
   record: CatalogDataSet;
+}
+
+/** The path `storage touch` asks for (the self href and the default storage), or undefined without either. */
+export function storagePathOf(view: EnabledDataSetView): string | undefined {
+  const defaultStorage = view.storages.find((s) => s.default);
+  return view.selfHref && defaultStorage ? paths.dataSetStorage(view.selfHref, defaultStorage.id) : undefined;
 }
 
 export interface EnablementView {
@@ -127,7 +131,7 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
     const known = ids ? byEnablement.get(ids.enablementId) : undefined;
     if (filter.enablement !== undefined && !(known && (known.enablement.id === filter.enablement || known.enablement.name === filter.enablement))) continue;
     const storages = (record.storage ?? []).map((s) => ({ name: s.name, id: s.id, default: s.name === DEFAULT_STORAGE_NAME }));
-    const defaultStorage = storages.find((s) => s.default);
+    // The storage path (storagePathOf) is made when shown: a listing of thousands prints none.
     views.push({
       name: record.name,
       dataSource: { id: ids?.dataSourceId ?? '?', name: ids ? sourceById.get(ids.dataSourceId)?.name : undefined },
@@ -135,7 +139,6 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
       topic: topicOf(record),
       storages,
       selfHref,
-      storagePath: selfHref && defaultStorage ? paths.dataSetStorage(selfHref, defaultStorage.id) : undefined,
       record,
     });
   }

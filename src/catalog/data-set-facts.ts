@@ -60,9 +60,17 @@ const PLAIN_SELF_LINK = new RegExp(`^(?:${CATALOG_BASE.replace(/\//g, '\\/')})?/
 export function parseSelfHref(href: string): { dataSourceId: string; enablementId: string; dataSetId: string } | undefined {
   const match = PLAIN_SELF_LINK.exec(href) ?? SELF_LINK.exec(href);
   if (!match) return undefined;
-  const ids = match.slice(1, 4).map(decodedSegment);
-  if (!ids.every((id): id is string => id !== undefined && isPlainSegment(id))) return undefined;
-  return { dataSourceId: ids[0]!, enablementId: ids[1]!, dataSetId: ids[2]! };
+  const dataSourceId = plainId(match[1]);
+  const enablementId = plainId(match[2]);
+  const dataSetId = plainId(match[3]);
+  if (dataSourceId === undefined || enablementId === undefined || dataSetId === undefined) return undefined;
+  return { dataSourceId, enablementId, dataSetId };
+}
+
+/** One id of a self link, decoded, if it stands as a plain segment. */
+function plainId(raw: string | undefined): string | undefined {
+  const id = decodedSegment(raw);
+  return id !== undefined && isPlainSegment(id) ? id : undefined;
 }
 
 function decodedSegment(raw: string | undefined): string | undefined {

@@ -16,10 +16,24 @@ const GAP = '  ';
 const NARROWEST = 6;
 
 export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, { width, style }: TextTableOptions): string {
-  // Cells are the catalog's words: one line each, any control character escaped.
-  const cells = rows.map((row) => row.map((cell) => serverText(cell)));
+  // Cells are the catalog's words: one line each, any control character escaped. A listing of
+  // 10,000 data sets has 70,000 cells, nearly all printable ASCII: those are taken as they are,
+  // one column a character, with one test each (docs/benchmarks.md, "Catalog listing").
+  const columns = header.length;
+  const cells: string[] = [];
+  const lengths: number[] = [];
   const widths = header.map((title) => title.length);
-  for (const row of cells) for (let column = 0; column < row.length; column++) widths[column] = Math.max(widths[column]!, lengthOf(row[column]!));
+  for (const row of rows) {
+    for (let column = 0; column < columns; column++) {
+      const raw = row[column] ?? '';
+      const plain = PRINTABLE_ASCII.test(raw);
+      const cell = plain ? raw : serverText(raw);
+      const length = plain ? cell.length : lengthOf(cell);
+      cells.push(cell);
+      lengths.push(length);
+      if (length > widths[column]!) widths[column] = length;
+    }
+  }
   if (width !== undefined) {
     let over = widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1) - width;
     while (over > 0) {
@@ -30,14 +44,18 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
       over -= cut;
     }
   }
-  const fit = (text: string, column: number) => {
+  const fit = (text: string, length: number, column: number) => {
     const room = widths[column]!;
-    const length = lengthOf(text);
-    if (length <= room) return text.padEnd(room + (text.length - length));
+    if (length <= room) return column === columns - 1 ? text : text.padEnd(room + (text.length - length));
     return `${[...text].slice(0, room - 1).join('')}…`;
   };
-  const line = (row: readonly string[]) => row.map((cell, column) => fit(cell, column)).join(GAP).trimEnd();
-  return [style.bold(line(header)), ...cells.map(line)].join('\n');
+  const lines = [style.bold(header.map((title, column) => fit(title, title.length, column)).join(GAP).trimEnd())];
+  for (let first = 0; first < cells.length; first += columns) {
+    let line = '';
+    for (let column = 0; column < columns; column++) line += (column === 0 ? '' : GAP) + fit(cells[first + column]!, lengths[first + column]!, column);
+    lines.push(line.trimEnd());
+  }
+  return lines.join('\n');
 }
 
 /** Characters as a terminal counts them (code points); plain ASCII, the common case, without splitting. */
@@ -47,3 +65,5 @@ function lengthOf(text: string): number {
 
 // eslint-disable-next-line no-control-regex -- the test is for anything beyond ASCII
 const NON_ASCII = /[^\u0000-\u007f]/;
+/** Space to tilde only: nothing to escape, and as many columns as characters. */
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;

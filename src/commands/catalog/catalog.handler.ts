@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import type { CommandContext } from '../../cli/command-context.js';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { CatalogSourcesCommand, CatalogOffersCommand, CatalogEnablementsCommand, CatalogDatasetsCommand, CatalogShowCommand } from './catalog.command.js';
-import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, type CatalogFilter, type EnabledDataSetView } from '../../catalog/catalog-lookup.js';
+import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, storagePathOf, type CatalogFilter, type EnabledDataSetView } from '../../catalog/catalog-lookup.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { CommandOutput } from '../../output/reporter.js';
 import { textTable } from '../../output/text-table.js';
@@ -129,7 +129,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
     dataSource: view.dataSource,
     enablement: view.enablement,
     topic: view.topic ?? null,
-    storagePath: view.storagePath ?? null,
+    storagePath: storagePathOf(view) ?? null,
     table: { name: view.name, ...tableState },
   };
   return { data, human: (style) => renderShow(view, data.table, style) };
@@ -137,6 +137,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
 
 function renderShow(view: EnabledDataSetView, table: { name: string; exists: boolean | null; why?: string }, style: ChalkInstance): string {
   const id = (text: string) => style.dim(`(${serverText(text)})`);
+  const storagePath = storagePathOf(view);
   const rows: Array<[string, string]> = [
     ['data set', `${view.name} ${id(view.record.id ?? 'no id')}`],
     ['data source', `${view.dataSource.name ?? '?'} ${id(view.dataSource.id)}`],
@@ -145,7 +146,7 @@ function renderShow(view: EnabledDataSetView, table: { name: string; exists: boo
     ['topic', view.topic ?? '- (no topic label)'],
     ['storages', storagesOf(view)],
     ['self link', view.selfHref ?? '-'],
-    ['storage touch', view.storagePath ? `GET ${view.storagePath}` : '- (no default storage)'],
+    ['storage touch', storagePath ? `GET ${storagePath}` : '- (no default storage)'],
     ['table', table.exists === true ? `${table.name} exists in the analytics store` : table.exists === false ? `no table ${table.name} in the analytics store` : `not checked: ${table.why}`],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
