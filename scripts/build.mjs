@@ -1,14 +1,19 @@
 // Builds the dpgw binary in two parts, because start-up time is a feature:
-//  - dist/cli/dpgw.cjs: CommonJS (Node starts CommonJS faster than ESM) with
-//    commander and the command tree: all that --help, --version and usage errors need;
-//  - dist/cli/dispatch.js: ESM, imported when a command runs, with each command's
-//    handler (src/commands/<command>/<command>.handler.ts) split into a chunk of its own,
-//    so a command loads only what it uses.
+//  - dist/cli/dpgw.cjs: commander and the command tree: all that a usage error needs
+//    (--help and --version are answered from text rendered below, without it);
+//  - dist/cli/commands.cjs: loaded when a command runs: the dispatcher, every handler and
+//    everything they use. Each handler, and what only it uses, runs its module code when the
+//    command is dispatched to it (they are dynamic imports in the sources), so a command runs
+//    only what it uses.
+// Both are CommonJS, which bin/dpgw runs from V8's code cache: Node 20 has no such cache for
+// ES modules, and its ES module loader spent more start-up on a command's thirty chunks than
+// their code did (docs/benchmarks.md, "Start-up").
 // Every dependency is bundled, so an install of dpgw installs nothing else (docs/benchmarks.md,
-// "The package"). The library entries (`dpgw`, `dpgw/sandbox`) are bundled into dist/pkg the
-// same way; dist/lib keeps tsc's output for the type declarations and the repository's scripts.
+// "The package"). The library entries (`dpgw`, `dpgw/sandbox`) are bundled into dist/pkg as ES
+// modules; dist/lib keeps tsc's output for the type declarations and the repository's scripts.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -76,18 +81,44 @@ const esmRequire = { js: "import { createRequire as __dpgwCreateRequire } from '
 
 await rm(new URL('../dist/cli', import.meta.url), { recursive: true, force: true });
 
+/** CommonJS has no import.meta: package-root.ts finds the installed package (its templates/, its examples/) from the bundle's own URL. */
+const moduleUrl = {
+  define: { ...common.define, 'import.meta.url': '__dpgwModuleUrl' },
+  banner: { js: 'var __dpgwModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
+/**
+ * Two large dependencies few commands use stay out of commands.cjs, each in a file of its own
+ * that the first command to import it requires: the prompts (inquirer, with the character
+ * sets of its editor prompt), asked only at a terminal, and the stream client (with its schema
+ * codecs), used by the stream checks. Out, they are a million bytes fewer to compile when a
+ * command runs without its code cache (a CI runner's first start).
+ */
+const SEPARATE_DEPENDENCIES = { '@inquirer/prompts': 'vendor/inquirer-prompts.cjs', '@platformatic/kafka': 'vendor/platformatic-kafka.cjs' };
+const separateDependencies = {
+  name: 'separate-dependencies',
+  setup(builder) {
+    builder.onResolve({ filter: /^(@inquirer\/prompts|@platformatic\/kafka)$/ }, (args) => ({ path: `./${SEPARATE_DEPENDENCIES[args.path]}`, external: true }));
+  },
+};
+
 await build({
   ...common,
-  entryPoints: { dispatch: 'src/cli/dispatch.ts' },
-  outdir: 'dist/cli',
-  format: 'esm',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  // The dependencies go into the chunks too: resolving and reading hundreds of small
-  // files from node_modules cost more start-up than the code itself (docs/benchmarks.md).
-  // The stream client is imported dynamically, so only the commands that use it load its chunk.
-  banner: esmRequire,
+  ...moduleUrl,
+  entryPoints: ['src/cli/dispatch.ts'],
+  outfile: 'dist/cli/commands.cjs',
+  format: 'cjs',
+  // Code run from a code cache has no loader for import() (Node 20): every import() of what
+  // is not in the bundle (a separate dependency, one of Node's modules) becomes a require().
+  supported: { 'dynamic-import': false },
+  // The dependencies go in too: resolving and reading hundreds of small files from
+  // node_modules cost more start-up than the code itself (docs/benchmarks.md).
+  plugins: [...common.plugins, separateDependencies],
 });
+const requireOf = createRequire(import.meta.url);
+for (const [name, file] of Object.entries(SEPARATE_DEPENDENCIES)) {
+  await build({ ...common, ...moduleUrl, entryPoints: [requireOf.resolve(name)], outfile: `dist/cli/${file}`, format: 'cjs' });
+}
 
 await rm(new URL('../dist/pkg', import.meta.url), { recursive: true, force: true });
 await build({
@@ -101,16 +132,22 @@ await build({
   banner: esmRequire,
 });
 
-/** Keeps `import('./dispatch.js')` a real dynamic import of the ESM part. */
+/**
+ * The start-up bundle's import of the dispatcher requires commands.cjs when a command runs
+ * (src/cli/load-dispatch.ts): bin/dpgw hands in its own loader, from the code cache; this is
+ * the way without it (NODE_DISABLE_COMPILE_CACHE=1, `node dist/cli/dpgw.cjs`).
+ */
 const dispatchStaysOutside = {
   name: 'dispatch-stays-outside',
   setup(builder) {
-    builder.onResolve({ filter: /^\.\/dispatch\.js$/ }, () => ({ path: './dispatch.js', external: true }));
+    builder.onResolve({ filter: /^\.\/dispatch\.js$/ }, () => ({ path: 'dispatch', namespace: 'dpgw-commands' }));
+    builder.onResolve({ filter: /^\.\/commands\.cjs$/ }, () => ({ path: './commands.cjs', external: true }));
+    builder.onLoad({ filter: /.*/, namespace: 'dpgw-commands' }, () => ({ contents: "module.exports = require('./commands.cjs');", loader: 'js' }));
   },
 };
 /**
  * A command's definition names its handler by an import (src/commands/<command>/*.command.ts);
- * dispatch.js makes that import, from the ES module part. The start-up bundle holds the same
+ * the dispatcher makes that import, in commands.cjs. The start-up bundle holds the same
  * definitions for the command tree but never calls that import, so it stays a bare
  * reference there instead of pulling every handler in.
  */
@@ -142,17 +179,17 @@ await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/cli/dpgw.cjs',
   format: 'cjs',
-  // CommonJS has no import.meta: package-root.ts finds the installed package (its examples/, for --help) from this file's own URL.
-  define: { ...common.define, 'import.meta.url': '__dpgwModuleUrl' },
-  banner: { js: 'var __dpgwModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  ...moduleUrl,
   plugins: [...common.plugins, dispatchStaysOutside, handlersStayOutside, childProcessOnDemand],
 });
 
-// The build's identity, last in the bundle: bin/dpgw keys its code cache by it, so a new
-// build never runs an old build's compiled code (docs/benchmarks.md, start-up).
+// The build's identity, of both bundles, last in the start-up bundle: bin/dpgw keys the code
+// caches of both by it, so a new build never runs an old build's compiled code. (V8 checks a
+// cache against the source's length, not its text: the key must change with the text.)
 const startBundle = new URL('../dist/cli/dpgw.cjs', import.meta.url);
 const startSource = await readFile(startBundle, 'utf8');
-const buildId = createHash('sha256').update(startSource).digest('hex').slice(0, 16);
+const commandsSource = await readFile(new URL('../dist/cli/commands.cjs', import.meta.url), 'utf8');
+const buildId = createHash('sha256').update(startSource).update(commandsSource).digest('hex').slice(0, 16);
 await writeFile(startBundle, `${startSource.trimEnd()}\n// dpgw build ${buildId}\n`);
 
 // The version and every command's help, rendered from the command tree (src/cli/help-templates.ts)

@@ -1,8 +1,9 @@
 /**
  * The dispatcher's import, in one place for run-cli.ts and main.ts. bin/dpgw runs the
  * start-up bundle from V8's code cache, where import() has no module loader behind it
- * (Node 20), so it hands in an import of dist/cli/dispatch.js; in-process callers
- * (the tests) import it here.
+ * (Node 20), and hands in its loader of dist/cli/commands.cjs (from a code cache too);
+ * without it the bundle requires commands.cjs (scripts/build.mjs); in-process callers
+ * (the tests) import the source here.
  */
 import type * as DispatchModule from './dispatch.js';
 

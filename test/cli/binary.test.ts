@@ -1,6 +1,6 @@
 /** The built binary as a user meets it: no TTY, stdout and stderr apart, exit codes. */
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,66 +90,76 @@ describe("the #!/bin/sh line's choice of node flags", () => {
   });
 });
 
-describe('the start-up code cache', () => {
+describe('the code caches of the two bundles', () => {
   const cacheFolder = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'dpgw', 'code-cache');
-  const onlyCacheFile = (env: NodeJS.ProcessEnv) => {
-    const files = readdirSync(cacheFolder(env));
-    expect(files).toHaveLength(1);
-    return join(cacheFolder(env), files[0]!);
-  };
+  const cacheFiles = (env: NodeJS.ProcessEnv) => readdirSync(cacheFolder(env)).sort();
+  const key = `[0-9a-f]{16}-${process.version}-${process.arch}`;
 
-  it('is written once, private to the user, and later starts run commands from it', async () => {
+  it('are written once, private to the user: the start-up bundle, and the commands once for each command; later starts run from them', async () => {
     const env = cleanEnv();
     const first = await spawnDpgw(['config', 'show', '--json'], { env });
     expect(first.code).toBe(0);
-    const file = onlyCacheFile(env);
-    expect(file).toMatch(new RegExp(`dpgw-[0-9a-f]{16}-${process.version}-${process.arch}\\.bin$`));
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    const written = statSync(file).mtimeMs;
-    // A command dispatched from the cached bundle: its handler is imported through bin/dpgw.
-    const second = await spawnDpgw(['config', 'show', '--json'], { env });
-    expect(second).toEqual(first);
-    expect(statSync(file).mtimeMs).toBe(written);
+    const files = cacheFiles(env);
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(new RegExp(`^commands-${key}-config\\.bin$`));
+    expect(files[1]).toMatch(new RegExp(`^dpgw-${key}\\.bin$`));
+    expect(statSync(cacheFolder(env)).mode & 0o777).toBe(0o700);
+    for (const file of files) expect(statSync(join(cacheFolder(env), file)).mode & 0o777).toBe(0o600);
+    const written = files.map((file) => statSync(join(cacheFolder(env), file)).mtimeMs);
+    // The same command again, and another subcommand of it: both run from the files written.
+    expect(await spawnDpgw(['config', 'show', '--json'], { env })).toEqual(first);
+    expect((await spawnDpgw(['config', 'path'], { env })).code).toBe(0);
+    expect(cacheFiles(env)).toEqual(files);
+    expect(files.map((file) => statSync(join(cacheFolder(env), file)).mtimeMs)).toEqual(written);
+    // Another command gets its own, which holds the code it ran.
+    expect((await spawnDpgw(['health', '--gateway', 'http://127.0.0.1:9'], { env })).code).toBe(5);
+    expect(cacheFiles(env).filter((file) => !files.includes(file))).toEqual([expect.stringMatching(new RegExp(`^commands-${key}-health\\.bin$`))]);
   });
 
   it('a damaged cache is compiled past and replaced, with nothing said', async () => {
     const env = cleanEnv();
-    // --version and --help are answered without the bundle (bin/answer.js): a command loads it.
+    // --version and --help are answered without the bundles (bin/answer.js): a command loads them.
     await spawnDpgw(['config', 'path'], { env });
-    const file = onlyCacheFile(env);
-    writeFileSync(file, 'not V8 code');
+    const files = cacheFiles(env).map((file) => join(cacheFolder(env), file));
+    expect(files).toHaveLength(2);
+    for (const file of files) writeFileSync(file, 'not V8 code');
     const run = await spawnDpgw(['config', 'path'], { env });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('config.yaml');
-    expect(readFileSync(file, 'utf8')).not.toBe('not V8 code');
+    for (const file of files) expect(readFileSync(file, 'utf8')).not.toBe('not V8 code');
   });
 
   it('node started with flags and without keeps a cache each, so neither replaces the other', async () => {
     const env = cleanEnv();
     await spawnDpgw(['config', 'path'], { env });
-    const plain = onlyCacheFile(env);
+    const plain = cacheFiles(env);
     const flagged = await new Promise<number | null>((resolve) => execFile(process.execPath, ['--max-semi-space-size=2', BIN, 'config', 'path'], { env }, (error) => resolve(error ? (error.code as number) : 0)));
     expect(flagged).toBe(0);
-    const files = readdirSync(cacheFolder(env)).map((name) => join(cacheFolder(env), name));
-    expect(files).toHaveLength(2);
-    expect(files.find((f) => f !== plain)).toMatch(new RegExp(`dpgw-[0-9a-f]{16}-${process.version}-${process.arch}-[0-9a-f]{8}\\.bin$`));
+    expect(cacheFiles(env).filter((file) => !plain.includes(file))).toEqual([
+      expect.stringMatching(new RegExp(`^commands-${key}-[0-9a-f]{8}-config\\.bin$`)),
+      expect.stringMatching(new RegExp(`^dpgw-${key}-[0-9a-f]{8}\\.bin$`)),
+    ]);
   });
 
-  it("on Node 22 and later, keeps the command's ES module chunks compiled by Node, in a folder only the user can enter; on Node 20, keeps none", async () => {
+  it("other builds' files go once they are a day old; this build's, and another's written today, stay", async () => {
     const env = cleanEnv();
-    // A command: its handler and the modules it needs are ES module chunks.
-    expect((await spawnDpgw(['config', 'show', '--json'], { env })).code).toBe(0);
-    const folder = join(env.XDG_CACHE_HOME!, 'dpgw', 'module-cache');
-    if (Number(process.versions.node.split('.')[0]) >= 22) {
-      expect(statSync(folder).mode & 0o777).toBe(0o700);
-      const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-      expect(files.length).toBeGreaterThan(0);
-      // The next start reads them; what it prints is the same.
-      expect(await spawnDpgw(['config', 'show', '--json'], { env })).toMatchObject({ code: 0, stderr: '' });
-    } else {
-      expect(existsSync(folder)).toBe(false);
-    }
+    mkdirSync(cacheFolder(env), { recursive: true });
+    const other = (name: string, ageDays: number) => {
+      const file = join(cacheFolder(env), name);
+      writeFileSync(file, 'an older build');
+      const when = new Date(Date.now() - ageDays * 24 * 60 * 60 * 1000);
+      utimesSync(file, when, when);
+      return name;
+    };
+    const old = [other(`dpgw-0123456789abcdef-${process.version}-${process.arch}.bin`, 2), other(`commands-0123456789abcdef-${process.version}-${process.arch}-health.bin`, 2)];
+    const recent = other(`commands-fedcba9876543210-${process.version}-${process.arch}-health.bin`, 0.5);
+    const unrelated = other('notes.txt', 30);
+    expect((await spawnDpgw(['config', 'path'], { env })).code).toBe(0);
+    const files = cacheFiles(env);
+    expect(files).toEqual(expect.arrayContaining([recent, unrelated]));
+    for (const name of old) expect(files).not.toContain(name);
+    expect(files.filter((file) => new RegExp(`^(dpgw|commands)-${key}`).test(file) && !file.includes('fedcba9876543210'))).toHaveLength(2);
   });
 
   it('a command that talks HTTP builds no Intl object before its first request (the first one loads ICU data: ~10 ms)', async () => {
@@ -180,7 +190,6 @@ describe('the start-up code cache', () => {
     const disabled = cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' });
     expect((await spawnDpgw(['config', 'path'], { env: disabled })).code).toBe(0);
     expect(existsSync(cacheFolder(disabled))).toBe(false);
-    expect(existsSync(join(disabled.XDG_CACHE_HOME!, 'dpgw', 'module-cache'))).toBe(false);
   });
 });
 
@@ -220,7 +229,7 @@ describe('bad input: one line, exit 2', () => {
   it('an install missing its command code ends in one line and exit 1, not a stack', async () => {
     const install = mkdtempSync(join(tmpdir(), 'dpgw-broken-install-'));
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(install, part), { recursive: true });
-    writeFileSync(join(install, 'dist/cli/dispatch.js'), 'export const dispatch = ;\n');
+    writeFileSync(join(install, 'dist/cli/commands.cjs'), 'exports.dispatch = ;\n');
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
       execFile(process.execPath, [join(install, 'bin/dpgw'), 'config', 'show'], { env: cleanEnv() }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr })),
     );
@@ -303,7 +312,7 @@ describe('npm pack on a clean clone', () => {
     const destination = mkdtempSync(join(tmpdir(), 'dpgw-tarball-'));
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--loglevel', 'error', '--pack-destination', destination], { cwd: clone, encoding: 'utf8', env: cleanEnv() })) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['bin/dpgw', 'dist/cli/dpgw.cjs', 'dist/cli/dispatch.js', 'dist/pkg/index.js', 'dist/pkg/sandbox.js', 'dist/lib/index.d.ts', 'templates/realtime-table.yaml']));
+    expect(files).toEqual(expect.arrayContaining(['bin/dpgw', 'dist/cli/dpgw.cjs', 'dist/cli/commands.cjs', 'dist/pkg/index.js', 'dist/pkg/sandbox.js', 'dist/lib/index.d.ts', 'templates/realtime-table.yaml']));
     // No source maps, no tsc output but the type declarations, no test or script.
     expect(files.filter((f) => f.endsWith('.map') || (f.startsWith('dist/lib/') && !f.endsWith('.d.ts')) || f.startsWith('test/') || f.startsWith('scripts/'))).toEqual([]);
 
