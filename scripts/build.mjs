@@ -116,8 +116,39 @@ await build({
   plugins: [...common.plugins, separateDependencies],
 });
 const requireOf = createRequire(import.meta.url);
+/**
+ * The stream client compiles a JSON schema validator (ajv) for the options of each of its
+ * calls when its modules load: about 150 ms of CPU at every start of a command that uses it
+ * (`provision` with its stream checks, by default), for validators it calls only when a client
+ * is made with `strict: true`, which dpgw never asks for (docs/benchmarks.md, "stream
+ * pre-flight"). Here each is compiled on its first call instead, with the same schema and the
+ * same `errors` after a call. A release that declares them otherwise fails the build.
+ */
+const VALIDATOR_AT_LOAD = /^export const (\w+) = ajv\.compile\(/gm;
+const validatorsOnDemand = {
+  name: 'validators-on-demand',
+  setup(builder) {
+    let made = 0;
+    builder.onLoad({ filter: /[\\/]@platformatic[\\/]kafka[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      let inFile = 0;
+      const onDemand = source.replace(VALIDATOR_AT_LOAD, (_, name) => {
+        inFile++;
+        return `export const ${name} = __dpgwValidatorOnDemand(`;
+      });
+      if (inFile === 0) return undefined;
+      made += inFile;
+      const helper = `\nfunction __dpgwValidatorOnDemand(schema) {\n  let compiled;\n  const validate = (data) => {\n    compiled ??= ajv.compile(schema);\n    const valid = compiled(data);\n    validate.errors = compiled.errors;\n    return valid;\n  };\n  validate.errors = null;\n  return validate;\n}\n`;
+      return { contents: onDemand + helper, loader: 'js' };
+    });
+    builder.onEnd(() => {
+      if (made < 30) throw new Error(`scripts/build.mjs (validators-on-demand): found ${made} option validators in @platformatic/kafka, expected 30 or more; update the plugin`);
+    });
+  },
+};
 for (const [name, file] of Object.entries(SEPARATE_DEPENDENCIES)) {
-  await build({ ...common, ...moduleUrl, entryPoints: [requireOf.resolve(name)], outfile: `dist/cli/${file}`, format: 'cjs' });
+  const plugins = name === '@platformatic/kafka' ? [...common.plugins, validatorsOnDemand] : common.plugins;
+  await build({ ...common, ...moduleUrl, entryPoints: [requireOf.resolve(name)], outfile: `dist/cli/${file}`, format: 'cjs', plugins });
 }
 
 await rm(new URL('../dist/pkg', import.meta.url), { recursive: true, force: true });
