@@ -115,7 +115,6 @@ await build({
   // node_modules cost more start-up than the code itself (docs/benchmarks.md).
   plugins: [...common.plugins, separateDependencies],
 });
-const requireOf = createRequire(import.meta.url);
 /**
  * The stream client compiles a JSON schema validator (ajv) for the options of each of its
  * calls when its modules load: about 150 ms of CPU at every start of a command that uses it
@@ -146,6 +145,7 @@ const validatorsOnDemand = {
     });
   },
 };
+const requireOf = createRequire(import.meta.url);
 for (const [name, file] of Object.entries(SEPARATE_DEPENDENCIES)) {
   const plugins = name === '@platformatic/kafka' ? [...common.plugins, validatorsOnDemand] : common.plugins;
   await build({ ...common, ...moduleUrl, entryPoints: [requireOf.resolve(name)], outfile: `dist/cli/${file}`, format: 'cjs', plugins });

@@ -65,6 +65,9 @@ describe('dpgw --help and --version', () => {
   });
 });
 
+/** What bin/dpgw's #! line starts node with for provision, export and sandbox. */
+const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024'];
+
 describe("the #!/bin/sh line's choice of node flags", () => {
   // A `node` on PATH that prints what it was started with, one word a line.
   const fakeNodeDir = mkdtempSync(join(tmpdir(), 'dpgw-fake-node-'));
@@ -72,7 +75,6 @@ describe("the #!/bin/sh line's choice of node flags", () => {
   // Every one of them is there on the machines CI runs on: a missing one fails, it is not skipped. BusyBox's sh runs dpgw in test/e2e/busybox-start.test.ts.
   const shells = ['/bin/sh', '/usr/bin/dash', '/usr/bin/bash'];
   const startedWith = (shell: string, argv: string[]) => execFileSync(shell, [BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin` }, encoding: 'utf8' }).split('\n').slice(0, -1);
-  const HEAP_FLAGS = ['--max-semi-space-size=2', '--max-old-space-size=1024'];
 
   it.each(shells)('%s: the heap flags for the commands whose memory grows with the platform (provision, export, sandbox) and after a leading flag, none otherwise, every word passed as given', (shell) => {
     // Answers written from the build (bin/answer.js), and commands of a bounded size.
@@ -134,7 +136,7 @@ describe('the code caches of the two bundles', () => {
     const env = cleanEnv();
     await spawnDpgw(['config', 'path'], { env });
     const plain = cacheFiles(env);
-    const flagged = await new Promise<number | null>((resolve) => execFile(process.execPath, ['--max-semi-space-size=2', BIN, 'config', 'path'], { env }, (error) => resolve(error ? (error.code as number) : 0)));
+    const flagged = await new Promise<number | null>((resolve) => execFile(process.execPath, [...HEAP_FLAGS, BIN, 'config', 'path'], { env }, (error) => resolve(error ? (error.code as number) : 0)));
     expect(flagged).toBe(0);
     const added = cacheFiles(env).filter((file) => !plain.includes(file));
     expect(added).toEqual([
@@ -145,7 +147,7 @@ describe('the code caches of the two bundles', () => {
     // `health`, which compiles the whole HTTP client on its way, writes one no larger than `config path`'s
     // (written at exit, it was a quarter larger).
     const health = await new Promise<number | null>((resolve) =>
-      execFile(process.execPath, ['--max-semi-space-size=2', BIN, 'health', '--gateway', 'http://127.0.0.1:9'], { env }, (error) => resolve(error ? (error.code as number) : 0)),
+      execFile(process.execPath, [...HEAP_FLAGS, BIN, 'health', '--gateway', 'http://127.0.0.1:9'], { env }, (error) => resolve(error ? (error.code as number) : 0)),
     );
     expect(health).toBe(5);
     const size = (pattern: RegExp) => statSync(join(cacheFolder(env), cacheFiles(env).find((file) => pattern.test(file))!)).size;
