@@ -340,6 +340,12 @@ describe('npm pack on a clean clone', () => {
     expect(installed.output).toMatch(/added 1 package/);
     const version = execFileSync(join(prefix, 'bin', 'dpgw'), ['--version'], { encoding: 'utf8', env: cleanEnv() });
     expect(version.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    // A command runs from the installed bundles, through npm's link, and keeps its code caches.
+    const commandEnv = cleanEnv();
+    for (let start = 0; start < 2; start++) {
+      expect(execFileSync(join(prefix, 'bin', 'dpgw'), ['config', 'path'], { encoding: 'utf8', env: commandEnv }).trim()).toBe(join(commandEnv.DPGW_CONFIG_DIR!, 'config.yaml'));
+    }
+    expect(readdirSync(join(commandEnv.XDG_CACHE_HOME!, 'dpgw', 'code-cache')).filter((file) => file.startsWith('commands-'))).toHaveLength(1);
     // The library's two entries load from the installed package alone.
     const library = execFileSync(process.execPath, ['--input-type=module', '-e', "const { GatewayClient } = await import('dpgw'); const { startSandbox } = await import('dpgw/sandbox'); const s = await startSandbox(); console.log(typeof GatewayClient, s.stream.brokerList.startsWith('127.0.0.1:')); await s.close();"], { cwd: join(prefix, 'lib'), encoding: 'utf8', env: cleanEnv() });
     expect(library.trim()).toBe('function true');
