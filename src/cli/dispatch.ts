@@ -39,6 +39,14 @@ export async function catalogNames(kind: 'data source' | 'data set' | 'offered d
   );
 }
 
+/**
+ * Tells bin/dpgw that the command's handler and what it needs have loaded, before it runs:
+ * a long-running command's code cache is written then (bin/dpgw, runCached).
+ */
+function handlerLoaded(): void {
+  (globalThis as { [key: symbol]: (() => void) | undefined })[Symbol.for('dpgw.handlerLoaded')]?.();
+}
+
 export async function dispatch(command: Command, io: Io, argv: readonly string[]): Promise<number> {
   const options: Record<string, unknown> = command.optsWithGlobals();
   const name = commandPath(command);
@@ -77,6 +85,7 @@ export async function dispatch(command: Command, io: Io, argv: readonly string[]
     const definition = findDefinition(COMMANDS, name);
     if (!definition) throw new DpgwError('failure', `internal error: no definition of \`${name}\``, { code: 'UNEXPECTED_FAILURE', hint: 'please report it' });
     const handler = await definition.handler();
+    handlerLoaded();
     const output = await handler(context);
     reporter.result(output);
     return output.exitCode ?? ExitCode.Ok;
