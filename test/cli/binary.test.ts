@@ -120,6 +120,20 @@ describe('the code caches of the two bundles', () => {
     expect(cacheFiles(env).filter((file) => !files.includes(file))).toEqual([expect.stringMatching(new RegExp(`^commands-${key}-health\\.bin$`))]);
   });
 
+  it('a dependency kept in a file of its own (zod, for a manifest) runs from a cache of its own, written once', async () => {
+    const env = cleanEnv();
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-manifest-'));
+    writeFileSync(join(folder, 'dpgw.yaml'), 'dataSets:\n  - dataset: trips\n');
+    const plan = await spawnDpgw(['provision', join(folder, 'dpgw.yaml'), '--plan'], { env });
+    expect(plan.code).toBe(2);
+    expect(plan.stderr).toContain('dataSets[0].datasource: expected string');
+    const vendor = cacheFiles(env).filter((file) => file.startsWith('vendor-'));
+    expect(vendor).toEqual([expect.stringMatching(new RegExp(`^vendor-${key}-zod\\.bin$`))]);
+    const written = statSync(join(cacheFolder(env), vendor[0]!)).mtimeMs;
+    expect(await spawnDpgw(['provision', join(folder, 'dpgw.yaml'), '--plan'], { env })).toEqual(plan);
+    expect(statSync(join(cacheFolder(env), vendor[0]!)).mtimeMs).toBe(written);
+  });
+
   it('a damaged cache is compiled past and replaced, with nothing said', async () => {
     const env = cleanEnv();
     // --version and --help are answered without the bundles (bin/answer.js): a command loads them.
@@ -178,7 +192,11 @@ describe('the code caches of the two bundles', () => {
       utimesSync(file, when, when);
       return name;
     };
-    const old = [other(`dpgw-0123456789abcdef-${process.version}-${process.arch}.bin`, 2), other(`commands-0123456789abcdef-${process.version}-${process.arch}-health.bin`, 2)];
+    const old = [
+      other(`dpgw-0123456789abcdef-${process.version}-${process.arch}.bin`, 2),
+      other(`commands-0123456789abcdef-${process.version}-${process.arch}-health.bin`, 2),
+      other(`vendor-0123456789abcdef-${process.version}-${process.arch}-zod.bin`, 2),
+    ];
     const recent = other(`commands-fedcba9876543210-${process.version}-${process.arch}-health.bin`, 0.5);
     const unrelated = other('notes.txt', 30);
     expect((await spawnDpgw(['config', 'path'], { env })).code).toBe(0);
