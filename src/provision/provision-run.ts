@@ -228,7 +228,7 @@ export const RUN_WIDE_READS_AT_ONCE = 2;
  */
 export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions, { forPlan = false }: { forPlan?: boolean } = {}): Promise<void> {
   const cache = (options.catalogCache ??= newCatalogCache());
-  startRunWideReads(prepared, options, forPlan);
+  startRunWideReads(prepared, options, cache, forPlan);
   const schemaReads = compareSchemasBeforeRun(loaded, prepared, options);
   // Awaited after the catalog's problems, which are reported first when there are both.
   schemaReads.catch(() => undefined);
@@ -278,8 +278,7 @@ async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepare
  * manifest exists already, to see what is enabled in it). Their errors reach the steps that
  * await them, as if asked there.
  */
-function startRunWideReads(prepared: Prepared[], options: RunOptions, forPlan: boolean): void {
-  const cache = (options.catalogCache ??= newCatalogCache());
+function startRunWideReads(prepared: Prepared[], options: RunOptions, cache: CatalogCache, forPlan: boolean): void {
   platformVersion(options).catch(() => undefined);
   if (forPlan) everyDataSetListed(options.client, cache).catch(() => undefined);
   for (const dataSource of new Set(prepared.map((p) => p.entry.datasource))) {
