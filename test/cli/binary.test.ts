@@ -1,6 +1,6 @@
 /** The built binary as a user meets it: no TTY, stdout and stderr apart, exit codes. */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -146,6 +146,32 @@ describe('the code caches of the two bundles', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('config.yaml');
     for (const file of files) expect(readFileSync(file, 'utf8')).not.toBe('not V8 code');
+  });
+
+  it("a cache file someone else could have written is never run: compiled past and replaced by the user's own; a FIFO in its place does not hang a start", async () => {
+    const env = cleanEnv();
+    await spawnDpgw(['config', 'path'], { env });
+    const [commands, startUp] = cacheFiles(env).map((file) => join(cacheFolder(env), file));
+    // Valid caches, which a check of V8's alone would run: one writable by others, one (when the suite can give it away) another user's.
+    chmodSync(startUp!, 0o666);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(commands!, 65534, 65534);
+    else chmodSync(commands!, 0o620);
+    const before = [commands!, startUp!].map((file) => statSync(file).ino);
+    const run = await spawnDpgw(['config', 'path'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    for (const [i, file] of [commands!, startUp!].entries()) {
+      const info = statSync(file);
+      expect(info.ino, file).not.toBe(before[i]);
+      expect(info.mode & 0o777).toBe(0o600);
+      expect(info.uid).toBe(process.getuid?.());
+    }
+    rmSync(startUp!);
+    execFileSync('mkfifo', ['-m', '600', startUp!]);
+    const past = await spawnDpgw(['config', 'path'], { env });
+    expect(past.code).toBe(0);
+    expect(statSync(startUp!).isFile()).toBe(true);
   });
 
   it('node started with flags and without keeps a cache each, so neither replaces the other', async () => {
