@@ -184,6 +184,16 @@ describe('the code caches of the two bundles', () => {
       expect.stringMatching(new RegExp(`^commands-${key}-[0-9a-f]{8}-config\\.bin$`)),
       expect.stringMatching(new RegExp(`^dpgw-${key}-[0-9a-f]{8}\\.bin$`)),
     ]);
+    // V8 flags from NODE_OPTIONS (a CI job's heap size) count as flags too: a file each, and each run again from its own.
+    const fromEnvironment = { ...env, NODE_OPTIONS: '--max-old-space-size=4096' };
+    expect((await spawnDpgw(['config', 'path'], { env: fromEnvironment })).code).toBe(0);
+    const all = cacheFiles(env);
+    expect(all).toHaveLength(plain.length + 4);
+    const written = all.map((file) => statSync(join(cacheFolder(env), file)).mtimeMs);
+    expect((await spawnDpgw(['config', 'path'], { env })).code).toBe(0);
+    expect((await spawnDpgw(['config', 'path'], { env: fromEnvironment })).code).toBe(0);
+    expect(cacheFiles(env)).toEqual(all);
+    expect(all.map((file) => statSync(join(cacheFolder(env), file)).mtimeMs)).toEqual(written);
   });
 
   it('with the heap flags (provision, export, sandbox) the commands cache is written once the handler has loaded, before it runs; without them, at exit', async () => {

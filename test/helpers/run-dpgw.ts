@@ -29,7 +29,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   }
   env.DPGW_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'dpgw-config-'));
   env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'dpgw-cache-'));
-  for (const key of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'NODE_EXTRA_CA_CERTS']) delete env[key];
+  for (const key of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']) delete env[key];
   return { ...env, ...extra };
 }
 
