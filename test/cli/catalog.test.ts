@@ -100,7 +100,7 @@ describe('dpgw catalog', () => {
   });
 
   it('show: everything about one enabled data set, and whether its table exists', async () => {
-    const { dpgw, onlyGets } = await setUp();
+    const { dpgw, env, onlyGets } = await setUp();
     const ambiguous = await dpgw(['catalog', 'show', 'track']);
     expect([ambiguous.code, ambiguous.stderr]).toEqual([2, 'dpgw: dataset: data set "track" is enabled in 2 enablements — choose one with --enablement: track, track-analysts\n']);
     const shown = await dpgw(['catalog', 'show', 'track', '--enablement', 'track']);
@@ -108,6 +108,10 @@ describe('dpgw catalog', () => {
     const fields = Object.fromEntries(rowsOf(shown.stdout).map((line) => [line.slice(0, 13).trim(), line.slice(15)]));
     expect(fields).toMatchObject({ groups: TRACK_GROUP, topic: 'mock-data-library.track.track', table: 'track exists in the analytics store' });
     expect(fields['storage touch']).toMatch(/^GET \/api\/v2\/catalog\/datasources\/[\w-]+\/enablements\/[\w-]+\/datasets\/[\w-]+\/storages\/[\w-]+$/);
+    // In colour (a terminal, FORCE_COLOR): the ids are dimmed by real escapes, never shown as escaped text.
+    const coloured = await spawnDpgw(['catalog', 'show', 'track', '--enablement', 'track'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(coloured.stdout).not.toContain('\\u001b');
+    expect(coloured.stdout).toMatch(/^\u001b\[1mdata set +\u001b\[22m {2}track \u001b\[2m\([\w-]+\)\u001b\[22m$/m);
     const json = JSON.parse((await dpgw(['catalog', 'show', 'vessel', '--json'])).stdout);
     expect(json).toMatchObject({ dataSet: { name: 'vessel' }, enablement: { name: 'vessel', groups: [TRACK_GROUP] }, topic: 'mock-data-library.vessel.vessel', table: { name: 'vessel', exists: false, checked: true } });
     const notEnabled = await dpgw(['catalog', 'show', 'weather']);

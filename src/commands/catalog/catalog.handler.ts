@@ -136,22 +136,22 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
 };
 
 function renderShow(view: EnabledDataSetView, table: { name: string; exists: boolean | null; why?: string }, style: ChalkInstance): string {
+  // Every value is the catalog's words, escaped before dpgw's own styling goes around them: one line each, whatever they hold.
   const id = (text: string) => style.dim(`(${serverText(text)})`);
   const storagePath = storagePathOf(view);
   const rows: Array<[string, string]> = [
-    ['data set', `${view.name} ${id(view.record.id ?? 'no id')}`],
-    ['data source', `${view.dataSource.name ?? '?'} ${id(view.dataSource.id)}`],
-    ['enablement', `${view.enablement.name ?? '?'} ${id(view.enablement.id)}`],
-    ['groups', (view.enablement.groups ?? []).join(', ') || '-'],
-    ['topic', view.topic ?? '- (no topic label)'],
-    ['storages', storagesOf(view)],
-    ['self link', view.selfHref ?? '-'],
-    ['storage touch', storagePath ? `GET ${storagePath}` : '- (no default storage)'],
-    ['table', table.exists === true ? `${table.name} exists in the analytics store` : table.exists === false ? `no table ${table.name} in the analytics store` : `not checked: ${table.why}`],
+    ['data set', `${serverText(view.name)} ${id(view.record.id ?? 'no id')}`],
+    ['data source', `${serverText(view.dataSource.name ?? '?')} ${id(view.dataSource.id)}`],
+    ['enablement', `${serverText(view.enablement.name ?? '?')} ${id(view.enablement.id)}`],
+    ['groups', serverText((view.enablement.groups ?? []).join(', ') || '-')],
+    ['topic', serverText(view.topic ?? '- (no topic label)')],
+    ['storages', serverText(storagesOf(view))],
+    ['self link', serverText(view.selfHref ?? '-')],
+    ['storage touch', serverText(storagePath ? `GET ${storagePath}` : '- (no default storage)')],
+    ['table', serverText(table.exists === true ? `${table.name} exists in the analytics store` : table.exists === false ? `no table ${table.name} in the analytics store` : `not checked: ${table.why}`)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  // Every value is the catalog's words: one line each, whatever they hold.
-  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${serverText(value)}`).join('\n');
+  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${value}`).join('\n');
 }
 
 /** `default* (s-1), archive (s-2)`: the storage `storage touch` reads is starred. */
