@@ -217,7 +217,8 @@ try {
     }));`;
   const java = join(javaHome(), 'bin', 'java');
   const opens = ['java.base/java.lang', 'java.base/java.nio', 'java.base/sun.nio.ch', 'java.base/java.util', 'java.base/java.lang.reflect'].flatMap((p) => ['--add-opens', `${p}=ALL-UNNAMED`]);
-  const pinotAdmin = (args) => run(java, [...opens, '-cp', `${lib}/*`, 'org.apache.pinot.tools.admin.PinotAdministrator', ...args, '-controllerHost', '127.0.0.1', '-controllerPort', String(proxyPort), '-exec'], { env: { PATH: process.env.PATH, HOME: work } });
+  // In the bench's own folder: its log4j writes logs/pinot-all.log where it runs.
+  const pinotAdmin = (args) => run(java, [...opens, '-cp', `${lib}/*`, 'org.apache.pinot.tools.admin.PinotAdministrator', ...args, '-controllerHost', '127.0.0.1', '-controllerPort', String(proxyPort), '-exec'], { cwd: work, env: { PATH: process.env.PATH, HOME: work } });
 
   /** One timed run of a tool over its names; returns { ms, peakRssKb, controllerCalls, gatewayCalls }. */
   const measure = async (tool, names) => {
