@@ -320,6 +320,18 @@ describe('bad input: one line, exit 2', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   });
 
+  it('a checkout not built yet (dpgw run right after `npm link`) says to build it in one line, exit 1; --version and --help too', async () => {
+    const checkout = mkdtempSync(join(tmpdir(), 'dpgw-unbuilt-'));
+    for (const part of ['bin', 'src', 'package.json']) cpSync(join(ROOT, part), join(checkout, part), { recursive: true });
+    for (const argv of [['config', 'show'], ['--version'], ['--help']]) {
+      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+        execFile(join(checkout, 'bin/dpgw'), argv, { env: cleanEnv() }, (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr })),
+      );
+      expect([code, stdout], argv.join(' ')).toEqual([1, '']);
+      expect(stderr).toBe(`dpgw: cannot read ${join(checkout, 'dist/cli/dpgw.cjs')} (ENOENT): dpgw is not built — run \`npm run build\` in ${checkout}\n`);
+    }
+  });
+
   it('a malformed config file, with its line and column', async () => {
     const env = cleanEnv();
     const file = join(env.DPGW_CONFIG_DIR!, 'config.yaml');
