@@ -99,6 +99,28 @@ describe('dpgw sandbox', () => {
     }
   });
 
+  it("examples/track's two manifests, as the README runs them: the verified one, then the plain one again: nothing to change (exit 0) either way", async () => {
+    const env = cleanEnv();
+    const sandbox = startSandboxProcess(['--write-profile', 'sandbox', '--topic-delay', '0'], env);
+    try {
+      const settings = await sandbox.ready;
+      // The profiles it wrote, each signed in as its user (the manifest's verify: names sandbox-analyst and sandbox-outsider).
+      for (const user of settings.users as Array<{ profile: string; password: string }>) {
+        const login = await spawnDpgw(['login', '--profile', user.profile, '--password-stdin'], { env, input: `${user.password}\n` });
+        expect(login.code, login.stderr).toBe(0);
+      }
+      const verified = await spawnDpgw(['provision', 'examples/track/provision-verified.yaml'], { env });
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(verified.stdout).toMatch(/^track .* passed +done/m);
+      for (const manifest of ['examples/track/provision.yaml', 'examples/track/provision-verified.yaml']) {
+        const again = await spawnDpgw(['provision', manifest, '--detailed-exitcode'], { env });
+        expect([again.code, again.stderr], manifest).toEqual([0, expect.not.stringContaining('dpgw.manifest')]);
+      }
+    } finally {
+      expect((await sandbox.stop()).code).toBe(0);
+    }
+  });
+
   it('takes users and passwords from a users file', async () => {
     const env = cleanEnv();
     const file = join(env.DPGW_CONFIG_DIR!, 'users.yaml');
