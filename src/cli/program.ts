@@ -36,7 +36,7 @@ export function buildProgram(version: string, dispatch: Dispatch): AnyCommand {
   program.addHelpText(
     'after',
     () =>
-      `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed (a table that would not consume included), 2 usage or invalid input, 3 rejected by the gateway, 4 authentication (the brokers refusing the stream user included), 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get|delete, table get|delete), 130 interrupted.\nExample files (examples/… above): ${join(packageRoot(), 'examples')}\nDocs: ${join(packageRoot(), 'README.md')} and ${join(packageRoot(), 'docs')}\n`,
+      `\nExamples:\n${examples.map((e) => `  ${e.command.padEnd(width)}  $ ${e.example}`).join('\n')}\n\nExit codes: 0 ok, 1 failed (a table that would not consume included), 2 usage or invalid input, 3 rejected by the gateway, 4 authentication (the brokers refusing the stream user included), 5 network, 6 unhealthy, 7 changes made (provision --detailed-exitcode), 8 verification failed, 9 not found (schema get|delete, table get|delete|status, export), 130 interrupted.\nExample files (examples/… above): ${join(packageRoot(), 'examples')}\nDocs: ${join(packageRoot(), 'README.md')} and ${join(packageRoot(), 'docs')}\n`,
   );
   return program;
 }

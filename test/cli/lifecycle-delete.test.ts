@@ -147,6 +147,20 @@ describe('dpgw schema delete', () => {
     expect(deletes()).toEqual([]);
   });
 
+  it('used by several tables: every one named, each with its delete', async () => {
+    const { dpgw, env, deletes } = await provisioned();
+    const folder = env.DPGW_CONFIG_DIR!;
+    trackSchemaBeside(folder);
+    writeFileSync(join(folder, 'fleet.yaml'), `dataSets:\n  - { datasource: mock-data-library, dataset: vessel, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: fleet } }\n`);
+    expect((await dpgw(['provision', join(folder, 'fleet.yaml')])).code).toBe(0);
+    const result = await dpgw(['schema', 'delete', 'track', '--yes']);
+    expect([result.code, result.stderr]).toEqual([
+      3,
+      'dpgw: schema track cannot be deleted: tables track, fleet use it; nothing was deleted — delete those tables first (dpgw table delete track; dpgw table delete fleet), or keep the schema\n',
+    ]);
+    expect(deletes()).toEqual([]);
+  });
+
   it("the store's own refusal (409), where dpgw's reads could not see the table, is said the same way, naming the table", async () => {
     const { dpgw, env, sandbox, deletes } = await provisioned();
     // Table fleet uses schema track; a gateway without the list of tables leaves dpgw only the table named track to check.

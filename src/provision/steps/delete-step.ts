@@ -143,10 +143,15 @@ function tableOfRefusal(message: string): string[] {
 
 /** A schema a table still uses: refused before anything is sent when the reads show it, and the store's own refusal (409) said the same way. */
 export function schemaInUseError(schemaName: string, tables: string[], storeSaid?: string): DpgwError {
-  const users = tables.length ? `table ${tables.join(', table ')} uses it` : `a table uses it (the store refused: ${storeSaid ?? '409'})`;
+  const users = tables.length === 1 ? `table ${tables[0]} uses it` : tables.length ? `tables ${tables.join(', ')} use it` : `a table uses it (the store refused: ${storeSaid ?? '409'})`;
   return new DpgwError('rejected', `schema ${schemaName} cannot be deleted: ${users}; nothing was deleted`, {
     code: 'SCHEMA_IN_USE',
-    hint: tables.length ? `delete the table first (dpgw table delete ${tables[0]}), or keep the schema` : 'delete the tables that use it first, or keep the schema',
+    hint:
+      tables.length === 1
+        ? `delete the table first (dpgw table delete ${tables[0]}), or keep the schema`
+        : tables.length
+          ? `delete those tables first (${tables.map((t) => `dpgw table delete ${t}`).join('; ')}), or keep the schema`
+          : 'delete the tables that use it first, or keep the schema',
     details: { schema: schemaName, tables },
   });
 }
