@@ -124,6 +124,19 @@ describe('dpgw catalog', () => {
   });
 });
 
+describe('a token given as is (DPGW_TOKEN)', () => {
+  it('refused by the gateway: exit 4, one line naming DPGW_TOKEN, with what to do instead of `dpgw login` alone', async () => {
+    const { env, onlyGets } = await setUp();
+    const result = await spawnDpgw(['catalog', 'sources'], { env: { ...env, DPGW_TOKEN: 'expired-token-1234' } });
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      4,
+      '',
+      "dpgw: DPGW_TOKEN: refused (401): the token has expired, or is not one of this platform's — set DPGW_TOKEN to a fresh access token, or unset it to use this profile's sign-in (`dpgw login`)\n",
+    ]);
+    onlyGets();
+  });
+});
+
 describe('dpgw schema get and table get', () => {
   it('print what the store holds: YAML, or its JSON; the stream password masked; a missing one is exit 9', async () => {
     const { dpgw, sandbox } = await setUp();
