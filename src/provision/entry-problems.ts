@@ -23,13 +23,19 @@ const FIELD_OF_FLAG: Record<string, readonly string[]> = {
   '--time-column': ['table', 'timeColumn'],
 };
 
+/** A data set entry as its problems name it: `dataset` is absent when an entry that is not well formed names none. */
+interface ProblemEntry {
+  index: number;
+  dataset?: string;
+}
+
 export class EntryProblems {
   private readonly grouped = new Map<string, { issue: ValidationIssue; others: string[] }>();
 
   constructor(private readonly loaded: LoadedManifest) {}
 
   /** Takes an input error of one data set; anything else is not a manifest problem and is thrown on. */
-  add(entry: LoadedManifest['entries'][number], error: unknown): void {
+  add(entry: ProblemEntry, error: unknown): void {
     if (!(error instanceof DpgwError) || (error.kind !== 'input' && error.kind !== 'usage')) throw error;
     const nested = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : undefined;
     const found = nested ?? [{ where: error.where ?? '', field: '', message: error.message }];
@@ -48,7 +54,7 @@ export class EntryProblems {
     );
   }
 
-  private place(entry: LoadedManifest['entries'][number], issue: ValidationIssue): void {
+  private place(entry: ProblemEntry, issue: ValidationIssue): void {
     const { document, file } = this.loaded;
     const entryPath: PathPart[] = ['dataSets', entry.index];
     // Already placed in this manifest (an inline schema's own check).
@@ -59,16 +65,22 @@ export class EntryProblems {
       return this.keep({ where: document.at(path), field: fieldPath(path), message: issue.message }, `${path.join('.')}${issue.message}`, entry);
     }
     // From a template line, a schema file or the settings: the data set's line, and where the check looked.
+    // An entry without a data set name (not well formed, its schema file checked all the same): the schema's line.
     const source = issue.where && !flagField ? ` (${issue.field ? `${issue.where}: ${issue.field}` : issue.where})` : '';
-    const placed = { where: document.at([...entryPath, 'dataset']), field: fieldPath([...entryPath, 'dataset']), message: `data set ${entry.dataset}: ${issue.message}${source}` };
+    const path = [...entryPath, entry.dataset === undefined ? 'schema' : 'dataset'];
+    const placed = { where: document.at(path), field: fieldPath(path), message: `${entry.dataset === undefined ? '' : `data set ${entry.dataset}: `}${issue.message}${source}` };
     this.keep(placed, `${issue.where}${issue.field}${issue.message}`, entry);
   }
 
-  private keep(issue: ValidationIssue, key: string, entry: LoadedManifest['entries'][number]): void {
+  private keep(issue: ValidationIssue, key: string, entry: ProblemEntry): void {
     const known = this.grouped.get(key);
-    if (known) known.others.push(entry.dataset);
+    if (known) known.others.push(label(entry));
     else this.grouped.set(key, { issue, others: [] });
   }
+}
+
+function label(entry: ProblemEntry): string {
+  return entry.dataset ?? fieldPath(['dataSets', entry.index]);
 }
 
 function hasPath(entry: object, path: readonly PathPart[]): boolean {

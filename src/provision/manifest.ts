@@ -108,6 +108,12 @@ export interface LoadedManifest {
   settings: Map<string, { value: string; location: string }>;
   /** Entries with paths resolved from the manifest's folder and their locations; an entry that is not well formed is left out (its problems are in `problems`). */
   entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string } }>;
+  /**
+   * The schema files of the entries left out, well formed or not, that the rules let dpgw read (inside the
+   * manifest's folder, or --allow-outside-files, and there): prepare reads and checks them too, so their
+   * problems come in the same run as the entries'. `dataset` is absent when the entry names none.
+   */
+  leftOutSchemaFiles: Array<{ index: number; dataset?: string; schemaFile: string }>;
   /** What is wrong with the manifest itself; reported with the data sets' problems, all at once, before any request (provision-run.ts `prepare`). */
   problems: ValidationIssue[];
 }
@@ -161,29 +167,49 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   };
   const outsideProblem = (what: string, path: string) => `${what} ${path} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
 
+  // The files an entry names. A file outside the folder is refused before anything looks at it, and only a
+  // schema file that passed both checks is read (by prepare). Checked for an entry that is not well formed
+  // too, whenever its file can be told, so one run lists its file problems with its other problems.
+  const checkFiles = (index: number, schema: unknown, template: unknown) => {
+    const schemaFile = typeof schema === 'string' && schema !== '' ? fromManifest(schema) : undefined;
+    let schemaReadable = false;
+    if (schemaFile && outside(schemaFile)) issue(['dataSets', index, 'schema'], outsideProblem('schema file', schemaFile));
+    else if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
+    else schemaReadable = schemaFile !== undefined;
+    const templateFile = typeof template === 'string' && template !== '' ? fromManifest(template) : undefined;
+    if (templateFile && outside(templateFile)) issue(['dataSets', index, 'table', 'template'], outsideProblem('template', templateFile));
+    else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
+    return { schemaFile, templateFile, schemaReadable };
+  };
+
   // Indexes, not positions: a position costs a full parse with the yaml library, paid only for a problem.
   const seen = new Map<string, number>();
+  const leftOutSchemaFiles: LoadedManifest['leftOutSchemaFiles'] = [];
   const entries = manifest.dataSets.flatMap((entry, index) => {
-    if (entry === undefined) return [];
+    if (entry === undefined) {
+      // Not well formed (its problems are listed already): its files are checked when it names them by a text.
+      // A hole is only ever left in a list of data sets (usableParts).
+      const raw = record((record(document.value).dataSets as unknown[])[index]);
+      const { schemaFile, schemaReadable } = checkFiles(index, raw.schema, record(raw.table).template);
+      if (schemaReadable) leftOutSchemaFiles.push({ index, schemaFile: schemaFile!, ...(typeof raw.dataset === 'string' && raw.dataset !== '' ? { dataset: raw.dataset } : {}) });
+      return [];
+    }
     const problemsBefore = issues.length;
     const key = `${entry.datasource}/${entry.enablement ?? entry.dataset}/${entry.dataset}`;
     const first = seen.get(key);
     if (first !== undefined) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${document.at(['dataSets', first, 'dataset'])})`);
     else seen.set(key, index);
-    const schemaFile = typeof entry.schema === 'string' ? fromManifest(entry.schema) : undefined;
-    if (schemaFile && outside(schemaFile)) issue(['dataSets', index, 'schema'], outsideProblem('schema file', schemaFile));
-    else if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
+    const { schemaFile, templateFile, schemaReadable } = checkFiles(index, entry.schema, entry.table?.template);
     if (entry.verify && !entry.verify.visible && !entry.verify.hidden) issue(['dataSets', index, 'verify'], 'name the profiles to check: visible, hidden, or both');
     for (const profile of entry.verify?.visible ?? []) {
       if (entry.verify?.hidden?.includes(profile)) issue(['dataSets', index, 'verify'], `profile ${profile} is listed as both visible and hidden`);
     }
-    const templateFile = entry.table?.template ? fromManifest(entry.table.template) : undefined;
-    if (templateFile && outside(templateFile)) issue(['dataSets', index, 'table', 'template'], outsideProblem('template', templateFile));
-    else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
     // Where `infer` is, found only when a message needs it.
     const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
-    // Its files are read and its table filled only when the manifest found nothing wrong with it.
-    return issues.length > problemsBefore ? [] : [{ ...entry, index, schemaFile, templateFile, inferAt }];
+    // Its table is filled only when the manifest found nothing wrong with it; its schema file is read either way.
+    if (issues.length === problemsBefore) return [{ ...entry, index, schemaFile, templateFile, inferAt }];
+    if (schemaReadable) leftOutSchemaFiles.push({ index, dataset: entry.dataset, schemaFile: schemaFile! });
+    return [];
   });
 
   const settings = new Map<string, { value: string; location: string }>();
@@ -211,7 +237,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   if (manifest.name === undefined && nameProblem('manifest', name) !== undefined) {
     issue([], `${nameProblem('manifest', name)!}; this name comes from the manifest's path, and its tables are marked with it: give the manifest a name: of its own`);
   }
-  return { file, name, manifest: manifest as Manifest, document, settings, entries, problems: issues };
+  return { file, name, manifest: manifest as Manifest, document, settings, entries, leftOutSchemaFiles, problems: issues };
 }
 
 /** The file name without its extension, or the folder's name for a file named provision (examples/track/provision.yaml: track). */
@@ -245,6 +271,11 @@ function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 
     ...(manifestSchema.shape.name.safeParse(raw.name).data !== undefined ? { name: raw.name as string } : {}),
     ...(manifestSchema.shape.healthCheck.safeParse(raw.healthCheck).data !== undefined ? { healthCheck: raw.healthCheck as Manifest['healthCheck'] } : {}),
   };
+}
+
+/** A mapping's keys and values; anything else as an empty one. */
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** The file a `file:` reference (also under `base64:`) reads, as the reader will find it. */

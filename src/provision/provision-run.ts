@@ -157,6 +157,10 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
       problems.add(entry, error);
     }
   }
+  // Entries left out for their problems: their schema files are checked all the same, so one run lists everything.
+  for (const leftOut of loaded.leftOutSchemaFiles) {
+    await schemaOf(leftOut.schemaFile).catch((error: unknown) => problems.add(leftOut, error));
+  }
   sharedNames(prepared, problems);
   // The manifest's own problems and its data sets', in the order of the file: all of them in one run.
   failOnIssues(inFileOrder([...loaded.problems, ...problems.issues()]), 'manifest');

@@ -488,6 +488,36 @@ describe('a manifest with many problems', () => {
   });
 });
 
+describe('a data set entry that is not well formed', () => {
+  it('still has its files checked: its structural problems and its file problems in one run, in the order of the file', async () => {
+    const { dpgw, manifest, env, gatewayLog } = await setUp();
+    const text = [
+      'dataSets:',
+      '  - datasource: mock-data-library',
+      '    dataset: Bad Name!',
+      '    colour: red',
+      '    schema: nosuch.yaml',
+      '  - { datasource: mock-data-library, dataset: vessel, groups: [g], schema: broken-schema.yaml, tabel: {} }',
+      '  - { datasource: mock-data-library, schema: ../outside.yaml }',
+      '',
+    ].join('\n');
+    const file = manifest(text);
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'broken-schema.yaml'), 'schemaName: broken\ndimensionFieldSpecs:\n  - { name: id }\n');
+    const result = await dpgw(['provision', file, '--plan']);
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.map((line) => /provision\.yaml:(\d+:\d+):/.exec(line)?.[1])).toEqual(['3:14', '4:5', '5:13', '6:47', '6:96', '7:5', '7:46']);
+    expect(lines[0]).toMatch(/dataSets\[0\]\.dataset: the data set name "Bad Name!" has a space/);
+    expect(lines[1]).toMatch(/dataSets\[0\]\.colour: unknown key "colour"/);
+    expect(lines[2]).toMatch(/dataSets\[0\]\.schema: schema file .*nosuch\.yaml does not exist$/);
+    expect(lines[3]).toMatch(/dataSets\[1\]\.dataset: data set vessel: dataType is missing \(.*broken-schema\.yaml:3:\d+: dimensionFieldSpecs\[0\]\.dataType\)$/);
+    expect(lines[4]).toMatch(/dataSets\[1\]\.tabel: unknown key "tabel"/);
+    expect(lines[5]).toMatch(/dataSets\[2\]\.dataset: expected string/);
+    expect(lines[6]).toMatch(/dataSets\[2\]\.schema: schema file .*outside\.yaml is outside the manifest's folder/);
+    expect(gatewayLog()).toEqual([]);
+  });
+});
+
 describe('the manifest JSON Schema', () => {
   it('docs/provision-plan.schema.json is what the code describes, and real plans (a new data set, a refused schema) are of that format', async () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'docs/provision-plan.schema.json'), 'utf8'))).toEqual(planJsonSchema());
