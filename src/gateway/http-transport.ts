@@ -254,9 +254,11 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
     });
   }
   const what = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' ? `cannot resolve ${origin}` : `cannot reach ${origin}`;
+  // An https:// URL for a server that speaks plain HTTP: its answer is no TLS record (OpenSSL's "wrong version number").
+  const plainHttpThere = error.code === 'EPROTO' && url.startsWith('https:');
   return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
     code: 'SERVER_UNREACHABLE',
-    hint: unreachableHint,
+    hint: plainHttpThere ? `${origin} does not answer in TLS: if it serves plain HTTP, give ${service.urlFlag} as http://${url.slice('https://'.length).split('/')[0]}` : unreachableHint,
     details: { method, url, code: error.code },
     cause: error,
   });

@@ -51,3 +51,10 @@ it('refuses an untrusted certificate with the fix, and trusts --ca-file or NODE_
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain('--ca-file: cannot read the certificate authorities file');
 });
+
+it('an https:// URL for a gateway that serves plain HTTP: exit 5, with the http:// URL to give instead', async () => {
+  const plain = new URL(sandbox.gatewayUrl);
+  const result = await spawnDpgw(['health', '--gateway', `https://${plain.host}`], { env: cleanEnv() });
+  expect([result.code, result.stdout]).toEqual([5, '']);
+  expect(result.stderr).toBe(`dpgw: cannot reach ${plain.host} for GET https://${plain.host}/api/health (EPROTO) — ${plain.host} does not answer in TLS: if it serves plain HTTP, give --gateway as http://${plain.host}\n`);
+});
