@@ -58,6 +58,13 @@ function codeFor(status: number): ErrorCode {
   return status >= 500 ? 'SERVER_FAILED' : 'REQUEST_REJECTED';
 }
 
+/** A --gateway that ends in /api (copied from an API address): dpgw puts /api/… after it itself. */
+function doubledApiHint(url: string): string {
+  const parsed = new URL(url);
+  const base = `${parsed.origin}${parsed.pathname.slice(0, parsed.pathname.indexOf('/api/api/'))}`;
+  return `--gateway ends in /api, and dpgw adds /api/… itself: give the gateway's base URL, ${base}`;
+}
+
 /** A 4xx or 5xx answer (of the gateway, or of the service named): status, method, URL and the body's best message. */
 export class GatewayError extends DpgwError {
   readonly status: number;
@@ -74,7 +81,7 @@ export class GatewayError extends DpgwError {
       `${method} ${url} failed with ${status} ${reason}${message ? `: ${message}` : ''}`,
       {
         code: codeFor(status),
-        hint: hintFor(status, service),
+        hint: status === 404 && service === GATEWAY_SERVICE && /\/api\/api\//.test(new URL(url).pathname) ? doubledApiHint(url) : hintFor(status, service),
         details: { status, method, url, message },
       },
     );

@@ -111,6 +111,7 @@ describe('dpgw catalog', () => {
     // In colour (a terminal, FORCE_COLOR): the ids are dimmed by real escapes, never shown as escaped text.
     const coloured = await spawnDpgw(['catalog', 'show', 'track', '--enablement', 'track'], { env: { ...env, FORCE_COLOR: '1' } });
     expect(coloured.stdout).not.toContain('\\u001b');
+    // eslint-disable-next-line no-control-regex -- the colour's escapes are what this looks for
     expect(coloured.stdout).toMatch(/^\u001b\[1mdata set +\u001b\[22m {2}track \u001b\[2m\([\w-]+\)\u001b\[22m$/m);
     const json = JSON.parse((await dpgw(['catalog', 'show', 'vessel', '--json'])).stdout);
     expect(json).toMatchObject({ dataSet: { name: 'vessel' }, enablement: { name: 'vessel', groups: [TRACK_GROUP] }, topic: 'mock-data-library.vessel.vessel', table: { name: 'vessel', exists: false, checked: true } });
@@ -133,6 +134,16 @@ describe('a token given as is (DPGW_TOKEN)', () => {
       '',
       "dpgw: DPGW_TOKEN: refused (401): the token has expired, or is not one of this platform's — set DPGW_TOKEN to a fresh access token, or unset it to use this profile's sign-in (`dpgw login`)\n",
     ]);
+    onlyGets();
+  });
+});
+
+describe('a --gateway copied with /api at its end', () => {
+  it("404s: exit 3, and the hint gives the gateway's base URL", async () => {
+    const { env, sandbox, onlyGets } = await setUp();
+    const result = await spawnDpgw(['catalog', 'sources', '--gateway', `${sandbox.gatewayUrl}/api`], { env });
+    expect([result.code, result.stdout]).toEqual([3, '']);
+    expect(result.stderr).toMatch(new RegExp(`^dpgw: GET ${sandbox.gatewayUrl}/api/api/v2/catalog/datasources failed with 404 Not Found.* — --gateway ends in /api, and dpgw adds /api/… itself: give the gateway's base URL, ${sandbox.gatewayUrl}\n$`));
     onlyGets();
   });
 });
