@@ -272,19 +272,7 @@ export async function sessionStatus(context: SessionContext): Promise<SessionSum
  */
 export function sessionTokenSupplier(context: SessionContext): TokenSupplier {
   const raw = context.session.token;
-  if (raw !== undefined) {
-    // A token given as is cannot be refreshed: a refusal ends the run, saying where the token came from.
-    return async ({ forceRefresh }) => {
-      if (forceRefresh) {
-        throw new DpgwError('auth', 'refused (401): the token has expired, or is not one of this platform\'s', {
-          code: 'AUTH_FAILED',
-          where: 'DPGW_TOKEN',
-          hint: "set DPGW_TOKEN to a fresh access token, or unset it to use this profile's sign-in (`dpgw login`)",
-        });
-      }
-      return raw;
-    };
-  }
+  if (raw !== undefined) return async () => raw;
   const cache = tokenCacheFor(context);
   // One session for a whole run: the cache file is read once, and again only to refresh.
   // The run keeps its identity: a `dpgw login` as someone else meanwhile is not adopted.

@@ -22,7 +22,7 @@ export const GATEWAY_SERVICE: HttpService = {
   name: 'the gateway',
   urlFlag: '--gateway',
   hints: {
-    401: "run 'dpgw login' (or set DPGW_TOKEN) and try again",
+    401: "sign in again with 'dpgw login'; a DPGW_TOKEN that is set is used before any login: give it a fresh token, or unset it",
     403: 'the signed-in user lacks permission for this call; sign in as a user who may provision',
     404: 'check --gateway and the path settings (--olap-segment); run `dpgw config` to see them',
   },
@@ -36,7 +36,7 @@ function hintFor(status: number, service: HttpService): string | undefined {
     case 400:
       return 'correct the request as the message says and run the command again';
     case 401:
-      return `${service.name} did not accept the credentials: run 'dpgw login' for this profile and try again`;
+      return `${service.name} did not accept the credentials: sign in again with 'dpgw login' for this profile; a DPGW_TOKEN that is set is used before any login: give it a fresh token, or unset it`;
     case 403:
       return `${service.name} refused this user for this call`;
     case 404:

@@ -93,6 +93,8 @@ export interface AccessControlProblem {
   key?: string;
   message: string;
   hint?: string;
+  /** Policy URLs on more than one host: each decision would go to whichever engine its key names. */
+  splitEngines?: true;
 }
 
 export interface AccessControlCheck {
@@ -201,6 +203,16 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
       if (entry && entry.value !== '' && !isHttpUrl(entry.value)) {
         problems.push({ severity: 'error', line: entry.line, column: entry.valueColumn, key, message: `${key} "${entry.value}" is not an http(s) URL`, hint: 'give the policy endpoint, e.g. http://opa:8181/v1/data/…/allow' });
       }
+    }
+    // One policy engine answers every decision: URLs on two hosts (a flag's host beside a profile's) are most likely a mix-up.
+    const urls = engineKeys.urls.flatMap((key) => {
+      const entry = seen.get(key);
+      return entry && isHttpUrl(entry.value) ? [{ key, entry, origin: new URL(entry.value).host }] : [];
+    });
+    const other = urls.find((url) => url.origin !== urls[0]!.origin);
+    if (other) {
+      const first = urls[0]!;
+      problems.push({ severity: 'warning', line: other.entry.line, column: other.entry.valueColumn, key: other.key, message: `${other.key} is on ${other.origin}, ${first.key} on ${first.origin}: the coordinator would ask two policy engines`, hint: 'point every policy URL at the same engine', splitEngines: true });
     }
   }
   // Keys of another engine than the one named are ignored by the coordinator: say so.

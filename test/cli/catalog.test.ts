@@ -126,14 +126,11 @@ describe('dpgw catalog', () => {
 });
 
 describe('a token given as is (DPGW_TOKEN)', () => {
-  it('refused by the gateway: exit 4, one line naming DPGW_TOKEN, with what to do instead of `dpgw login` alone', async () => {
-    const { env, onlyGets } = await setUp();
+  it('refused by the gateway: exit 4, one line, the gateway\'s words, and what to do with DPGW_TOKEN, which beats any login', async () => {
+    const { env, sandbox, onlyGets } = await setUp();
     const result = await spawnDpgw(['catalog', 'sources'], { env: { ...env, DPGW_TOKEN: 'expired-token-1234' } });
-    expect([result.code, result.stdout, result.stderr]).toEqual([
-      4,
-      '',
-      "dpgw: DPGW_TOKEN: refused (401): the token has expired, or is not one of this platform's — set DPGW_TOKEN to a fresh access token, or unset it to use this profile's sign-in (`dpgw login`)\n",
-    ]);
+    expect([result.code, result.stdout]).toEqual([4, '']);
+    expect(result.stderr).toMatch(new RegExp(`^dpgw: GET ${sandbox.gatewayUrl}/api/v2/catalog/datasources failed with 401 Unauthorized.* — sign in again with 'dpgw login'; a DPGW_TOKEN that is set is used before any login: give it a fresh token, or unset it\n$`));
     onlyGets();
   });
 });

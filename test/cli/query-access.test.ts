@@ -50,7 +50,16 @@ describe('dpgw access-control render', () => {
       'policy engine opa (default)',
       `policy URI ${POLICY} (from profile "sbx" ${config}:4:16)`,
       'batched policy URI http://opa:8181/batch (from flag --policy-batched-uri)',
+      // Two hosts, one from the profile, one from the flag: a mix-up, said (the file is still written as asked).
+      'warning: the policy URI and the batched policy URI are on different hosts: the coordinator would ask two policy engines — give both (--policy-uri and --policy-batched-uri) for one engine',
     ]);
+    const file = join(env.DPGW_CONFIG_DIR!, 'mixed.properties');
+    expect((await spawnDpgw(['access-control', 'render', '--policy-batched-uri', 'http://opa:8181/batch', '-o', file], { env })).code).toBe(0);
+    const checked = await spawnDpgw(['access-control', 'check', file], { env });
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stderr).toContain(`warning: ${file}:8:24: opa.policy.batched-uri is on opa:8181, opa.policy.uri on opa.platform.internal:8181: the coordinator would ask two policy engines — point every policy URL at the same engine`);
+    const sameHost = await spawnDpgw(['access-control', 'render', '--policy-batched-uri', POLICY.replace(/allow$/, 'batch')], { env });
+    expect(sameHost.stderr).not.toContain('different hosts');
     const fromEnv = await spawnDpgw(['access-control', 'render'], { env: { ...env, DPGW_POLICY_URI: 'http://opa:8181/other/allow' } });
     expect(stderrLines(fromEnv)).toContain('policy URI http://opa:8181/other/allow (from env DPGW_POLICY_URI)');
   });

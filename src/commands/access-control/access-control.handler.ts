@@ -41,6 +41,10 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
     if (setting.value === undefined || (key !== 'policyEngine' && policyEngine !== 'opa')) continue;
     reporter.info(`${label} ${setting.value} ${reporter.err.dim(`(${setting.source.kind === 'default' ? 'default' : `from ${describeSource(setting.source)}`})`)}`);
   }
+  // A --policy-uri given on the command line beside a profile's batched URI (or the other way round): said after where each came from.
+  if (checked.problems.some((p) => p.splitEngines)) {
+    reporter.warn('the policy URI and the batched policy URI are on different hosts: the coordinator would ask two policy engines — give both (--policy-uri and --policy-batched-uri) for one engine');
+  }
 
   if (output !== undefined) {
     if (!changed) {
