@@ -7,6 +7,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
+import { serverText } from '../text/terminal-text.js';
 
 export interface GithubActions {
   workspace?: string;
@@ -33,15 +34,23 @@ export interface Annotation {
 export function errorAnnotation(actions: GithubActions, annotation: Annotation): string {
   const position = annotation.where === undefined ? undefined : /^(.+):(\d+):(\d+)$/.exec(annotation.where);
   const properties: string[] = [];
-  if (position) {
-    const file = position[1]!;
-    const inWorkspace = actions.workspace && isAbsolute(file) ? relative(actions.workspace, file) : file;
-    const shown = inWorkspace.startsWith(`..${sep}`) || inWorkspace === '..' ? file : inWorkspace;
-    properties.push(`file=${escapeProperty(shown.split(sep).join('/'))}`, `line=${position[2]}`, `col=${position[3]}`);
-  }
+  if (position) properties.push(`file=${escapeProperty(workspaceFile(actions, position[1]!))}`, `line=${position[2]}`, `col=${position[3]}`);
   properties.push(`title=${escapeProperty(annotation.title)}`);
   const where = annotation.where !== undefined && !position ? `${annotation.where}: ` : '';
   return `::error ${properties.join(',')}::${escapeData(`${where}${annotation.message}`)}`;
+}
+
+/** Where, as dpgw says it, with a file position's file relative to the workspace (as annotations name it); anything else as it is. */
+export function whereInWorkspace(actions: GithubActions, where: string): string {
+  const position = /^(.+):(\d+):(\d+)$/.exec(where);
+  return position ? `${workspaceFile(actions, position[1]!)}:${position[2]}:${position[3]}` : where;
+}
+
+/** A file inside the workspace relative to it, with forward slashes; one outside it as given. */
+function workspaceFile(actions: GithubActions, file: string): string {
+  const inWorkspace = actions.workspace && isAbsolute(file) ? relative(actions.workspace, file) : file;
+  const shown = inWorkspace.startsWith(`..${sep}`) || inWorkspace === '..' ? file : inWorkspace;
+  return shown.split(sep).join('/');
 }
 
 /** A folded block of the job's log: `::group::title`, the lines, `::endgroup::`. */
@@ -63,6 +72,15 @@ export function setStepOutputs(actions: GithubActions, outputs: Record<string, s
 /** A Markdown table cell: no line break, no pipe that would end the cell. */
 export function markdownCell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+/**
+ * Text inside a Markdown line of the summary, shown as written: on one line, a control
+ * character escaped (`\u001b`) rather than written, and every character Markdown or the
+ * HTML in it would act on (emphasis, code, links, tags, entities, table pipes) backslash-escaped.
+ */
+export function markdownText(text: string): string {
+  return serverText(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_[\]<>|~&]/g, '\\$&');
 }
 
 function escapeData(text: string): string {

@@ -3,13 +3,16 @@
  * problems and failed data sets are error annotations at their file, line and column
  * (relative to GITHUB_WORKSPACE), the plan or the run's summary is appended to the job's
  * step summary as Markdown, and the step's outputs get exit-code, changes and failed.
- * Outside a workflow none of it is written.
+ * Outside a workflow none of it is written. The summary and outputs are written at every
+ * exit of provision, also one before a plan exists (a manifest refused, a sign-in failed).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
-import { runInProcess } from '../helpers/run-dpgw.js';
+import { SERVICE_ACCOUNT_CLIENT_ID, TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { cleanEnv, runInProcess, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { trackSchemaBeside } from '../helpers/track.js';
@@ -135,5 +138,108 @@ describe('dpgw inside GitHub Actions', () => {
     expect(result.stderr).not.toContain('::group::');
     expect(existsSync(summaryFile)).toBe(false);
     expect(existsSync(outputFile)).toBe(false);
+  });
+});
+
+/**
+ * A step that stops before its plan or run exists (a manifest with problems, a refused
+ * sign-in, a gateway out of reach) still gives the steps after it its outputs and the job
+ * its summary: the built binary as the runner starts it.
+ */
+describe('inside GitHub Actions, a provision that stops before a plan', () => {
+  /** A workspace of its own with the track schema, and the runner's variables pointing into it. */
+  function workflow(extra: NodeJS.ProcessEnv = {}) {
+    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
+    trackSchemaBeside(workspace);
+    const summaryFile = join(workspace, 'step-summary.md');
+    const outputFile = join(workspace, 'step-output.txt');
+    // The stream settings a table needs, pointing nowhere: these runs stop before any connection.
+    const stream = { DPGW_BROKER_LIST: '127.0.0.1:1', DPGW_REGISTRY_URL: 'http://127.0.0.1:1', DPGW_STREAM_USER: 'pipeline', DPGW_STREAM_CHECK: 'off' };
+    const env = { ...cleanEnv(), ...stream, GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, ...extra };
+    const manifest = (text: string) => {
+      const file = join(workspace, 'provision.yaml');
+      writeFileSync(file, text);
+      return file;
+    };
+    return { env, summaryFile, outputFile, manifest, workspace };
+  }
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex -- what must not reach the summary
+
+  it('a manifest with problems (exit 2): outputs exit-code=2, changes=0, failed = the data sets with a problem; the summary lists every problem at its place, escaped', async () => {
+    const { env, summaryFile, outputFile, manifest } = workflow();
+    const file = manifest(
+      'dataSets:\n' +
+        '  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n' +
+        '  - { datasource: mock-data-library, dataset: "bad|*name*<b>\\e[2J", groups: [g], schema: track-schema.yaml }\n' +
+        `  - { datasource: mock-data-library, dataset: vessel, groups: [g], schema: track-schema.yaml }\n`,
+    );
+    const result = await spawnDpgw(['provision', file, '--plan'], { env });
+    expect(result.code, result.stderr).toBe(2);
+    expect(annotations(result.stderr)).toHaveLength(2);
+    expect(readFileSync(outputFile, 'utf8')).toBe('exit-code=2\nchanges=0\nfailed=2\n');
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).not.toMatch(CONTROL);
+    expect(summary.split('\n')).toEqual([
+      `### dpgw provision --plan ${file}: the manifest was refused: 2 problems (exit 2)`,
+      '',
+      String.raw`- provision.yaml:2:94: dataSets\[0\].tabel: unknown key "tabel" (did you mean table?)`,
+      // The name's pipe, emphasis and tag are shown as written; its escape character as \u001b, never sent to the page.
+      String.raw`- provision.yaml:3:47: dataSets\[1\].dataset: the data set name "bad\|\*name\*\<b\>\\u001b\[2J" has '\|' at position 4: use letters, digits, '.', '-' and '\_', starting with a letter or digit`,
+      '',
+    ]);
+  });
+
+  it('each run appends its own summary and outputs, as the runner expects of the steps of a job', async () => {
+    const { env, summaryFile, outputFile, manifest } = workflow();
+    const file = manifest('dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n');
+    expect((await spawnDpgw(['provision', file], { env })).code).toBe(2);
+    expect((await spawnDpgw(['provision', file, '--plan'], { env })).code).toBe(2);
+    expect(readFileSync(outputFile, 'utf8')).toBe('exit-code=2\nchanges=0\nfailed=1\n'.repeat(2));
+    expect(readFileSync(summaryFile, 'utf8').match(/^### .*$/gm)).toEqual([`### dpgw provision ${file}: the manifest was refused: 1 problem (exit 2)`, `### dpgw provision --plan ${file}: the manifest was refused: 1 problem (exit 2)`]);
+  });
+
+  it('the gateway out of reach (exit 5): the outputs say 5 and the summary the error, no token in either', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const { env, summaryFile, outputFile, manifest } = workflow({ DPGW_GATEWAY: `http://127.0.0.1:${closed}`, DPGW_TOKEN: 'never-written-token-5150', DPGW_TIMEOUT: '1' });
+    const result = await spawnDpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--plan'], { env });
+    expect(result.code, result.stderr).toBe(5);
+    expect(readFileSync(outputFile, 'utf8')).toBe('exit-code=5\nchanges=0\nfailed=0\n');
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toMatch(/^### dpgw provision --plan \S+: a server could not be reached \(exit 5\)\n\n- .*127\.0\.0\.1:\d+.*\n$/);
+    expect(summary + readFileSync(outputFile, 'utf8')).not.toContain('never-written-token-5150');
+  });
+
+  it('a sign-in the identity provider refuses (exit 4): the outputs say 4, and the wrong secret is written nowhere', async () => {
+    const sandbox = await sandboxes.start();
+    const base = await adminPipelineEnv(sandbox);
+    const { env, summaryFile, outputFile, manifest } = workflow({
+      ...base,
+      DPGW_TOKEN: '',
+      DPGW_AUTH_URL: sandbox.authUrl,
+      DPGW_REALM: sandbox.realm,
+      DPGW_GRANT: 'client-credentials',
+      DPGW_CLIENT_ID: SERVICE_ACCOUNT_CLIENT_ID,
+      DPGW_CLIENT_SECRET: 'not-the-client-secret-4444',
+    });
+    const result = await spawnDpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--plan'], { env });
+    expect(result.code, result.stderr).toBe(4);
+    expect(readFileSync(outputFile, 'utf8')).toBe('exit-code=4\nchanges=0\nfailed=0\n');
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toMatch(/^### dpgw provision --plan \S+: the sign-in failed \(exit 4\)\n\n- .+\n$/);
+    expect(summary + result.stdout + result.stderr).not.toContain('not-the-client-secret-4444');
+  });
+
+  it('a plan whose report cannot be written: the plan\'s summary and outputs, once, with the exit the step ends with', async () => {
+    const { env, summaryFile, outputFile, manifest, workspace } = await setUp();
+    const result = await spawnDpgw(['provision', manifest(`dataSets:\n${entry('track')}`), '--plan', '--report', `junit=${join(workspace, 'no-such-folder', 'junit.xml')}`], { env });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/cannot write \S+junit\.xml: its folder does not exist/);
+    expect(readFileSync(outputFile, 'utf8')).toBe('exit-code=2\nchanges=3\nfailed=0\n');
+    expect(readFileSync(summaryFile, 'utf8').match(/^### .*$/gm)).toEqual([expect.stringMatching(/^### dpgw provision --plan \S+: changes to make$/)]);
   });
 });

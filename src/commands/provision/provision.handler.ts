@@ -16,7 +16,9 @@ import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
-import { appendStepSummary, githubActionsOf, markdownCell, MAX_ANNOTATIONS, setStepOutputs } from '../../output/github-actions.js';
+import { appendStepSummary, githubActionsOf, markdownCell, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
+import { redactText } from '../../secrets/redaction.js';
+import type { ValidationIssue } from '../../olap/schema-validation.js';
 import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
 import { PLAN_FORMAT_VERSION } from '../../provision/plan-format.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
@@ -38,20 +40,43 @@ import { Questions } from '../shared/questions.js';
 import { askManifestFile } from '../shared/file-questions.js';
 
 export const provision: HandlerOf<ProvisionCommand> = async (context) => {
-  // The manifest as given, else chosen among the manifests under this folder at a terminal (without one: exit 2, nothing read or sent).
-  const questions = new Questions(context);
-  const file = await questions.operand('<manifest>', context.args[0], () => askManifestFile(context));
-  questions.done();
+  const toWorkflow = workflowReportOf(context);
+  let file: string | undefined;
   try {
-    return await provisionAndReport(context, file);
+    // The manifest as given, else chosen among the manifests under this folder at a terminal (without one: exit 2, nothing read or sent).
+    const questions = new Questions(context);
+    file = await questions.operand('<manifest>', context.args[0], () => askManifestFile(context));
+    questions.done();
+    return await provisionAndReport(context, file, toWorkflow);
   } catch (error) {
+    // A step after this one reads the outputs of every exit, also one before a plan or a run exists (docs/ci.md).
+    if (toWorkflow) stoppedInWorkflow(context, toWorkflow, file, error);
     // A manifest with problems is what a merge request most needs to see: its reports are written too.
-    if (context.options.report?.length && error instanceof DpgwError) await writeReports(context, file, () => itemsOfError(error));
+    // A report that cannot be written is said, and the error that stopped the command stays the one reported.
+    if (file !== undefined && context.options.report?.length && error instanceof DpgwError) {
+      await writeReports(context, file, () => itemsOfError(error)).catch((writing: unknown) => context.reporter.problem(`the report was not written: ${writing instanceof DpgwError ? writing.toLine() : String(writing)}`));
+    }
     throw error;
   }
 };
 
-const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand>>[0], file: string): ReturnType<HandlerOf<ProvisionCommand>> => {
+/** Writes the job's summary and the step's outputs, once a run: from the plan or the run, else from the error that ended it. */
+type WorkflowReport = (summary: string, outputs: { 'exit-code': number; changes: number; failed: number }) => void;
+
+/** The writer of the summary and the outputs inside a GitHub Actions workflow; undefined outside one. */
+function workflowReportOf(context: CommandContext): WorkflowReport | undefined {
+  const actions = githubActionsOf(context.io.env);
+  if (!actions) return undefined;
+  let written = false;
+  return (summary, outputs) => {
+    if (written) return;
+    written = true;
+    appendStepSummary(actions, summary);
+    setStepOutputs(actions, outputs);
+  };
+}
+
+const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand>>[0], file: string, toWorkflow: WorkflowReport | undefined): ReturnType<HandlerOf<ProvisionCommand>> => {
   const { options, reporter, io } = context;
   const planOnly = options.plan === true || options.dryRun === true;
 
@@ -144,14 +169,17 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
       // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
       // Else --detailed-exitcode: 0 only when everything was read back and matches the manifest.
       const exitCode = actions.refused + actions.blocked > 0 ? ExitCode.Usage : options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
-      const workflow = githubActionsOf(io.env);
-      if (workflow) {
+      const reportFailure = await writeReports(context, file, () => itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r))).then(() => undefined, (error: unknown) => error);
+      if (toWorkflow) {
         const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
-        appendStepSummary(workflow, stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''));
-        setStepOutputs(workflow, { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets });
+        toWorkflow(stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''), {
+          'exit-code': reportFailure === undefined ? exitCode : exitCodeOf(reportFailure),
+          changes: actions.create + actions.update + actions.delete,
+          failed: refusedDataSets,
+        });
       }
+      if (reportFailure !== undefined) throw reportFailure;
       const planTitle = `dpgw provision --plan ${file}`;
-      await writeReports(context, file, () => itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r)));
       return {
         data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(pruning ? { prune: pruneData(pruning, pruning.steps) } : {}), ...(healthCheck ? { healthCheck } : {}) },
         exitCode,
@@ -194,12 +222,14 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     const uncompared = results.filter((r) => r.uncompared).length;
     const outcome = interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : pruned?.error ? 'the prune failed' : changed ? 'done: changes made' : uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
     if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
-    const actions = githubActionsOf(io.env);
-    if (actions) {
-      appendStepSummary(actions, stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''));
-      setStepOutputs(actions, { 'exit-code': exitCode, changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length, failed: failed.length });
-    }
-    await writeReports(context, file, () => itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r)));
+    // A report that cannot be written ends the step with its own exit code: the outputs say that one, with the run's counts.
+    const reportFailure = await writeReports(context, file, () => itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r))).then(() => undefined, (error: unknown) => error);
+    toWorkflow?.(stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''), {
+      'exit-code': reportFailure === undefined ? exitCode : exitCodeOf(reportFailure),
+      changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length,
+      failed: failed.length,
+    });
+    if (reportFailure !== undefined) throw reportFailure;
     const pruneLines = pruning && pruned ? pruneBlock(pruning, pruned.steps, (step) => (step.status ? `${step.action} ${step.status}` : step.action)) : [];
     return { data: summary, exitCode, human: (style) => [options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) : renderSummary(results, style, health), ...(pruneLines.length ? ['', ...pruneLines] : [])].join('\n') };
   } finally {
@@ -327,6 +357,53 @@ async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0],
     const text = request.kind === 'junit' ? junitReport(suite, items) : codeQualityReport(items, context.io.env.CI_PROJECT_DIR || process.cwd());
     await writeFileAtomic(request.file, text, 0o644);
   }
+}
+
+/** What stopped the command before its plan or run had a result, as the summary's title says it (the exit codes of docs/ci.md); a manifest's problems say so themselves. */
+const STOPPED_BECAUSE: Partial<Record<DpgwError['kind'], string>> = {
+  input: 'refused',
+  usage: 'refused',
+  rejected: 'the gateway refused',
+  auth: 'the sign-in failed',
+  network: 'a server could not be reached',
+  interrupted: 'interrupted',
+};
+/** A job summary has room for a terminal's worth of problems; the annotations and --json have the rest. */
+const SUMMARY_PROBLEMS = 100;
+
+/**
+ * The summary and the outputs of a command stopped by an error before it had a plan or a
+ * run to show: exit-code as the process exits, no change, and failed counting the data sets
+ * the manifest's problems are in. The summary names what stopped it and lists the problems,
+ * each at its place; secrets are masked as on the terminal. A failure to write them is said,
+ * and the error that stopped the command stays the one reported.
+ */
+function stoppedInWorkflow(context: CommandContext, toWorkflow: WorkflowReport, file: string | undefined, thrown: unknown): void {
+  const error = thrown instanceof DpgwError ? thrown : new DpgwError('failure', `unexpected error: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { code: 'UNEXPECTED_FAILURE' });
+  const actions = githubActionsOf(context.io.env)!;
+  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
+  const problems = issues.length ? issues.map((issue) => ({ where: issue.where, text: `${issue.field}: ${issue.message}` })) : [{ where: error.where, text: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
+  const line = (problem: { where?: string; text: string }) => `- ${problem.where ? `${markdownText(redactText(whereInWorkspace(actions, problem.where)))}: ` : ''}${markdownText(redactText(problem.text))}`;
+  const command = `dpgw provision${context.options.plan === true || context.options.dryRun === true ? ' --plan' : ''}${file === undefined ? '' : ` ${file}`}`;
+  const because = `${issues.length ? `the manifest was refused: ${plural(issues.length, 'problem')}` : (STOPPED_BECAUSE[error.kind] ?? 'failed')} (exit ${error.exitCode})`;
+  const summary = [
+    `### ${markdownText(redactText(`${command}: ${because}`))}`,
+    '',
+    ...problems.slice(0, SUMMARY_PROBLEMS).map(line),
+    ...(problems.length > SUMMARY_PROBLEMS ? [`- … and ${problems.length - SUMMARY_PROBLEMS} more; \`--json\` lists them all`] : []),
+    '',
+  ].join('\n');
+  const dataSets = new Set(issues.flatMap((issue) => /^dataSets\[(\d+)\]/.exec(issue.field)?.[1] ?? []));
+  try {
+    toWorkflow(summary, { 'exit-code': exitCodeOf(thrown), changes: 0, failed: dataSets.size });
+  } catch (writing) {
+    context.reporter.problem(`the job summary and the step outputs were not written: ${writing instanceof Error ? writing.message : String(writing)}`);
+  }
+}
+
+/** The exit an error makes, as dispatch reports it (one that is not dpgw's own: 1). */
+function exitCodeOf(error: unknown): number {
+  return error instanceof DpgwError ? error.exitCode : ExitCode.Failure;
 }
 
 /** A manifest's problems (or the one error) as report items, each at its file, line and column. */
