@@ -96,7 +96,7 @@ export class IdentityClient {
     const config = await this.discover();
     // expires_in counted from the request's start: never later than the provider meant.
     const sent = Date.now();
-    const response = await this.call(() => oidc.genericGrantRequest(config, PASSWORD_GRANT.grant_type, { username, password, scope: PASSWORD_GRANT.scope }), 'login');
+    const response = await this.call(() => oidc.genericGrantRequest(config, PASSWORD_GRANT.grant_type, { username, password, scope: PASSWORD_GRANT.scope }), 'login', username);
     return this.issued(response, sent, config);
   }
 
@@ -268,11 +268,11 @@ export class IdentityClient {
     }
   };
 
-  private async call<T>(request: () => Promise<T>, what: 'login' | 'refresh' | 'device' | 'service-account'): Promise<T> {
+  private async call<T>(request: () => Promise<T>, what: 'login' | 'refresh' | 'device' | 'service-account', username?: string): Promise<T> {
     try {
       return await request();
     } catch (error) {
-      throw this.failure(error, what);
+      throw this.failure(error, what, username);
     }
   }
 
@@ -302,7 +302,7 @@ export class IdentityClient {
   }
 
   /** One line for each way the provider can say no, with what to do about it. */
-  private failure(error: unknown, what: 'discovery' | 'login' | 'refresh' | 'device' | 'service-account'): DpgwError {
+  private failure(error: unknown, what: 'discovery' | 'login' | 'refresh' | 'device' | 'service-account', username?: string): DpgwError {
     const { clientId, realm, authUrl } = this.settings;
     if (error instanceof DpgwError) return error;
     if (error instanceof oidc.ResponseBodyError) {
@@ -314,7 +314,7 @@ export class IdentityClient {
       if (what === 'refresh' && error.error === 'invalid_grant') {
         return new DpgwError('auth', `the session has ended: ${description}`, { code: 'SESSION_EXPIRED', hint: 'run `dpgw login` again', details });
       }
-      if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { code: 'SIGN_IN_REFUSED', hint: 'check --username and the password, then run `dpgw login` again', details });
+      if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `check the username${username === undefined ? '' : ` (${username})`} and the password, then try again; \`dpgw config\` shows whether the username came from --username, DPGW_USERNAME or the profile`, details });
       if (what === 'service-account' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
         return new DpgwError('auth', `client ${clientId} cannot sign in as its service account: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
       }

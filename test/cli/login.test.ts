@@ -208,7 +208,7 @@ describe('login errors: one line, the fix, exit 4 or 5', () => {
 
   it('a wrong password', async () => {
     const { login } = await setUp();
-    expectOneLine(await login([], 'not-the-password'), 4, /^dpgw: the identity provider refused the username or password: Invalid user credentials \(invalid_grant\) — check --username/);
+    expectOneLine(await login([], 'not-the-password'), 4, /^dpgw: the identity provider refused the username or password: Invalid user credentials \(invalid_grant\) — check the username \(admin\) and the password, then try again; `dpgw config` shows whether the username came from --username, DPGW_USERNAME or the profile$/m);
   });
 
   it('a bad client secret', async () => {
