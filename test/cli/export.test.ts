@@ -166,7 +166,7 @@ describe('dpgw export', () => {
 
     const none = await dpgw(['export', '-o', join(out, 'none'), '--dataset', 'weather']);
     expect(none.code).toBe(9);
-    expect(none.stderr).toMatch(/^dpgw: --output: no table to export for --dataset weather; nothing was written/m);
+    expect(none.stderr).toMatch(/^dpgw: --dataset: no table to export for --dataset weather; nothing was written/m);
     expect(existsSync(join(out, 'none'))).toBe(false);
 
     const unknown = await dpgw(['export', '-o', join(out, 'unknown'), '--table', 'nosuch', '--json']);

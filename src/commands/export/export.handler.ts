@@ -32,9 +32,11 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   }
   if (result.exported.length === 0) {
     const filters = [options.table?.length ? `--table ${options.table.join(', ')}` : '', options.dataset?.length ? `--dataset ${options.dataset.join(', ')}` : '', options.manifest !== undefined ? `--manifest ${options.manifest}` : ''].filter(Boolean);
+    // Where: the filters that found nothing (the store itself, when none was given).
+    const filterFlags = filters.map((filter) => filter.split(' ')[0]!);
     throw new DpgwError('not-found', `no table to export${filters.length ? ` for ${filters.join(', ')}` : ''}${result.leftOut.length ? ` (${plural(result.leftOut.length, 'table')} left out, above)` : ''}; nothing was written`, {
       code: 'NOTHING_TO_EXPORT',
-      where: '--output',
+      ...(filterFlags.length ? { where: filterFlags.join(', ') } : {}),
       hint: 'see what the store holds with `dpgw catalog datasets` and `dpgw table get <name>`',
     });
   }
