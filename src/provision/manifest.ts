@@ -14,7 +14,7 @@ import { failOnIssues } from '../olap/table-template.js';
 import { namePattern, nameProblem, type NameKind } from '../names/platform-names.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
-import { unknownNameSuffix } from '../text/closest-match.js';
+import { closestMatch, unknownNameSuffix } from '../text/closest-match.js';
 
 const name = z.string().min(1);
 /** A name sent to the platform: the one rule of src/names/platform-names.ts, also as the JSON Schema's pattern for editors. */
@@ -143,14 +143,30 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
 
   const parsed = manifestSchema.safeParse(document.value);
   if (!parsed.success) {
+    const pathOf = (problem: (typeof parsed.error.issues)[number]) => problem.path.filter((p): p is string | number => typeof p !== 'symbol');
+    // A misspelt key (`dataSet:`) leaves the key it meant missing: one problem, said at the misspelling, not two.
+    const meant = new Set<string>();
     for (const problem of parsed.error.issues) {
-      const path = problem.path.filter((p): p is string | number => typeof p !== 'symbol');
+      if (problem.code !== 'unrecognized_keys') continue;
+      const path = pathOf(problem);
+      for (const key of problem.keys) {
+        const near = closestMatch(key, knownKeysAt(path));
+        if (near !== undefined && valueAt(document.value, [...path, near]) === undefined) meant.add(JSON.stringify([...path, near]));
+      }
+    }
+    // Only a key the manifest needs: an optional one left out is no problem of its own.
+    const needed = new Set(parsed.error.issues.filter((problem) => problem.code !== 'unrecognized_keys').map((problem) => JSON.stringify(pathOf(problem))));
+    for (const path of meant) if (!needed.has(path)) meant.delete(path);
+    for (const problem of parsed.error.issues) {
+      const path = pathOf(problem);
       if (problem.code === 'unrecognized_keys') {
         for (const key of problem.keys) {
           const known = knownKeysAt(path);
-          issue([...path, key], `unknown key "${key}"${unknownNameSuffix(key, known)}`, true);
+          const near = closestMatch(key, known);
+          const missing = near !== undefined && meant.has(JSON.stringify([...path, near]));
+          issue([...path, key], missing ? `unknown key "${key}" (did you mean ${near}? the manifest needs it)` : `unknown key "${key}"${unknownNameSuffix(key, known)}`, true);
         }
-      } else {
+      } else if (!meant.has(JSON.stringify(path))) {
         issue(path, friendly(problem));
       }
     }
@@ -271,6 +287,16 @@ function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 
     ...(manifestSchema.shape.name.safeParse(raw.name).data !== undefined ? { name: raw.name as string } : {}),
     ...(manifestSchema.shape.healthCheck.safeParse(raw.healthCheck).data !== undefined ? { healthCheck: raw.healthCheck as Manifest['healthCheck'] } : {}),
   };
+}
+
+/** The value at a path of the parsed document; undefined where there is none. */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let at = value;
+  for (const part of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string | number, unknown>)[part];
+  }
+  return at;
 }
 
 /** A mapping's keys and values; anything else as an empty one. */

@@ -397,6 +397,8 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
 describe('bad manifests: rejected before any request, with their location', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['unknown key', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: track-schema.yaml, tabel: {} }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.tabel: unknown key "tabel" \(did you mean table\?\)/],
+    ['a needed key misspelt: one problem, at the misspelling', `dataSet:\n${entry('track')}`, /^dpgw: .*provision\.yaml:1:1: dataSet: unknown key "dataSet" \(did you mean dataSets\? the manifest needs it\)/],
+    ["an entry's needed key misspelt", `dataSets:\n  - { datasource: mock-data-library, dataSet: track, groups: [g], schema: track-schema.yaml }\n`, /^dpgw: .*provision\.yaml:2:\d+: dataSets\[0\]\.dataSet: unknown key "dataSet" \(did you mean dataset\? the manifest needs it\)/],
     ['missing schema file', `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: nowhere.yaml }\n`, /provision\.yaml:2:\d+: dataSets\[0\]\.schema: schema file .*nowhere\.yaml does not exist/],
     ['duplicate data set', `dataSets:\n${entry('track')}${entry('track')}`, /provision\.yaml:3:\d+: dataSets\[1\]\.dataset: data set track of mock-data-library \(enablement track\) is listed twice \(first at .*provision\.yaml:2:\d+\)/],
     ['bad secret reference', `settings:\n  streamPassword: vault:secret/stream\ndataSets:\n${entry('track')}`, /provision\.yaml:2:19: settings\.streamPassword: the streamPassword must be a secret reference/],
