@@ -14,7 +14,7 @@ import { scramJaasConfig } from './jaas-config.js';
 import { withManifestMark } from './manifest-mark.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
-import { checkTable, failOnIssues, fillTemplate, readTemplate, type TemplateValues } from './table-template.js';
+import { checkTable, failOnIssues, fillTemplate, readTemplate, streamConnectionIssues, type TemplateValues } from './table-template.js';
 
 /** The settings a table definition is filled from (settings/core-options.ts: tableSettingsOf). */
 export interface TableSettings {
@@ -49,6 +49,8 @@ export interface TableInputs {
   retentionDays?: number;
   /** The manifest whose table this is: its name is the table's mark (olap/manifest-mark.ts). */
   manifestName?: string;
+  /** The template is the manifest's own, and the run does not let the manifest choose endpoints: it may not choose the stream connection either. */
+  templateFromManifest?: boolean;
   warn: (message: string) => void;
 }
 
@@ -98,6 +100,9 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   };
   const template = await readTemplate(inputs.templateFile);
   const { table: filled, issues } = fillTemplate(template, values);
+  if (issues.length === 0 && inputs.templateFromManifest === true && inputs.templateFile !== undefined) {
+    issues.push(...streamConnectionIssues(filled, fillTemplate(await readTemplate(undefined), values).table, template, values));
+  }
   failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template');
   const table = inputs.manifestName === undefined ? filled : withManifestMark(filled, inputs.manifestName);
   return { table, schema, schemaName };

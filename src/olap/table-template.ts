@@ -99,6 +99,58 @@ export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSche
   return issues;
 }
 
+/**
+ * Stream config keys that decide where, and how, the analytics store connects to the stream
+ * with the stream user's password: the brokers, the registry, the protocol, the SASL mechanism
+ * and its JAAS line, TLS. Matched on the key's end, whatever prefix (stream.kafka., consumer.prop.).
+ */
+const STREAM_CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.protocol|sasl\.[a-z.]+|ssl\.[a-z.]+|schema\.registry\.[a-z.]*url)$/i;
+
+/**
+ * A template the manifest brings (a pull request's file) fills the stream password into the
+ * table: it may not also choose where the store connects with it. Its stream connection keys
+ * must read as dpgw's own template fills them from the run's settings (brokerList,
+ * registryUrl, the contract's SASL_PLAINTEXT and SCRAM-SHA-512), and such keys may stand
+ * nowhere else in the table (another map of stream configs). `--allow-manifest-endpoints`
+ * lifts it, as for the manifest's endpoint settings.
+ */
+export function streamConnectionIssues(table: RealtimeTableDefinition, ours: RealtimeTableDefinition, template: LocatedDocument, values: TemplateValues): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const streamsPath: PathPart[] = ['tableIndexConfig', 'streamConfigs'];
+  const theirs = objectAt(table, streamsPath);
+  const expected = objectAt(ours, streamsPath);
+  // The template's own key for a filled one (`stream.${streamType}.broker.list` for stream.kafka.broker.list), for its line.
+  const rawKeys = new Map(Object.keys(objectAt(template.value, streamsPath)).map((raw) => [raw.replace(PLACEHOLDER, (match, name: string) => String(values[name]?.value ?? match)), raw]));
+  const place = (key: string) => template.at([...streamsPath, rawKeys.get(key) ?? key]);
+  for (const key of new Set([...Object.keys(theirs), ...Object.keys(expected)])) {
+    if (!STREAM_CONNECTION_KEY.test(key) || theirs[key] === expected[key]) continue;
+    const what = expected[key] === undefined ? `adds ${key}` : theirs[key] === undefined ? `leaves out ${key}` : `sets ${key} to ${JSON.stringify(theirs[key])}, not the run's ${JSON.stringify(expected[key])}`;
+    issues.push({ where: place(key), field: fieldPath([...streamsPath, key]), message: `the manifest's template ${what}: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
+  }
+  // Stream connection keys anywhere else (e.g. ingestionConfig.streamIngestionConfig.streamConfigMaps): the same rule, nothing to compare with.
+  const elsewhere = (node: unknown, path: PathPart[]): void => {
+    if (Array.isArray(node)) return node.forEach((item, index) => elsewhere(item, [...path, index]));
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      const at = [...path, key];
+      if (at.length === 2 && at[0] === streamsPath[0] && at[1] === streamsPath[1]) continue;
+      if (STREAM_CONNECTION_KEY.test(key)) {
+        issues.push({ where: template.at(at), field: fieldPath(at), message: `the manifest's template sets ${key} outside tableIndexConfig.streamConfigs: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
+      } else {
+        elsewhere(value, at);
+      }
+    }
+  };
+  elsewhere(table, []);
+  return issues;
+}
+
+function objectAt(value: unknown, path: readonly PathPart[]): Record<string, unknown> {
+  let at = value;
+  for (const part of path) at = at !== null && typeof at === 'object' ? (at as Record<string | number, unknown>)[part] : undefined;
+  return at !== null && typeof at === 'object' && !Array.isArray(at) ? (at as Record<string, unknown>) : {};
+}
+
 /** Stops at the first issue, saying how many more there are. */
 /**
  * Every problem at once, before anything is sent: the error names the first, and carries

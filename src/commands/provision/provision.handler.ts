@@ -105,7 +105,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
   };
   // Every problem of the manifest is found before any password is asked for or read.
   const tableSettings = tableSettingsOf(settings);
-  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path } }, warn);
+  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true }, warn);
   // Deleting needs consent, and a script without it learns so before any request: at a terminal the run asks once it knows what it would delete.
   if (options.prune === true && !planOnly && options.yes !== true && !context.canPrompt) {
     throw new DpgwError('usage', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
