@@ -306,8 +306,11 @@ export class IdentityClient {
     const { clientId, realm, authUrl } = this.settings;
     if (error instanceof DpgwError) return error;
     if (error instanceof oidc.ResponseBodyError) {
-      const description = error.error_description ? `${error.error_description} (${error.error})` : error.error;
-      const details = { status: error.status, error: error.error, description: error.error_description };
+      // The provider's words, on dpgw's one line: every control escaped (a line feed would forge the next line of the log).
+      const said = serverText(String(error.error));
+      const saidDescription = error.error_description === undefined ? undefined : serverText(String(error.error_description));
+      const description = saidDescription ? `${saidDescription} (${said})` : said;
+      const details = { status: error.status, error: said, description: saidDescription };
       if (what === 'device' && (error.error === 'access_denied' || error.error === 'expired_token')) {
         return new DpgwError('auth', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { code: 'SIGN_IN_REFUSED', hint: 'run `dpgw login --grant device` again', details });
       }
@@ -348,9 +351,9 @@ export class IdentityClient {
     }
     if (code) return new DpgwError('network', `cannot reach the identity provider at ${host} (${code})`, { code: 'SERVER_UNREACHABLE', hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
     if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
-      return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${error.message}`, { code: 'SIGN_IN_REFUSED', hint: `check that ${this.issuer} is a Keycloak-style realm` });
+      return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${serverText(error.message)}`, { code: 'SIGN_IN_REFUSED', hint: `check that ${this.issuer} is a Keycloak-style realm` });
     }
-    return new DpgwError('failure', `the ${what} failed: ${(error as Error).message}`, { code: 'SIGN_IN_FAILED', hint: 'run with --verbose for the exchange', cause: error });
+    return new DpgwError('failure', `the ${what} failed: ${serverText(String((error as Error).message))}`, { code: 'SIGN_IN_FAILED', hint: 'run with --verbose for the exchange', cause: error });
   }
 }
 

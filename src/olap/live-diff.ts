@@ -5,9 +5,15 @@
  * table comes back wrapped by its type and named `<name>_REALTIME`, numbers of
  * segmentsConfig come back as strings, and date-time specs lose `notNull`. So a run that
  * just applied the manifest plans no change. Secrets are compared, never shown.
+ *
+ * The live side is the server's: its names, types and values are compared as they are and
+ * shown only escaped (serverText), so a difference line is always one line of dpgw's — no
+ * column name can end it and forge the next (`::error …` in a CI log, a closing fence in
+ * a Markdown plan).
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { isSecretKey, MASK, maskInlinePasswords } from '../secrets/redaction.js';
+import { serverText } from '../text/terminal-text.js';
 
 export interface FieldChange {
   /** `segmentsConfig.retentionTimeValue`, `tableIndexConfig.streamConfigs["stream.kafka.topic.name"]`. */
@@ -63,9 +69,10 @@ function shown(path: string[], value: unknown): unknown {
 }
 
 function pathText(path: string[]): string {
-  return path.map((part, index) => (part.startsWith('[') ? part : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? `${index === 0 ? '' : '.'}${part}` : `[${JSON.stringify(part)}]`)).join('');
+  return serverText(path.map((part, index) => (part.startsWith('[') ? part : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? `${index === 0 ? '' : '.'}${part}` : `[${JSON.stringify(part)}]`)).join(''));
 }
 
+/** Names and types as the store and the manifest give them, every control character escaped (serverText). */
 export interface SchemaDiff {
   added: Array<{ name: string; group: string; dataType: string }>;
   removed: Array<{ name: string; group: string; dataType: string }>;
@@ -92,12 +99,13 @@ export function diffSchema(desired: AnalyticsSchema, live: Record<string, unknow
   const wanted = columns(desired as unknown as Record<string, unknown>);
   const held = columns(live);
   const diff: SchemaDiff = { added: [], removed: [], changed: [] };
+  // Compared as sent, kept escaped: what the store named is text to show, never a line break.
   for (const [name, column] of wanted) {
     const existing = held.get(name);
-    if (!existing) diff.added.push({ name, group: column.group, dataType: column.dataType });
-    else if (existing.describe !== column.describe) diff.changed.push({ name, from: existing.describe, to: column.describe });
+    if (!existing) diff.added.push({ name: serverText(name), group: column.group, dataType: serverText(column.dataType) });
+    else if (existing.describe !== column.describe) diff.changed.push({ name: serverText(name), from: serverText(existing.describe), to: serverText(column.describe) });
   }
-  for (const [name, column] of held) if (!wanted.has(name)) diff.removed.push({ name, group: column.group, dataType: column.dataType });
+  for (const [name, column] of held) if (!wanted.has(name)) diff.removed.push({ name: serverText(name), group: column.group, dataType: serverText(column.dataType) });
   return diff;
 }
 
@@ -106,15 +114,17 @@ export function isCompatible(diff: SchemaDiff): boolean {
   return diff.removed.length === 0 && diff.changed.length === 0;
 }
 
+/** The `+ / - / ~` lines of a schema's difference, each one line: the store's names and types escaped. */
 export function schemaDiffLines(diff: SchemaDiff): string[] {
   return [
-    ...diff.added.map((c) => `+ ${c.name}: ${c.dataType} (${c.group.replace('FieldSpecs', '')})`),
-    ...diff.removed.map((c) => `- ${c.name}: ${c.dataType} (${c.group.replace('FieldSpecs', '')})`),
-    ...diff.changed.map((c) => `~ ${c.name}: ${c.from} → ${c.to}`),
+    ...diff.added.map((c) => `+ ${serverText(c.name)}: ${serverText(c.dataType)} (${c.group.replace('FieldSpecs', '')})`),
+    ...diff.removed.map((c) => `- ${serverText(c.name)}: ${serverText(c.dataType)} (${c.group.replace('FieldSpecs', '')})`),
+    ...diff.changed.map((c) => `~ ${serverText(c.name)}: ${serverText(c.from)} → ${serverText(c.to)}`),
   ];
 }
 
+/** The lines of a table's difference, values JSON-quoted with every control escaped (JSON.stringify leaves DEL, C1, U+2028/2029 and bidi controls raw). */
 export function tableDiffLines(changes: FieldChange[]): string[] {
-  const value = (v: unknown) => JSON.stringify(v);
+  const value = (v: unknown) => serverText(String(JSON.stringify(v)));
   return changes.map((c) => (c.change === '~' ? `~ ${c.path}: ${value(c.from)} → ${value(c.to)}${c.from === c.to ? ' (sensitive value differs)' : ''}` : c.change === '+' ? `+ ${c.path}: ${value(c.to)}` : `- ${c.path}: ${value(c.from)}`));
 }

@@ -69,9 +69,26 @@ export function setStepOutputs(actions: GithubActions, outputs: Record<string, s
   appendFileSync(actions.outputFile, Object.entries(outputs).map(([name, value]) => `${name}=${String(value).replace(/[\r\n]/g, ' ')}\n`).join(''));
 }
 
-/** A Markdown table cell: no line break, no pipe that would end the cell. */
+/**
+ * A Markdown table cell (or a heading, or bold text) as written: what markdownText makes of it
+ * — one line, controls escaped, no pipe that ends the cell, no emphasis, link, tag or entity —,
+ * as a cell may hold a server's words (a step's reason quotes the store). dpgw's own formatting
+ * (the `**…**` around a name, the table's pipes) is written around the cell, never inside it.
+ */
 export function markdownCell(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+  return markdownText(text);
+}
+
+/**
+ * Lines as a fenced code block: each line escaped (serverText, so none can end the block
+ * early or hold a raw control), and a fence longer than any run of backticks in them, so no
+ * line closes it; inside, Markdown and HTML are text.
+ */
+export function markdownFence(lines: readonly string[], info = ''): string {
+  const escapedLines = lines.map((line) => serverText(line));
+  const longestRun = Math.max(0, ...escapedLines.flatMap((line) => (line.match(/`+/g) ?? []).map((run) => run.length)));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return [`${fence}${info}`, ...escapedLines, fence].join('\n');
 }
 
 /**

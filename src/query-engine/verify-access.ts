@@ -6,6 +6,7 @@
  */
 import { QUERY_ENGINE_SCHEMA, STORAGE_TOUCH_NOT_NEEDED_FROM } from '../contract/constants.js';
 import { QueryFailed, sqlIdentifier, type QueryResult, type StatementClient } from './statement-client.js';
+import { serverText } from '../text/terminal-text.js';
 
 export type Expectation = 'visible' | 'hidden';
 
@@ -72,7 +73,8 @@ async function verifyOnce(client: StatementClient, options: VerifyOptions, attem
 
   const [schemas, tables, select] = [await attempt(client, schemasSql), await attempt(client, tablesSql), await attempt(client, selectSql, limit)];
   const listed = (outcome: Outcome): string[] => ('result' in outcome ? outcome.result.rows.map((row) => String(row[0])) : []);
-  const describeList = (names: string[]): string => (names.length ? names.join(', ') : '(none)');
+  // The engine's rows are compared as they are and shown escaped: `answered` goes into messages (verify's stderr line, provision's error), so a row cannot forge a line.
+  const describeList = (names: string[]): string => (names.length ? names.map((name) => serverText(name)).join(', ') : '(none)');
   const checks: VerifyCheck[] = [];
 
   if (expect === 'visible') {

@@ -6,14 +6,19 @@
  * as `\u001b`, never written raw.
  */
 
-/** C0 controls, DEL, C1 controls, and the bidirectional overrides that reorder what is shown (Trojan Source). */
-const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+/**
+ * C0 controls, DEL, C1 controls, the line and paragraph separators (U+2028, U+2029: a line
+ * break to many terminals, log viewers and editors), and the bidirectional overrides that
+ * reorder what is shown (Trojan Source).
+ */
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 const ANY_CONTROL = new RegExp(`[${CONTROLS}]`, 'g');
 /** dpgw's own colours (SGR, what chalk writes) are kept; every other control, and what a server sent, is escaped. */
 const CONTROL_BUT_STYLE = new RegExp(`\\u001b\\[[0-9;]*m|[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
 /** Any character that ends, breaks or reorders a line, for values written into lines others parse (JAAS, properties, HTTP headers): C0 (tab too), DEL, C1 (NEL), the line and paragraph separators, the bidirectional controls. */
-const LINE_BREAKING = new RegExp(`[${CONTROLS}\\u2028\\u2029]`);
-const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const LINE_BREAKING = new RegExp(`[${CONTROLS}]`);
+/** What JSON.stringify leaves raw of CONTROLS: all but C0 (which it escapes itself). */
+const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -37,8 +42,8 @@ export function terminalSafe(text: string): string {
 }
 
 /**
- * JSON text with the controls JSON.stringify leaves raw (DEL, C1, the bidirectional
- * overrides) written as \u escapes: the same document, safe to print.
+ * JSON text with the controls JSON.stringify leaves raw (DEL, C1, U+2028 and U+2029, the
+ * bidirectional overrides) written as \u escapes: the same document, safe to print.
  */
 export function jsonSafe(json: string): string {
   return json.replace(JSON_UNSAFE, escaped);

@@ -72,3 +72,12 @@ describe('diffSchema against Pinot 0.11', () => {
     expect(isCompatible(diffSchema(retyped, measured.schema))).toBe(false);
   });
 });
+
+describe("the store's side of a difference is shown as text", () => {
+  it('a column name, type or table value with a line break, C1 or U+2028 is one escaped line, compared as sent', () => {
+    const held = { ...trackSchema(), dimensionFieldSpecs: [...(trackSchema().dimensionFieldSpecs ?? []), { name: 'zz\n::error::x', dataType: 'STRING\u2028' }] };
+    expect(schemaDiffLines(diffSchema(trackSchema(), held))).toEqual(['- zz\\n::error::x: STRING\\u2028 (dimension)']);
+    const lines = tableDiffLines(diffTable(sentTable(), { ...measured.table, REALTIME: { ...(measured.table.REALTIME as object), tableName: 'x\u2028\u009by' } }));
+    expect(lines).toEqual(['~ tableName: "x\\u2028\\u009by" → "measure"']);
+  });
+});

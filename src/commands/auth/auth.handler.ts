@@ -3,6 +3,7 @@ import type { HandlerOf } from '../../cli/command-definition.js';
 import type { SessionSummary } from '../../auth/session.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
+import { serverText } from '../../text/terminal-text.js';
 import { clock, sessionContext } from '../shared/session-context.js';
 import type { AuthStatusCommand, AuthTokenCommand } from './auth.command.js';
 
@@ -36,9 +37,10 @@ function renderStatus(summary: SessionSummary, usable: boolean, accessExpired: b
   const lines = [
     // What the cache or DPGW_TOKEN says; the identity provider is not asked (it may have ended the session).
     `${usable ? style.green('signed in') : style.red('session expired')} ${style.dim(`(profile "${summary.profile}", as the ${summary.source === 'env' ? 'DPGW_TOKEN' : 'token cache'} says; the identity provider was not asked)`)}`,
-    `  user     ${summary.username ?? '-'}${summary.serviceAccountOf ? style.dim(`  (the service account of client ${summary.serviceAccountOf})`) : ''}`,
-    `  realm    ${summary.realm ?? '-'}${summary.issuer ? style.dim(`  ${summary.issuer}`) : ''}`,
-    `  groups   ${summary.groups.length ? summary.groups.join(', ') : '-'}`,
+    // Name, realm, issuer and groups are the token's claims (DPGW_TOKEN's unchecked): the provider's words, shown escaped.
+    `  user     ${serverText(String(summary.username ?? '-'))}${summary.serviceAccountOf ? style.dim(`  (the service account of client ${summary.serviceAccountOf})`) : ''}`,
+    `  realm    ${serverText(String(summary.realm ?? '-'))}${summary.issuer ? style.dim(`  ${serverText(String(summary.issuer))}`) : ''}`,
+    `  groups   ${summary.groups.length ? serverText(summary.groups.join(', ')) : '-'}`,
     `  token    ${summary.accessTokenExpiresAt ? `${accessExpired ? 'expired' : 'valid until'} ${clock(summary.accessTokenExpiresAt)}` : '-'}`,
   ];
   if (summary.source === 'cache') lines.push(`  refresh  ${summary.refreshTokenExpiresAt ? `until ${clock(summary.refreshTokenExpiresAt)}` : summary.serviceAccountOf ? 'a new client-credentials grant when the token ends' : '-'}`);

@@ -32,8 +32,9 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
             lines.push(`waiting for the approval in the browser (the code expires in ${Math.max(1, Math.round(code.expiresInSeconds / 60))} min)…`);
             context.io.stderr.write(lines.join('\n') + '\n');
           });
-    const who = signedIn.serviceAccountOf ? `the service account of client ${signedIn.serviceAccountOf} (${signedIn.username})` : signedIn.username;
-    context.reporter.success(`signed in to realm ${signedIn.realm} as ${who}${signedIn.groups.length ? ` (groups: ${signedIn.groups.join(', ')})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
+    // The name and groups are the token's claims: the provider's words, shown escaped.
+    const who = signedIn.serviceAccountOf ? `the service account of client ${signedIn.serviceAccountOf} (${serverText(String(signedIn.username))})` : serverText(String(signedIn.username));
+    context.reporter.success(`signed in to realm ${signedIn.realm} as ${who}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
     context.reporter.next('dpgw auth status');
     return { data: signedIn, human: () => '' };
   }

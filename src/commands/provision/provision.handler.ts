@@ -16,7 +16,7 @@ import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
-import { appendStepSummary, githubActionsOf, markdownCell, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
+import { appendStepSummary, githubActionsOf, markdownCell, markdownFence, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
 import { redactText } from '../../secrets/redaction.js';
 import type { ValidationIssue } from '../../olap/schema-validation.js';
 import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
@@ -418,7 +418,7 @@ function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePla
   const differences = planned.flatMap((r) =>
     r.steps
       .filter((step) => step.difference?.length || step.action === 'refused')
-      .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.reason)}`, ...(step.difference?.length ? ['```diff', ...step.difference, '```'] : [])].join('\n')),
+      .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.reason)}`, ...(step.difference?.length ? [markdownFence(step.difference, 'diff')] : [])].join('\n')),
   );
   const prune = pruning ? [fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)).trim()] : [];
   return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences, ...prune].join('\n\n');
@@ -452,9 +452,9 @@ function pruneBlock(plan: PrunePlan, steps: StepRecord[], cell: (step: StepRecor
   ];
 }
 
-/** Lines as a Markdown code block (names and reasons of dpgw's own words: table and schema names pass the name rule). */
+/** Lines as a Markdown code block (names pass the name rule; a reason quoting a server is escaped, and the fence outlasts any backticks). */
 function fenced(lines: string[]): string {
-  return `\n${['```', ...lines, '```'].join('\n')}\n`;
+  return `\n${markdownFence(lines)}\n`;
 }
 
 /** At a terminal, what --prune would delete, and a question; no is exit 2 with nothing sent. */
