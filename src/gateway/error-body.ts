@@ -10,6 +10,7 @@
  */
 import { redactText } from '../secrets/redaction.js';
 import { serverText } from '../text/terminal-text.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../net/answer-bounds.js';
 
 export type ErrorBodyShape = 'spring' | 'problem' | 'store' | 'oauth' | 'dashboard' | 'json' | 'text' | 'empty';
 
@@ -30,6 +31,8 @@ export function messageFromErrorBody(body: string | undefined): ErrorBodyMessage
     return { shape: 'text', message: clip(plainText(text)) };
   }
   if (typeof parsed === 'string') return { shape: 'text', message: clip(parsed) };
+  // Too deep to stringify without overflowing the stack: shown as the text it is, clipped.
+  if (nestedDeeperThan(parsed, MAX_ANSWER_DEPTH)) return { shape: 'text', message: clip(text) };
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { shape: 'json', message: clip(JSON.stringify(parsed)) };
   }

@@ -14,6 +14,7 @@ import { plainGot } from '../net/trust-and-proxy.js';
 import { GATEWAY_SERVICE, GatewayError, type HttpService } from './gateway-error.js';
 import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
 import { hostOf } from '../net/url-host.js';
+import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../net/answer-bounds.js';
 
 /**
  * Supplies the bearer token for a request. `forceRefresh` is set after the
@@ -148,7 +149,7 @@ export class HttpTransport {
           }
         }
         if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
-          return { status, headers, body: parseBody<T>(body), url };
+          return { status, headers, body: parseBody<T>(body, upper, url), url };
         }
         const delay = options.retry === false ? undefined : nextRetryDelay(upper, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - started, retry);
         if (delay === undefined) throw new GatewayError(status, upper, url, body, this.options.service);
@@ -221,13 +222,23 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
-function parseBody<T>(text: string): T | undefined {
+function parseBody<T>(text: string, method: string, url: string): T | undefined {
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(text);
   } catch {
     return text as unknown as T;
   }
+  // Checked before anything walks it: rendering a schema or `--json` would overflow the stack instead.
+  if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
+    throw new DpgwError('rejected', `answer too deep: ${method} ${url} answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep, which dpgw does not read`, {
+      code: 'ANSWER_UNUSABLE',
+      hint: 'the server is not the one dpgw expects there, or it is misbehaving; nothing was done with the answer — check the URL setting',
+      details: { method, url, limit: MAX_ANSWER_DEPTH },
+    });
+  }
+  return value as T;
 }
 
 function clipForTrace(text: string): string {

@@ -24,3 +24,29 @@ export const MAX_LISTING_RECORDS = 20_000;
 
 /** How many requests a fan-out over a listing (one per data source) keeps in flight. */
 export const LISTING_FAN_OUT = 8;
+
+/**
+ * How deep an answer's JSON may nest. Nothing dpgw reads nests past a dozen levels; an answer 20,000 levels deep
+ * parses (JSON.parse does not recurse) but overflows the stack of whatever walks it next (a schema's rendering,
+ * JSON.stringify of `--json`), so it is refused on arrival instead.
+ */
+export const MAX_ANSWER_DEPTH = 100;
+
+/** Whether a parsed JSON value nests deeper than `limit` levels (a scalar is 0, `{}` and `[]` are 1); walked without recursion. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const at = values.pop();
+    const depth = depths.pop()! + 1;
+    if (at === null || typeof at !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(at) ? at : Object.values(at)) {
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth);
+      }
+    }
+  }
+  return false;
+}

@@ -134,7 +134,8 @@ async function decodedText(response: Response<Buffer>, method: string, url: stri
     .map((encoding) => encoding.trim().toLowerCase())
     .filter((encoding) => encoding !== '' && encoding !== 'identity');
   for (const encoding of encodings.reverse()) {
-    const decode = DECODERS[encoding];
+    // An own key only: a server's `content-encoding: constructor` names no decoder.
+    const decode = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
     if (!decode) {
       throw new DpgwError('rejected', `${method} ${url} answered with content-encoding ${JSON.stringify(serverText(encoding.slice(0, 40)))}, which dpgw does not decode`, {
         code: 'ANSWER_UNUSABLE',

@@ -86,7 +86,7 @@ function label(entry: ProblemEntry): string {
 function hasPath(entry: object, path: readonly PathPart[]): boolean {
   let value: unknown = entry;
   for (const part of path) {
-    if (typeof value !== 'object' || value === null || !(part in value)) return false;
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, part)) return false;
     value = (value as Record<string, unknown>)[part];
   }
   return value !== undefined;

@@ -4,7 +4,7 @@
  * editors validate against (docs/provision-manifest.schema.json). Every problem
  * is reported with the manifest's file:line:column before any request.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
@@ -176,12 +176,22 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   const manifest = parsed.success ? parsed.data : usableParts(document.value, issues);
   const folder = dirname(resolve(file));
   const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
-  // A manifest from a pull request must not make a CI job read (and send) any file it can reach.
-  const outside = (path: string) => {
-    const within = relative(folder, path);
-    return !options.allowOutsideFiles && (within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within));
+  // A manifest from a pull request must not make a CI job read (and send) any file it can reach: not by its path,
+  // and not through a symbolic link committed inside its folder. "Inside" is decided twice, on the path as written
+  // and on the real path (every link resolved), here as the manifest is loaded, before any file it names is read (a
+  // link swapped in the instants between needs write access to the checkout during the run: not checked again at the
+  // open); a link that stays inside is fine.
+  // `opened` is the path as the reader will open it, when that differs from the one shown (`sub/../x` is opened
+  // through sub, wherever it leads, but shown resolved as text).
+  let realFolder: string | undefined;
+  const outsideProblem = (what: string, path: string, opened = path): string | undefined => {
+    if (options.allowOutsideFiles) return undefined;
+    if (!within(folder, path)) return `${what} ${path} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
+    const real = realPathOf(opened);
+    if (within((realFolder ??= realPathOf(folder)), real)) return undefined;
+    const how = isLink(opened) ? 'is a link to' : 'leads through a link to';
+    return `${what} ${path} ${how} ${real}, outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
   };
-  const outsideProblem = (what: string, path: string) => `${what} ${path} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
 
   // The files an entry names. A file outside the folder is refused before anything looks at it, and only a
   // schema file that passed both checks is read (by prepare). Checked for an entry that is not well formed
@@ -189,11 +199,13 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   const checkFiles = (index: number, schema: unknown, template: unknown) => {
     const schemaFile = typeof schema === 'string' && schema !== '' ? fromManifest(schema) : undefined;
     let schemaReadable = false;
-    if (schemaFile && outside(schemaFile)) issue(['dataSets', index, 'schema'], outsideProblem('schema file', schemaFile));
+    const schemaOutside = schemaFile && outsideProblem('schema file', schemaFile);
+    if (schemaOutside) issue(['dataSets', index, 'schema'], schemaOutside);
     else if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
     else schemaReadable = schemaFile !== undefined;
     const templateFile = typeof template === 'string' && template !== '' ? fromManifest(template) : undefined;
-    if (templateFile && outside(templateFile)) issue(['dataSets', index, 'table', 'template'], outsideProblem('template', templateFile));
+    const templateOutside = templateFile && outsideProblem('template', templateFile);
+    if (templateOutside) issue(['dataSets', index, 'table', 'template'], templateOutside);
     else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
     return { schemaFile, templateFile, schemaReadable };
   };
@@ -240,12 +252,14 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
       issue(['settings', key], `a manifest may not name where the ${key} comes from (a reference can run a command or read a file): set it in the profile, the environment or a flag, or pass --allow-manifest-secrets to trust this manifest`);
     } else if (REFERENCE_KEYS.has(key)) {
       const file = referencedFile(value);
-      if (file && outside(file)) issue(['settings', key], outsideProblem(`the ${key} file`, file));
+      const problem = file && outsideProblem(`the ${key} file`, file.shown, file.opened);
+      if (problem) issue(['settings', key], problem);
     } else if (runChosen && !options.allowEndpoints && !sameSetting(value, options.runValue?.(key, manifest.profile))) {
       const consequence = runChosen.identity ? "dpgw would send the run's password or secret for it" : 'dpgw would send your credentials or data there';
       issue(['settings', key], `a manifest may not choose the ${runChosen.description} (${key}): ${consequence}; set it in the profile, ${runChosen.env ?? 'the environment'} or ${runChosen.flag?.split(' ')[0] ?? 'a flag'}, or pass --allow-manifest-endpoints to trust this manifest`);
-    } else if (key === 'caFile' && outside(readPath(value))) {
-      issue(['settings', key], outsideProblem('the CA file', readPath(value)));
+    } else if (key === 'caFile') {
+      const problem = outsideProblem('the CA file', readPath(value), value);
+      if (problem) issue(['settings', key], problem);
     }
     settings.set(key, locatedValue(document, ['settings', key], value));
   }
@@ -276,7 +290,7 @@ function sameSetting(manifestValue: string, runValue: string | undefined): boole
 function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 'dataSets'> & { dataSets: Array<DataSetEntry | undefined> } {
   const raw = (value !== null && typeof value === 'object' ? value : {}) as Record<string, unknown>;
   if (!Array.isArray(raw.dataSets)) failOnIssues(issues, 'manifest');
-  const settings = Object.entries(raw.settings !== null && typeof raw.settings === 'object' ? raw.settings : {}).filter(([key, setting]) => settingsShape[key]?.safeParse(setting).success === true);
+  const settings = Object.entries(raw.settings !== null && typeof raw.settings === 'object' ? raw.settings : {}).filter(([key, setting]) => Object.hasOwn(settingsShape, key) && settingsShape[key]!.safeParse(setting).success);
   return {
     dataSets: (raw.dataSets as unknown[]).map((entry) => {
       const parsed = dataSetEntry.safeParse(entry);
@@ -293,7 +307,8 @@ function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 
 function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
   let at = value;
   for (const part of path) {
-    if (at === null || typeof at !== 'object') return undefined;
+    // Own keys only: a manifest's `__proto__:` or `constructor:` is a key like any other, never Object's.
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, part)) return undefined;
     at = (at as Record<string | number, unknown>)[part];
   }
   return at;
@@ -304,15 +319,57 @@ function record(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** The file a `file:` reference (also under `base64:`) reads, as the reader will find it. */
-function referencedFile(reference: string): string | undefined {
+/**
+ * The file a `file:` reference (also under `base64:`) reads: as shown (resolved), and as the reader opens it
+ * (secret-reference.ts: `~/` from the home folder, anything else as written, from the working folder).
+ */
+function referencedFile(reference: string): { shown: string; opened: string } | undefined {
   const inner = reference.trim().replace(/^(base64:)+/, '');
-  return inner.startsWith('file:') ? readPath(inner.slice('file:'.length)) : undefined;
+  if (!inner.startsWith('file:')) return undefined;
+  const path = inner.slice('file:'.length);
+  return { shown: readPath(path), opened: path.startsWith('~/') ? `${homedir()}${path.slice(1)}` : path };
 }
 
 /** A path as a setting's reader opens it: `~/` from the home folder, a relative one from the working folder. */
 function readPath(path: string): string {
   return path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(path);
+}
+
+/** Whether `path` (absolute, normalized) is `folder` or lies below it, as text. */
+function within(folder: string, path: string): boolean {
+  const rest = relative(folder, path);
+  return !(rest === '..' || rest.startsWith(`..${sep}`) || isAbsolute(rest));
+}
+
+/**
+ * Where a path really leads, every link resolved as the system resolves them when it opens the path (`link/..` is
+ * the link's target's parent). A path that does not exist (yet) leads where its existing part leads, following a
+ * dangling link too, so a link to a file that appears later is judged by where it points.
+ */
+function realPathOf(path: string, hops = 0): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    // Missing, or a dangling link on the way: resolved part by part below.
+  }
+  const parent = dirname(path);
+  if (parent === path || hops > 64) return resolve(path);
+  const at = join(realPathOf(parent, hops), basename(path));
+  let target: string;
+  try {
+    target = readlinkSync(at);
+  } catch {
+    return at;
+  }
+  return realPathOf(isAbsolute(target) ? target : `${dirname(at)}${sep}${target}`, hops + 1);
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function knownKeysAt(path: readonly (string | number)[]): string[] {

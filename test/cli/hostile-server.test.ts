@@ -83,6 +83,34 @@ describe('what a server sends reaches the terminal as text', () => {
     }
   });
 
+  it('a schema or table nested 20,000 levels deep is refused in one line naming the endpoint, not a stack overflow', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const json = { 'content-type': 'application/json' };
+    const gateway = await hostile({
+      'GET /api/internal/olap/schemas/track': () => ({ headers: json, body: `{"schemaName":"track","dimensionFieldSpecs":[{"name":"id","dataType":"STRING","x":${deep}}]}` }),
+      'GET /api/internal/olap/tables/track': () => ({ headers: json, body: `{"REALTIME":{"tableName":"track_REALTIME","tableType":"REALTIME","x":${deep}}}` }),
+    });
+    for (const [args, path] of [
+      [['schema', 'get', 'track'], 'schemas/track'],
+      [['schema', 'get', 'track', '--json'], 'schemas/track'],
+      [['table', 'get', 'track'], 'tables/track'],
+      [['table', 'get', 'track', '--json'], 'tables/track'],
+    ] as const) {
+      const result = await spawnDpgw([...args], { env: env(gateway.url) });
+      expect(result.stderr, args.join(' ')).not.toContain('unexpected error');
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(3);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(`dpgw: answer too deep: GET ${gateway.url}/api/internal/olap/${path} answered JSON nested more than 100 levels deep, which dpgw does not read`)]);
+    }
+  });
+
+  it('an error answer nested 20,000 levels deep is shown clipped, not a stack overflow', async () => {
+    const gateway = await hostile({ 'POST /api/internal/olap/schemas': () => ({ status: 400, headers: { 'content-type': 'application/json' }, body: `${'['.repeat(20_000)}${']'.repeat(20_000)}` }) });
+    const result = await spawnDpgw(['schema', 'push', TRACK_SCHEMA_FILE], { env: env(gateway.url) });
+    expect(result.stderr).not.toContain('unexpected error');
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^dpgw: POST .* failed with 400 Bad Request: \[{20}/)]);
+  });
+
   it('an answer larger than dpgw reads ends in one line, not a crash', async () => {
     let sent = 0;
     const server = http.createServer((_request, response) => {

@@ -3,12 +3,12 @@
  * that someone else can write. Each is refused in one line, with nothing sent.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startRecordingServer } from '../helpers/recording-server.js';
-import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
@@ -75,6 +75,74 @@ describe('files that are not what they claim', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe("a manifest's symbolic links lead nowhere outside its folder", () => {
+  /** A manifest's folder with links committed in it, and files outside it a CI job could reach. */
+  function linkedFolder() {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'dpgw-outside-')));
+    writeFileSync(join(outside, 'outside.yaml'), 'outsideSecretKey: outside-file-content-4321\n');
+    writeFileSync(join(outside, 'outside-token'), 'outside-token-8765\n');
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'dpgw-links-')));
+    symlinkSync(join(outside, 'outside.yaml'), join(folder, 'schema.yaml'));
+    symlinkSync(join(outside, 'outside.yaml'), join(folder, 'table.yaml'));
+    symlinkSync(join(outside, 'outside-token'), join(folder, 'pw'));
+    symlinkSync(outside, join(folder, 'shared'));
+    // Links that stay inside the folder are followed.
+    mkdirSync(join(folder, 'real'));
+    copyFileSync(TRACK_SCHEMA_FILE, join(folder, 'real', 'track.yaml'));
+    copyFileSync(join(ROOT, 'templates', 'realtime-table.yaml'), join(folder, 'real', 'table.yaml'));
+    symlinkSync(join('real', 'track.yaml'), join(folder, 'inside-schema.yaml'));
+    symlinkSync(join(folder, 'real', 'table.yaml'), join(folder, 'inside-table.yaml'));
+    return { folder, outside };
+  }
+
+  it('a linked schema, template or file: secret that leads outside is refused at its file:line:column, its content neither shown nor sent', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const { folder, outside } = linkedFolder();
+    const manifest = join(folder, 'provision.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'settings:',
+        `  streamPassword: file:${folder}/pw`,
+        'dataSets:',
+        '  - { datasource: mock-data-library, dataset: track, groups: [g], schema: schema.yaml, table: { template: table.yaml } }',
+        '  - { datasource: mock-data-library, dataset: other, groups: [g], schema: shared/outside.yaml }',
+        '  - { datasource: mock-data-library, dataset: inside, groups: [g], schema: inside-schema.yaml, table: { template: inside-table.yaml } }',
+        '',
+      ].join('\n'),
+    );
+    for (const args of [['--plan'], []]) {
+      const result = await spawnDpgw(['provision', manifest, '--allow-manifest-secrets', ...args], { env });
+      expect(result.code, result.stderr).toBe(2);
+      const tail = `outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
+      expect(result.stderr).toContain(`provision.yaml:2:19: settings.streamPassword: the streamPassword file ${folder}/pw is a link to ${outside}/outside-token, ${tail}`);
+      expect(result.stderr).toContain(`provision.yaml:4:75: dataSets[0].schema: schema file ${folder}/schema.yaml is a link to ${outside}/outside.yaml, ${tail}`);
+      expect(result.stderr).toContain(`provision.yaml:4:107: dataSets[0].table.template: template ${folder}/table.yaml is a link to ${outside}/outside.yaml, ${tail}`);
+      expect(result.stderr).toContain(`provision.yaml:5:75: dataSets[1].schema: schema file ${folder}/shared/outside.yaml leads through a link to ${outside}/outside.yaml, ${tail}`);
+      expect(result.stderr).not.toContain('dataSets[2]');
+      expect(result.stdout + result.stderr).not.toMatch(/outside-file-content|outsideSecretKey|outside-token-8765/);
+    }
+    expect(sandbox.requestLog.of('gateway')).toEqual([]);
+    // A direct path outside stays refused, as before.
+    writeFileSync(manifest, `settings:\n  streamPassword: file:${outside}/outside-token\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: inside-schema.yaml }\n`);
+    const direct = await spawnDpgw(['provision', manifest, '--allow-manifest-secrets'], { env });
+    expect(direct.code).toBe(2);
+    expect(direct.stderr).toContain(`settings.streamPassword: the streamPassword file ${outside}/outside-token is outside the manifest's folder ${folder}`);
+  });
+
+  it('links that stay inside the folder are followed: the plan runs', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const { folder } = linkedFolder();
+    const manifest = join(folder, 'provision.yaml');
+    writeFileSync(manifest, 'dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: inside-schema.yaml, table: { template: inside-table.yaml } }\n');
+    const result = await spawnDpgw(['provision', manifest, '--plan'], { env });
+    expect(result.stderr).not.toContain("outside the manifest's folder");
+    expect(result.code, result.stderr).toBe(0);
   });
 });
 

@@ -129,6 +129,20 @@ describe('a manifest from a pull request stays inside its run', () => {
     });
   });
 
+  it('a key named __proto__ or constructor is an unknown key like any other: refused at its file:line:column, not a crash', async () => {
+    const { dpgw, manifest, gatewayLog } = await setUp();
+    for (const [settings, keys] of [
+      ['  __proto__: { x: 1 }\n', ['__proto__']],
+      ['  constructor: { x: 1 }\n  toString: 2\n', ['constructor', 'toString']],
+    ] as const) {
+      const result = await dpgw(['provision', manifest(settings), '--plan']);
+      expect(result.stderr).not.toContain('unexpected error');
+      expect(result.code, result.stderr).toBe(2);
+      keys.forEach((key, line) => expect(result.stderr).toContain(`provision.yaml:${line + 2}:3: settings.${key}: unknown key "${key}"`));
+    }
+    expect(gatewayLog()).toEqual([]);
+  });
+
   it('reads no file outside its folder through a file: reference, even with --allow-manifest-secrets', async () => {
     const { dpgw, manifest, gatewayLog } = await setUp();
     const file = manifest('  streamPassword: file:/etc/hostname\n');
