@@ -124,7 +124,9 @@ export function streamConnectionIssues(table: RealtimeTableDefinition, ours: Rea
   const place = (key: string) => template.at([...streamsPath, rawKeys.get(key) ?? key]);
   for (const key of new Set([...Object.keys(theirs), ...Object.keys(expected)])) {
     if (!STREAM_CONNECTION_KEY.test(key) || theirs[key] === expected[key]) continue;
-    const what = expected[key] === undefined ? `adds ${key}` : theirs[key] === undefined ? `leaves out ${key}` : `sets ${key} to ${JSON.stringify(theirs[key])}, not the run's ${JSON.stringify(expected[key])}`;
+    // A run without the setting leaves dpgw's own placeholder unfilled: it has no value to compare with.
+    const runs = typeof expected[key] === 'string' && /\$\{[A-Za-z][A-Za-z0-9]*\}/.test(expected[key]) ? 'the run sets none' : `not the run's ${JSON.stringify(expected[key])}`;
+    const what = expected[key] === undefined ? `adds ${key}` : theirs[key] === undefined ? `leaves out ${key}` : `sets ${key} to ${JSON.stringify(theirs[key])}, ${runs}`;
     issues.push({ where: place(key), field: fieldPath([...streamsPath, key]), message: `the manifest's template ${what}: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
   }
   // Stream connection keys anywhere else (e.g. ingestionConfig.streamIngestionConfig.streamConfigMaps): the same rule, nothing to compare with.
