@@ -7,6 +7,7 @@
  * answers rows with `lon` and `lat` in range. What this run created is removed again
  * when a later step fails, so a chart never points at a missing data set.
  */
+import { serverText } from '../text/terminal-text.js';
 import { QUERY_ENGINE_SCHEMA } from '../contract/constants.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { GatewayError } from '../gateway/gateway-error.js';
@@ -90,7 +91,7 @@ async function requireTableListed(client: SupersetClient, database: { id: number
   const listed = await client.get<{ result?: Array<{ value: string }> }>(`/api/v1/database/${database.id}/tables/?q=${encodeURIComponent(rison({ schema_name: QUERY_ENGINE_SCHEMA, force: true }))}`);
   const tables = (listed.result ?? []).map((t) => t.value);
   if (tables.includes(table)) return;
-  throw new DpgwError('rejected', `the query engine shows dashboard user ${client.username} no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${tables.join(', ')})` : ' (it sees no table there)'}; nothing was created`, {
+  throw new DpgwError('rejected', `the query engine shows dashboard user ${client.username} no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${serverText(tables.join(', '))})` : ' (it sees no table there)'}; nothing was created`, {
     code: 'DASHBOARD_TABLE_NOT_VISIBLE',
     hint,
   });

@@ -10,6 +10,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { GatewayError, type HttpService } from '../gateway/gateway-error.js';
 import { HttpTransport, type HttpTransportOptions } from '../gateway/http-transport.js';
 import { registerSecret } from '../secrets/redaction.js';
+import { serverText } from '../text/terminal-text.js';
 
 export interface SupersetClientOptions extends Omit<HttpTransportOptions, 'tokenSupplier' | 'service'> {
   username: string;
@@ -106,13 +107,33 @@ export class SupersetClient {
   /** The records of a list endpoint that pass every filter (all pages up to 100 records). */
   async list<T>(resource: 'database' | 'dataset' | 'dashboard' | 'chart', filters: ListFilter[]): Promise<T[]> {
     const q = rison({ filters, page_size: 100 });
-    return (await this.get<{ result?: T[] }>(`/api/v1/${resource}/?q=${encodeURIComponent(q)}`)).result ?? [];
+    const path = `/api/v1/${resource}/?q=${encodeURIComponent(q)}`;
+    const records = (await this.get<{ result?: T[] }>(path)).result ?? [];
+    for (const record of records) checkedId(record, 'GET', `${this.baseUrl}${path}`);
+    return records;
   }
 
   async send<T>(method: Extract<Method, 'POST' | 'PUT' | 'DELETE'>, path: string, body?: unknown): Promise<T> {
     const headers = await this.csrfHeaders();
-    return forbiddenSaysRole(() => this.http.request<T>(method, path, { body, headers, retry: false })).then((answer) => answer.body as T);
+    const answer = (await forbiddenSaysRole(() => this.http.request<T>(method, path, { body, headers, retry: false }))).body as T;
+    return checkedId(answer, method, `${this.baseUrl}${path}`);
   }
+}
+
+/**
+ * A record's id goes into request paths and the URLs dpgw prints (`…/explore/?slice_id=7`): the
+ * tool's ids are whole numbers, and an answer whose id is anything else is refused, not used.
+ */
+function checkedId<T>(record: T, method: string, url: string): T {
+  if (record === null || typeof record !== 'object' || !Object.hasOwn(record, 'id')) return record;
+  const id = (record as unknown as { id: unknown }).id;
+  if (!Number.isSafeInteger(id) || (id as number) < 0) {
+    throw new DpgwError('rejected', `${method} ${url} answered a record whose id is not a whole number (${serverText(String(JSON.stringify(id)).slice(0, 200))}); nothing was done with it`, {
+      code: 'ANSWER_UNUSABLE',
+      hint: 'check --dashboard-url: the dashboard tool there does not answer as Superset does',
+    });
+  }
+  return record;
 }
 
 /** The dashboard tool's 403 is about its own roles, not the query engine's groups: say which role. */

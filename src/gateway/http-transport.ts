@@ -14,6 +14,7 @@ import { plainGot } from '../net/trust-and-proxy.js';
 import { GATEWAY_SERVICE, GatewayError, type HttpService } from './gateway-error.js';
 import { DEFAULT_RETRY, nextRetryDelay, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
 import { hostOf } from '../net/url-host.js';
+import { serverText } from '../text/terminal-text.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../net/answer-bounds.js';
 
 /**
@@ -202,7 +203,8 @@ export class HttpTransport {
       const response = await this.got(url, { method: method as Method, headers, body: payload, timeout: { request: timeoutMs } });
       const ms = Math.round(performance.now() - started);
       this.trace(`← ${response.statusCode} ${method} ${url} ${ms} ms`);
-      if (this.options.trace && response.body) this.trace(`  ${clipForTrace(redactText(response.body))}`);
+      // The server's words, every control escaped (line breaks too): a body cannot start a line of the trace.
+      if (this.options.trace && response.body) this.trace(`  ${clipForTrace(serverText(redactText(response.body)))}`);
       return { response: { status: response.statusCode, headers: response.headers, body: response.body } };
     } catch (error) {
       if (!(error instanceof RequestError)) throw error;

@@ -191,7 +191,7 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
     if (status.consuming === null && (consumingMap || view)) status.consuming = false;
     // A partition whose segments hold no row yet has no group in the count.
     if (rows !== undefined && status.rows === undefined) status.rows = 0;
-    if (status.state === 'ERROR' && status.errors.length === 0) status.errors.push(`${status.segment} is in ERROR (the store gives no reason)`);
+    if (status.state === 'ERROR' && status.errors.length === 0) status.errors.push(`${serverText(status.segment ?? '?')} is in ERROR (the store gives no reason)`);
     if (status.offset !== undefined && status.latestOffset !== undefined && /^\d+$/.test(status.offset)) {
       const lag = BigInt(status.latestOffset) - BigInt(status.offset);
       status.lag = String(lag > 0n ? lag : 0n);

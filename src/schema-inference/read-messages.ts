@@ -3,6 +3,7 @@
  * whole) or as one JSON array. A line that is not a JSON object is skipped with its
  * file:line; a line longer than MAX_LINE_BYTES is skipped without being kept.
  */
+import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../net/answer-bounds.js';
 import type { Readable } from 'node:stream';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -99,6 +100,7 @@ export async function* readMessages(name: string, input: Readable, skipped: (ski
     for (const [index, element] of (value as unknown[]).entries()) {
       const where = `${name}[${index}]`;
       if (element === null || typeof element !== 'object' || Array.isArray(element)) skipped({ where, reason: 'not an object' });
+      else if (nestedDeeperThan(element, MAX_ANSWER_DEPTH)) skipped({ where, reason: `nested more than ${MAX_ANSWER_DEPTH} levels deep` });
       else yield { message: element as Record<string, unknown>, where };
     }
     return;
@@ -124,6 +126,11 @@ export function parseMessage(raw: string, where: string, skipped: (skip: Skipped
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     skipped({ where, reason: `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object` });
+    return undefined;
+  }
+  // Anyone who may write to the topic writes this: a message too deep to walk is skipped, not a crash of the run.
+  if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
+    skipped({ where, reason: `nested more than ${MAX_ANSWER_DEPTH} levels deep` });
     return undefined;
   }
   return { message: value as Record<string, unknown>, where };

@@ -15,10 +15,11 @@ export function checkedSchemaYaml(schema: AnalyticsSchema, header: string[]): st
 
 export function schemaYaml(schema: AnalyticsSchema, header: string[]): string {
   const name = yamlString;
-  const fields = (key: string, specs: FieldSpec[] | undefined) => (specs?.length ? [`${key}:`, ...specs.map((s) => `  - { name: ${name(s.name)}, dataType: ${s.dataType} }`)] : []);
+  // Every value a scalar of its own (`dpgw export` writes what the store holds: a dataType or a format with a line break or a quote in it stays that one value).
+  const fields = (key: string, specs: FieldSpec[] | undefined) => (specs?.length ? [`${key}:`, ...specs.map((s) => `  - { name: ${name(s.name)}, dataType: ${name(String(s.dataType))} }`)] : []);
   const dateTimes = (specs: DateTimeFieldSpec[] | undefined) =>
     specs?.length
-      ? ['dateTimeFieldSpecs:', ...specs.flatMap((s) => [`  - name: ${name(s.name)}`, `    dataType: ${s.dataType}`, `    notNull: ${String(s.notNull ?? false)}`, `    format: "${s.format}"`, `    granularity: "${s.granularity}"`])]
+      ? ['dateTimeFieldSpecs:', ...specs.flatMap((s) => [`  - name: ${name(s.name)}`, `    dataType: ${name(String(s.dataType))}`, `    notNull: ${String(s.notNull === true)}`, `    format: ${doubleQuoted(String(s.format))}`, `    granularity: ${doubleQuoted(String(s.granularity))}`])]
       : [];
   return [
     ...header.map((line) => `# ${commentText(line)}`),

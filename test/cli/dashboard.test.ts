@@ -39,6 +39,17 @@ function dashboardAs(s: Sandbox, username: string, args: string[] = [], extra: R
 }
 
 describe('dpgw dashboard', () => {
+  it("refuses a record whose id is not a whole number (an id goes into request paths and the URLs it prints): exit 3, no line of the tool's own", async () => {
+    const s = await withTrackTable();
+    // The tool answers its new chart with an id that would end the printed URL's line and start another.
+    (s.dashboard as unknown as { nextId: { chart: unknown } }).nextId.chart = '1\n::error title=Forged::x';
+    const result = await dashboardAs(s, 'analyst', ['--dashboard', 'Tracks']);
+    expect(result.code).toBe(3);
+    expect(`${result.stdout}\n${result.stderr}`.split('\n').some((line) => line.startsWith('::error'))).toBe(false);
+    expect(result.stderr).toMatch(/^dpgw: POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/chart\/ answered a record whose id is not a whole number \(null\); nothing was done with it — check --dashboard-url/m);
+  });
+
+
   it('saves the data set, the map chart and the dashboard as the analyst, proves it renders, and changes nothing on a re-run', async () => {
     const s = await withTrackTable();
     const first = await dashboardAs(s, 'analyst', ['--dashboard', 'Tracks', '--json']);

@@ -5,7 +5,7 @@
  * error line, and the line and paragraph separators (U+2028, U+2029) in every output,
  * --json included. The built binary, as a user or a pipeline runs it; each server hostile.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,5 +152,98 @@ describe('U+2028 and U+2029 are escaped like every other control', () => {
       // The same document: the escapes read back as the server's characters.
       expect(JSON.stringify(JSON.parse(json.stdout))).toContain(SEPARATED);
     }
+  });
+});
+
+describe('a second review: more places a server could start a line of its own', () => {
+  const env = (gateway: string, extra: Record<string, string> = {}) => cleanEnv({ DPGW_GATEWAY: gateway, DPGW_TOKEN: 'hostile-test-token-1234', ...extra });
+
+  it('--verbose shows an answer\'s body with its line breaks escaped', async () => {
+    const gateway = await hostile({ 'GET /api/health': () => ({ headers: { 'content-type': 'application/json' }, body: `{"status":"UP",\n${FORGED}\n"components":{}}` }) });
+    const result = await spawnDpgw(['health', '--verbose'], { env: env(gateway.url) });
+    expectNoForgedLine(result);
+    expect(result.stderr).toContain(String.raw`{"status":"UP",\n::error title=Forged::x\n"components":{}}`);
+  });
+
+  const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
+
+  it("dpgw enable: the catalog's storage id and self link are shown escaped", async () => {
+    const sandbox = await sandboxes.start();
+    const base = await adminPipelineEnv(sandbox);
+    // A proxy in front of the sandbox's gateway that adds a line to every storage id of a listing.
+    const upstream = new URL(sandbox.gatewayUrl);
+    const { createServer, request } = await import('node:http');
+    const proxy = createServer((incoming, answer) => {
+      const forward = request({ host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (reply) => {
+        const chunks: Buffer[] = [];
+        reply.on('data', (c: Buffer) => chunks.push(c));
+        reply.on('end', () => {
+          let text = Buffer.concat(chunks).toString('utf8');
+          if (incoming.method === 'GET' && /\/datasets$/.test(incoming.url ?? '')) {
+            const listed = JSON.parse(text) as Array<{ storage?: Array<{ id: string }> }>;
+            for (const dataSet of listed) for (const storage of dataSet.storage ?? []) storage.id = `${storage.id}\n${FORGED}`;
+            text = JSON.stringify(listed);
+          }
+          const headers = { ...reply.headers };
+          delete headers['content-length'];
+          answer.writeHead(reply.statusCode ?? 502, headers);
+          answer.end(text);
+        });
+      });
+      incoming.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const result = await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], { env: { ...base, DPGW_GATEWAY: `http://127.0.0.1:${port}` } });
+      expect(result.code, result.stderr).toBe(0);
+      expectNoForgedLine(result);
+      expect(result.stdout).toMatch(/storage +default [0-9a-f-]{36}\\n::error title=Forged::x$/m);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  it("dpgw login: the token's groups are shown escaped for a password sign-in too", async () => {
+    const sandbox = await sandboxes.start({ users: [{ username: 'grouped', password: 'grouped-password-1', groups: ['platform-admins', `x\n${FORGED}`] }] });
+    const result = await spawnDpgw(['login', '--username', 'grouped', '--password-stdin'], { env: cleanEnv({ DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_AUTH_URL: sandbox.authUrl, DPGW_REALM: sandbox.realm, DPGW_CLIENT_ID: sandbox.clientId, DPGW_CLIENT_SECRET: sandbox.clientSecret }), input: 'grouped-password-1\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expectNoForgedLine(result);
+    expect(result.stderr).toContain(String.raw`(groups: platform-admins, x\n::error title=Forged::x)`);
+  });
+
+  it('a topic message nested 200,000 levels deep is skipped by the sample check, not a crash of the plan', async () => {
+    const sandbox = await sandboxes.start();
+    const base = await adminPipelineEnv(sandbox);
+    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
+    trackSchemaBeside(workspace);
+    const file = join(workspace, 'provision.yaml');
+    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
+    expect((await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], { env: base })).code).toBe(0);
+    const topic = [...sandbox.broker!.topics.keys()].find((name) => name.endsWith('.track'))!;
+    sandbox.broker!.produce(topic, [{ value: `{"origin":${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}}` }]);
+    const result = await spawnDpgw(['provision', file, '--plan'], { env: base });
+    expect(result.stderr).not.toContain('unexpected error');
+    expect(result.stderr).not.toContain('Maximum call stack');
+    expect([0, 2]).toContain(result.code);
+  });
+
+  it('dpgw export writes the store\'s data types and formats as one value each: nothing of them becomes YAML of its own', async () => {
+    const sandbox = await sandboxes.start();
+    const base = await adminPipelineEnv(sandbox);
+    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
+    trackSchemaBeside(workspace);
+    const manifest = join(workspace, 'provision.yaml');
+    writeFileSync(manifest, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
+    expect((await spawnDpgw(['provision', manifest], { env: base })).code).toBe(0);
+    const held = sandbox.store.schemas.get('track')!;
+    held.dateTimeFieldSpecs![0]!.granularity = '1:MILLISECONDS"\nprimaryKeyColumns: [injected_by_store]\n#';
+    const out = join(workspace, 'exported');
+    const exported = await spawnDpgw(['export', '--output', out], { env: base });
+    // The value is one quoted scalar: the schema reads back with that granularity, which dpgw's checks refuse, so the table is left out, saying why; nothing is written.
+    expect([exported.code, exported.stderr]).toEqual([9, expect.stringContaining(String.raw`granularity "1:MILLISECONDS"\nprimaryKeyColumns: [injected_by_store]\n#" is not <size>:<unit>`)]);
+    expectNoForgedLine(exported);
+    expect(existsSync(join(out, 'track.schema.yaml'))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 /** `dpgw enable`: step 2 of the contract, waiting for the data set's topic. */
+import { serverText } from '../../text/terminal-text.js';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { EnableCommand } from './enable.command.js';
 import { enableDataSet, type EnableRequest } from '../../catalog/enable-data-set.js';
@@ -50,12 +51,13 @@ export const enable: HandlerOf<EnableCommand> = async (context) => {
     const { result } = await applyEnable(gateway, request);
     progress?.stop();
     const enablementNote = result.enablement.created ? `created enablement ${result.enablement.name} for groups ${result.enablement.groups.join(', ')}` : `reused enablement ${result.enablement.name}`;
-    reporter.success(`${result.change === 'already' ? `${dataSet} was already enabled` : `enabled ${dataSet}`} (${enablementNote}); topic ${result.topic}`);
+    reporter.success(`${result.change === 'already' ? `${dataSet} was already enabled` : `enabled ${dataSet}`} (${enablementNote}); topic ${serverText(result.topic ?? '-')}`);
     reporter.next(`dpgw schema push <schema file>   then   dpgw table create --dataset ${dataSet} --schema <schema file>`);
     return {
       data: result,
       human: (style) =>
-        [`${style.bold('topic')}      ${result.topic}`, `${style.bold('self link')}  ${result.selfHref ?? '-'}`, `${style.bold('storage')}    default ${result.storageId ?? '-'}`].join('\n'),
+        // The catalog's words, escaped: no id or link can start a line of its own.
+        [`${style.bold('topic')}      ${serverText(result.topic ?? '-')}`, `${style.bold('self link')}  ${serverText(result.selfHref ?? '-')}`, `${style.bold('storage')}    default ${serverText(result.storageId ?? '-')}`].join('\n'),
     };
   } finally {
     progress?.stop();

@@ -57,7 +57,8 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   registerSecret(password);
 
   const signedIn = await signIn(session, username, password);
-  context.reporter.success(`signed in to realm ${signedIn.realm} as ${signedIn.username}${signedIn.groups.length ? ` (groups: ${signedIn.groups.join(', ')})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
+  // The groups are the token's claims: the provider's words, shown escaped.
+  context.reporter.success(`signed in to realm ${signedIn.realm} as ${serverText(String(signedIn.username))}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
   context.reporter.next('dpgw auth status');
   return { data: signedIn, human: () => '' };
 };
