@@ -8,6 +8,7 @@
  * compares them (olap/live-diff.ts). A table that cannot be mapped or reproduced is left out,
  * with its reason.
  */
+import { objectAt } from '../olap/object-at.js';
 import type { AnalyticsSchema, DateTimeFieldSpec, FieldSpec } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
@@ -296,11 +297,6 @@ function markOf(table: Record<string, unknown>): unknown {
   return objectAt(table, 'metadata', 'customConfigs')[MANIFEST_MARK];
 }
 
-function objectAt(value: Record<string, unknown>, ...path: string[]): Record<string, unknown> {
-  let current: unknown = value;
-  for (const key of path) current = typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>)[key] : undefined;
-  return typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
-}
 
 /** The columns as the store holds them: what a plan compares (name, group, type; a date-time column's format and granularity). */
 function schemaOf(body: Record<string, unknown>): AnalyticsSchema {

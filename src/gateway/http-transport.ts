@@ -271,7 +271,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   const plainHttpThere = error.code === 'EPROTO' && url.startsWith('https:');
   return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
     code: 'SERVER_UNREACHABLE',
-    hint: plainHttpThere ? `${origin} does not answer in TLS: if it serves plain HTTP, give ${service.urlFlag} as http://${url.slice('https://'.length).split('/')[0]}` : unreachableHint,
+    hint: plainHttpThere ? `${origin} does not answer in TLS: if it serves plain HTTP, give ${service.urlFlag} as http://${origin}` : unreachableHint,
     details: { method, url, code: error.code },
     cause: error,
   });

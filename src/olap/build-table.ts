@@ -49,8 +49,8 @@ export interface TableInputs {
   retentionDays?: number;
   /** The manifest whose table this is: its name is the table's mark (olap/manifest-mark.ts). */
   manifestName?: string;
-  /** The template is the manifest's own, and the run does not let the manifest choose endpoints: it may not choose the stream connection either. */
-  templateFromManifest?: boolean;
+  /** The template (`templateFile`) is a manifest's, which the run does not let choose endpoints: it may not choose the stream connection either. */
+  streamConnectionIsTheRuns?: boolean;
   warn: (message: string) => void;
 }
 
@@ -100,7 +100,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   };
   const template = await readTemplate(inputs.templateFile);
   const { table: filled, issues } = fillTemplate(template, values);
-  if (issues.length === 0 && inputs.templateFromManifest === true && inputs.templateFile !== undefined) {
+  if (issues.length === 0 && inputs.streamConnectionIsTheRuns === true && inputs.templateFile !== undefined) {
     issues.push(...streamConnectionIssues(filled, fillTemplate(await readTemplate(undefined), values).table, template, values));
   }
   failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template');

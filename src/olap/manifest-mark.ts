@@ -5,6 +5,7 @@
  * create` or by another manifest is never touched, whatever its name or topic. The store
  * keeps customConfigs as given and returns them with the table (docs/lifecycle.md).
  */
+import { objectAt } from './object-at.js';
 import type { RealtimeTableDefinition } from '../contract/types.js';
 
 /** The key of the mark in a table's metadata.customConfigs (`dpgw export` reads it too). */
@@ -22,19 +23,15 @@ function realtimeConfig(live: Record<string, unknown>): Record<string, unknown> 
   return typeof wrapped === 'object' && wrapped !== null && !Array.isArray(wrapped) ? (wrapped as Record<string, unknown>) : live;
 }
 
-function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
-  const inner = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
-  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
-}
 
 /** The manifest a live table is marked with; undefined when it carries no mark. */
 export function manifestMarkOf(live: Record<string, unknown>): string | undefined {
-  const mark = objectAt(objectAt(realtimeConfig(live), 'metadata'), 'customConfigs')?.[MANIFEST_MARK_KEY];
+  const mark = objectAt(realtimeConfig(live), 'metadata', 'customConfigs')[MANIFEST_MARK_KEY];
   return typeof mark === 'string' ? mark : undefined;
 }
 
 /** The schema a live table names (segmentsConfig.schemaName); undefined when it names none. */
 export function schemaNameOf(live: Record<string, unknown>): string | undefined {
-  const name = objectAt(realtimeConfig(live), 'segmentsConfig')?.schemaName;
+  const name = objectAt(realtimeConfig(live), 'segmentsConfig').schemaName;
   return typeof name === 'string' ? name : undefined;
 }

@@ -4,6 +4,7 @@
  * before anything is sent. Errors name the template's file:line:column, or the
  * setting that would fill a missing value.
  */
+import { objectAt } from './object-at.js';
 import { isRetentionDays } from '../settings/setting-checks.js';
 import { join } from 'node:path';
 import { TABLE_DEFAULTS } from '../contract/constants.js';
@@ -117,10 +118,10 @@ const STREAM_CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.
 export function streamConnectionIssues(table: RealtimeTableDefinition, ours: RealtimeTableDefinition, template: LocatedDocument, values: TemplateValues): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const streamsPath: PathPart[] = ['tableIndexConfig', 'streamConfigs'];
-  const theirs = objectAt(table, streamsPath);
-  const expected = objectAt(ours, streamsPath);
+  const theirs = objectAt(table, ...streamsPath);
+  const expected = objectAt(ours, ...streamsPath);
   // The template's own key for a filled one (`stream.${streamType}.broker.list` for stream.kafka.broker.list), for its line.
-  const rawKeys = new Map(Object.keys(objectAt(template.value, streamsPath)).map((raw) => [raw.replace(PLACEHOLDER, (match, name: string) => String(values[name]?.value ?? match)), raw]));
+  const rawKeys = new Map(Object.keys(objectAt(template.value, ...streamsPath)).map((raw) => [raw.replace(PLACEHOLDER, (match, name: string) => String(values[name]?.value ?? match)), raw]));
   const place = (key: string) => template.at([...streamsPath, rawKeys.get(key) ?? key]);
   for (const key of new Set([...Object.keys(theirs), ...Object.keys(expected)])) {
     if (!STREAM_CONNECTION_KEY.test(key) || theirs[key] === expected[key]) continue;
@@ -147,11 +148,6 @@ export function streamConnectionIssues(table: RealtimeTableDefinition, ours: Rea
   return issues;
 }
 
-function objectAt(value: unknown, path: readonly PathPart[]): Record<string, unknown> {
-  let at = value;
-  for (const part of path) at = at !== null && typeof at === 'object' ? (at as Record<string | number, unknown>)[part] : undefined;
-  return at !== null && typeof at === 'object' && !Array.isArray(at) ? (at as Record<string, unknown>) : {};
-}
 
 /** Stops at the first issue, saying how many more there are. */
 /**

@@ -70,16 +70,6 @@ export function setStepOutputs(actions: GithubActions, outputs: Record<string, s
 }
 
 /**
- * A Markdown table cell (or a heading, or bold text) as written: what markdownText makes of it
- * — one line, controls escaped, no pipe that ends the cell, no emphasis, link, tag or entity —,
- * as a cell may hold a server's words (a step's reason quotes the store). dpgw's own formatting
- * (the `**…**` around a name, the table's pipes) is written around the cell, never inside it.
- */
-export function markdownCell(text: string): string {
-  return markdownText(text);
-}
-
-/**
  * Lines as a fenced code block: each line escaped (serverText, so none can end the block
  * early or hold a raw control), and a fence longer than any run of backticks in them, so no
  * line closes it; inside, Markdown and HTML are text.
@@ -92,9 +82,11 @@ export function markdownFence(lines: readonly string[], info = ''): string {
 }
 
 /**
- * Text inside a Markdown line of the summary, shown as written: on one line, a control
- * character escaped (`\u001b`) rather than written, and every character Markdown or the
- * HTML in it would act on (emphasis, code, links, tags, entities, table pipes) backslash-escaped.
+ * Text inside a Markdown line of the summary (a table cell, a heading, bold text), shown as
+ * written: on one line, a control character escaped (`\u001b`) rather than written, and every
+ * character Markdown or the HTML in it would act on (emphasis, code, links, tags, entities,
+ * table pipes) backslash-escaped. dpgw's own formatting (the `**…**` around a name, the table's
+ * pipes) goes around it, never inside.
  */
 export function markdownText(text: string): string {
   return serverText(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_[\]<>|~&]/g, '\\$&');

@@ -4,6 +4,7 @@
  * editors validate against (docs/provision-manifest.schema.json). Every problem
  * is reported with the manifest's file:line:column before any request.
  */
+import { objectAt } from '../olap/object-at.js';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -151,7 +152,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
       const path = pathOf(problem);
       for (const key of problem.keys) {
         const near = closestMatch(key, knownKeysAt(path));
-        if (near !== undefined && valueAt(document.value, [...path, near]) === undefined) meant.add(JSON.stringify([...path, near]));
+        if (near !== undefined && objectAt(document.value, ...path)[near] === undefined) meant.add(JSON.stringify([...path, near]));
       }
     }
     // Only a key the manifest needs: an optional one left out is no problem of its own.
@@ -217,8 +218,8 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     if (entry === undefined) {
       // Not well formed (its problems are listed already): its files are checked when it names them by a text.
       // A hole is only ever left in a list of data sets (usableParts).
-      const raw = record((record(document.value).dataSets as unknown[])[index]);
-      const { schemaFile, schemaReadable } = checkFiles(index, raw.schema, record(raw.table).template);
+      const raw = objectAt(document.value, 'dataSets', index);
+      const { schemaFile, schemaReadable } = checkFiles(index, raw.schema, objectAt(raw, 'table').template);
       if (schemaReadable) leftOutSchemaFiles.push({ index, schemaFile: schemaFile!, ...(typeof raw.dataset === 'string' && raw.dataset !== '' ? { dataset: raw.dataset } : {}) });
       return [];
     }
@@ -301,22 +302,6 @@ function usableParts(value: unknown, issues: ValidationIssue[]): Omit<Manifest, 
     ...(manifestSchema.shape.name.safeParse(raw.name).data !== undefined ? { name: raw.name as string } : {}),
     ...(manifestSchema.shape.healthCheck.safeParse(raw.healthCheck).data !== undefined ? { healthCheck: raw.healthCheck as Manifest['healthCheck'] } : {}),
   };
-}
-
-/** The value at a path of the parsed document; undefined where there is none. */
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let at = value;
-  for (const part of path) {
-    // Own keys only: a manifest's `__proto__:` or `constructor:` is a key like any other, never Object's.
-    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, part)) return undefined;
-    at = (at as Record<string | number, unknown>)[part];
-  }
-  return at;
-}
-
-/** A mapping's keys and values; anything else as an empty one. */
-function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /**

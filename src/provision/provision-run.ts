@@ -152,7 +152,7 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
       // Checked here, before any request, for every entry: a template of the manifest's may not choose the stream connection.
-      const { table } = await buildTable({ ...tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name), templateFromManifest: settings.allowManifestEndpoints !== true });
+      const { table } = await buildTable({ ...tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name), streamConnectionIsTheRuns: settings.allowManifestEndpoints !== true });
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);

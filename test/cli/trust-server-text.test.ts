@@ -33,6 +33,15 @@ async function hostile(routes: Record<string, Route>): Promise<RecordingServer> 
   return server;
 }
 
+/** A workspace with the track schema and a manifest of the track data set, as a pipeline's checkout holds them. */
+function trackWorkspace(): { workspace: string; manifest: string } {
+  const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
+  trackSchemaBeside(workspace);
+  const manifest = join(workspace, 'provision.yaml');
+  writeFileSync(manifest, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
+  return { workspace, manifest };
+}
+
 /** No line of either stream is one the server wrote: none starts with the forged command or text. */
 function expectNoForgedLine(result: RunResult, ...starts: string[]): void {
   for (const line of `${result.stdout}\n${result.stderr}`.split('\n')) for (const start of [FORGED, ...starts]) expect(line.startsWith(start), line).toBe(false);
@@ -47,14 +56,11 @@ describe("a plan's difference shows the store's column names as text", () => {
   async function planAgainstHostileSchema(extra: string[]) {
     const sandbox = await sandboxes.start();
     const base = await adminPipelineEnv(sandbox);
-    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
-    trackSchemaBeside(workspace);
+    const { workspace, manifest: file } = trackWorkspace();
     // The store already holds the schema, with a column the manifest lacks: its name is the attack.
     const held: AnalyticsSchema = trackSchema();
     held.dimensionFieldSpecs = [...(held.dimensionFieldSpecs ?? []), { name: column, dataType: 'STRING' }];
     sandbox.store.schemas.set('track', held);
-    const file = join(workspace, 'provision.yaml');
-    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
     const summaryFile = join(workspace, 'step-summary.md');
     const env = { ...base, GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: join(workspace, 'step-output.txt') };
     return { result: await spawnDpgw(['provision', file, '--plan', ...extra], { env }), summaryFile };
@@ -216,26 +222,20 @@ describe('a second review: more places a server could start a line of its own', 
   it('a topic message nested 200,000 levels deep is skipped by the sample check, not a crash of the plan', async () => {
     const sandbox = await sandboxes.start();
     const base = await adminPipelineEnv(sandbox);
-    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
-    trackSchemaBeside(workspace);
-    const file = join(workspace, 'provision.yaml');
-    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
+    const { manifest: file } = trackWorkspace();
     expect((await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], { env: base })).code).toBe(0);
     const topic = [...sandbox.broker!.topics.keys()].find((name) => name.endsWith('.track'))!;
     sandbox.broker!.produce(topic, [{ value: `{"origin":${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}}` }]);
     const result = await spawnDpgw(['provision', file, '--plan'], { env: base });
-    expect(result.stderr).not.toContain('unexpected error');
-    expect(result.stderr).not.toContain('Maximum call stack');
-    expect([0, 2]).toContain(result.code);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    // Planned as usual: the messages that can be read are held against the schema, the deep one left out.
+    expect(result.stdout).toMatch(/3\. sample +check +\d+ sampled messages of topic mock-data-library\.track\.track fit schema track/);
   });
 
   it('dpgw export writes the store\'s data types and formats as one value each: nothing of them becomes YAML of its own', async () => {
     const sandbox = await sandboxes.start();
     const base = await adminPipelineEnv(sandbox);
-    const workspace = mkdtempSync(join(tmpdir(), 'dpgw-workspace-'));
-    trackSchemaBeside(workspace);
-    const manifest = join(workspace, 'provision.yaml');
-    writeFileSync(manifest, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
+    const { workspace, manifest } = trackWorkspace();
     expect((await spawnDpgw(['provision', manifest], { env: base })).code).toBe(0);
     const held = sandbox.store.schemas.get('track')!;
     held.dateTimeFieldSpecs![0]!.granularity = '1:MILLISECONDS"\nprimaryKeyColumns: [injected_by_store]\n#';

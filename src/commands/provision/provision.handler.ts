@@ -16,7 +16,7 @@ import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
-import { appendStepSummary, githubActionsOf, markdownCell, markdownFence, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
+import { appendStepSummary, githubActionsOf, markdownFence, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
 import { redactText } from '../../secrets/redaction.js';
 import type { ValidationIssue } from '../../olap/schema-validation.js';
 import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
@@ -418,7 +418,7 @@ function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePla
   const differences = planned.flatMap((r) =>
     r.steps
       .filter((step) => step.difference?.length || step.action === 'refused')
-      .map((step) => [`**${markdownCell(r.dataset)}** — ${step.step} (${step.action}): ${markdownCell(step.reason)}`, ...(step.difference?.length ? [markdownFence(step.difference, 'diff')] : [])].join('\n')),
+      .map((step) => [`**${markdownText(r.dataset)}** — ${step.step} (${step.action}): ${markdownText(step.reason)}`, ...(step.difference?.length ? [markdownFence(step.difference, 'diff')] : [])].join('\n')),
   );
   const prune = pruning ? [fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)).trim()] : [];
   return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences, ...prune].join('\n\n');
@@ -427,8 +427,8 @@ function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePla
 /** The plan or the run as a Markdown table for the job's step summary: a row per data set, a column per step. No secret is in it: names and actions only. */
 function stepSummary(title: string, results: DataSetResult[], cell: (step: DataSetResult['steps'][number]) => string): string {
   const steps = [...new Set(results.flatMap((r) => r.steps.map((step) => step.step)))];
-  const rows = results.map((r) => `| ${markdownCell(r.dataset)} | ${steps.map((name) => markdownCell(r.steps.find((step) => step.step === name) ? cell(r.steps.find((step) => step.step === name)!) : '')).join(' | ')} | ${markdownCell(r.status)} |`);
-  return [`### ${markdownCell(title)}`, '', `| data set | ${steps.join(' | ')} | status |`, `|---|${steps.map(() => '---').join('|')}|---|`, ...rows, ''].join('\n');
+  const rows = results.map((r) => `| ${markdownText(r.dataset)} | ${steps.map((name) => markdownText(r.steps.find((step) => step.step === name) ? cell(r.steps.find((step) => step.step === name)!) : '')).join(' | ')} | ${markdownText(r.status)} |`);
+  return [`### ${markdownText(title)}`, '', `| data set | ${steps.join(' | ')} | status |`, `|---|${steps.map(() => '---').join('|')}|---|`, ...rows, ''].join('\n');
 }
 
 /** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */
