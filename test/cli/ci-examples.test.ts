@@ -3,8 +3,11 @@
  * of examples/ci/github-actions.yml and of examples/ci/gitlab-ci.yml, in `sh`, with `dpgw`
  * on the PATH, signed in as the sandbox's service account the examples name.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +20,7 @@ import { trackSchemaBeside } from '../helpers/track.js';
 const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 
 interface GithubWorkflow {
-  jobs: Record<string, { env: Record<string, string>; steps: Array<{ id?: string; run?: string }> }>;
+  jobs: Record<string, { env: Record<string, string>; steps: Array<{ id?: string; run?: string; env?: Record<string, string> }> }>;
 }
 
 /** The command of the GitHub workflow's plan step, and of the GitLab plan job's script after its install line. */
@@ -25,7 +28,7 @@ function planCommands(): { github: string; gitlab: string; workflowEnv: Record<s
   const workflow = parse(readFileSync(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8')) as GithubWorkflow;
   const job = Object.values(workflow.jobs)[0]!;
   const gitlab = parse(readFileSync(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8')) as Record<string, { script: string[] }>;
-  return { github: job.steps.find((step) => step.id === 'plan')!.run!, gitlab: gitlab['provision:plan']!.script.filter((line) => !line.startsWith('npm install'))[0]!, workflowEnv: job.env };
+  return { github: job.steps.find((step) => step.id === 'plan')!.run!, gitlab: gitlab['provision:plan']!.script[0]!, workflowEnv: job.env };
 }
 
 async function setUp() {
@@ -85,4 +88,61 @@ describe('the CI examples, as their runners run them', () => {
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.stdout).toContain('1 data set to change');
   });
+});
+
+/** The install step of each example: the GitHub step `install` (bash -e, as the runner runs `run:`), and the GitLab jobs' shared before_script (one line after another, stopping at the first that fails). */
+function installCommands(): { github: string; gitlab: string; gitlabJobsExtend: boolean } {
+  const workflow = parse(readFileSync(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8')) as GithubWorkflow;
+  const install = Object.values(workflow.jobs)[0]!.steps.find((step) => step.id === 'install')!;
+  const gitlab = parse(readFileSync(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8')) as Record<string, { before_script?: string[]; extends?: string; script?: string[] }>;
+  const jobs = Object.entries(gitlab).filter(([name]) => !name.startsWith('.'));
+  return {
+    github: install.run!,
+    gitlab: gitlab['.install-dpgw']!.before_script!.join('\n'),
+    gitlabJobsExtend: jobs.length === 2 && jobs.every(([, job]) => job.extends === '.install-dpgw' && !job.script!.some((line) => /npm (i|install)\b/.test(line))),
+  };
+}
+
+describe('installing dpgw in the job: a pinned tarball, checked before it runs', () => {
+  it('installs the tarball whose SHA-256 the variables pin, and refuses one that differs before npm sees it', async () => {
+    // The organisation's copy of the packed dpgw, served over HTTPS (the step takes nothing else) with a private CA.
+    const dir = mkdtempSync(join(tmpdir(), 'dpgw-package-'));
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    // This build, packed as `npm pack` packs it (the suite built dist/ already).
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--loglevel', 'error', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', env: cleanEnv() })) as Array<{ filename: string }>;
+    const tarball = readFileSync(join(dir, packed[0]!.filename));
+    const server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (request, response) => {
+      if (request.url === '/dpgw.tgz') response.end(tarball);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/dpgw.tgz`;
+      const sha256 = createHash('sha256').update(tarball).digest('hex');
+      const { github, gitlab, gitlabJobsExtend } = installCommands();
+      expect(gitlabJobsExtend).toBe(true);
+      // Run without blocking: the server answering the download is in this process.
+      const install = async (shell: readonly string[], command: string, pinned: string) => {
+        const prefix = mkdtempSync(join(tmpdir(), 'dpgw-global-'));
+        const env = { ...cleanEnv(), RUNNER_TEMP: mkdtempSync(join(tmpdir(), 'dpgw-runner-')), DPGW_PACKAGE_URL: url, DPGW_PACKAGE_SHA256: pinned, CURL_CA_BUNDLE: join(dir, 'cert.pem'), npm_config_prefix: prefix, npm_config_offline: 'true' };
+        const ran = await new Promise<{ code: number; output: string }>((resolve) =>
+          execFile(shell[0]!, [...shell.slice(1), command], { env }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: stdout + stderr })),
+        );
+        return { ...ran, installed: existsSync(join(prefix, 'bin', 'dpgw')) ? join(prefix, 'bin', 'dpgw') : undefined };
+      };
+      for (const [shell, command] of [[['bash', '--noprofile', '--norc', '-eo', 'pipefail', '-c'], github], [['sh', '-ec'], gitlab]] as const) {
+        const good = await install(shell, command, sha256);
+        expect(good.code, good.output).toBe(0);
+        expect(execFileSync(good.installed!, ['--version'], { encoding: 'utf8', env: cleanEnv() }).trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+        // Any other tarball at that URL (a new release, or someone else's) fails the step, and nothing is installed.
+        const other = await install(shell, command, createHash('sha256').update('another package').digest('hex'));
+        expect(other.code).not.toBe(0);
+        expect(other.output).toMatch(/FAILED/);
+        expect(other.installed).toBeUndefined();
+      }
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });
