@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { StreamConnection } from './stream-connection.js';
 import { plural } from '../text/plural.js';
+import { boundBrokerFrames, FETCH_MAX_BYTES } from './broker-frames.js';
 import { DeadlineReached, ignoreLateConnectionErrors, streamError, unknownTopic } from './stream-errors.js';
 
 export interface ReadTopicOptions extends StreamConnection {
@@ -63,13 +64,14 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     autocreateTopics: false,
   });
   ignoreLateConnectionErrors(consumer);
+  const frames = boundBrokerFrames(consumer);
   const beforeDeadline = <T>(what: string, work: Promise<T>): Promise<T> => {
     const left = deadline - Date.now();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DeadlineReached(what)), Math.max(0, left));
     });
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    return Promise.race([work, late, frames.refused]).finally(() => clearTimeout(timer));
   };
 
   try {
@@ -124,7 +126,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
               node,
               maxWaitTime: FETCH_WAIT_MS,
               minBytes: 1,
-              maxBytes: PARTITION_MAX_BYTES * partitions.length,
+              maxBytes: Math.min(PARTITION_MAX_BYTES * partitions.length, FETCH_MAX_BYTES),
               topics: [{ topicId: topicMetadata.id, partitions: partitions.map((c) => ({ partition: c.partition, fetchOffset: c.next, currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: PARTITION_MAX_BYTES })) }],
             }),
           })),

@@ -4,6 +4,7 @@
  * pre-flight alike.
  */
 import { DpgwError } from '../errors/dpgw-error.js';
+import { BrokerFrameRefused } from './broker-frames.js';
 import type { StreamConnection } from './stream-connection.js';
 
 /** A deadline of dpgw's own (--timeout) passed during `what`. */
@@ -70,6 +71,15 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
     return new DpgwError('network', `reading topic ${topic} took longer than ${timeoutMs / 1000} s (${error.what})`, { code: 'STREAM_UNREACHABLE', where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
   }
   const all = [...nested(error)];
+  // dpgw's own refusal of an answer's size (src/stream/broker-frames.ts), whatever the client made of the closed connection.
+  const oversized = all.find((e): e is BrokerFrameRefused => e instanceof BrokerFrameRefused);
+  if (oversized) {
+    return new DpgwError('network', `cannot read from the brokers: ${oversized.message}`, {
+      code: 'STREAM_UNREACHABLE',
+      where: brokers,
+      hint: "is it a Kafka broker's port? Each address of --broker-list must be a broker's plain listener (SASL_PLAINTEXT, PLAINTEXT without a stream user), not a TLS port or an HTTP server",
+    });
+  }
   // Brokers that broke the exchange (closed, reset, answered garbage) are unreachable (exit 5), even when the
   // client calls it an authentication error: only a broker's own answer refuses the stream user.
   const garbage = all.find(isGarbage);

@@ -15,6 +15,7 @@ import { plural } from '../text/plural.js';
 import type { StreamConnection } from './stream-connection.js';
 import { unreachableBrokers } from './broker-reachability.js';
 import type { StreamCheckMode } from './stream-check-mode.js';
+import { boundBrokerFrames } from './broker-frames.js';
 import { DeadlineReached, ignoreLateConnectionErrors, streamError } from './stream-errors.js';
 
 export interface TopicFacts {
@@ -51,6 +52,8 @@ type Admin = InstanceType<typeof KafkaClient.Admin>;
 
 export class StreamPreflight {
   private admin: Promise<Admin> | undefined;
+  /** Rejects when a broker's answer passes the bounds (src/stream/broker-frames.ts); every request is raced with it. */
+  private framesRefused: Promise<never> | undefined;
   private signedIn: Promise<void> | undefined;
   private reachability: Promise<string | undefined> | undefined;
 
@@ -76,6 +79,7 @@ export class StreamPreflight {
         autocreateTopics: false,
       });
       ignoreLateConnectionErrors(admin);
+      this.framesRefused = boundBrokerFrames(admin).refused;
       return admin;
     });
     return this.admin;
@@ -148,7 +152,7 @@ export class StreamPreflight {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new DeadlineReached(what)), this.options.timeoutMs);
     });
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    return Promise.race([work, late, ...(this.framesRefused ? [this.framesRefused] : [])]).finally(() => clearTimeout(timer));
   }
 
   /** "table X would never consume: <why>", keeping the kind (exit code) and where of the cause. */

@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StreamConnection } from './stream-connection.js';
+import { boundBrokerFrames } from './broker-frames.js';
 import { DeadlineReached, ignoreLateConnectionErrors, streamError, unknownTopic } from './stream-errors.js';
 
 const CLIENT_ID = 'dpgw-table-status';
@@ -27,15 +28,16 @@ export async function topicEndOffsets(connection: StreamConnection, topic: strin
     autocreateTopics: false,
   });
   ignoreLateConnectionErrors(consumer);
+  const frames = boundBrokerFrames(consumer);
   const deadline = Date.now() + timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineReached('listing offsets')), timeoutMs);
   });
   try {
-    const metadata = await Promise.race([consumer.metadata({ topics: [topic] }), late]);
+    const metadata = await Promise.race([consumer.metadata({ topics: [topic] }), late, frames.refused]);
     if (!metadata.topics.get(topic)) throw unknownTopic(topic, connection.brokers.join(','));
-    const latest = await Promise.race([consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST }), late]);
+    const latest = await Promise.race([consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST }), late, frames.refused]);
     return new Map((latest.get(topic) ?? []).map((offset, partition) => [partition, offset]));
   } catch (error) {
     throw streamError(error, connection, topic, timeoutMs);
