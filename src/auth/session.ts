@@ -484,7 +484,7 @@ async function applicableSession(context: SessionContext, cache: TokenCache): Pr
 /** Whose session the cache holds, in words: `admin@data-platform via client dpgw-backend (password grant)`. */
 function whoseSession(session: CachedSession): string {
   const grant = session.grant ?? 'password';
-  if (grant === 'client-credentials') return `the service account of client ${session.clientId}@${session.realm}`;
+  if (grant === 'client-credentials') return `the service account of client ${session.clientId} in realm ${session.realm}`;
   return `${serverText(session.username)}@${session.realm} via client ${session.clientId} (${grant} grant)`;
 }
 

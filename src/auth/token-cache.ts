@@ -200,13 +200,16 @@ export class TokenCache {
     return file;
   }
 
+  /** Removes a session file; false when there was none, or the folder takes no changes (said once). */
   async remove(file: string): Promise<boolean> {
     try {
       await rm(file);
       return true;
     } catch (error) {
       if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return false;
-      throw error;
+      if (!unwritable(error)) throw error;
+      this.cannotWrite(error);
+      return false;
     }
   }
 
