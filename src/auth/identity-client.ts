@@ -125,10 +125,23 @@ export class IdentityClient {
     const parameters: Record<string, string> = { scope: PASSWORD_GRANT.scope };
     if (verifier !== undefined) Object.assign(parameters, { code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
     const device = await this.call(() => oidc.initiateDeviceAuthorization(config, parameters), 'device');
+    // The person is sent to the page the provider names: only a page of the provider itself, never a look-alike elsewhere.
+    this.checkedDevicePage(device.verification_uri, 'verification_uri');
+    if (device.verification_uri_complete !== undefined) this.checkedDevicePage(device.verification_uri_complete, 'verification_uri_complete');
     show({ verificationUri: device.verification_uri, verificationUriComplete: device.verification_uri_complete, userCode: device.user_code, expiresInSeconds: device.expires_in });
     const sent = Date.now();
-    const response = await this.call(() => oidc.pollDeviceAuthorizationGrant(config, device, verifier !== undefined ? { code_verifier: verifier } : undefined, { signal }), 'device');
-    return this.issued(response, sent, config);
+    // The code lives expires_in seconds, as given: polling stops then, whatever the provider answers meanwhile.
+    const expiry = AbortSignal.timeout(device.expires_in * 1000);
+    const polling = signal === undefined ? expiry : AbortSignal.any([signal, expiry]);
+    // At most one poll a second, whatever interval a provider gives (RFC 8628: 5 s when it gives none).
+    const paced = { ...device, interval: Math.max(1, device.interval ?? 5) };
+    try {
+      const response = await this.call(() => oidc.pollDeviceAuthorizationGrant(config, paced, verifier !== undefined ? { code_verifier: verifier } : undefined, { signal: polling }), 'device');
+      return this.issued(response, sent, config);
+    } catch (error) {
+      if (!expiry.aborted) throw error;
+      throw new DpgwError('auth', `the code expired before the sign-in was approved (it was valid for ${device.expires_in} s)`, { code: 'SIGN_IN_REFUSED', hint: 'run `dpgw login --grant device` again, and approve the code in time' });
+    }
   }
 
   /** The refresh_token grant, against the token endpoint remembered from login (no discovery). */
@@ -212,6 +225,22 @@ export class IdentityClient {
       });
     }
     return endpoint;
+  }
+
+  /** A device sign-in page: an http(s) page on the origin of --auth-url, or refused before the person is shown it. */
+  private checkedDevicePage(page: string, field: string): void {
+    const provider = new URL(this.issuer).origin;
+    let url: URL | undefined;
+    try {
+      url = new URL(page);
+    } catch {
+      url = undefined;
+    }
+    if (url !== undefined && /^https?:$/.test(url.protocol) && url.origin === provider && !url.username && !url.password) return;
+    throw new DpgwError('auth', `the identity provider sends the person to approve the sign-in at ${url && /^https?:$/.test(url.protocol) ? serverText(url.origin) : quotedServerText(page)} (its ${field}), not at the origin of --auth-url (${provider}); dpgw shows no such page`, {
+      code: 'IDENTITY_PROVIDER_UNTRUSTED',
+      hint: 'set --auth-url to the provider\'s own URL, or fix the provider\'s frontend URL',
+    });
   }
 
   private configuration(metadata: oidc.ServerMetadata): oidc.Configuration {

@@ -1,13 +1,19 @@
 /**
- * The token cache: one file per profile under $XDG_CACHE_HOME/dpgw/tokens
- * (else ~/.cache/dpgw/tokens), directory 0700, files 0600, written atomically.
- * A file others can read is refused, not used. A lock file serialises refreshes
- * between dpgw processes, so two of them never spend the same refresh token.
- * A cache folder dpgw cannot use (read-only, full, a file in its place) costs one
- * warning: the session then serves the command from memory.
+ * The token cache: the sessions of a profile under $XDG_CACHE_HOME/dpgw/tokens (else
+ * ~/.cache/dpgw/tokens), one file per identity (identity provider, realm, client, grant,
+ * user), like gh's one token per host and user: signing in as another identity never
+ * replaces the session of the first. Directory 0700, files 0600, written atomically.
+ * A file is used only when it is a regular file of this user that nobody else may read
+ * or write; anything else is ignored with one warning, as the code cache is. The cache
+ * keeps tokens only, never a secret reference: a file that names `exec:` runs nothing.
+ * One lock file per profile serialises sign-ins and refreshes between dpgw processes,
+ * so two of them never spend the same refresh token. A cache folder dpgw cannot use
+ * (read-only, full, a file in its place) costs one warning: the session then serves the
+ * command from memory.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, link, lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chmod, link, lstat, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +27,7 @@ import { errnoCode, fileProblemCause } from '../files/file-problem.js';
 export interface CachedSession {
   version: 1;
   profile: string;
-  /** Whom the tokens are for: a change of any of these makes the cache not apply. */
+  /** Whom the tokens are for: a run whose settings name another of these is not served by it. */
   authUrl: string;
   realm: string;
   clientId: string;
@@ -38,8 +44,16 @@ export interface CachedSession {
   scope?: string;
   /** How the session was signed in (absent in caches written before: the password grant). */
   grant?: Grant;
-  /** The client secret's reference (never the secret) used at login, for refreshing later. */
-  clientSecretReference?: string;
+  /** The gateway origin the session was signed in for, or first used with: its token goes to no other. */
+  gateway?: string;
+  /** When the identity signed in (a refresh keeps it): of several sessions that serve a run, the latest sign-in does. */
+  signedInAt?: string;
+}
+
+/** A session and the file it was read from. */
+export interface StoredSession {
+  file: string;
+  session: CachedSession;
 }
 
 /** How long a lock whose holder cannot be checked (another machine sharing the folder) is waited for. */
@@ -59,77 +73,143 @@ interface LockHolder {
 
 const THIS_PROCESS = randomBytes(8).toString('hex');
 
-export class TokenCache {
-  readonly file: string;
-  private readonly directory: string;
+// No symbolic link is followed to a session, and a FIFO cannot block the open.
+const OPEN_SESSION = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-  /**
-   * `slot`: a session of another kind kept beside the profile's own (`service-account`: the client credentials
-   * grant), so a pipeline's one-off service-account command never replaces the person's session of the profile.
-   */
+/** A session file is at most this large; a larger one is not dpgw's. */
+const MAX_SESSION_BYTES = 1024 * 1024;
+
+export class TokenCache {
+  readonly directory: string;
+  /** The profile's lock (the name earlier dpgw versions used for the profile's one session, so they serialise with this one). */
+  readonly lock: string;
+  private readonly prefix: string;
+
   constructor(
     env: NodeJS.ProcessEnv,
     readonly profile: string,
     private readonly warn: (message: string) => void = () => undefined,
-    slot?: string,
   ) {
     this.directory = join(cacheDirectory(env), 'tokens');
-    // A profile name holds no `@` (profile-name.ts), so a slot's file is no other profile's.
-    this.file = join(this.directory, `${encodeURIComponent(profile)}${slot ? `@${slot}` : ''}.json`);
+    this.prefix = encodeURIComponent(profile);
+    this.lock = join(this.directory, `${this.prefix}.json.lock`);
   }
 
-  /** The cached session, or undefined when there is none, it cannot be trusted, or the cache folder cannot be used. */
-  async read(): Promise<CachedSession | undefined> {
-    let text: string;
+  /**
+   * The file of a session's identity. A profile name holds no `@` (profile-name.ts), so no
+   * other profile's file has this name; the gateway is not part of it: an identity keeps one
+   * session, bound to one gateway.
+   */
+  fileOf(session: Pick<CachedSession, 'authUrl' | 'realm' | 'clientId' | 'grant' | 'username'>): string {
+    const identity = JSON.stringify([session.authUrl.replace(/\/+$/, ''), session.realm, session.clientId, session.grant ?? 'password', session.username.toLowerCase()]);
+    return join(this.directory, `${this.prefix}@${createHash('sha256').update(identity).digest('hex').slice(0, 16)}.json`);
+  }
+
+  /** Every session of the profile that can be trusted, files of earlier dpgw versions (`<profile>.json`, `<profile>@service-account.json`) included. */
+  async sessions(): Promise<StoredSession[]> {
+    let names: string[];
     try {
-      const info = await stat(this.file);
-      if ((info.mode & 0o077) !== 0) {
-        this.warn(`ignoring the token cache ${this.file}: others can read it (mode ${(info.mode & 0o777).toString(8)}); run \`dpgw login\` to replace it`);
-        return undefined;
-      }
-      text = await readFile(this.file, 'utf8');
+      names = await readdir(this.directory);
     } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return undefined;
-      // A folder that cannot be used (a file in its place, not ours): no session is cached there.
+      if (errnoCode(error) === 'ENOENT') return [];
       if (unwritable(error)) {
         this.cannotWrite(error);
+        return [];
+      }
+      throw new DpgwError('failure', `cannot read the token cache ${this.directory}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
+    }
+    const files = names.filter((name) => name === `${this.prefix}.json` || (name.startsWith(`${this.prefix}@`) && name.endsWith('.json'))).sort();
+    const found: StoredSession[] = [];
+    for (const name of files) {
+      const file = join(this.directory, name);
+      const session = await this.read(file);
+      if (session !== undefined && session.profile === this.profile) found.push({ file, session });
+    }
+    return found;
+  }
+
+  /**
+   * The session in `file`, or undefined when there is none or it cannot be trusted: not a
+   * regular file (a link, a FIFO), another user's, or one others may read or write. What is
+   * read is the opened file itself (fstat), so it cannot be swapped between check and read.
+   */
+  async read(file: string): Promise<CachedSession | undefined> {
+    let text: string;
+    let handle;
+    try {
+      handle = await open(file, OPEN_SESSION);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      if (errnoCode(error) === 'ELOOP') {
+        this.warn(`ignoring the token cache ${file}: it is a symbolic link; run \`rm ${file}\` and \`dpgw login\``);
         return undefined;
       }
-      throw new DpgwError('failure', `cannot read the token cache ${this.file}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
+      throw new DpgwError('failure', `cannot read the token cache ${file}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
     }
     try {
-      const session = JSON.parse(text) as CachedSession;
-      if (session.version !== 1 || typeof session.accessToken !== 'string') throw new Error('unknown format');
-      registerSecret(session.accessToken);
-      registerSecret(session.refreshToken);
-      return session;
-    } catch {
-      this.warn(`ignoring the token cache ${this.file}: it is not readable as a dpgw session; run \`dpgw login\``);
+      const info = await handle.stat();
+      const me = process.getuid?.();
+      const mode = (info.mode & 0o777).toString(8);
+      const distrust = !info.isFile()
+        ? { why: 'it is not a regular file', fix: `rm ${file}` }
+        : me !== undefined && info.uid !== me
+          ? { why: `it belongs to another user (uid ${info.uid}), who could have written it`, fix: `rm ${file}` }
+          : (info.mode & 0o022) !== 0
+            ? { why: `others can change it (mode ${mode})`, fix: `rm ${file}` }
+            : (info.mode & 0o077) !== 0
+              ? { why: `others can read it (mode ${mode})`, fix: `chmod 600 ${file}` }
+              : undefined;
+      if (distrust !== undefined) {
+        this.warn(`ignoring the token cache ${file}: ${distrust.why}; run \`${distrust.fix}\`${distrust.fix.startsWith('rm') ? ' and `dpgw login`' : ', or `dpgw login` to replace it'}`);
+        return undefined;
+      }
+      if (info.size > MAX_SESSION_BYTES) {
+        this.warn(`ignoring the token cache ${file}: it is not readable as a dpgw session; run \`dpgw login\``);
+        return undefined;
+      }
+      text = await handle.readFile('utf8');
+    } catch (error) {
+      throw new DpgwError('failure', `cannot read the token cache ${file}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    const session = sessionOf(text);
+    if (session === undefined) {
+      this.warn(`ignoring the token cache ${file}: it is not readable as a dpgw session; run \`dpgw login\``);
       return undefined;
     }
+    registerSecret(session.accessToken);
+    registerSecret(session.refreshToken);
+    return session;
   }
 
   /**
    * Atomic: a crash or a second process never sees half a file. Where the cache cannot be
    * written (a read-only home in a container, a full disk), the session serves this command only, said once.
+   * Returns the file it went to.
    */
-  async write(session: CachedSession): Promise<void> {
+  async write(session: CachedSession): Promise<string> {
+    const file = this.fileOf(session);
     try {
       await this.ensureDirectory();
-      await writeFileAtomic(this.file, JSON.stringify(session, null, 2) + '\n', 0o600);
+      await writeFileAtomic(file, JSON.stringify(session, null, 2) + '\n', 0o600);
     } catch (error) {
       if (!unwritable(error)) throw error;
       this.cannotWrite(error);
     }
+    return file;
   }
 
-  async remove(): Promise<boolean> {
+  /** Removes a session file; false when there was none, or the folder takes no changes (said once). */
+  async remove(file: string): Promise<boolean> {
     try {
-      await rm(this.file);
+      await rm(file);
       return true;
     } catch (error) {
       if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return false;
-      throw error;
+      if (!unwritable(error)) throw error;
+      this.cannotWrite(error);
+      return false;
     }
   }
 
@@ -142,7 +222,7 @@ export class TokenCache {
    * without one.
    */
   async withLock<T>(work: () => Promise<T>): Promise<T> {
-    const lock = `${this.file}.lock`;
+    const lock = this.lock;
     try {
       await this.ensureDirectory();
     } catch (error) {
@@ -212,6 +292,48 @@ export class TokenCache {
 }
 
 const warnedUnwritable = new Set<string>();
+
+/**
+ * A session as dpgw wrote it, its fields of the expected types; anything else is not one. Only
+ * the fields a session has are kept: whatever else a file holds (an earlier version's secret
+ * reference, an edit) is dropped, never used.
+ */
+function sessionOf(text: string): CachedSession | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  const stringField = (key: string) => (Object.hasOwn(record, key) && typeof record[key] === 'string' ? (record[key] as string) : undefined);
+  const required = ['profile', 'authUrl', 'realm', 'clientId', 'username', 'issuer', 'tokenEndpoint', 'accessToken', 'obtainedAt', 'accessTokenExpiresAt'] as const;
+  if (record.version !== 1 || required.some((key) => stringField(key) === undefined)) return undefined;
+  const grant = stringField('grant');
+  if (grant !== undefined && !['password', 'client-credentials', 'device'].includes(grant)) return undefined;
+  const optional = (key: string) => (stringField(key) === undefined ? {} : { [key]: stringField(key) });
+  return {
+    version: 1,
+    profile: stringField('profile')!,
+    authUrl: stringField('authUrl')!,
+    realm: stringField('realm')!,
+    clientId: stringField('clientId')!,
+    username: stringField('username')!,
+    issuer: stringField('issuer')!,
+    tokenEndpoint: stringField('tokenEndpoint')!,
+    accessToken: stringField('accessToken')!,
+    obtainedAt: stringField('obtainedAt')!,
+    accessTokenExpiresAt: stringField('accessTokenExpiresAt')!,
+    ...optional('endSessionEndpoint'),
+    ...optional('refreshToken'),
+    ...optional('refreshTokenExpiresAt'),
+    ...optional('scope'),
+    ...optional('grant'),
+    ...optional('gateway'),
+    ...optional('signedInAt'),
+  } as CachedSession;
+}
 
 /**
  * A folder that takes no writes here: read-only, not ours, full, a file in its place

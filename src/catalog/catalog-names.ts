@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TokenCache } from '../auth/token-cache.js';
+import type { SessionOptions } from '../auth/session.js';
 import { cacheDirectory } from '../files/cache-directory.js';
 import { nameProblem } from '../names/platform-names.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
@@ -29,6 +29,8 @@ export interface CatalogNamesSource {
   gateway?: string;
   profile: string;
   token?: string;
+  /** Which cached session may serve: the one of the identity and gateway the settings name, as for any command. */
+  session: SessionOptions;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface CatalogNamesSource {
  */
 export async function catalogNames(kind: CatalogNameKind, source: () => Promise<CatalogNamesSource>, env: NodeJS.ProcessEnv, dataSource?: string): Promise<string[]> {
   try {
-    const { gateway, profile, token: givenToken } = await source();
+    const { gateway, profile, token: givenToken, session } = await source();
     if (!gateway) return [];
     const narrowedTo = kind === 'data source' ? undefined : dataSource;
     // Each source's names are cached apart from the unnarrowed ones.
@@ -49,7 +51,7 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
       .catch(() => undefined);
     if (cached && Date.now() - cached.at < FRESH_MS && Array.isArray(cached.names)) return cached.names;
 
-    const token = givenToken ?? (await unexpiredCachedToken(env, profile));
+    const token = givenToken ?? (await unexpiredCachedToken(env, session));
     if (!token) return [];
     const { GatewayClient } = await import('../gateway/gateway-client.js');
     const { fanOut } = await import('./catalog-lookup.js');
@@ -82,7 +84,8 @@ async function namesOf(client: GatewayClient, kind: CatalogNameKind, dataSource:
   return [...new Set((await client.listDataSets({ dataSourceId: named[0]!.id })).map((d) => d.name))];
 }
 
-async function unexpiredCachedToken(env: NodeJS.ProcessEnv, profile: string): Promise<string | undefined> {
-  const session = await new TokenCache(env, profile).read();
-  return session && Date.parse(session.accessTokenExpiresAt) > Date.now() ? session.accessToken : undefined;
+async function unexpiredCachedToken(env: NodeJS.ProcessEnv, session: SessionOptions): Promise<string | undefined> {
+  const { cachedSession } = await import('../auth/session.js');
+  const cached = await cachedSession({ session, env, warn: () => undefined });
+  return cached && Date.parse(cached.accessTokenExpiresAt) > Date.now() ? cached.accessToken : undefined;
 }

@@ -32,7 +32,8 @@ export async function catalogNames(kind: 'data source' | 'data set' | 'offered d
     kind,
     async () => {
       const settings = await resolveSettings({ flags: profile ? { profile } : {}, env });
-      return { gateway: settings.values.gateway.value, profile: settings.profile, token: settings.values.token.value };
+      const { sessionOptionsOf } = await import('../settings/core-options.js');
+      return { gateway: settings.values.gateway.value, profile: settings.profile, token: settings.values.token.value, session: sessionOptionsOf(settings, env) };
     },
     env,
     dataSource,

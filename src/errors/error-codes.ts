@@ -62,9 +62,10 @@ export const ERROR_CODES = {
   ANSWER_TOO_LARGE: { exit: ExitCode.Rejected, meaning: 'an answer, or a run\'s answers in all, passed the bounds dpgw reads', next: 'check the URL setting (docs/secrets.md, "Answers")' },
   // Signing in.
   NOT_SIGNED_IN: { exit: ExitCode.Auth, meaning: 'no session, or one for another identity provider or grant', next: 'run `dpgw login`, or set DPGW_TOKEN' },
+  SESSION_OTHER_IDENTITY: { exit: ExitCode.Auth, meaning: 'the cached session is of another user, client, grant, realm or gateway than the settings name, and no password is at hand to sign in as theirs', next: 'run the `dpgw login` the hint gives, or set DPGW_PASSWORD' },
   SIGN_IN_REFUSED: { exit: ExitCode.Auth, meaning: 'the identity provider refused the sign-in (user, password, client, grant, realm)', next: 'the hint names what to check' },
   SESSION_EXPIRED: { exit: ExitCode.Auth, meaning: 'the session ended and cannot be refreshed', next: 'run `dpgw login` again' },
-  IDENTITY_PROVIDER_UNTRUSTED: { exit: ExitCode.Auth, meaning: 'the identity provider names another issuer, or endpoints outside its realm; dpgw sends it nothing', next: 'check --auth-url and --realm, or the provider\'s frontend URL' },
+  IDENTITY_PROVIDER_UNTRUSTED: { exit: ExitCode.Auth, meaning: 'the identity provider names another issuer, endpoints outside its realm, or a device sign-in page on another origin; dpgw sends it nothing', next: 'check --auth-url and --realm, or the provider\'s frontend URL' },
   AUTH_FAILED: { exit: ExitCode.Auth, meaning: 'authentication failed (a general authentication error; a 401 of a server)', next: 'the message says which server refused' },
   SIGN_IN_FAILED: { exit: ExitCode.Failure, meaning: 'the exchange with the identity provider failed in a way dpgw does not know', next: 'run with --verbose for the exchange' },
   TOKEN_CACHE_UNREADABLE: { exit: ExitCode.Failure, meaning: 'the session cache exists but cannot be read', next: 'check its permissions, or remove it and run `dpgw login`' },

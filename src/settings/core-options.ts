@@ -4,7 +4,7 @@
  * the commands call these, once, and pass what they return.
  */
 import type { Grant } from '../auth/grants.js';
-import type { IdentityOptions, SessionOptions } from '../auth/session.js';
+import type { IdentityOptions, NamedIdentity, SessionOptions } from '../auth/session.js';
 import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { TableSettings } from '../olap/build-table.js';
 import type { ProvisionSettings } from '../provision/provision-run.js';
@@ -26,6 +26,21 @@ export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): Se
     token: checkedWhenSet(settings, 'token', 'set DPGW_TOKEN to the access token alone'),
     grant: (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant,
     username: checkedWhenSet(settings, 'username'),
+    named: () => {
+      const named: NamedIdentity = {};
+      for (const part of ['authUrl', 'realm', 'clientId', 'grant', 'username'] as const) {
+        const setting = values[part];
+        // A default names nobody: `grant: password` by default is any session's grant.
+        if (setting.value === undefined || setting.source.kind === 'default' || setting.source.kind === 'unset') continue;
+        named[part] = { value: part === 'authUrl' ? optionalUrl(settings, 'authUrl')! : checkedWhenSet(settings, part)!, where: whereSet(setting) };
+      }
+      return named;
+    },
+    gateway: () => {
+      // A gateway set wrongly is the gateway client's error to say; here it names no origin.
+      const origin = originOf(values.gateway.value);
+      return origin === undefined ? undefined : { value: origin, where: whereSet(values.gateway) };
+    },
     identity: () =>
       (identity ??= {
         authUrl: optionalUrl(settings, 'authUrl'),
@@ -42,6 +57,17 @@ export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): Se
         certificateAuthorities: certificateAuthorities(values.caFile.value, whereSet(values.caFile), env),
       }),
   };
+}
+
+/** The origin (scheme, host, port) of an http(s) URL; undefined for anything else. */
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    return /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The settings a table definition is filled from. */

@@ -103,7 +103,7 @@ describe('the token cache on a full disk', () => {
     const next = await runInProcess(['login'], env);
     expect(next.code, next.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(readdirSync(tokens)).toEqual(['default.json']);
+    expect(readdirSync(tokens)).toEqual([expect.stringMatching(/^default@[0-9a-f]{16}\.json$/)]);
   });
 
   it('the session itself cannot be written: no half file, no lock, one warning', async () => {
@@ -113,7 +113,7 @@ describe('the token cache on a full disk', () => {
     const tokens = join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens');
     mkdirSync(tokens, { recursive: true, mode: 0o700 });
     writeFileSync(join(tokens, 'keep'), '');
-    fail('ENOSPC', /default\.json\.\d+\.[0-9a-f]+\.tmp$/);
+    fail('ENOSPC', /default@[0-9a-f]{16}\.json\.\d+\.[0-9a-f]+\.tmp$/);
     const result = await runInProcess(['login'], env);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr.match(/cannot use the token cache/g)).toHaveLength(1);

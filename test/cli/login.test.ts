@@ -2,7 +2,7 @@
  * dpgw login, auth and logout as a user runs them: the built binary against the
  * sandbox's real OIDC provider on 127.0.0.1.
  */
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { closedPort } from '../helpers/recording-server.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,8 +40,12 @@ async function setUp(options: SandboxOptions = {}) {
   return { sandbox, env, secretFile, admin, dpgw, login, tokenRequests };
 }
 
+/** The profile's one cached session (a file per identity: `<profile>@<key>.json`). */
 function cacheFileOf(env: NodeJS.ProcessEnv, profile = 'default'): string {
-  return join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', `${profile}.json`);
+  const folder = join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens');
+  const files = readdirSync(folder).filter((name) => name.startsWith(`${profile}@`) && name.endsWith('.json'));
+  if (files.length !== 1) throw new Error(`expected one session of profile ${profile} in ${folder}, found ${files.join(', ') || 'none'}`);
+  return join(folder, files[0]!);
 }
 
 /**
@@ -74,7 +78,9 @@ describe('dpgw login', () => {
     expect(statSync(cache).mode & 0o777).toBe(0o600);
     expect(statSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens')).mode & 0o777).toBe(0o700);
     const cached = JSON.parse(readFileSync(cache, 'utf8'));
-    expect(cached).toMatchObject({ profile: 'default', username: 'admin', realm: 'data-platform', clientSecretReference: expect.stringMatching(/^file:/) });
+    expect(cached).toMatchObject({ profile: 'default', username: 'admin', realm: 'data-platform', gateway: sandbox.gatewayUrl });
+    // Tokens only: how to get the client secret is the settings' to say (the flag given is saved to the profile).
+    expect(cached).not.toHaveProperty('clientSecretReference');
     expect(Date.parse(cached.accessTokenExpiresAt) - Date.parse(cached.obtainedAt)).toBeGreaterThan(295_000);
   });
 

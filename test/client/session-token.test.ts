@@ -30,8 +30,8 @@ async function signedIn(accessTokenLifetimeSeconds: number, extraEnv: Record<str
   await login(context, 'admin', password('admin'));
   const grants = () => sandbox!.requestLog.of('identity').filter((e) => e.path.endsWith('/token')).map((e) => (e.body as { grant_type?: string }).grant_type);
   /** Moves the cached session's clock: its token nears its expiry (or is past it) without waiting for it. */
-  const expiringIn = (ms: number) => {
-    const file = tokenCacheFor(context).file;
+  const expiringIn = async (ms: number) => {
+    const file = (await latestSession(context))!.file;
     const session = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...session, obtainedAt: new Date(Date.now() - 3_600_000).toISOString(), accessTokenExpiresAt: new Date(Date.now() + ms).toISOString() }), { mode: 0o600 });
   };
@@ -40,11 +40,17 @@ async function signedIn(accessTokenLifetimeSeconds: number, extraEnv: Record<str
 
 const userOf = (token: string | undefined) => readClaims(token!)?.preferred_username;
 
+/** The profile's latest sign-in, as the cache holds it. */
+async function latestSession(context: SessionContext) {
+  const sessions = await tokenCacheFor(context).sessions();
+  return sessions.sort((a, b) => Date.parse(b.session.signedInAt!) - Date.parse(a.session.signedInAt!))[0];
+}
+
 describe('the session token supplier', () => {
   it("never takes an expiry later than the token's own exp, nor than expires_in counted from the request", async () => {
     const before = Date.now();
     const { context } = await signedIn(60);
-    const session = await tokenCacheFor(context).read();
+    const session = (await latestSession(context))?.session;
     expect(session).toBeDefined();
     const exp = readClaims(session!.accessToken)!.exp! * 1000;
     const expiry = Date.parse(session!.accessTokenExpiresAt);
@@ -83,13 +89,15 @@ describe('the session token supplier', () => {
     const refreshed = await run({ forceRefresh: true, refused: first });
     expect(refreshed).not.toBe(first);
     expect(userOf(refreshed)).toBe('admin');
-    expect((await tokenCacheFor(context).read())!.username).toBe('analyst');
+    expect((await latestSession(context))!.session.username).toBe('analyst');
+    // The first identity's session is still cached beside it: signing in as another replaced nothing.
+    expect((await tokenCacheFor(context).sessions()).map((s) => s.session.username).sort()).toEqual(['admin', 'analyst']);
   });
 
   it('the identity provider down during a refresh: tries again, goes on with a token that is still valid, else exit 5 (not 4)', async () => {
     const { context, grants, warnings, expiringIn } = await signedIn(600);
     const current = await sessionTokenSupplier(context)({ forceRefresh: false });
-    expiringIn(10_000);
+    await expiringIn(10_000);
     sandbox!.faults.update({ tokenFailures: 100 });
     expect(await sessionTokenSupplier(context)({ forceRefresh: false })).toBe(current);
     expect(grants()).toEqual(['password', 'refresh_token', 'refresh_token', 'refresh_token']);
@@ -97,7 +105,7 @@ describe('the session token supplier', () => {
     // Refused by the gateway, or past its expiry: nothing to go on with.
     await expect(sessionTokenSupplier(context)({ forceRefresh: true, refused: current })).rejects.toMatchObject({ kind: 'network', exitCode: 5 });
     sandbox!.faults.update({ tokenFailures: 1 });
-    expiringIn(10_000);
+    await expiringIn(10_000);
     // Down for one attempt only: the second attempt refreshes.
     expect(await sessionTokenSupplier(context)({ forceRefresh: false })).not.toBe(current);
   });
@@ -118,8 +126,8 @@ describe('the session token supplier', () => {
   it("a token lock left by a killed dpgw is taken over at once: its process is gone", async () => {
     const { context, grants, expiringIn } = await signedIn(600);
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    writeFileSync(`${tokenCacheFor(context).file}.lock`, dead);
-    expiringIn(10_000);
+    writeFileSync(tokenCacheFor(context).lock, dead);
+    await expiringIn(10_000);
     await sessionTokenSupplier(context)({ forceRefresh: false });
     expect(grants()).toEqual(['password', 'refresh_token']);
   });

@@ -1,6 +1,6 @@
 /** dpgw's sign-in against a real Keycloak: what the sandbox emulates, checked against the original. */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { readClaims } from '../../src/auth/jwt-claims.js';
@@ -8,6 +8,13 @@ import { approveDeviceInBrowser } from '../helpers/keycloak-browser.js';
 import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
 
 const keycloak = inject('keycloak');
+
+/** The file of the profile's latest sign-in (a file per identity: `default@<key>.json`). */
+function sessionFileOf(env: NodeJS.ProcessEnv): string {
+  const folder = join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens');
+  const files = readdirSync(folder).filter((name) => name.startsWith('default@') && name.endsWith('.json')).map((name) => join(folder, name));
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]!;
+}
 
 function setUp() {
   const env = cleanEnv({ DPGW_AUTH_URL: keycloak.authUrl, DPGW_REALM: keycloak.realm, DPGW_CLIENT_ID: keycloak.clientId, DPGW_USERNAME: 'admin' });
@@ -38,7 +45,7 @@ describe(`dpgw login against Keycloak ${keycloak.version}`, () => {
     expect(claims.preferred_username).toBe('admin');
     const status = JSON.parse((await dpgw(['auth', 'status', '--json'])).stdout);
     expect(status).toMatchObject({ signedIn: true, username: 'admin', groups: ['platform-admins'] });
-    const cache = JSON.parse(readFileSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json'), 'utf8'));
+    const cache = JSON.parse(readFileSync(sessionFileOf(env), 'utf8'));
     expect(Date.parse(cache.accessTokenExpiresAt) - Date.parse(cache.obtainedAt)).toBeGreaterThan(100_000);
   });
 
@@ -65,7 +72,7 @@ describe(`dpgw login against Keycloak ${keycloak.version}`, () => {
   it('refreshes the session with the refresh token and signs out at Keycloak', async () => {
     const { login, dpgw, env } = setUp();
     await login();
-    const file = join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json');
+    const file = sessionFileOf(env);
     const cache = JSON.parse(readFileSync(file, 'utf8'));
     // Pretend the access token has expired: the next call must refresh it at Keycloak.
     writeFileSync(file, JSON.stringify({ ...cache, accessTokenExpiresAt: new Date(Date.now() - 1000).toISOString() }), { mode: 0o600 });
@@ -92,7 +99,7 @@ describe(`dpgw's other grants against Keycloak ${keycloak.version}`, () => {
     expect(status).toMatchObject({ signedIn: true, serviceAccountOf: 'dpgw-ci', grant: 'client-credentials' });
     // Keycloak gives this grant no refresh token: the cache holds none, and a new grant renews it. The service
     // account's session has a cache slot of its own, beside the profile's person's session.
-    const cache = JSON.parse(readFileSync(join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default@service-account.json'), 'utf8'));
+    const cache = JSON.parse(readFileSync(sessionFileOf(env), 'utf8'));
     expect(cache.refreshToken).toBeUndefined();
   });
 

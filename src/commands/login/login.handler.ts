@@ -2,6 +2,9 @@
 import type { HandlerOf } from '../../cli/command-definition.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
+import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
+import type { Settings } from '../../settings/resolve-settings.js';
+import { definitionOf, flagName } from '../../settings/setting-definitions.js';
 import { serverText } from '../../text/terminal-text.js';
 import { textPrompt } from '../shared/prompts.js';
 import { clock, sessionContext } from '../shared/session-context.js';
@@ -14,7 +17,48 @@ async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   return text.replace(/\r?\n$/, '');
 }
 
+/** A code's lifetime as given: `45 s` under a minute (a 2 s code is not "1 min"), else whole minutes. */
+function lifetime(seconds: number): string {
+  return seconds < 60 ? `${Math.max(0, Math.floor(seconds))} s` : `${Math.round(seconds / 60)} min`;
+}
+
+/** The settings a login's flags may name, kept for the profile's next commands; the client secret as its reference. */
+const IDENTITY_SETTINGS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'grant', 'username'] as const;
+
+/**
+ * The identity flags of a login, saved to the profile it signed in for: the next command of the
+ * profile names the same identity, so the session just cached serves it (a session of another
+ * identity never does). A variable that beats the profile and names another value is said, with
+ * the flags the next command then needs.
+ */
+async function keepIdentityFlags(context: Parameters<HandlerOf<LoginCommand>>[0], settings: Settings): Promise<void> {
+  const given = IDENTITY_SETTINGS.filter((key) => settings.values[key].source.kind === 'flag');
+  if (given.length === 0) return;
+  const flags = given.map((key) => flagName(definitionOf(key).flag!));
+  try {
+    const config = await loadConfigFile(configDirectory(context.io.env));
+    for (const key of given) editProfile(config, settings.profile, definitionOf(key).profileKey!, settings.values[key].value!);
+    await saveConfigFile(config);
+    context.reporter.info(`saved ${flags.join(', ')} to profile "${settings.profile}" (${config.path}), so its next command signs in as this identity`);
+  } catch (error) {
+    if (!(error instanceof DpgwError)) throw error;
+    context.reporter.warn(`cannot save ${flags.join(', ')} to profile "${settings.profile}": ${error.message}; give the next command the same flags`);
+  }
+  // A variable set to another value beats the profile: the next command would name another identity.
+  const beaten = given.filter((key) => {
+    const variable = definitionOf(key).env;
+    const value = variable === undefined ? undefined : context.io.env[variable];
+    return value !== undefined && value !== '' && (key === 'clientSecret' || value !== settings.values[key].value);
+  });
+  if (beaten.length > 0) {
+    const variables = beaten.map((key) => definitionOf(key).env!).join(', ');
+    const again = beaten.map((key) => (key === 'clientSecret' ? '--client-secret <ref>' : `${flagName(definitionOf(key).flag!)} ${settings.values[key].value!}`)).join(' ');
+    context.reporter.warn(`${variables} ${beaten.length === 1 ? 'is' : 'are'} set and beat${beaten.length === 1 ? 's' : ''} the profile: unset ${beaten.length === 1 ? 'it' : 'them'}, or give the next command ${again}`);
+  }
+}
+
 export const login: HandlerOf<LoginCommand> = async (context) => {
+  const settings = await context.settings();
   const session = await sessionContext(context);
   const { login: signIn, loginAsServiceAccount, loginWithDevice, requireIdentitySettings } = await import('../../auth/session.js');
   // Where to sign in is checked before anyone is asked for a username or a password.
@@ -29,12 +73,13 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
             // The provider's words reach the terminal as text only.
             const lines = [`to sign in, open ${serverText(code.verificationUri)} and enter the code ${serverText(code.userCode)}`];
             if (code.verificationUriComplete) lines.push(`or open ${serverText(code.verificationUriComplete)}`);
-            lines.push(`waiting for the approval in the browser (the code expires in ${Math.max(1, Math.round(code.expiresInSeconds / 60))} min)…`);
+            lines.push(`waiting for the approval in the browser (the code expires in ${lifetime(code.expiresInSeconds)})…`);
             context.io.stderr.write(lines.join('\n') + '\n');
           });
     // The name and groups are the token's claims: the provider's words, shown escaped.
     const who = signedIn.serviceAccountOf ? `the service account of client ${signedIn.serviceAccountOf} (${serverText(String(signedIn.username))})` : serverText(String(signedIn.username));
     context.reporter.success(`signed in to realm ${signedIn.realm} as ${who}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
+    await keepIdentityFlags(context, settings);
     context.reporter.next('dpgw auth status');
     return { data: signedIn, human: () => '' };
   }
@@ -59,6 +104,7 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   const signedIn = await signIn(session, username, password);
   // The groups are the token's claims: the provider's words, shown escaped.
   context.reporter.success(`signed in to realm ${signedIn.realm} as ${serverText(String(signedIn.username))}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
+  await keepIdentityFlags(context, settings);
   context.reporter.next('dpgw auth status');
   return { data: signedIn, human: () => '' };
 };
