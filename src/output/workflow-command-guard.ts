@@ -24,7 +24,8 @@ export interface GuardedStream extends OutputStream {
   writeWorkflowCommand(line: string): void;
 }
 
-const GUARDED = Symbol('dpgw.workflowCommandGuard');
+// From the global registry: run-cli and the dispatcher are bundled apart, each with a copy of this module.
+const GUARDED = Symbol.for('dpgw.workflowCommandGuard');
 
 /** The io with both streams guarded inside GitHub Actions; as it is outside one. */
 export function guardedIo(io: Io): Io {
@@ -67,8 +68,9 @@ export function guardWorkflowCommands(stream: OutputStream): GuardedStream {
     return (stream.write as (chunk: string, ...rest: unknown[]) => unknown).call(stream, guarded, ...rest);
   };
   const writeWorkflowCommand = (line: string): void => {
-    // A command is a line of its own: after a line another writer left open, on the next.
-    stream.write(`${state.atLineStart ? '' : '\n'}${line}\n`);
+    // A command is a line of its own: after a line another writer left open, on the next. The
+    // runner reads it as the command it starts with; a `##[` in its data is broken all the same.
+    stream.write(`${state.atLineStart ? '' : '\n'}${line.replaceAll('##[', '##\\[')}\n`);
     state.atLineStart = true;
     state.trailingHashes = 0;
   };
