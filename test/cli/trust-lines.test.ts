@@ -19,6 +19,9 @@ import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { trackSchemaBeside } from '../helpers/track.js';
 
+/** Each test runs the built binary many times, on a machine that may be running other tests too. */
+const MANY_RUNS_MS = 180_000;
+
 const ATTACK = '\n::error title=ATTACK::x\n::add-mask::x\r::stop-commands::t ##[add-mask]y';
 
 /**
@@ -165,7 +168,7 @@ describe('no line of a workflow command that dpgw did not write', () => {
     expect(table.stdout).toContain(String.raw`description: "first line\n::error title=ATTACK::x\n::add-mask::x\r::stop-commands::t ##\[add-mask]y"`);
     // A key of the store that is a command starts its line: the guard breaks it.
     expect(table.stdout).toMatch(/^\\::error title=ATTACK::key: 1$/m);
-  });
+  }, MANY_RUNS_MS);
 
   it('health, catalog, the store reads, table status, storage touch and export: every text field of every answer', async () => {
     const { gateway, workspace, env } = await platform();
@@ -188,7 +191,7 @@ describe('no line of a workflow command that dpgw did not write', () => {
     }
     // The catalog's poisoned names are no data set of that name: refused, as the one line that says so.
     await run(env, ['storage', 'touch', '--dataset', 'track'], false);
-  });
+  }, MANY_RUNS_MS);
 
   it("a manifest's unknown keys and schema and template paths, in many entries", async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'dpgw-lines-'));
@@ -202,5 +205,5 @@ describe('no line of a workflow command that dpgw did not write', () => {
       const result = await run(env, args);
       expect(result.code, result.stderr).toBe(2);
     }
-  });
+  }, MANY_RUNS_MS);
 });
