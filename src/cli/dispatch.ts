@@ -9,6 +9,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { Reporter } from '../output/reporter.js';
+import { guardedIo } from '../output/workflow-command-guard.js';
 import { resolveSettings, type Settings } from '../settings/resolve-settings.js';
 import { commandPath, flagWords, type CommandContext } from './command-context.js';
 import { findDefinition } from './command-definition.js';
@@ -93,7 +94,7 @@ export async function dispatch(command: Command, io: Io, argv: readonly string[]
   } catch (error) {
     const known = error instanceof DpgwError ? error : unexpected(error);
     reporter.error(known);
-    if (!(error instanceof DpgwError) && error instanceof Error && error.stack) reporter.trace(error.stack);
+    if (!(error instanceof DpgwError) && error instanceof Error) reporter.traceStack(error);
     return known.exitCode;
   } finally {
     gateway?.close();
@@ -105,11 +106,12 @@ export async function dispatch(command: Command, io: Io, argv: readonly string[]
  * the secrets this process has read, its stack only with --verbose, and with --json the
  * error document a pipeline expects. Returns the exit code.
  */
-export function reportUnexpectedError(error: unknown, argv: readonly string[], io: Io): number {
+export function reportUnexpectedError(error: unknown, argv: readonly string[], given: Io): number {
+  const io = guardedIo(given);
   const flags = flagWords(argv);
   const reporter = new Reporter(io.stdout, io.stderr, { json: flags.includes('--json'), quiet: false, verbose: flags.includes('--verbose'), colorStdout: false, colorStderr: false });
   reporter.error(unexpected(error));
-  if (error instanceof Error && error.stack) reporter.trace(error.stack);
+  if (error instanceof Error) reporter.traceStack(error);
   return ExitCode.Failure;
 }
 

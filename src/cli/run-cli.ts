@@ -12,6 +12,8 @@ import type { ErrorCode } from '../errors/error-codes.js';
 import { commandPath, flagWords } from './command-context.js';
 import type { Io } from '../output/io.js';
 import { loadDispatch } from './load-dispatch.js';
+import { guardedIo } from '../output/workflow-command-guard.js';
+import { terminalLine } from '../text/terminal-text.js';
 import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from './completion.js';
 import { buildProgram, suggestInUsageError } from './program.js';
 import { COMMANDS } from '../commands/registry.js';
@@ -19,7 +21,9 @@ import { VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
 
-export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+export async function runCli(argv: readonly string[], given: Io): Promise<number> {
+  // In GitHub Actions, every line written from here on passes the workflow-command guard.
+  const io = guardedIo(given);
   let exitCode = 0;
   const program = buildProgram(VERSION, async (command) => {
     const { dispatch } = await loadDispatch();
@@ -37,7 +41,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       outputError: (said, write) => {
         const text = suggestInUsageError(command, said);
         const hint = `see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\``;
-        write(`dpgw: ${oneLine(text)} — ${hint}\n`);
+        write(`${terminalLine(`dpgw: ${oneLine(text)} — ${hint}`)}\n`);
         // With --json a pipeline always gets one document, a usage error included.
         if (wantsJson) io.stdout.write(`${JSON.stringify({ error: new DpgwError('usage', oneLine(text), { code: usageCodeOf(said), hint }).toJSON() }, null, 2)}\n`);
       },

@@ -53,10 +53,11 @@ function workspaceFile(actions: GithubActions, file: string): string {
   return shown.split(sep).join('/');
 }
 
-/** A folded block of the job's log: `::group::title`, the lines, `::endgroup::`. */
-export function logGroup(title: string, lines: readonly string[]): string {
-  return [`::group::${escapeData(title)}`, ...lines, '::endgroup::'].join('\n');
+/** A folded block of the job's log opens with `::group::title`, its lines follow, and GROUP_END closes it. */
+export function groupStart(title: string): string {
+  return `::group::${escapeData(title)}`;
 }
+export const GROUP_END = '::endgroup::';
 
 /** Appends Markdown to the job's step summary. */
 export function appendStepSummary(actions: GithubActions, markdown: string): void {

@@ -1,17 +1,21 @@
 /**
  * The one place that writes. Results go to stdout (human text, or exactly one
  * JSON document with --json); messages, warnings and traces go to stderr. Every
- * string passes through redaction on its way out, and control characters a server
- * sent are escaped (text/terminal-text.ts).
+ * string passes through redaction on its way out. A message is one line, and so is
+ * each line of a result: every control in it is escaped, line breaks included
+ * (text/terminal-text.ts), so no data inside one (a server's words, a manifest's key,
+ * a path) can start a line of its own. What means several lines passes several.
  */
 import type { ValidationIssue } from '../olap/schema-validation.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { DpgwError } from '../errors/dpgw-error.js';
 import { redactText } from '../secrets/redaction.js';
 import { jsonChunks } from './json-chunks.js';
-import { jsonSafe, terminalSafe } from '../text/terminal-text.js';
+import { jsonLines } from './document-lines.js';
+import { jsonSafe, terminalLine } from '../text/terminal-text.js';
 import type { OutputStream } from './io.js';
-import { errorAnnotation, logGroup, MAX_ANNOTATIONS, type Annotation, type GithubActions } from './github-actions.js';
+import { errorAnnotation, GROUP_END, groupStart, MAX_ANNOTATIONS, type Annotation, type GithubActions } from './github-actions.js';
+import { isGuarded } from './workflow-command-guard.js';
 
 export interface ReporterOptions {
   json: boolean;
@@ -26,16 +30,20 @@ export interface ReporterOptions {
 /** A command's result: data for --json, and how to show it to a person. */
 export interface CommandOutput<T = unknown> {
   data: T;
-  human?: (style: ChalkInstance) => string;
+  /**
+   * The result for a person, as lines: each is written as one line whatever it holds. A
+   * document a serializer wrote (JSON, YAML) comes as its lines (document-lines.ts).
+   */
+  human?: (style: ChalkInstance) => readonly string[];
   /** Non-zero for results that are answers but not successes (health DOWN). */
   exitCode?: number;
   /** The command rendered its result already (a long-running command prints when ready). */
   printed?: boolean;
 }
 
-/** Text as a person sees it: secrets masked, a server's control characters escaped. */
-function shown(text: string): string {
-  return terminalSafe(redactText(text));
+/** One line as a person sees it: secrets masked, every control but dpgw's colours and tabs escaped (line breaks too). */
+function shown(line: string): string {
+  return terminalLine(redactText(line));
 }
 
 /** JSON text as written: secrets masked, and no raw control character a terminal would act on. */
@@ -74,12 +82,27 @@ export class Reporter {
       this.stdout.write(jsonText(pending) + '\n');
       return;
     }
-    const text = output.human ? output.human(this.out) : JSON.stringify(output.data, null, 2);
-    if (text !== '') this.stdout.write(shown(text.endsWith('\n') ? text : text + '\n'));
+    const lines = output.human ? output.human(this.out) : jsonLines(output.data);
+    // In pieces of about 64 KB, as with --json: a listing of thousands of rows is not one write each.
+    let pending = '';
+    for (const line of lines) {
+      pending += `${shown(line)}\n`;
+      if (pending.length >= 65_536) {
+        this.stdout.write(pending);
+        pending = '';
+      }
+    }
+    if (pending !== '') this.stdout.write(pending);
   }
 
+  /** One line of what the command is doing; dropped with --quiet. */
   info(message: string): void {
     if (!this.options.quiet) this.stderr.write(shown(message) + '\n');
+  }
+
+  /** A line the person must see to go on (a device code to enter): shown even with --quiet. */
+  notice(message: string): void {
+    this.stderr.write(shown(message) + '\n');
   }
 
   success(message: string): void {
@@ -105,14 +128,30 @@ export class Reporter {
     if (this.options.verbose) this.stderr.write(this.err.dim(shown(line)) + '\n');
   }
 
+  /** An error's stack with --verbose: its message as one line, then a line per frame. */
+  traceStack(error: Error): void {
+    if (!this.options.verbose || !error.stack) return;
+    const frames = error.stack.split('\n').filter((line) => /^\s+at /.test(line));
+    for (const line of [`${error.name}: ${error.message}`, ...frames]) this.trace(line);
+  }
+
   /** A folded block of the log, inside a GitHub Actions workflow only (a data set's steps as it finishes); its lines are escaped as every line is. */
   group(title: string, lines: readonly string[]): void {
-    if (this.options.githubActions && !this.options.quiet) this.stderr.write(logGroup(shown(title), lines.map((line) => shown(line))) + '\n');
+    if (!this.options.githubActions || this.options.quiet) return;
+    this.workflowCommand(groupStart(shown(title)));
+    for (const line of lines) this.stderr.write(shown(line) + '\n');
+    this.workflowCommand(GROUP_END);
   }
 
   /** An error annotation, inside a GitHub Actions workflow only. */
   annotate(annotation: Annotation): void {
-    if (this.options.githubActions) this.stderr.write(shown(errorAnnotation(this.options.githubActions, annotation)) + '\n');
+    if (this.options.githubActions) this.workflowCommand(shown(errorAnnotation(this.options.githubActions, annotation)));
+  }
+
+  /** One of dpgw's own workflow commands (github-actions.ts wrote it, its values escaped): past the guard, the one writer that may. */
+  private workflowCommand(line: string): void {
+    if (isGuarded(this.stderr)) this.stderr.writeWorkflowCommand(line);
+    else this.stderr.write(line + '\n');
   }
 
   /** One line on stderr; with --json also `{ "error": … }` on stdout, so a pipeline always gets a document. */

@@ -15,7 +15,8 @@ export interface TextTableOptions {
 const GAP = '  ';
 const NARROWEST = 6;
 
-export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, { width, style }: TextTableOptions): string {
+/** The table as lines: the header, then a line per row. */
+export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, { width, style }: TextTableOptions): string[] {
   // Cells are the catalog's words: one line each, any control character escaped. A listing of
   // 10,000 data sets has 70,000 cells, nearly all printable ASCII: those are taken as they are,
   // one column a character, with one test each (docs/benchmarks.md, "Catalog listing").
@@ -55,7 +56,7 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
     for (let column = 0; column < columns; column++) line += (column === 0 ? '' : GAP) + fit(cells[first + column]!, lengths[first + column]!, column);
     lines.push(line.trimEnd());
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /** Characters as a terminal counts them (code points); plain ASCII, the common case, without splitting. */

@@ -13,8 +13,8 @@
  */
 const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 const ANY_CONTROL = new RegExp(`[${CONTROLS}]`, 'g');
-/** dpgw's own colours (SGR, what chalk writes) are kept; every other control, and what a server sent, is escaped. */
-const CONTROL_BUT_STYLE = new RegExp(`\\u001b\\[[0-9;]*m|[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
+/** dpgw's own colours (SGR, what chalk writes) and tabs are kept; every other control, line breaks included, is escaped. */
+const CONTROL_BUT_STYLE = new RegExp(`\\u001b\\[[0-9;]*m|[${CONTROLS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000a-\\u001f')}]`, 'g');
 /** Any character that ends, breaks or reorders a line, for values written into lines others parse (JAAS, properties, HTTP headers): C0 (tab too), DEL, C1 (NEL), the line and paragraph separators, the bidirectional controls. */
 const LINE_BREAKING = new RegExp(`[${CONTROLS}]`);
 /** What JSON.stringify leaves raw of CONTROLS: all but C0 (which it escapes itself). */
@@ -36,8 +36,12 @@ export function quotedServerText(text: string): string {
   return serverText(JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text));
 }
 
-/** The last step before a terminal: dpgw's own line breaks, tabs and colours stay; any other control is escaped. */
-export function terminalSafe(text: string): string {
+/**
+ * The last step before a terminal, for one line: dpgw's own tabs and colours stay; any other
+ * control is escaped, line breaks included. Whatever a message holds (a server's words, a
+ * manifest's key, a file's path), it stays on the line it was put on: no data starts a line.
+ */
+export function terminalLine(text: string): string {
   return text.replace(CONTROL_BUT_STYLE, (match) => (match.length > 1 ? match : escaped(match)));
 }
 

@@ -57,7 +57,8 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
   }
   return {
     data: { file: output ?? null, changed: output === undefined ? null : changed, policyEngine, properties: checked.properties, text },
-    human: () => (output === undefined ? text : ''),
+    // The file's text, as the properties writer serialized it and its reader read it back.
+    human: () => (output === undefined ? text.trimEnd().split('\n') : []),
   };
 };
 
@@ -83,7 +84,7 @@ export const check: HandlerOf<AccessControlCheckCommand> = async (context) => {
   }
   return {
     data: { file, ok: result.ok, policyEngine: result.policyEngine ?? null, properties: result.properties, problems: located },
-    human: () => '',
+    human: () => [],
     exitCode: result.ok ? ExitCode.Ok : ExitCode.Usage,
   };
 };

@@ -33,7 +33,7 @@ export const token: HandlerOf<AuthTokenCommand> = async (context) => {
   else context.io.stdout.write(accessToken + '\n');
   return { data: null, printed: true };
 };
-function renderStatus(summary: SessionSummary, usable: boolean, accessExpired: boolean, style: { bold(t: string): string; dim(t: string): string; green(t: string): string; red(t: string): string }): string {
+function renderStatus(summary: SessionSummary, usable: boolean, accessExpired: boolean, style: { bold(t: string): string; dim(t: string): string; green(t: string): string; red(t: string): string }): string[] {
   const lines = [
     // What the cache or DPGW_TOKEN says; the identity provider is not asked (it may have ended the session).
     `${usable ? style.green('signed in') : style.red('session expired')} ${style.dim(`(profile "${summary.profile}", as the ${summary.source === 'env' ? 'DPGW_TOKEN' : 'token cache'} says; the identity provider was not asked)`)}`,
@@ -44,5 +44,5 @@ function renderStatus(summary: SessionSummary, usable: boolean, accessExpired: b
     `  token    ${summary.accessTokenExpiresAt ? `${accessExpired ? 'expired' : 'valid until'} ${clock(summary.accessTokenExpiresAt)}` : '-'}`,
   ];
   if (summary.source === 'cache') lines.push(`  refresh  ${summary.refreshTokenExpiresAt ? `until ${clock(summary.refreshTokenExpiresAt)}` : summary.serviceAccountOf ? 'a new client-credentials grant when the token ends' : '-'}`);
-  return lines.join('\n');
+  return lines;
 }

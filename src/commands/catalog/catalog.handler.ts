@@ -26,7 +26,7 @@ function widthOf(context: CommandContext): number | undefined {
 /** A listing: its records as the document, a table for a person, and a note (not an error) when it is empty. */
 function listing<T>(context: CommandContext, records: T[], what: string, filtered: boolean, header: string[], row: (record: T) => string[], data: unknown = records): CommandOutput {
   if (records.length === 0) context.reporter.info(`no ${what}${filtered ? ' match the filters' : ' in the catalog'}`);
-  return { data, human: (style) => (records.length === 0 ? '' : textTable(header, records.map(row), { width: widthOf(context), style })) };
+  return { data, human: (style) => (records.length === 0 ? [] : textTable(header, records.map(row), { width: widthOf(context), style })) };
 }
 
 /** The filters of a listing; a name pattern as --name or as the argument (`dpgw catalog datasets 'tr*'`). */
@@ -135,7 +135,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   return { data, human: (style) => renderShow(view, data.table, style) };
 };
 
-function renderShow(view: EnabledDataSetView, table: { name: string; exists: boolean | null; why?: string }, style: ChalkInstance): string {
+function renderShow(view: EnabledDataSetView, table: { name: string; exists: boolean | null; why?: string }, style: ChalkInstance): string[] {
   // Every value is the catalog's words, escaped before dpgw's own styling goes around them: one line each, whatever they hold.
   const id = (text: string) => style.dim(`(${serverText(text)})`);
   const storagePath = storagePathOf(view);
@@ -151,7 +151,7 @@ function renderShow(view: EnabledDataSetView, table: { name: string; exists: boo
     ['table', serverText(table.exists === true ? `${table.name} exists in the analytics store` : table.exists === false ? `no table ${table.name} in the analytics store` : `not checked: ${table.why}`)],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${value}`).join('\n');
+  return rows.map(([label, value]) => `${style.bold(label.padEnd(width))}  ${value}`);
 }
 
 /** `default* (s-1), archive (s-2)`: the storage `storage touch` reads is starred. */

@@ -6,6 +6,7 @@ import { completionScript } from '../../cli/completion.js';
 export const completion: HandlerOf<CompletionCommand> = async (context) => {
   const [shell] = context.args;
   const script = completionScript(shell);
-  return { data: { shell, script }, human: () => script.trimEnd() };
+  // The script is dpgw's own text (its commands and flags), a line each.
+  return { data: { shell, script }, human: () => script.trimEnd().split('\n') };
 };
 

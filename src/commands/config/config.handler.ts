@@ -43,7 +43,7 @@ export const show: HandlerOf<ConfigShowCommand> = async (context) => {
         '',
         ...rows.map((row) => `${row.key.padEnd(width)}  ${String(row.value ?? style.dim('-')).padEnd(valueWidth)}  ${style.dim(row.source)}`),
       ];
-      return lines.join('\n');
+      return lines;
     },
   };
 };
@@ -78,7 +78,7 @@ export const set: HandlerOf<ConfigSetCommand> = async (context) => {
   if (!config.currentProfile && config.profiles.size === 0) setCurrentProfile(config, profile);
   await saveConfigFile(config);
   context.reporter.success(`${key} set in profile "${profile}" (${config.path})`);
-  return { data: { profile, key, value, previous: previous ?? null, configFile: config.path }, human: () => '' };
+  return { data: { profile, key, value, previous: previous ?? null, configFile: config.path }, human: () => [] };
 };
 
 export const unset: HandlerOf<ConfigUnsetCommand> = async (context) => {
@@ -94,7 +94,7 @@ export const unset: HandlerOf<ConfigUnsetCommand> = async (context) => {
     await saveConfigFile(config);
     context.reporter.success(`${key} removed from profile "${profile}"`);
   }
-  return { data: { profile, key, previous: previous ?? null, changed: previous !== undefined }, human: () => '' };
+  return { data: { profile, key, previous: previous ?? null, changed: previous !== undefined }, human: () => [] };
 };
 
 export const use: HandlerOf<ConfigUseCommand> = async (context) => {
@@ -110,7 +110,7 @@ export const use: HandlerOf<ConfigUseCommand> = async (context) => {
   setCurrentProfile(config, profile);
   await saveConfigFile(config);
   context.reporter.success(`profile "${profile}" is now current`);
-  return { data: { currentProfile: profile }, human: () => '' };
+  return { data: { currentProfile: profile }, human: () => [] };
 };
 
 export const profiles: HandlerOf<ConfigProfilesCommand> = async (context) => {
@@ -119,12 +119,12 @@ export const profiles: HandlerOf<ConfigProfilesCommand> = async (context) => {
   const list = [...config.profiles.keys()].map((name) => ({ name, current: name === current, keys: [...(config.profiles.get(name)?.keys() ?? [])] }));
   return {
     data: { configFile: config.path, profiles: list },
-    human: (style) => (list.length === 0 ? style.dim('no profiles yet: `dpgw config set gateway <url>` creates one') : list.map((p) => `${p.current ? '*' : ' '} ${p.name}`).join('\n')),
+    human: (style) => (list.length === 0 ? [style.dim('no profiles yet: `dpgw config set gateway <url>` creates one')] : list.map((p) => `${p.current ? '*' : ' '} ${p.name}`)),
   };
 };
 
 export const path: HandlerOf<ConfigPathCommand> = async (context) => {
   const file = join(configDirectory(context.io.env), CONFIG_FILE_NAME);
-  return { data: { configFile: file }, human: () => file };
+  return { data: { configFile: file }, human: () => [file] };
 };
 

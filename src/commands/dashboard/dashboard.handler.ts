@@ -40,7 +40,7 @@ export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
     );
     return {
       data: { table, user: settings.values.dashboardUser.value, ...result },
-      human: (style) => [`${style.bold('dashboard')} ${result.dashboard.url}`, `${style.bold('chart')}     ${result.chart.url}`].join('\n'),
+      human: (style) => [`${style.bold('dashboard')} ${result.dashboard.url}`, `${style.bold('chart')}     ${result.chart.url}`],
       exitCode: ExitCode.Ok,
     };
   } finally {

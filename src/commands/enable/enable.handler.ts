@@ -57,7 +57,7 @@ export const enable: HandlerOf<EnableCommand> = async (context) => {
       data: result,
       human: (style) =>
         // The catalog's words, escaped: no id or link can start a line of its own.
-        [`${style.bold('topic')}      ${serverText(result.topic ?? '-')}`, `${style.bold('self link')}  ${serverText(result.selfHref ?? '-')}`, `${style.bold('storage')}    default ${serverText(result.storageId ?? '-')}`].join('\n'),
+        [`${style.bold('topic')}      ${serverText(result.topic ?? '-')}`, `${style.bold('self link')}  ${serverText(result.selfHref ?? '-')}`, `${style.bold('storage')}    default ${serverText(result.storageId ?? '-')}`],
     };
   } finally {
     progress?.stop();

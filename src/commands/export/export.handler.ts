@@ -71,7 +71,7 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
       tables: result.exported.map((t) => ({ table: t.table, schema: t.schema, schemaFile: t.schemaFile, datasource: t.origin.datasource, dataset: t.origin.dataset, enablement: t.origin.enablement, topic: t.origin.topic })),
       leftOut: result.leftOut,
     },
-    human: () => written.map((path) => `wrote ${shown(path)}`).join('\n'),
+    human: () => written.map((path) => `wrote ${shown(path)}`),
   };
 };
 

@@ -38,7 +38,7 @@ export const health: HandlerOf<HealthCommand> = async (context) => {
   };
 };
 
-function renderTree(record: HealthRecord, component: string | undefined, style: ChalkInstance): string {
+function renderTree(record: HealthRecord, component: string | undefined, style: ChalkInstance): string[] {
   // Names and statuses are the server's words: escaped, so none can forge a line of the tree.
   const status = (s: string) => (s === HEALTH_STATUS_UP ? style.green(s) : style.red.bold(serverText(String(s))));
   const lines = [`${style.bold(component ?? 'platform')} ${status(record.status)}`];
@@ -49,6 +49,6 @@ function renderTree(record: HealthRecord, component: string | undefined, style: 
     const subs = Object.entries(child.components ?? {});
     subs.forEach(([subName, sub], subIndex) => lines.push(`${last ? '   ' : '│  '}${subIndex === subs.length - 1 ? '└─' : '├─'} ${serverText(subName)} ${status(sub.status)}`));
   });
-  return lines.join('\n');
+  return lines;
 }
 

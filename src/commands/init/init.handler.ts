@@ -119,7 +119,7 @@ export const init: HandlerOf<InitCommand> = async (context) => {
     const exitCode = await runCli(['provision', shownManifest, '--plan', ...globalFlagWords(context.argv)], io);
     return { data, printed: true, exitCode };
   }
-  return { data, human: () => '' };
+  return { data, human: () => [] };
 };
 
 /** The files init would write that are there already: refused without --force, before anything is asked. */
@@ -215,7 +215,7 @@ async function inferredSchema(context: Context, questions: Questions, sampled: S
     if (!(error instanceof InferenceError)) throw error;
   }
   const types = inference.columnTypes();
-  reporter.info(textTable(['COLUMN', 'TYPE', 'SEEN AS'], [...types].map(([column, type]) => [column, type, roleOf(column, type, proposed)]), { style: reporter.err, width: undefined }));
+  for (const line of textTable(['COLUMN', 'TYPE', 'SEEN AS'], [...types].map(([column, type]) => [column, type, roleOf(column, type, proposed)]), { style: reporter.err, width: undefined })) reporter.info(line);
   // LONG only: the contract's date-time column is epoch milliseconds, which an INT cannot hold.
   const timeColumns: Array<Choice<string>> = [...types].filter(([, type]) => type === 'LONG').map(([column, type]) => ({ value: column, name: `${column}  (${type})` }));
   if (proposed === FILLED_TIME_COLUMN && !types.has(FILLED_TIME_COLUMN)) timeColumns.push({ value: FILLED_TIME_COLUMN, name: `${FILLED_TIME_COLUMN}  (added, filled with now() at ingestion)` });

@@ -74,14 +74,14 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
             const lines = [`to sign in, open ${serverText(code.verificationUri)} and enter the code ${serverText(code.userCode)}`];
             if (code.verificationUriComplete) lines.push(`or open ${serverText(code.verificationUriComplete)}`);
             lines.push(`waiting for the approval in the browser (the code expires in ${lifetime(code.expiresInSeconds)})…`);
-            context.io.stderr.write(lines.join('\n') + '\n');
+            for (const line of lines) context.reporter.notice(line);
           });
     // The name and groups are the token's claims: the provider's words, shown escaped.
     const who = signedIn.serviceAccountOf ? `the service account of client ${signedIn.serviceAccountOf} (${serverText(String(signedIn.username))})` : serverText(String(signedIn.username));
     context.reporter.success(`signed in to realm ${signedIn.realm} as ${who}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
     await keepIdentityFlags(context, settings);
     context.reporter.next('dpgw auth status');
-    return { data: signedIn, human: () => '' };
+    return { data: signedIn, human: () => [] };
   }
   let username = session.session.username;
   if (username === undefined) {
@@ -106,5 +106,5 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   context.reporter.success(`signed in to realm ${signedIn.realm} as ${serverText(String(signedIn.username))}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
   await keepIdentityFlags(context, settings);
   context.reporter.next('dpgw auth status');
-  return { data: signedIn, human: () => '' };
+  return { data: signedIn, human: () => [] };
 };

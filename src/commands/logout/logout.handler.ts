@@ -9,5 +9,5 @@ export const logout: HandlerOf<LogoutCommand> = async (context) => {
   const profile = (await context.settings()).profile;
   if (result.wasSignedIn) context.reporter.success(`signed out of profile "${profile}"${result.providerSessionEnded ? ' and ended the session at the identity provider' : ''}`);
   else context.reporter.info(`not signed in (profile "${profile}"); nothing to do`);
-  return { data: { profile, ...result }, human: () => '' };
+  return { data: { profile, ...result }, human: () => [] };
 };

@@ -14,6 +14,7 @@ import { StreamPreflight } from '../../stream/stream-preflight.js';
 import type { SampleCheck } from '../../provision/steps/sample-step.js';
 import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
+import { jsonLines } from '../../output/document-lines.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
 import { appendStepSummary, githubActionsOf, markdownFence, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
@@ -183,7 +184,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
       return {
         data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(pruning ? { prune: pruneData(pruning, pruning.steps) } : {}), ...(healthCheck ? { healthCheck } : {}) },
         exitCode,
-        human: (style) => (options.format === 'markdown' ? markdownPlan(planTitle, planned, pruning) : renderPlan(planned, style, healthCheck, pruning)),
+        human: (style) => (options.format === 'markdown' ? markdownLines(markdownPlan(planTitle, planned, pruning)) : renderPlan(planned, style, healthCheck, pruning)),
       };
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
@@ -231,7 +232,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     });
     if (reportFailure !== undefined) throw reportFailure;
     const pruneLines = pruning && pruned ? pruneBlock(pruning, pruned.steps, (step) => (step.status ? `${step.action} ${step.status}` : step.action)) : [];
-    return { data: summary, exitCode, human: (style) => [options.format === 'markdown' ? stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) : renderSummary(results, style, health), ...(pruneLines.length ? ['', ...pruneLines] : [])].join('\n') };
+    return { data: summary, exitCode, human: (style) => [...(options.format === 'markdown' ? markdownLines(stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action)) : renderSummary(results, style, health)), ...(pruneLines.length ? ['', ...pruneLines] : [])] };
   } finally {
     stop.release();
     client.close();
@@ -317,7 +318,7 @@ function stepLines(result: DataSetResult): string[] {
 }
 const STATUS_WIDTH = Math.max(...STEP_STATUSES.map((status) => status.length));
 
-function renderSummary(results: DataSetResult[], style: ChalkInstance, health: HealthOutcome | undefined): string {
+function renderSummary(results: DataSetResult[], style: ChalkInstance, health: HealthOutcome | undefined): string[] {
   const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
   const has = (step: string) => results.some((r) => r.steps.some((s) => s.step === step));
   const optional = ['verify', 'dashboard'].filter(has);
@@ -337,7 +338,7 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
   const healthLine = health ? [`health: ${health.status === HEALTH_STATUS_UP ? style.green(health.status) : style.red(`${health.status}${health.failing?.length ? `; not UP: ${health.failing.join(', ')}` : ''}`)}`] : [];
-  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine].join('\n');
+  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine];
 }
 
 /** A data set's line in the manifest (its `dataset` key), for annotations and reports. */
@@ -413,6 +414,11 @@ function itemsOfError(error: DpgwError): ReportItem[] {
   return [{ name: 'provision', where: error.where, failure: error.message }];
 }
 
+/** Markdown dpgw wrote as lines: every value in it went through markdownText or markdownFence, which keep it on its line. */
+function markdownLines(markdown: string): string[] {
+  return markdown.replace(/\n$/, '').split('\n');
+}
+
 /** The plan for a pull-request comment: the table of actions, and what differs under it. */
 function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePlan | undefined): string {
   const differences = planned.flatMap((r) =>
@@ -460,7 +466,8 @@ function fenced(lines: string[]): string {
 /** At a terminal, what --prune would delete, and a question; no is exit 2 with nothing sent. */
 async function confirmPrune(context: CommandContext, plan: PrunePlan): Promise<void> {
   const what = [...plan.tables.map((name) => `table ${name}`), ...plan.schemas.map((name) => `schema ${name}`)];
-  context.reporter.warn(`--prune would delete from the analytics store (marked ${MANIFEST_MARK_KEY}: ${plan.manifest}, no longer in the manifest):\n${what.map((line) => `  ${line}`).join('\n')}`);
+  context.reporter.warn(`--prune would delete from the analytics store (marked ${MANIFEST_MARK_KEY}: ${plan.manifest}, no longer in the manifest):`);
+  for (const line of what) context.reporter.info(`  ${line}`);
   const yes = await confirmPrompt(context, `Delete ${plural(plan.tables.length, 'table')} and ${plural(plan.schemas.length, 'schema')}?`);
   if (!yes) throw new DpgwError('usage', 'the prune was not confirmed; nothing was sent', { code: 'CONFIRMATION_MISMATCH', hint: 'run again and answer yes, pass --yes, or leave out --prune' });
 }
@@ -485,27 +492,29 @@ function actionCell(action: PlanAction, style: ChalkInstance): string {
 }
 const ACTION_WIDTH = Math.max(...PLAN_ACTIONS.map((action) => action.length));
 
-function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined, pruning: PrunePlan | undefined): string {
+function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined, pruning: PrunePlan | undefined): string[] {
   const blocks = planned.map((r) =>
     [
       style.bold(`${r.dataset} (${r.datasource})`),
       ...r.steps.flatMap((s, i) => [
         `  ${i + 1}. ${s.step.padEnd(9)} ${actionCell(s.action, style)} ${s.action === 'skipped' ? style.dim(s.reason) : s.action === 'refused' || s.action === 'blocked' ? style.red(s.reason) : s.reason}`,
         ...(s.difference ?? []).map((line) => `       ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.yellow(line)}`),
-        ...(s.shown ? [s.shown.trimEnd().replace(/^/gm, '     ')] : []),
+        // The inferred schema as its serializer wrote it (schema-text.ts: every name one scalar on its line).
+        ...(s.shown ? s.shown.trimEnd().split('\n').map((line) => `     ${line}`) : []),
       ]),
       // A new table is shown whole; an existing one by what differs.
-      ...r.steps.filter((s) => s.step === 'table' && s.request?.method === 'POST').map((s) => JSON.stringify(s.request!.body, null, 2).replace(/^/gm, '     ')),
-    ].join('\n'),
+      ...r.steps.filter((s) => s.step === 'table' && s.request?.method === 'POST').flatMap((s) => jsonLines(s.request!.body).map((line) => `     ${line}`)),
+    ],
   );
-  const health = healthCheck ? [`${style.bold('health')}\n  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`] : [];
+  const health = healthCheck ? [[style.bold('health'), `  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`]] : [];
   const changing = planned.filter((r) => r.changed).length;
   const uncompared = planned.filter((r) => r.uncompared).length;
   const refused = planned.filter((r) => r.steps.some((s) => s.action === 'refused')).length;
-  const prune = pruning ? [pruneBlock(pruning, pruning.steps, (step) => step.action).map((line, i) => (i === 0 ? style.bold(line) : line.replace(/^( {2}\d+\. \S+ +)(delete)/, (_, before: string, action: string) => `${before}${style.red(action)}`))).join('\n')] : [];
+  const prune = pruning ? [pruneBlock(pruning, pruning.steps, (step) => step.action).map((line, i) => (i === 0 ? style.bold(line) : line.replace(/^( {2}\d+\. \S+ +)(delete)/, (_, before: string, action: string) => `${before}${style.red(action)}`)))] : [];
   const deletions = pruning?.steps.length ? `${plural(pruning.tables.length, 'table')} and ${plural(pruning.schemas.length, 'schema')} to delete` : '';
   const totals = `${changing ? `${plural(changing, 'data set')} to change` : deletions ? '' : 'no changes'}${changing && deletions ? '; ' : ''}${deletions}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}${refused ? `; ${plural(refused, 'data set')} refused: the run would fail (exit 2)` : ''}`;
-  return [style.dim('plan: nothing was sent that changes the platform'), ...blocks, ...prune, ...health, totals].join('\n\n');
+  // Blocks apart by an empty line.
+  return [[style.dim('plan: nothing was sent that changes the platform')], ...blocks, ...prune, ...health, [totals]].flatMap((block, index) => (index === 0 ? block : ['', ...block]));
 }
 
 

@@ -125,7 +125,7 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
               `  read -r DPGW_STREAM_PASSWORD < ${shellWord(streamPasswordFile!)} && export DPGW_STREAM_PASSWORD`,
               `  read -r DPGW_DASHBOARD_PASSWORD < ${shellWord(dashboardPasswordFile!)} && export DPGW_DASHBOARD_PASSWORD`,
             ]),
-      ].join('\n'),
+      ],
   });
 
   await stopped;

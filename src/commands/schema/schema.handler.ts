@@ -48,7 +48,7 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   context.reporter.success(record.reason);
   for (const line of record.difference ?? []) context.reporter.info(`  ${line}`);
   context.reporter.next(`dpgw table create --dataset <data set> --schema ${file}`);
-  return { data: { schemaName: schema.schemaName, change: record.status, ...(record.difference ? { difference: record.difference } : {}), status: answer?.status ?? null, response: answer?.body ?? null }, human: () => '' };
+  return { data: { schemaName: schema.schemaName, change: record.status, ...(record.difference ? { difference: record.difference } : {}), status: answer?.status ?? null, response: answer?.body ?? null }, human: () => [] };
 };
 
 export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', await schemaNameArgument(context));
@@ -63,8 +63,8 @@ export const validate: HandlerOf<SchemaValidateCommand> = async (context) => {
     exitCode: issues.length === 0 ? ExitCode.Ok : ExitCode.Usage,
     human: (style) =>
       issues.length === 0
-        ? `${style.green('✓')} ${file}: schema ${schema!.schemaName} is valid`
-        : issues.map((i) => `${i.where}: ${i.field}: ${i.message}`).join('\n'),
+        ? [`${style.green('✓')} ${file}: schema ${schema!.schemaName} is valid`]
+        : issues.map((i) => `${i.where}: ${i.field}: ${i.message}`),
   };
 };
 
@@ -99,7 +99,8 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   }
   return {
     data: { schema: inferred.schema, messages: inferred.messages, skipped: skipped.length, warnings: inferred.warnings, notes: inferred.notes, ...(output ? { file: output } : {}) },
-    human: () => (output ? '' : text),
+    // The file's text, as checkedSchemaYaml serialized it (every name one scalar on its line).
+    human: () => (output ? [] : text.trimEnd().split('\n')),
   };
 };
 
@@ -148,7 +149,7 @@ async function check(file: string, types: Map<string, InferredType>, messages: n
     data: { schema: file, messages, ok: problems.length === 0, problems },
     exitCode: problems.length === 0 ? ExitCode.Ok : ExitCode.Usage,
     human: (style: ChalkInstance) =>
-      problems.length === 0 ? `${style.green('✓')} ${messages} messages fit ${file}` : problems.map((p) => `${p.problem}: ${p.detail}`).join('\n'),
+      problems.length === 0 ? [`${style.green('✓')} ${messages} messages fit ${file}`] : problems.map((p) => `${p.problem}: ${p.detail}`),
   };
 }
 

@@ -1,3 +1,4 @@
+import { jsonLines } from '../../output/document-lines.js';
 import type { CommandOutput } from '../../output/reporter.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 
@@ -13,6 +14,6 @@ export function renderDryRun(requests: DryRunRequest[], extra: Record<string, un
   return {
     data: { dryRun: true, requests: masked, ...extra },
     human: (style) =>
-      [style.dim('dry run: nothing was sent; these requests would be'), ...masked.map((r) => `${style.bold(r.method)} ${r.path}${r.body === undefined ? '' : `\n${JSON.stringify(r.body, null, 2)}`}`)].join('\n\n'),
+      [style.dim('dry run: nothing was sent; these requests would be'), ...masked.flatMap((r) => ['', `${style.bold(r.method)} ${r.path}`, ...(r.body === undefined ? [] : jsonLines(r.body))])],
   };
 }

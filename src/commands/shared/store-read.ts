@@ -1,12 +1,14 @@
 /**
  * What `dpgw schema get <name>` and `dpgw table get <name>` show: what the analytics store holds,
  * as its controller answers through the gateway (assumed endpoints, docs/gateway-api.md):
- * YAML for a person, the store's JSON with --json; the stream password masked either way.
+ * YAML for a person, the store's JSON with --json; the stream password masked either way. A
+ * multi-line value is one double-quoted scalar (`"a\n::error …"`): as a block its lines
+ * would stand at the start of lines of the log (a CI runner trims their indent).
  */
-import { dump } from 'js-yaml';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../../gateway/gateway-client.js';
 import type { CommandOutput } from '../../output/reporter.js';
+import { yamlLines } from '../../output/document-lines.js';
 import { requireName } from '../../names/platform-names.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 
@@ -25,7 +27,7 @@ function shown(read: StoreRead<Record<string, unknown>>, what: 'schema' | 'table
     });
   }
   const body = maskSecrets(read.body);
-  return { data: body, human: () => dump(body, { lineWidth: -1, noRefs: true }).trimEnd() };
+  return { data: body, human: () => yamlLines(body) };
 }
 
 /** The schema or table of that name, as the store holds it. */

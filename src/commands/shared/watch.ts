@@ -6,12 +6,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CommandContext } from '../../cli/command-context.js';
 import { onStopSignal } from '../../cli/interruption.js';
-import { terminalSafe } from '../../text/terminal-text.js';
+import { redactText } from '../../secrets/redaction.js';
+import { terminalLine } from '../../text/terminal-text.js';
 
 export interface Watch {
   seconds: number;
-  /** The latest read, rendered. */
-  show: () => string;
+  /** The latest read, rendered as lines. */
+  show: () => readonly string[];
   /** Reads again. */
   refresh: () => Promise<void>;
   /** The word of the footer: "read", "checked". */
@@ -24,8 +25,10 @@ export async function watchUntilStopped(context: Pick<CommandContext, 'io' | 're
   const stopWatching = onStopSignal(() => (stopped = true));
   try {
     for (;;) {
-      const text = `${watch.show()}\n${context.reporter.out.dim(`${watch.done} ${new Date().toISOString()}; every ${watch.seconds} s, Ctrl-C stops`)}\n`;
-      context.io.stdout.write(tty ? `\u001b[H\u001b[2J${terminalSafe(text)}` : `${terminalSafe(text)}\n`);
+      // Each line as the reporter writes one: secrets masked, every control in it escaped.
+      const lines = [...watch.show(), context.reporter.out.dim(`${watch.done} ${new Date().toISOString()}; every ${watch.seconds} s, Ctrl-C stops`)];
+      const text = lines.map((line) => `${terminalLine(redactText(line))}\n`).join('');
+      context.io.stdout.write(tty ? `\u001b[H\u001b[2J${text}` : `${text}\n`);
       for (let waited = 0; waited < watch.seconds * 1000 && !stopped; waited += 100) await sleep(100);
       if (stopped) return;
       await watch.refresh();

@@ -33,7 +33,7 @@ export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
 
   if (!decision.touch) {
     reporter.info(`storage touch not needed: platform ${version} (${versionSource}) creates the permissions itself from ${STORAGE_TOUCH_NOT_NEEDED_FROM} on; nothing was sent (--force makes the call anyway)`);
-    return { data: { ...base, touched: false, reason: decision.reason }, human: () => '' };
+    return { data: { ...base, touched: false, reason: decision.reason }, human: () => [] };
   }
   if (!decision.versionKnown) reporter.info(`platform version unknown (no --platform-version, and the gateway has no /api/version): touching the storage anyway, a harmless GET`);
   if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(selfHref, storageId) }], base);
@@ -41,6 +41,6 @@ export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
   const said = typeof answer?.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
   reporter.success(`touched the default storage of ${dataSetName}${said}`);
   reporter.next('query the table as a member of an enablement group');
-  return { data: { ...base, touched: true, status: answer?.status ?? null, response: answer?.body ?? null }, human: () => '' };
+  return { data: { ...base, touched: true, status: answer?.status ?? null, response: answer?.body ?? null }, human: () => [] };
 };
 

@@ -68,7 +68,7 @@ async function endOffsetsReader(context: ContextOf<TableStatusCommand>) {
   };
 }
 
-function render(found: TableStatus, style: ChalkInstance, width: number | undefined): string {
+function render(found: TableStatus, style: ChalkInstance, width: number | undefined): string[] {
   const known = found.partitions.filter((p) => p.consuming !== null);
   const consuming = known.filter((p) => p.consuming).length;
   const verdict =
@@ -84,12 +84,12 @@ function render(found: TableStatus, style: ChalkInstance, width: number | undefi
   if (found.partitions.length > 0) {
     const dash = '-';
     const cells = found.partitions.map((p) => [String(p.partition), p.consuming === null ? '?' : p.consuming ? 'yes' : 'no', p.state ?? dash, p.rows === undefined ? dash : String(p.rows), p.offset ?? dash, p.latestOffset ?? dash, p.lag ?? dash]);
-    lines.push(textTable(['PARTITION', 'CONSUMING', 'STATE', 'ROWS', 'OFFSET', 'LATEST', 'LAG'], cells, { width, style }));
+    lines.push(...textTable(['PARTITION', 'CONSUMING', 'STATE', 'ROWS', 'OFFSET', 'LATEST', 'LAG'], cells, { width, style }));
   }
   for (const error of found.tableErrors) lines.push(style.red(`error: table: ${error}`));
   for (const p of found.partitions) for (const error of p.errors) lines.push(style.red(`error: partition ${p.partition}: ${error}`));
   for (const { read, why } of found.unknown) lines.push(style.dim(`unknown: ${read}: ${why}`));
-  return lines.join('\n');
+  return lines;
 }
 
 function widthOf(context: ContextOf<TableStatusCommand>): number | undefined {

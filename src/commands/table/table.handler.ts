@@ -26,6 +26,7 @@ import { timeoutMs } from '../../settings/setting-values.js';
 import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, streamCheckSkipped } from '../../stream/stream-preflight.js';
 import { plural } from '../../text/plural.js';
+import { jsonLines } from '../../output/document-lines.js';
 
 /** What create and render fill the table from: the data set (and its enablement) and the schema, as given or asked for. */
 interface TableInputs {
@@ -136,7 +137,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   if (record.status === 'passed') reporter.success(record.reason);
   else reporter.warn(`table ${tableName}: ${consumptionText(consumption)}`);
   reporter.next(`dpgw storage touch --dataset ${built.dataSet}${inputs.enablement ? ` --enablement ${inputs.enablement}` : ''}`);
-  return { data: data(consumption), human: () => '' };
+  return { data: data(consumption), human: () => [] };
 };
 
 /** A schema given by name: the store's, to hold the messages against (undefined when it cannot be read). */
@@ -147,7 +148,7 @@ async function storedSchema(client: GatewayClient, name: string): Promise<Analyt
 
 export const render: HandlerOf<TableRenderCommand> = async (context) => {
   const built = await build(context, await tableInputs(context), true);
-  return { data: maskSecrets(built.table), human: () => JSON.stringify(maskSecrets(built.table), null, 2) };
+  return { data: maskSecrets(built.table), human: () => jsonLines(maskSecrets(built.table)) };
 };
 
 export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', await tableNameArgument(context));

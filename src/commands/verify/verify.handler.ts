@@ -58,10 +58,8 @@ function summary(report: VerifyReport, user: string | undefined): string {
     : `${who} sees neither ${report.catalog}.${report.schema} nor ${report.table}, and the SELECT is denied`;
 }
 
-function renderReport(report: VerifyReport, style: ChalkInstance): string {
+function renderReport(report: VerifyReport, style: ChalkInstance): string[] {
   const width = Math.max(...report.checks.map((c) => c.check.length));
-  return report.checks
-    .map((c) => `${c.ok ? style.green('✓') : style.red('✗')} ${c.check.padEnd(width)}  ${serverText(c.answered)}${c.ok ? '' : style.dim(`  (expected ${c.expected})`)}\n  ${style.dim(c.sql)}`)
-    .join('\n');
+  return report.checks.flatMap((c) => [`${c.ok ? style.green('✓') : style.red('✗')} ${c.check.padEnd(width)}  ${serverText(c.answered)}${c.ok ? '' : style.dim(`  (expected ${c.expected})`)}`, `  ${style.dim(c.sql)}`]);
 }
 
