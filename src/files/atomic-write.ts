@@ -80,7 +80,8 @@ function judgePath(file: string, rules: WriteRules): Found {
     throw linkRefused(file, rules);
   }
   if (found.isFIFO() || found.isCharacterDevice()) return 'stream';
-  if (found.isFile() && rules.existing === 'refuse' && !rules.force) throw existsRefused(file, rules);
+  // A folder (or anything else) of that name is refused as a file is, before the first file of several is written.
+  if (rules.existing === 'refuse' && !rules.force) throw existsRefused(file, rules);
   return 'replaceable';
 }
 
