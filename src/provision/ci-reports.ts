@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
 import { redactText } from '../secrets/redaction.js';
+import { serverText } from '../text/terminal-text.js';
 import type { DataSetResult } from './provision-run.js';
 
 export const REPORT_KINDS = ['junit', 'codequality'] as const;
@@ -38,7 +39,7 @@ export function junitReport(suite: string, items: ReportItem[]): string {
   const failures = items.filter((item) => item.failure !== undefined).length;
   const cases = items.map((item) => {
     const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(positionOf(item.where)?.file ?? item.where)}"` : ''}`;
-    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(clean(item.failure))}">${xml(clean(`${item.where ? `${item.where}: ` : ''}${item.failure}`))}</failure>\n  </testcase>`;
+    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(item.failure)}">${xml(`${item.where ? `${item.where}: ` : ''}${item.failure}`)}</failure>\n  </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${xml(suite)}" tests="${items.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
 }
@@ -50,7 +51,7 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
     .map((item) => {
       const position = item.where ? positionOf(item.where) : undefined;
       const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
-      const description = clean(`${item.name}: ${item.failure}`);
+      const description = oneLine(clean(`${item.name}: ${item.failure}`));
       return {
         description,
         check_name: 'dpgw',
@@ -72,12 +73,28 @@ function projectPath(file: string, projectDir: string): string {
   return (inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/');
 }
 
-/** Masked as the terminal is; no control character (XML 1.0 refuses most of them). */
+/**
+ * What XML 1.0 forbids (C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF; half of a surrogate
+ * pair), with DEL and the C1 controls no reader wants: a file holding one does not parse, and GitLab drops the report.
+ */
+// eslint-disable-next-line no-control-regex -- the controls are what is matched
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Masked as the terminal is; a character XML 1.0 forbids shown as its \u escape, so both reports say the same. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the controls are what is removed
-  return redactText(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ');
+  return redactText(text).replace(NOT_XML, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** A name on one line, as the terminal shows it: a line break (or any control) in a manifest's key escaped, never raw. */
+function oneLine(text: string): string {
+  return serverText(text);
+}
+
+/**
+ * The one way text enters the JUnit file, an attribute (a name, a message) or the text of a failure: on one line,
+ * its line breaks and tabs shown escaped (`\n`) as the terminal shows them, since a reader folds them to spaces in
+ * an attribute, and a manifest's key is not to start a line of its own anywhere.
+ */
 function xml(text: string): string {
-  return clean(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return oneLine(clean(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

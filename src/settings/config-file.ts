@@ -160,5 +160,7 @@ export async function saveConfigFile(config: ConfigFile): Promise<void> {
   await mkdir(dirname(config.path), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
     throw cannotWrite(config.path, error);
   });
-  await writeFileAtomic(config.path, config.document.toString(), 0o600);
+  // A config.yaml linked from a dotfiles repository is not written through (it could be a link someone else placed):
+  // DPGW_CONFIG_DIR names the real folder instead.
+  await writeFileAtomic(config.path, config.document.toString(), 0o600, { linkHint: "remove the link, or point DPGW_CONFIG_DIR at the folder of the file it leads to" });
 }

@@ -7,7 +7,7 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { checkAccessControl, renderAccessControl, type AccessControlProblem } from '../../query-access/access-control-file.js';
 import { optionalUrl, requireUrl, requireWord } from '../../settings/setting-values.js';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { describeSource } from '../../settings/resolve-settings.js';
 import { statSync } from 'node:fs';
 
@@ -30,6 +30,8 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
   if (checked.properties['opa.policy.uri'] !== rendered.policyUri && policyEngine === 'opa') throw new DpgwError('usage', 'the rendered file would not read back the policy URI as given', { code: 'ACCESS_CONTROL_INVALID', where: '--policy-uri' });
 
   const output = options.output;
+  // A link at the path is refused before its target is read or compared; --force replaces the link itself.
+  if (output !== undefined) checkOutputFile(output, { where: '--output', force: options.force === true, existing: 'replace' });
   const existing = output === undefined ? undefined : existingText(output);
   const changed = existing !== text;
   // A file the coordinator may already use is not replaced by surprise; refused before anything else is said.
@@ -50,7 +52,7 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
     if (!changed) {
       reporter.success(`${output} unchanged: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
     } else {
-      await writeFileAtomic(output, text, 0o644, { where: '--output' });
+      await writeOutputFile(output, text, 0o644, { where: '--output', force: options.force === true });
       reporter.success(`wrote ${output}: access decisions delegated to ${policyEngine}${rendered.policyUri ? ` at ${rendered.policyUri}` : ''}`);
       reporter.next(`install it as the coordinator's ${ACCESS_CONTROL_FILE_NAME} (docs/query-access.md), then \`dpgw verify --dataset <name>\``);
     }

@@ -1,12 +1,11 @@
 /** `dpgw export --output DIR`: the platform's tables as a provision manifest and schema files. */
-import { existsSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { ExportCommand } from './export.command.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-tables.js';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
 import { tableSettingsOf } from '../../settings/core-options.js';
 import { plural } from '../../text/plural.js';
@@ -17,9 +16,10 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   if (options.manifest !== undefined && !MANIFEST_NAME.test(options.manifest)) {
     throw new DpgwError('usage', `${JSON.stringify(options.manifest)} is no manifest name: use letters, digits, '.', '-' and '_', starting with a letter or digit`, { code: 'INVALID_ARGUMENT', where: '--manifest' });
   }
-  // An earlier export (or a manifest someone edited since) is not replaced by surprise: refused before anything is asked.
+  // An earlier export (or a manifest someone edited since), or a link in its place, is not replaced by surprise: refused before anything is asked.
   const manifestFile = join(folder, MANIFEST_FILE);
-  if (options.force !== true && isNonEmptyFile(manifestFile)) throw exists(manifestFile);
+  const written = { where: '--output', force: options.force === true, existsHint: 'pass --force to replace it, or choose another folder' };
+  checkOutputFile(manifestFile, written);
 
   const settings = await context.settings();
   const table = tableSettingsOf(settings);
@@ -51,11 +51,10 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
     if (within !== file.name || within.startsWith('..') || isAbsolute(within) || /[/\\]/.test(within)) throw new Error(`an exported file name left the output folder: ${JSON.stringify(file.name)}`);
     return path;
   });
-  // Every file is checked before the first is written: a refusal leaves the folder as it was.
-  const taken = paths.find((path) => options.force !== true && isNonEmptyFile(path));
-  if (taken !== undefined) throw exists(taken);
-  for (const [index, file] of result.files.entries()) await writeFileAtomic(paths[index]!, file.text, 0o644, { where: '--output' });
-  const written = paths;
+  // Every file is checked before the first is written: a refusal leaves the folder as it was. The folder may be a link the
+  // user named; a file in it may not be (the writer refuses it again, should one appear meanwhile).
+  for (const path of paths) checkOutputFile(path, written);
+  for (const [index, file] of result.files.entries()) await writeOutputFile(paths[index]!, file.text, 0o644, written);
   // Relative to the working folder when inside it (as the user typed it, most likely), else absolute.
   const shown = (path: string) => {
     const within = relative(context.io.cwd, path);
@@ -65,22 +64,12 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   return {
     data: {
       output: folder,
-      files: written,
+      files: paths,
       ...(result.name !== undefined ? { name: result.name } : {}),
       settings: result.settings,
       tables: result.exported.map((t) => ({ table: t.table, schema: t.schema, schemaFile: t.schemaFile, datasource: t.origin.datasource, dataset: t.origin.dataset, enablement: t.origin.enablement, topic: t.origin.topic })),
       leftOut: result.leftOut,
     },
-    human: () => written.map((path) => `wrote ${shown(path)}`),
+    human: () => paths.map((path) => `wrote ${shown(path)}`),
   };
 };
-
-function isNonEmptyFile(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const found = statSync(path);
-  return !found.isFile() || found.size > 0;
-}
-
-function exists(path: string): DpgwError {
-  return new DpgwError('usage', `${path} exists: not overwritten`, { code: 'OUTPUT_EXISTS', where: '--output', hint: 'pass --force to replace it, or choose another folder' });
-}

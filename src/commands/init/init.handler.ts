@@ -5,9 +5,9 @@
  * topic) and writes two files, provision.yaml and the schema, never replacing either
  * without --force; the platform is changed by the plan it points to, not by init.
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
 import type { InitCommand } from './init.command.js';
@@ -15,7 +15,7 @@ import { catalogEnablements, enabledDataSets } from '../../catalog/catalog-looku
 import { sameSet } from '../../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { INIT_MANIFEST_FILE, INIT_SCHEMA_FILE, initManifestText, type Chosen, type InitManifest } from '../../init/init-manifest.js';
@@ -100,7 +100,7 @@ export const init: HandlerOf<InitCommand> = async (context) => {
     shownManifest,
   );
   try {
-    await writeFileAtomic(manifestFile, text, 0o644);
+    await writeOutputFile(manifestFile, text, 0o644, { force: options.force === true });
   } catch (error) {
     if (schemaFile.written) await rm(schemaFile.path, { force: true });
     throw cannotWrite(manifestFile, error);
@@ -122,10 +122,15 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   return { data, human: () => [] };
 };
 
-/** The files init would write that are there already: refused without --force, before anything is asked. */
+/**
+ * The files init would write that are there already: refused without --force, before anything is asked. The folder
+ * may be a link the user named; a file in it that is a link is refused as the writer refuses it, --force or not
+ * replacing the link itself.
+ */
 function refuseToReplace(files: readonly string[], force: boolean, cwd: string): void {
+  for (const file of files) checkOutputFile(file, { force, existing: 'replace' });
   if (force) return;
-  const present = files.filter((file) => existsSync(file));
+  const present = files.filter((file) => lstatSync(file, { throwIfNoEntry: false }) !== undefined);
   if (present.length === 0) return;
   throw new DpgwError('usage', `${present.map((file) => shownPath(cwd, file)).join(' and ')} ${present.length === 1 ? 'exists' : 'exist'}: not replaced`, {
     code: 'OUTPUT_EXISTS',
@@ -254,13 +259,15 @@ async function writeSchema(folder: string, source: SchemaSource, schema: Analyti
     if (target === undefined) return { path: given, written: false };
     // Asked for at a terminal after the first check: checked again before it is copied.
     refuseToReplace([target], force, cwd);
-    await copyFile(given, target).catch((error: unknown) => {
+    // The file's own text (its comments too), written as every file dpgw makes is: never through a link at the target.
+    const text = await readFile(given, 'utf8').catch((error: unknown) => {
       throw cannotWrite(target, error);
     });
+    await writeOutputFile(target, text, 0o644, { force });
     return { path: target, written: true };
   }
   const target = join(folder, INIT_SCHEMA_FILE);
-  await writeFileAtomic(target, checkedSchemaYaml(schema!, ['Inferred by `dpgw init`. Review the types, the time column and the metrics.']), 0o644);
+  await writeOutputFile(target, checkedSchemaYaml(schema!, ['Inferred by `dpgw init`. Review the types, the time column and the metrics.']), 0o644, { force });
   return { path: target, written: true };
 }
 

@@ -22,7 +22,7 @@ import { redactText } from '../../secrets/redaction.js';
 import type { ValidationIssue } from '../../olap/schema-validation.js';
 import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
 import { PLAN_FORMAT_VERSION } from '../../provision/plan-format.js';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { checkOutputFile, writeFileAtomic } from '../../files/atomic-write.js';
 import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, RUN_WIDE_READS_AT_ONCE, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
 import { STEP_STATUSES } from '../../provision/steps/step-record.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
@@ -44,6 +44,9 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const toWorkflow = workflowReportOf(context);
   let file: string | undefined;
   try {
+    // A report path that is a link (`dpgw-junit.xml -> ~/.bashrc` committed in a merge request) ends the command before
+    // anything is read or sent; no report is then written (file is not set yet), the link never written through.
+    for (const request of context.options.report ?? []) checkOutputFile(request.file, REPORT_FILE);
     // The manifest as given, else chosen among the manifests under this folder at a terminal (without one: exit 2, nothing read or sent).
     const questions = new Questions(context);
     file = await questions.operand('<manifest>', context.args[0], () => askManifestFile(context));
@@ -356,9 +359,12 @@ async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0],
   const suite = `dpgw provision ${file}`;
   for (const request of requests) {
     const text = request.kind === 'junit' ? junitReport(suite, items) : codeQualityReport(items, context.io.env.CI_PROJECT_DIR || process.cwd());
-    await writeFileAtomic(request.file, text, 0o644);
+    await writeFileAtomic(request.file, text, 0o644, REPORT_FILE);
   }
 }
+
+/** A report is the run's own output: an earlier one is replaced, a link never written through (there is no --force for reports). */
+const REPORT_FILE = { where: '--report', force: false, existing: 'replace', linkHint: 'remove the link, or give --report another path' } as const;
 
 /** What stopped the command before its plan or run had a result, as the summary's title says it (the exit codes of docs/ci.md); a manifest's problems say so themselves. */
 const STOPPED_BECAUSE: Partial<Record<DpgwError['kind'], string>> = {

@@ -21,7 +21,8 @@ const inferOptions = (command: CommandFor<'infer [files...]'>, kit: OptionKit) =
       .option('--time-column <name>', 'the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())')
       .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
       .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
-      .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it'),
+      .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it; an existing file is refused without --force')
+      .option('--force', 'replace an existing --output file (a link: the link itself, never its target)'),
     ['brokerList', 'streamUser', 'streamPassword'],
   );
 export type SchemaInferCommand = ReturnType<typeof inferOptions>;

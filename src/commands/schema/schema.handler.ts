@@ -1,6 +1,6 @@
 /** `dpgw schema push`, `validate` and `infer`: step 4 of the contract, and the schema from the messages. */
 import { basename, extname } from 'node:path';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
@@ -73,6 +73,8 @@ const SKIPPED_SHOWN = 5;
 
 export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   const { options, reporter } = context;
+  // Refused before a topic is read: the file at --output, or a link there, is not replaced without --force.
+  if (options.output && options.check === undefined) checkOutputFile(options.output, { where: '--output', force: options.force === true });
   const { skipped, inference, described, defaultSchemaName } = await sampleFor(context);
   skipped.slice(0, SKIPPED_SHOWN).forEach((skip) => reporter.warn(`${skip.where}: skipped: ${skip.reason}`));
   if (skipped.length > SKIPPED_SHOWN) reporter.warn(`… and ${skipped.length - SKIPPED_SHOWN} more messages skipped`);
@@ -93,7 +95,7 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   const text = checkedSchemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${described}.`, 'Check it, then: dpgw schema push <this file>']);
   const output = options.output;
   if (output) {
-    await writeFileAtomic(output, extname(output).toLowerCase() === '.json' ? `${JSON.stringify(inferred.schema, null, 2)}\n` : text, 0o644, { where: '--output' });
+    await writeOutputFile(output, extname(output).toLowerCase() === '.json' ? `${JSON.stringify(inferred.schema, null, 2)}\n` : text, 0o644, { where: '--output', force: options.force === true });
     reporter.success(`schema ${schemaName} from ${described} written to ${output}`);
     reporter.next(`dpgw schema push ${output}`);
   }
