@@ -232,9 +232,12 @@ describe("dpgw's own files: config.yaml and the token cache", () => {
       DPGW_PASSWORD: admin.password,
     });
     const { victim } = checkoutWithVictim();
+    // The session file of this identity (one per identity): where a first login wrote it, a link in its place.
+    expect((await spawnDpgw(['login'], { env })).code).toBe(0);
     const tokens = join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens');
-    mkdirSync(tokens, { recursive: true, mode: 0o700 });
-    const link = join(tokens, 'default.json');
+    const [file] = readdirSync(tokens).filter((name) => name.endsWith('.json'));
+    const link = join(tokens, file!);
+    rmSync(link);
     symlinkSync(victim, link);
     const result = await spawnDpgw(['login'], { env });
     expect(result.code).toBe(2);
