@@ -195,4 +195,13 @@ describe("another manifest's table", () => {
     expect(result.stdout).toContain('table track belongs to manifest "evil\\n::error::forged"');
     expect(result.stdout).not.toMatch(/^::error::/m);
   });
+
+  it('dpgw table delete, a person deleting by name, deletes whichever manifest marked it and says whose it was', async () => {
+    const { manifest, dpgw, sandbox } = await twoTeams();
+    expect((await dpgw(['provision', manifest('teamB', 'team-b', ['vessel'])])).code).toBe(0);
+    const deleted = await dpgw(['table', 'delete', 'vessel', '--yes', '--json']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout).steps[0]).toMatchObject({ step: 'table', action: 'delete', status: 'changed', owner: 'team-b' });
+    expect(sandbox.store.tables.has('vessel')).toBe(false);
+  });
 });
