@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   // Input files.
   MANIFEST_NOT_FOUND: { exit: ExitCode.Usage, meaning: 'no provision manifest at the path given', next: 'check the path; nothing was sent' },
   MANIFEST_INVALID: { exit: ExitCode.Usage, meaning: 'the provision manifest has problems (each at its file:line:column)', next: 'fix the manifest; nothing was sent' },
+  MANIFEST_NAME_REQUIRED: { exit: ExitCode.Usage, meaning: '`provision --prune` was given a manifest without `name:`: a name taken from its path is shared by every folder of that name, so its mark proves nothing', next: 'give the manifest a name: of its own; nothing was sent' },
   SCHEMA_INVALID: { exit: ExitCode.Usage, meaning: 'an analytics schema or table template has problems', next: 'fix the file at the line named; nothing was sent' },
   SYNTAX_INVALID: { exit: ExitCode.Usage, meaning: 'a YAML or JSON file (manifest, schema, template) does not parse', next: 'fix it at the file:line:column named' },
   DOCUMENT_TOO_COMPLEX: { exit: ExitCode.Usage, meaning: 'a YAML or JSON file nests too deep, or its aliases expand too far', next: 'write the values out, or nest less' },
@@ -94,6 +95,7 @@ export const ERROR_CODES = {
   SCHEMA_CHANGE_REFUSED: { exit: ExitCode.Usage, meaning: 'the schema would remove or retype columns the analytics store holds, which it refuses', next: 'give the schema and its table new names; nothing of the data set was sent' },
   MESSAGES_DO_NOT_FIT: { exit: ExitCode.Usage, meaning: 'sampled messages of the topic do not carry a column of the schema, or hold values the store cannot read as its type', next: 'fix the schema (the message names each column, and the field likely meant); nothing of the table was sent' },
   TABLE_EXISTS: { exit: ExitCode.Rejected, meaning: 'the table exists already and the command was told to create it, not to reuse it', next: 'use it as it is, choose another name with --name, or run provision (it compares and updates)' },
+  TABLE_OWNED_ELSEWHERE: { exit: ExitCode.Usage, meaning: 'a table the manifest lists is marked by another manifest (metadata.customConfigs "dpgw.manifest"), and this run may not take it over', next: 'pass --adopt to update it and mark it as this manifest\'s, or give the data set another table name; nothing of the data set was sent' },
   TABLE_UPDATE_UNSUPPORTED: { exit: ExitCode.Rejected, meaning: 'a table differs from the manifest, and the gateway cannot update tables', next: 'update it in the store by hand, or use another table name' },
   STORE_LISTING_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not list the store\'s tables, which `provision --prune` needs to find the tables a manifest marked', next: 'ask the platform team to pass GET /api/internal/<olap>/tables on; nothing was deleted' },
   STORE_DELETES_NOT_EXPOSED: { exit: ExitCode.Rejected, meaning: 'the gateway does not pass deletes of the store\'s tables and schemas on', next: 'ask the platform team, or check --olap-segment; nothing was deleted' },

@@ -2,9 +2,12 @@
  * The mark of ownership: every table a manifest creates or updates carries the manifest's
  * name in its `metadata.customConfigs`, under `dpgw.manifest`. `provision --prune` deletes
  * only tables that carry its own manifest's mark, so a table made by hand, by `dpgw table
- * create` or by another manifest is never touched, whatever its name or topic. The store
- * keeps customConfigs as given and returns them with the table (docs/lifecycle.md).
+ * create` or by another manifest is never touched, whatever its name or topic; and a table
+ * another manifest marked is never updated or taken over without `--adopt` (tableOwnership).
+ * The store keeps customConfigs as given and returns them with the table (docs/lifecycle.md).
  */
+import { nameProblem } from '../names/platform-names.js';
+import { quotedServerText } from '../text/terminal-text.js';
 import { objectAt } from './object-at.js';
 import type { RealtimeTableDefinition } from '../contract/types.js';
 
@@ -34,4 +37,21 @@ export function manifestMarkOf(live: Record<string, unknown>): string | undefine
 export function schemaNameOf(live: Record<string, unknown>): string | undefined {
   const name = objectAt(realtimeConfig(live), 'segmentsConfig').schemaName;
   return typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * Whose a live table is, for the manifest named `manifestName`: its own (marked with its name),
+ * nobody's (no mark: made by hand or by `dpgw table create`), or another manifest's.
+ */
+export type TableOwnership = { kind: 'own' } | { kind: 'unmarked' } | { kind: 'other'; owner: string };
+
+export function tableOwnership(live: Record<string, unknown>, manifestName: string): TableOwnership {
+  const mark = manifestMarkOf(live);
+  if (mark === undefined) return { kind: 'unmarked' };
+  return mark === manifestName ? { kind: 'own' } : { kind: 'other', owner: mark };
+}
+
+/** A mark as a message shows it: a manifest name as it is; anything else the store returned quoted, its controls escaped. */
+export function shownMark(mark: string): string {
+  return nameProblem('manifest', mark) === undefined ? mark : quotedServerText(mark);
 }

@@ -6,7 +6,7 @@
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
-import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
+import type { Accepted, GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { GatewayError } from '../gateway/gateway-error.js';
 import { diffSchema, diffTable, isCompatible, schemaDiffLines, tableDiffLines, type SchemaDiff } from '../olap/live-diff.js';
 
@@ -30,8 +30,9 @@ export async function compareSchema(client: GatewayClient, schema: AnalyticsSche
   return { change: lines.length === 0 ? 'none' : isCompatible(diff) ? 'update' : 'incompatible', lines, schemaDiff: diff };
 }
 
-export async function compareTable(client: GatewayClient, table: RealtimeTableDefinition, secretsKnown: boolean): Promise<LiveComparison> {
-  const live = await client.getTable(table.tableName);
+/** `read`: the store's table read already (table-step.ts reads it once, for its owner too). */
+export async function compareTable(client: GatewayClient, table: RealtimeTableDefinition, secretsKnown: boolean, read?: StoreRead<Record<string, unknown>>): Promise<LiveComparison> {
+  const live = read ?? (await client.getTable(table.tableName));
   if (live.kind === 'not-found') return { change: 'create', lines: [] };
   if (live.kind === 'not-exposed') return { change: 'not-compared', lines: [], why: `this gateway does not expose reads of the analytics store (${live.why})` };
   const lines = tableDiffLines(diffTable(table, live.body, { secretsKnown }));

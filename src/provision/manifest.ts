@@ -88,7 +88,7 @@ export const manifestSchema = z
     version: z.literal(1).optional().describe('manifest format version'),
     name: platformName('manifest')
       .optional()
-      .describe("the manifest's name, marked on every table it creates or updates (metadata.customConfigs[\"dpgw.manifest\"]); provision --prune deletes only tables with this mark. Default: the file's name without its extension, or the folder's name for provision.yaml"),
+      .describe("the manifest's name, marked on every table it creates or updates (metadata.customConfigs[\"dpgw.manifest\"]); a table another name marked is refused without --adopt, and provision --prune deletes only tables with this mark and needs this key. Default: the file's name without its extension, or the folder's name for provision.yaml"),
     profile: name.optional().describe('settings profile of config.yaml to start from'),
     settings: z.strictObject(settingsShape).optional().describe("settings over the profile: platformVersion, stream settings, tenants, …; endpoints and identities (realm, clientId, username, streamUser, dashboardUser) only with --allow-manifest-endpoints or when equal to the run's own, secret references only with --allow-manifest-secrets"),
     healthCheck: z.union([z.boolean(), name]).optional().describe('check platform health (true) or one component after provisioning'),
@@ -103,6 +103,11 @@ export interface LoadedManifest {
   file: string;
   /** The manifest's name: its `name:`, else derived from its path (manifestNameOf); its tables carry it as their mark. */
   name: string;
+  /**
+   * Whether the name is the manifest's own `name:`. One derived from the path is shared by every folder of that
+   * name (teamA/analytics and teamB/analytics), so it proves nothing: `--prune` needs a `name:` (docs/lifecycle.md).
+   */
+  named: boolean;
   manifest: Manifest;
   document: LocatedDocument;
   /** Settings from the manifest with their locations, for the settings' sources. */
@@ -268,7 +273,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
   if (manifest.name === undefined && nameProblem('manifest', name) !== undefined) {
     issue([], `${nameProblem('manifest', name)!}; this name comes from the manifest's path, and its tables are marked with it: give the manifest a name: of its own`);
   }
-  return { file, name, manifest: manifest as Manifest, document, settings, entries, leftOutSchemaFiles, problems: issues };
+  return { file, name, named: manifest.name !== undefined, manifest: manifest as Manifest, document, settings, entries, leftOutSchemaFiles, problems: issues };
 }
 
 /** The file name without its extension, or the folder's name for a file named provision (examples/track/provision.yaml: track). */

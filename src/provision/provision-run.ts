@@ -10,7 +10,7 @@ import { nameProblem } from '../names/platform-names.js';
 import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
-import type { GatewayClient } from '../gateway/gateway-client.js';
+import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
@@ -34,7 +34,7 @@ import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream } from './steps/stream-step.js';
 import { applySample, planSample, sampleCheckSkipped, type SampleCheck } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError } from './steps/schema-step.js';
-import { applyTable, planTable } from './steps/table-step.js';
+import { applyTable, ownershipRefusal, planTable, refusedTableRecord } from './steps/table-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
 import { planVerify, verifyStep } from './steps/verify-step.js';
@@ -112,6 +112,12 @@ export interface RunOptions {
   schemaComparisons?: Map<number, LiveComparison>;
   /** Entries whose schema the store would refuse: they fail before any request of theirs. */
   refusedSchemas?: Map<number, DpgwError>;
+  /** `--adopt`: a table another manifest marked is updated and marked as this manifest's, not refused. */
+  adopt?: boolean;
+  /** The store's tables read before the run (checkBeforeRun), by entry index. */
+  tableReads?: Map<number, StoreRead<Record<string, unknown>>>;
+  /** Entries whose table another manifest marked (and no --adopt): they fail before any request of theirs. */
+  refusedTables?: Map<number, DpgwError>;
   /** Data sources and their offers, asked once per run. */
   catalogCache?: CatalogCache;
   /** The platform's version as the gateway answered it, asked once per run (platformVersion). */
@@ -235,8 +241,10 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   const cache = (options.catalogCache ??= newCatalogCache());
   startRunWideReads(prepared, options, cache, forPlan);
   const schemaReads = compareSchemasBeforeRun(loaded, prepared, options);
+  const tableReads = ownersBeforeRun(loaded, prepared, options);
   // Awaited after the catalog's problems, which are reported first when there are both.
   schemaReads.catch(() => undefined);
+  tableReads.catch(() => undefined);
   const problems = new EntryProblems(loaded);
   await Promise.all(
     prepared.map(({ entry }) =>
@@ -251,6 +259,30 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   );
   failOnIssues(problems.issues(), 'manifest');
   await schemaReads;
+  await tableReads;
+}
+
+/**
+ * Each table of the manifest, read once before anything changes: one that another manifest
+ * marked fails its data set before any request of it (its enablement, its schema), unless the
+ * run adopts it (docs/lifecycle.md, "Ownership"). The plan compares with the same reads.
+ */
+async function ownersBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
+  options.tableReads = new Map();
+  options.refusedTables = new Map();
+  const pending = [...prepared];
+  const reader = async () => {
+    for (let item = pending.shift(); item; item = pending.shift()) {
+      const { entry, tableName } = item;
+      const read = await options.client.getTable(tableName);
+      options.tableReads!.set(entry.index, read);
+      if (read.kind !== 'found') continue;
+      const where = loaded.document.at(entry.table?.name === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table', 'name']);
+      const refusal = ownershipRefusal(tableName, read.body, options.manifestName, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where });
+      if (refusal) options.refusedTables!.set(entry.index, refusal);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
 }
 
 /** The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it. */
@@ -311,6 +343,14 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const started = Date.now();
     const names = stepsOf(entry);
     const steps: StepRecord[] = [];
+    const ownedElsewhere = options.refusedTables?.get(entry.index);
+    if (ownedElsewhere) {
+      // Another manifest's table: the run would send nothing of this data set, so nothing more is asked for it.
+      steps.push(refusedTableRecord(ownedElsewhere, false), ...names.filter((name) => name !== 'table').map((name) => blockedStep(name, 'table', false)));
+      sortSteps(steps);
+      results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: entry.enablement ?? entry.dataset, schema: schemaName, table: tableName, status: 'planned', changed: true, uncompared: false, steps, ms: Date.now() - started });
+      continue;
+    }
     const enabled = await planEnable(options.client, enableRequest(entry, options), listed);
     const { topic } = enabled;
     steps.push(enabled.record);
@@ -347,7 +387,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
       });
       sortSteps(steps);
     } else {
-      steps.push(await planTable(options.client, table, { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined }));
+      steps.push(await planTable(options.client, table, { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: options.tableReads?.get(entry.index) }));
       steps.push(planStorage(version), planConsume(options.waitConsumingMs ?? 0));
       if (entry.verify) steps.push(planVerify(entry.verify));
       if (entry.dashboard) steps.push(planDashboard(dashboardSpec(entry, tableName)));
@@ -414,6 +454,12 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
   };
   let current: StepName = 'enable';
   let attempted: PlanAction = 'create';
+  const ownedElsewhere = options.refusedTables?.get(entry.index);
+  if (ownedElsewhere) {
+    // Another manifest's table, found before the run: nothing of this data set is sent, its enablement and schema neither.
+    steps.push(refusedTableRecord(ownedElsewhere, true));
+    return finish('failed', ownedElsewhere);
+  }
   const refused = options.refusedSchemas?.get(entry.index);
   if (refused) {
     // Refused before the run: nothing of this data set is sent, its enablement neither.
@@ -462,7 +508,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
 
     current = 'table';
     attempted = 'create';
-    const tableOptions = { existing: options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const) };
+    const tableOptions = { existing: options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const), adopt: options.adopt };
     steps.push((await applyTable(options.client, table, tableOptions)).record);
     if (options.interrupted()) return finish('interrupted');
 
@@ -499,6 +545,11 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     if (known.kind === 'interrupted') {
       steps.push({ step: current, action: attempted, status: 'skipped', reason: known.message });
       return finish('interrupted');
+    }
+    if (known.errorCode === 'TABLE_OWNED_ELSEWHERE') {
+      // Marked by another manifest between the read before the run and the table step's own.
+      steps.push(refusedTableRecord(known, true));
+      return finish('failed', known);
     }
     const refusedNow = known.errorCode === 'SCHEMA_CHANGE_REFUSED';
     steps.push({ step: current, action: refusedNow ? 'refused' : attempted, status: 'failed', reason: known.toLine(), ...(refusedNow && Array.isArray(known.details?.difference) ? { difference: known.details.difference as string[] } : {}) });

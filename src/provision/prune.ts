@@ -3,7 +3,9 @@
  * that it no longer lists, then their schemas when no table uses them any more. Found with
  * reads — the store's list of tables and each table — and deleted by the delete step, tables
  * first, schemas after. A table without the mark, or with another manifest's, is never
- * touched, whatever its name or topic; nor is anything without `--prune`.
+ * touched, whatever its name or topic; nor is anything without `--prune`. Only a manifest
+ * with a `name:` prunes (provision.handler.ts refuses the others before anything is sent): a
+ * name taken from its path is every same-named folder's, so its mark proves nothing.
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
@@ -50,7 +52,7 @@ export async function planPrune(client: GatewayClient, inputs: PruneInputs): Pro
   const schemas = [...new Set(pruned.flatMap((table) => (table.schema === undefined ? [] : [table.schema])))].filter((schema) => !inputs.keptSchemas.has(schema) && !inUse(schema));
   const mark = `${MANIFEST_MARK_KEY}: ${inputs.manifestName}`;
   const steps = [
-    ...pruned.map((table) => plannedDeletion({ kind: 'table', name: table.name }, inputs.olapSegment, `marked ${mark}, and the manifest no longer lists it`)),
+    ...pruned.map((table) => ({ ...plannedDeletion({ kind: 'table', name: table.name }, inputs.olapSegment, `marked ${mark}, and the manifest no longer lists it`), owner: inputs.manifestName })),
     ...schemas.map((schema) => {
       const of = pruned.filter((table) => table.schema === schema).map((table) => table.name);
       return plannedDeletion({ kind: 'schema', name: schema }, inputs.olapSegment, `the schema of table ${of.join(', table ')}, and no other table uses it`);
@@ -100,7 +102,8 @@ export async function applyPrune(client: GatewayClient, plan: PrunePlan, inputs:
     }
     try {
       // Each was read just before, by planPrune.
-      steps.push(await applyDeletion(client, target, { timeoutMs: inputs.timeoutMs, seenBefore: true }));
+      const deleted = await applyDeletion(client, target, { timeoutMs: inputs.timeoutMs, seenBefore: true });
+      steps.push(target.kind === 'table' ? { ...deleted, owner: plan.manifest } : deleted);
     } catch (caught) {
       error = caught instanceof DpgwError ? caught : new DpgwError('failure', (caught as Error).message, { code: 'UNEXPECTED_FAILURE', cause: caught });
       steps.push({ step: target.kind, action: 'delete', status: 'failed', reason: error.toLine() });

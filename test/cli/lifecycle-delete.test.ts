@@ -95,7 +95,7 @@ describe('dpgw table delete', () => {
     const result = await dpgw(['table', 'delete', 'track', '--yes', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
-      steps: [{ step: 'table', action: 'delete', status: 'changed', reason: expect.stringMatching(/^table track deleted/), request: { method: 'DELETE', path: '/api/internal/olap/tables/track?type=realtime' } }],
+      steps: [{ step: 'table', action: 'delete', status: 'changed', reason: expect.stringMatching(/^table track deleted/), request: { method: 'DELETE', path: '/api/internal/olap/tables/track?type=realtime' }, owner: 'track' }],
     });
   });
 

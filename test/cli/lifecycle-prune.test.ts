@@ -3,8 +3,8 @@
  * sandbox. A manifest marks its tables with its name; a prune deletes only the tables of
  * its own mark that it no longer lists, then their schemas when no table uses them.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planDocument } from '../../src/provision/plan-format.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
@@ -35,36 +35,43 @@ async function setUp() {
 }
 
 /**
- * team.yaml (name: team, from its file name) provisions track and vessel, other.yaml (name: other)
- * weather, and a table made by hand, unmarked, uses schema track. Then team.yaml lists track only.
+ * team.yaml (name: team) provisions track and vessel, other.yaml (name: other) weather, and a
+ * table made by hand, unmarked, uses schema track. Then team.yaml lists track only.
  */
 async function threeOwners() {
   const setup = await setUp();
   const { sandbox, write, dpgw, markOf } = setup;
-  const team = write('team.yaml', `dataSets:\n${entry('track', 'track')}${entry('vessel', 'vessel')}`);
+  const team = write('team.yaml', `name: team\ndataSets:\n${entry('track', 'track')}${entry('vessel', 'vessel')}`);
   expect((await dpgw(['provision', team])).code).toBe(0);
   const other = write('other.yaml', `name: other\ndataSets:\n${entry('weather', 'weather')}`);
   expect((await dpgw(['provision', other])).code).toBe(0);
   const byHand = trackTable('mock-data-library.track.track', 'kafka', (table) => (table.tableName = 'unmarked'));
   expect(sandbox.store.addTable(byHand, () => true).status).toBe(200);
   expect([markOf('track'), markOf('vessel'), markOf('weather'), markOf('unmarked')]).toEqual(['team', 'team', 'other', undefined]);
-  write('team.yaml', `dataSets:\n${entry('track', 'track')}`);
+  write('team.yaml', `name: team\ndataSets:\n${entry('track', 'track')}`);
   sandbox.requestLog.clear();
   return { ...setup, team };
 }
 
 describe('the mark of a manifest', () => {
-  it('is its name: the folder of a provision.yaml, else the file name, or name:; a table made before shows it as the difference and is updated', async () => {
+  it('is its name: name:, else the folder of a provision.yaml or the file name; a table another name marked is refused, and --adopt shows the mark as the difference and updates it', async () => {
     const { dpgw, markOf, write } = await setUp();
     expect((await dpgw(['provision', join(ROOT, 'examples/track/provision.yaml')])).code).toBe(0);
     expect(markOf('track')).toBe('track');
-    // The same table under a manifest of another name: a difference in the plan, the mark in the run.
+    // The same table under a manifest of another name: refused, unless adopted; then a difference in the plan, the mark in the run.
     const renamed = write('renamed.yaml', `name: fleet\ndataSets:\n${entry('track', 'track')}`);
-    const plan = await dpgw(['provision', renamed, '--plan', '--detailed-exitcode']);
+    const refused = await dpgw(['provision', renamed, '--plan', '--detailed-exitcode']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stdout).toContain('refused: table track belongs to manifest track');
+    const plan = await dpgw(['provision', renamed, '--plan', '--detailed-exitcode', '--adopt']);
     expect(plan.code, plan.stderr).toBe(7);
     expect(plan.stdout).toContain('~ metadata.customConfigs["dpgw.manifest"]: "track" → "fleet"');
-    expect((await dpgw(['provision', renamed])).code).toBe(0);
+    expect((await dpgw(['provision', renamed, '--adopt'])).code).toBe(0);
     expect(markOf('track')).toBe('fleet');
+    // Without name: the folder of a provision.yaml names it.
+    mkdirSync(join(dirname(renamed), 'fleet'));
+    const inFolder = write('fleet/provision.yaml', `dataSets:\n${entry('track', 'track')}`.replace(/schema: track-schema/, 'schema: ../track-schema'));
+    expect((await dpgw(['provision', inFolder, '--plan', '--allow-outside-files', '--detailed-exitcode'])).code).toBe(0);
   });
 
   it('a name derived from a path that breaks the name rule is refused at the top of the manifest, naming name:', async () => {
@@ -152,7 +159,7 @@ describe('dpgw provision --prune', () => {
     const { dpgw, write, sandbox, changing } = await threeOwners();
     // The sensor feed's readings, as its schema names them (its messages are no track reports).
     write('telemetry-schema.yaml', 'schemaName: telemetry\ndimensionFieldSpecs:\n  - { name: id, dataType: STRING }\n  - { name: source, dataType: STRING }\nmetricFieldSpecs:\n  - { name: reading, dataType: DOUBLE }\n  - { name: lon, dataType: DOUBLE }\n  - { name: lat, dataType: DOUBLE }\ndateTimeFieldSpecs:\n  - { name: time, dataType: LONG, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }\n');
-    const team = write('team.yaml', `dataSets:\n${entry('track', 'track')}  - { datasource: mock-sensor-feed, dataset: telemetry, groups: [${TRACK_GROUP}], schema: telemetry-schema.yaml, table: { name: telemetry } }\n`);
+    const team = write('team.yaml', `name: team\ndataSets:\n${entry('track', 'track')}  - { datasource: mock-sensor-feed, dataset: telemetry, groups: [${TRACK_GROUP}], schema: telemetry-schema.yaml, table: { name: telemetry } }\n`);
     sandbox.faults.update({ failures: [{ method: 'POST', path: '/api/internal/olap/tables', status: 400, body: { code: 400, error: 'Invalid table config (injected)' } }] });
     const result = await dpgw(['provision', team, '--prune', '--yes', '--json']);
     expect(result.code).toBe(3);
@@ -168,7 +175,7 @@ describe('dpgw provision --prune', () => {
   it('a schema another table still uses stays when its marked table goes', async () => {
     const { dpgw, write, sandbox } = await threeOwners();
     // team.yaml now lists vessel only: its track table goes, schema track stays (the unmarked table uses it).
-    const team = write('team.yaml', `dataSets:\n${entry('vessel', 'vessel')}`);
+    const team = write('team.yaml', `name: team\ndataSets:\n${entry('vessel', 'vessel')}`);
     const result = await dpgw(['provision', team, '--prune', '--yes', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).prune.steps.map((s: { reason: string }) => s.reason)).toEqual([expect.stringMatching(/^table track deleted/)]);

@@ -103,6 +103,10 @@ describe('dpgw provision', () => {
       'GET /api/v2/catalog/datasources/{id}/enablements': 1,
       // Once per schema (the three share one): read back to compare before anything changes.
       'GET /api/internal/olap/schemas/track': 1,
+      // Once per table: whose it is (its manifest's mark), read before anything of its data set is sent.
+      'GET /api/internal/olap/tables/track': 1,
+      'GET /api/internal/olap/tables/vessel': 1,
+      'GET /api/internal/olap/tables/weather': 1,
       // Each of the three data sets: the six requests of the contract on 1.15.164, nothing more.
       'POST /api/v2/catalog/datasources/{id}/enablements': 3,
       'PUT /api/v2/catalog/datasources/{id}/enablements/{id}/datasets/track': 1,

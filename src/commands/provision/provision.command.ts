@@ -16,6 +16,7 @@ const provisionOptions = (command: CommandFor<'provision [manifest]'>, kit: Opti
       .option('--allow-manifest-secrets', "let the manifest's settings name secret references (env:, file:, exec: runs a command)")
       .option('--fail-fast', 'stop at the first failing data set')
       .option('--fail-on-exists', 'treat an existing table as a failure')
+      .option('--adopt', "take over the tables another manifest marked: update them and mark them with this manifest's name (without it they are refused, exit 2, nothing of their data sets sent)")
       .option('--prune', "delete the tables marked with this manifest's name that it no longer lists, then their schemas no table uses (at a terminal: asks first)")
       .option('-y, --yes', 'prune without asking (needed without a terminal)')
       .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
@@ -34,7 +35,7 @@ export const provision = defineCommand({
   description: 'run the whole workflow for every data set of a manifest, in order, safe to re-run',
   example: 'dpgw provision examples/track/provision.yaml',
   moreHelp:
-    '  $ dpgw provision examples/track/provision.yaml --plan --prune   what a prune would delete, nothing sent\n\nWithout --prune nothing is ever deleted. --prune deletes only tables marked with this\nmanifest\'s name (metadata.customConfigs "dpgw.manifest"; the name: key, else the file\'s name,\nor the folder\'s for provision.yaml); enablements stay. Without a terminal it needs --yes\n(exit 2, nothing sent). docs/lifecycle.md\n' + askedHelp('<manifest> (the YAML files with dataSets: under this folder)'),
+    '  $ dpgw provision examples/track/provision.yaml --plan --prune   what a prune would delete, nothing sent\n\nWithout --prune nothing is ever deleted. --prune deletes only tables marked with this\nmanifest\'s name (metadata.customConfigs "dpgw.manifest"), and needs a manifest with a name:\n(one taken from its path is any same-named folder\'s); enablements stay. Without a terminal it\nneeds --yes (exit 2, nothing sent). A table another manifest marked is refused (exit 2)\nunless --adopt. docs/lifecycle.md\n' + askedHelp('<manifest> (the YAML files with dataSets: under this folder)'),
   options: provisionOptions,
   handler: () => import('./provision.handler.js').then((module) => module.provision),
 });

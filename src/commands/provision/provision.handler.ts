@@ -110,6 +110,14 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
   // Every problem of the manifest is found before any password is asked for or read.
   const tableSettings = tableSettingsOf(settings);
   const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true }, warn);
+  // A name taken from the path is shared by every folder of that name (teamA/analytics, teamB/analytics): its mark cannot say which one's a table is.
+  if (options.prune === true && !loaded.named) {
+    throw new DpgwError('usage', `--prune needs a manifest with a name: of its own, and ${file} has none (its tables are marked ${MANIFEST_MARK_KEY}: ${loaded.name}, from its path, as any manifest in a folder named ${loaded.name} marks them); nothing was sent`, {
+      code: 'MANIFEST_NAME_REQUIRED',
+      where: loaded.document.at([]),
+      hint: `add name: <a name no other manifest of this platform uses> at the top of the manifest, or leave out --prune`,
+    });
+  }
   // Deleting needs consent, and a script without it learns so before any request: at a terminal the run asks once it knows what it would delete.
   if (options.prune === true && !planOnly && options.yes !== true && !context.canPrompt) {
     throw new DpgwError('usage', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
@@ -150,6 +158,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
       concurrency: options.concurrency,
       failFast: options.failFast === true,
       failOnExists: options.failOnExists === true,
+      adopt: options.adopt === true,
       waitTimeoutMs: options.waitTimeout * 1000,
       interrupted: stop.stopping,
       stopSignal: stop.signal,

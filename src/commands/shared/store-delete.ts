@@ -44,5 +44,5 @@ export async function deleteFromStore(context: CommandContext<DeleteOptions>, ki
     progress.stop();
   }
   reporter.success(record.reason);
-  return { data: { steps: [{ ...record, request: planned.record.request }] }, human: () => [] };
+  return { data: { steps: [{ ...record, request: planned.record.request, ...(planned.record.owner !== undefined ? { owner: planned.record.owner } : {}) }] }, human: () => [] };
 }

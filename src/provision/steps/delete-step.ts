@@ -10,7 +10,7 @@ import { paths } from '../../contract/paths.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../../gateway/gateway-client.js';
 import { nameProblem } from '../../names/platform-names.js';
-import { schemaNameOf } from '../../olap/manifest-mark.js';
+import { manifestMarkOf, schemaNameOf } from '../../olap/manifest-mark.js';
 import type { PlannedRequest, StepRecord } from './step-record.js';
 
 export interface DeletionTarget {
@@ -42,7 +42,8 @@ export async function planDeletion(client: GatewayClient, target: DeletionTarget
     if (users.tables.length) throw schemaInUseError(target.name, users.tables);
     return { seen: true, record: plannedDeletion(target, olapSegment, `no table uses it (${users.checked})`) };
   }
-  return { seen: true, record: plannedDeletion(target, olapSegment, 'the store holds it') };
+  // Deleting by name is the person's own act, whoever's table it is; the record says whose it was.
+  return { seen: true, record: { ...plannedDeletion(target, olapSegment, 'the store holds it'), owner: manifestMarkOf(live.body) ?? null } };
 }
 
 /** How the tables that use a schema were looked for: the store's list of tables, or only the table of the schema's name. */

@@ -54,6 +54,12 @@ export interface StepRecord {
   reason: string;
   /** What differs from the store, as `+ / - / ~` lines. */
   difference?: string[];
+  /**
+   * A table step that adopts or is refused a table, and a prune's table deletion: the manifest whose
+   * mark (`dpgw.manifest`) the store's table carries before the step, as the store returned it; null
+   * when it carries none. A table step with an owner and action `update` takes the table over.
+   */
+  owner?: string | null;
   /** In a plan: the request the run would send. */
   request?: PlannedRequest;
   /** In a plan: the schema inferred from the topic, as it would be sent. */

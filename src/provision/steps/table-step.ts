@@ -3,26 +3,96 @@
  * is compared with the manifest and updated where it differs, or — for `dpgw table create`
  * and `provision --fail-on-exists` — is an error. Without reads it is "not compared", never
  * "unchanged". `dpgw table create` and both provision modes use it.
+ *
+ * A manifest's table (one that carries its mark) changes only a table that is its own or
+ * nobody's: one another manifest marked is refused, unless the run adopts it (`--adopt`). The
+ * provision run asks this before it sends anything of the data set (ownershipRefusal), and
+ * the step asks again on the read it compares with, so a mark set in between is not missed.
  */
 import { createTableOnce } from '../../catalog/table-and-storage-steps.js';
 import { paths } from '../../contract/paths.js';
 import type { RealtimeTableDefinition } from '../../contract/types.js';
-import type { Accepted, GatewayClient } from '../../gateway/gateway-client.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { Accepted, GatewayClient, StoreRead } from '../../gateway/gateway-client.js';
+import { MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership } from '../../olap/manifest-mark.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
 import type { StepRecord } from './step-record.js';
 
-export async function planTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: { olapSegment: string; secretsKnown: boolean }): Promise<StepRecord> {
-  const live = await compareTable(client, table, inputs.secretsKnown);
+/** What a table that another manifest marked needs before this one may change it. */
+const ADOPT_FLAG = '--adopt';
+
+/**
+ * The refusal of a live table another manifest marked, for the manifest named `manifestName`;
+ * undefined when it may change it (its own, unmarked, or adopted). `unsent` says what the
+ * refusal left unsent. The owner is in `details.owner`, for the step's record.
+ */
+export function ownershipRefusal(tableName: string, live: Record<string, unknown>, manifestName: string, inputs: { adopt: boolean; unsent: string; where?: string }): DpgwError | undefined {
+  const ownership = tableOwnership(live, manifestName);
+  if (ownership.kind !== 'other' || inputs.adopt) return undefined;
+  return new DpgwError('input', `${ownedElsewhere(tableName, ownership.owner, manifestName)}; ${inputs.unsent}`, {
+    code: 'TABLE_OWNED_ELSEWHERE',
+    where: inputs.where,
+    hint: `pass ${ADOPT_FLAG} to update it and mark it ${MANIFEST_MARK_KEY}: ${manifestName} (manifest ${shownMark(ownership.owner)} then no longer owns or prunes it), or give this data set another table name (table.name)`,
+    details: { owner: ownership.owner },
+  });
+}
+
+function ownedElsewhere(tableName: string, owner: string, manifestName: string): string {
+  return `table ${tableName} belongs to manifest ${shownMark(owner)} (its metadata.customConfigs["${MANIFEST_MARK_KEY}"]), not to this manifest, ${manifestName}`;
+}
+
+/** The table step of a data set refused for its owner (ownershipRefusal): in a plan, or failed in a run. */
+export function refusedTableRecord(refusal: DpgwError, run: boolean): StepRecord {
+  const owner = typeof refusal.details?.owner === 'string' ? refusal.details.owner : null;
+  return run
+    ? { step: 'table', action: 'refused', status: 'failed', reason: refusal.toLine(), owner }
+    : { step: 'table', action: 'refused', reason: `refused: ${refusal.message}; ${ADOPT_FLAG} takes it over`, owner };
+}
+
+/** Who a live table belongs to when this step takes it over (another manifest's with --adopt, or nobody's); undefined when it is the manifest's own, or the step sets no mark. */
+function adoptedFrom(table: RealtimeTableDefinition, read: StoreRead<Record<string, unknown>>): { owner: string | null; words: string } | undefined {
+  const manifestName = manifestMarkOf(table as unknown as Record<string, unknown>);
+  if (manifestName === undefined || read.kind !== 'found') return undefined;
+  const ownership = tableOwnership(read.body, manifestName);
+  if (ownership.kind === 'own') return undefined;
+  return ownership.kind === 'other'
+    ? { owner: ownership.owner, words: `from manifest ${shownMark(ownership.owner)} (${ADOPT_FLAG})` }
+    : { owner: null, words: 'that no manifest marked (made by hand, or by dpgw table create)' };
+}
+
+export interface TablePlanInputs {
+  olapSegment: string;
+  secretsKnown: boolean;
+  /** `--adopt`: a table another manifest marked is updated and marked as this one's. */
+  adopt?: boolean;
+  /** The store's table, read before the run already. */
+  read?: StoreRead<Record<string, unknown>>;
+}
+
+export async function planTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TablePlanInputs): Promise<StepRecord> {
   const name = table.tableName;
+  const read = inputs.read ?? (await client.getTable(name));
+  const manifestName = manifestMarkOf(table as unknown as Record<string, unknown>);
+  const refusal = manifestName !== undefined && read.kind === 'found' ? ownershipRefusal(name, read.body, manifestName, { adopt: inputs.adopt === true, unsent: 'nothing of this data set was sent' }) : undefined;
+  if (refusal) return refusedTableRecord(refusal, false);
+  const live = await compareTable(client, table, inputs.secretsKnown, read);
   const difference = live.lines.length ? { difference: live.lines } : {};
+  const adopted = adoptedFrom(table, read);
   switch (live.change) {
     case 'create':
       return { step: 'table', action: 'create', reason: `POST table ${name} (new)`, request: { method: 'POST', path: paths.olapTables(inputs.olapSegment), body: maskSecrets(table) } };
     case 'none':
       return { step: 'table', action: 'none', reason: `table ${name}: no changes` };
     case 'update':
-      return { step: 'table', action: 'update', reason: `PUT table ${name}: update what differs`, ...difference, request: { method: 'PUT', path: paths.olapTable(name, inputs.olapSegment), body: maskSecrets(table) } };
+      return {
+        step: 'table',
+        action: 'update',
+        reason: adopted ? `PUT table ${name}: adopt it ${adopted.words}, and update what differs` : `PUT table ${name}: update what differs`,
+        ...difference,
+        ...(adopted ? { owner: adopted.owner } : {}),
+        request: { method: 'PUT', path: paths.olapTable(name, inputs.olapSegment), body: maskSecrets(table) },
+      };
     case 'incompatible':
     case 'not-compared':
       return { step: 'table', action: 'not-compared', reason: `POST table ${name}; if it exists, not compared: ${live.why}` };
@@ -32,6 +102,8 @@ export async function planTable(client: GatewayClient, table: RealtimeTableDefin
 export interface TableApplyInputs {
   /** `fail`: a table that exists is an error (with this hint); `converge`: it is compared and updated. */
   existing: { fail: string } | 'converge';
+  /** `--adopt`: a table another manifest marked is updated and marked as this one's. */
+  adopt?: boolean;
 }
 
 export async function applyTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TableApplyInputs): Promise<{ record: StepRecord; answer?: Accepted }> {
@@ -43,11 +115,18 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
   const outcome = await createTableOnce(client, table, 'unchanged');
   if (outcome.created) return { answer: outcome.answer, record: { step: 'table', action: 'create', status: 'changed', reason: `table ${name} created` } };
   // It exists (409): "unchanged" only when read back and equal; a difference is updated; without reads, "not compared".
-  const live = await compareTable(client, table, true);
+  const read = await client.getTable(name);
+  // Read before the run too; a mark another manifest set since is refused here, before the PUT.
+  const manifestName = manifestMarkOf(table as unknown as Record<string, unknown>);
+  const refusal = manifestName !== undefined && read.kind === 'found' ? ownershipRefusal(name, read.body, manifestName, { adopt: inputs.adopt === true, unsent: 'the table was not changed' }) : undefined;
+  if (refusal) throw refusal;
+  const live = await compareTable(client, table, true, read);
   if (live.change === 'none') return { record: { step: 'table', action: 'none', status: 'unchanged', reason: `table ${name} exists and matches the manifest` } };
   if (live.change === 'update') {
+    const adopted = adoptedFrom(table, read);
     const answer = await updateTable(client, table, live.lines);
-    return { answer, record: { step: 'table', action: 'update', status: 'changed', reason: `table ${name} updated: ${live.lines.join('; ')}`, difference: live.lines } };
+    const what = adopted ? `adopted ${adopted.words} and updated` : 'updated';
+    return { answer, record: { step: 'table', action: 'update', status: 'changed', reason: `table ${name} ${what}: ${live.lines.join('; ')}`, difference: live.lines, ...(adopted ? { owner: adopted.owner } : {}) } };
   }
   const why = live.change === 'create' ? 'the store answered 409 for the table but does not return it' : live.why;
   return { record: { step: 'table', action: 'not-compared', status: 'not-compared', reason: `table ${name} exists, not compared: ${why}` } };
