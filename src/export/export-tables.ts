@@ -9,6 +9,7 @@
  * with its reason.
  */
 import { objectAt } from '../olap/object-at.js';
+import { manifestMarkOf, type ManifestMark } from '../olap/manifest-mark.js';
 import type { AnalyticsSchema, DateTimeFieldSpec, FieldSpec } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
@@ -23,8 +24,6 @@ import { plural } from '../text/plural.js';
 import { quotedServerText, serverText } from '../text/terminal-text.js';
 import { CatalogByTopic, type TableOrigin } from './table-origin.js';
 
-/** The key of a table's custom configs that names the manifest managing it. */
-export const MANIFEST_MARK = 'dpgw.manifest';
 /** A manifest's name as the manifest takes it: one plain word, as the platform's names are. */
 export const MANIFEST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,248}$/;
 /** The manifest's file name in the output folder. */
@@ -40,6 +39,8 @@ export interface ExportRequest {
   dataSets?: readonly string[];
   /** Only the tables whose `metadata.customConfigs["dpgw.manifest"]` is this; also the manifest's `name:`. */
   manifestName?: string;
+  /** The output folder's own name: a manifest there named provision.yaml takes it as its name (manifestNameOf). */
+  folderName: string;
   /** Settings the run's flags or environment set: they win over a manifest's, so the manifest does not set them. */
   runChosen?: ReadonlySet<string>;
 }
@@ -62,8 +63,14 @@ export interface LeftOutTable {
 
 export interface ExportResult {
   exported: ExportedTable[];
-  /** The manifest's `name:`: --manifest's, else the mark every exported table carries (where the manifest format has names). */
+  /** The manifest's `name:`: the mark every exported table carries, where a manifest gave it (where the manifest format has names). */
   name?: string;
+  /**
+   * The mark the exported tables carry when a manifest took it from its file or folder and the output folder has
+   * another name: no `name:` can keep it (a given name is another owner, olap/manifest-mark.ts), so its plan refuses
+   * them until run once with --adopt, or kept in a folder of that name.
+   */
+  markNotKept?: string;
   /** The manifest's `settings:`: table settings every exported table shares and the run's settings would give otherwise. */
   settings: Partial<Record<ManifestSettingKey, string>>;
   leftOut: LeftOutTable[];
@@ -140,9 +147,12 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   }
   const files = schemaFiles(exported);
   const tables = exported.map(({ table }) => table);
-  const name = request.manifestName ?? sharedMark(candidates.filter((candidate) => tables.some((table) => table.table === candidate.table)));
+  const mark = sharedMark(candidates.filter((candidate) => tables.some((table) => table.table === candidate.table)));
+  // A name a manifest gave is written as name:; one it took from its folder is kept only by a folder of that name.
+  const name = mark?.named ? mark.name : undefined;
+  const markNotKept = mark !== undefined && !mark.named && mark.name !== request.folderName ? mark.name : undefined;
   if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, settings, name) });
-  return { exported: tables, name, settings, leftOut, files };
+  return { exported: tables, ...(name !== undefined ? { name } : {}), ...(markNotKept !== undefined ? { markNotKept } : {}), settings, leftOut, files };
 }
 
 /** The one line that says this gateway lacks a read export needs. */
@@ -206,11 +216,12 @@ function sharedSettings(candidates: readonly Candidate[], request: ExportRequest
  * name: so an export whose tables all carry one mark is written with that name, else its plan would re-mark them.
  * Only where the manifest format has `name:` (#33 §2; before it, provision neither marks nor takes the key).
  */
-function sharedMark(candidates: readonly Candidate[]): string | undefined {
+function sharedMark(candidates: readonly Candidate[]): ManifestMark | undefined {
   if (!('name' in manifestSchema.shape)) return undefined;
-  const marks = new Set(candidates.map((candidate) => markOf(candidate.live)));
-  const [mark] = marks;
-  return marks.size === 1 && typeof mark === 'string' && MANIFEST_NAME.test(mark) ? mark : undefined;
+  const marks = new Set(candidates.map((candidate) => JSON.stringify(manifestMarkOf(candidate.live) ?? null)));
+  const [only] = marks;
+  const mark = marks.size === 1 ? (JSON.parse(only!) as ManifestMark | null) : null;
+  return mark !== null && MANIFEST_NAME.test(mark.name) ? mark : undefined;
 }
 
 /**
@@ -243,7 +254,7 @@ async function exportOne(name: string, request: ExportRequest, catalog: CatalogB
   if (read.kind !== 'found') return leave('the store lists it but does not return it');
   const live = realtimeOf(read.body);
   if (!live) return leave('it is no REALTIME table (dpgw provisions REALTIME tables only)');
-  if (request.manifestName !== undefined && markOf(live) !== request.manifestName) return undefined;
+  if (request.manifestName !== undefined && manifestMarkOf(live)?.name !== request.manifestName) return undefined;
 
   const streams = objectAt(live, 'tableIndexConfig', 'streamConfigs');
   const streamType = request.table.streamType;
@@ -293,9 +304,6 @@ function realtimeOf(body: Record<string, unknown>): Record<string, unknown> | un
   return body.tableType === 'REALTIME' ? body : undefined;
 }
 
-function markOf(table: Record<string, unknown>): unknown {
-  return objectAt(table, 'metadata', 'customConfigs')[MANIFEST_MARK];
-}
 
 
 /** The columns as the store holds them: what a plan compares (name, group, type; a date-time column's format and granularity). */

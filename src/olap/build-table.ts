@@ -11,7 +11,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
 import { howToSet } from '../settings/setting-definitions.js';
 import { scramJaasConfig } from './jaas-config.js';
-import { withManifestMark } from './manifest-mark.js';
+import { withManifestMark, type ManifestMark } from './manifest-mark.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
 import { checkTable, failOnIssues, fillTemplate, readTemplate, streamConnectionIssues, type TemplateValues } from './table-template.js';
@@ -47,8 +47,8 @@ export interface TableInputs {
   streamPassword?: string;
   /** A retention the caller's own input sets (a manifest entry's table.retentionDays), over the setting. */
   retentionDays?: number;
-  /** The manifest whose table this is: its name is the table's mark (olap/manifest-mark.ts). */
-  manifestName?: string;
+  /** The manifest whose table this is: the table's mark (olap/manifest-mark.ts). */
+  manifestMark?: ManifestMark;
   /** The template (`templateFile`) is a manifest's, which the run does not let choose endpoints: it may not choose the stream connection either. */
   streamConnectionIsTheRuns?: boolean;
   warn: (message: string) => void;
@@ -104,7 +104,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     issues.push(...streamConnectionIssues(filled, fillTemplate(await readTemplate(undefined), values).table, template, values));
   }
   failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template');
-  const table = inputs.manifestName === undefined ? filled : withManifestMark(filled, inputs.manifestName);
+  const table = inputs.manifestMark === undefined ? filled : withManifestMark(filled, inputs.manifestMark);
   return { table, schema, schemaName };
 }
 

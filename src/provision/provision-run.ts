@@ -13,6 +13,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
+import type { ManifestMark } from '../olap/manifest-mark.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
 import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
 import { closestMatch } from '../text/closest-match.js';
@@ -85,8 +86,8 @@ export interface KnownProfiles {
 
 export interface RunOptions {
   client: GatewayClient;
-  /** The manifest's name: every table it creates or updates carries it as its mark (olap/manifest-mark.ts). */
-  manifestName: string;
+  /** The manifest: every table it creates or updates carries its mark (olap/manifest-mark.ts). */
+  manifestMark: ManifestMark;
   settings: ProvisionSettings;
   streamPassword?: string;
   /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
@@ -158,7 +159,7 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
       // Checked here, before any request, for every entry: a template of the manifest's may not choose the stream connection.
-      const { table } = await buildTable({ ...tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, loaded.name), streamConnectionIsTheRuns: settings.allowManifestEndpoints !== true });
+      const { table } = await buildTable({ ...tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, { name: loaded.name, named: loaded.named }), streamConnectionIsTheRuns: settings.allowManifestEndpoints !== true });
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);
@@ -278,7 +279,7 @@ async function ownersBeforeRun(loaded: LoadedManifest, prepared: Prepared[], opt
       options.tableReads!.set(entry.index, read);
       if (read.kind !== 'found') continue;
       const where = loaded.document.at(entry.table?.name === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table', 'name']);
-      const refusal = ownershipRefusal(tableName, read.body, options.manifestName, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where });
+      const refusal = ownershipRefusal(tableName, read.body, options.manifestMark, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where });
       if (refusal) options.refusedTables!.set(entry.index, refusal);
     }
   };
@@ -368,7 +369,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
       const known = inferred ? undefined : options.schemaComparisons?.get(entry.index);
       steps.push((await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record);
     }
-    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn, options.manifestName));
+    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn, options.manifestMark));
     // The sample is read only where the run would read it: not past a refused schema, nor from brokers out of reach.
     const schemaRefused = steps.some((step) => step.action === 'refused');
     const sampleTopic = entry.table?.topic ?? topic;
@@ -487,7 +488,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
     attempted = 'create';
     const inferred = infer ? await inferStep(inferInputs(entry, infer, topic, options)) : undefined;
     const schema = inferred?.schema ?? given!;
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn, options.manifestName));
+    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn, options.manifestMark));
 
     // Before the schema and the table: do the topic's messages carry the schema's columns?
     current = 'sample';
@@ -607,9 +608,9 @@ function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: stri
   return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
 }
 
-function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestName: string): TableInputs {
+function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestMark: ManifestMark): TableInputs {
   return {
-    manifestName,
+    manifestMark,
     settings,
     retentionDays: entry.table?.retentionDays,
     topic: entry.table?.topic ?? topic,

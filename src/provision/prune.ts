@@ -10,7 +10,7 @@
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { nameProblem } from '../names/platform-names.js';
-import { MANIFEST_MARK_KEY, manifestMarkOf, schemaNameOf } from '../olap/manifest-mark.js';
+import { MANIFEST_MARK_KEY, manifestMarkOf, schemaNameOf, type ManifestMark } from '../olap/manifest-mark.js';
 import { applyDeletion, bareTableName, plannedDeletion, type DeletionTarget } from './steps/delete-step.js';
 import { blockedStep, type StepRecord } from './steps/step-record.js';
 
@@ -38,14 +38,15 @@ export interface PrunePlan {
 
 interface LiveTable {
   name: string;
-  mark?: string;
+  mark?: ManifestMark;
   schema?: string;
 }
 
 /** What a prune would delete, found with GET requests only. */
 export async function planPrune(client: GatewayClient, inputs: PruneInputs): Promise<PrunePlan> {
   const live = await liveTables(client);
-  const pruned = live.filter((table) => table.mark === inputs.manifestName && !inputs.keptTables.has(table.name));
+  // Only a name the manifest gave itself proves a table its own (olap/manifest-mark.ts): one taken from a folder is every such folder's.
+  const pruned = live.filter((table) => table.mark?.named === true && table.mark.name === inputs.manifestName && !inputs.keptTables.has(table.name));
   const staying = live.filter((table) => !pruned.includes(table));
   // A schema goes when no staying table names it, or is named like it (the store refuses those too).
   const inUse = (schema: string) => staying.some((table) => table.schema === schema || table.name === schema);

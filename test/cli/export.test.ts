@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
@@ -14,7 +14,8 @@ import { trackSchemaBeside } from '../helpers/track.js';
 const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 
 /** Two data sets: track as dpgw makes it by default; vessel with a retention of its own and a table name that is not its schema's. */
-const twoDataSets = `dataSets:
+const twoDataSets = `name: platform
+dataSets:
   - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml }
   - { datasource: mock-data-library, dataset: vessel, enablement: fleet, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: vessel_positions, retentionDays: 30 } }
 `;
@@ -56,7 +57,7 @@ function fleetOps(folder: string, entries: string): string {
   writeFileSync(join(folder, 'marked-table.yaml'), template);
   trackSchemaBeside(folder);
   const file = join(folder, 'fleet-ops.yaml');
-  writeFileSync(file, `dataSets:\n${entries}`);
+  writeFileSync(file, `name: fleet-ops\ndataSets:\n${entries}`);
   return file;
 }
 const marked = (dataset: string) => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset}, template: marked-table.yaml } }\n`;
@@ -119,6 +120,28 @@ describe('dpgw export', () => {
     const { plan } = await expectNoChanges(context, join(out, 'provision.yaml'));
     expect(plan.map((p) => `${p.dataset} ${p.table}`)).toEqual(['track track', 'vessel vessel_positions']);
     for (const dataSet of plan) expect(dataSet.steps.filter((s) => ['enable', 'schema', 'table'].includes(s.step)).map((s) => `${s.step} ${s.action}`)).toEqual(['enable none', 'schema none', 'table none']);
+  });
+
+  it('tables a manifest without name: marked: kept by an export into a folder of that name; elsewhere no name: is written and a warning says how to take them', async () => {
+    const context = await setUp();
+    const { dpgw, provisioned, folder, markOf } = context;
+    await provisioned(twoDataSets.replace('name: platform\n', ''));
+    // The manifest was the config folder's provision.yaml: its tables carry that folder's name, taken, not given.
+    const mark = basename(folder);
+    expect(markOf('track')).toBe(mark);
+    const elsewhere = join(folder, 'exported');
+    const warned = await dpgw(['export', '-o', elsewhere]);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain(`warning: the tables carry the mark ${mark}, a name their manifest took from its file or folder, which no name: can keep: this manifest manages them from a folder named ${mark} (\`dpgw export --output ${mark}\`), or give it a name: of its own and run it once with --adopt`);
+    expect(parseYaml(readFileSync(join(elsewhere, 'provision.yaml'), 'utf8')).name).toBeUndefined();
+    expect((await dpgw(['provision', join(elsewhere, 'provision.yaml'), '--plan'])).code).toBe(2);
+
+    const kept = join(folder, 'kept', mark);
+    const result = await dpgw(['export', '-o', kept]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('warning');
+    expect(parseYaml(readFileSync(join(kept, 'provision.yaml'), 'utf8')).name).toBeUndefined();
+    await expectNoChanges(context, join(kept, 'provision.yaml'));
   });
 
   it("tables made with a tenant other than this run's: the manifest's settings say it, and the plan without it is still no changes", async () => {

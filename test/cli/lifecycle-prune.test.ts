@@ -68,10 +68,12 @@ describe('the mark of a manifest', () => {
     expect(plan.stdout).toContain('~ metadata.customConfigs["dpgw.manifest"]: "track" → "fleet"');
     expect((await dpgw(['provision', renamed, '--adopt'])).code).toBe(0);
     expect(markOf('track')).toBe('fleet');
-    // Without name: the folder of a provision.yaml names it.
+    // Without name: the folder of a provision.yaml names it; a name so taken is every folder's of that name, so it is not the manifest that gave itself that name.
     mkdirSync(join(dirname(renamed), 'fleet'));
     const inFolder = write('fleet/provision.yaml', `dataSets:\n${entry('track', 'track')}`.replace(/schema: track-schema/, 'schema: ../track-schema'));
-    expect((await dpgw(['provision', inFolder, '--plan', '--allow-outside-files', '--detailed-exitcode'])).code).toBe(0);
+    const taken = await dpgw(['provision', inFolder, '--plan', '--allow-outside-files', '--detailed-exitcode']);
+    expect(taken.code, taken.stderr).toBe(2);
+    expect(taken.stdout).toContain('refused: table track belongs to manifest fleet (its metadata.customConfigs["dpgw.manifest"]), not to this manifest, fleet (a name taken from its file or folder)');
   });
 
   it('a name derived from a path that breaks the name rule is refused at the top of the manifest, naming name:', async () => {

@@ -96,6 +96,33 @@ describe('the prune collision of two folders named analytics', () => {
     expect([...sandbox.store.tables.keys()].sort()).toEqual(['track', 'vessel']);
     expect([...sandbox.store.schemas.keys()].sort()).toEqual(['track', 'vessel']);
   });
+
+  it("name: analytics beside a folder named analytics: the folder's tables are not the named manifest's to prune or update, and the plan says why", async () => {
+    const { manifest, dpgw, sandbox, changing } = await twoTeams();
+    // teamB has no name: its table is marked with the folder's name, and says so.
+    expect((await dpgw(['provision', manifest('teamB', undefined, ['vessel'])])).code).toBe(0);
+    expect(sandbox.store.tables.get('vessel')!.definition.metadata!.customConfigs).toMatchObject({ 'dpgw.manifest': 'analytics' });
+    expect(sandbox.store.tables.get('vessel')!.definition.metadata!.customConfigs['dpgw.manifest.named']).toBeUndefined();
+    // teamA gives itself the very same name.
+    expect((await dpgw(['provision', manifest('teamA', 'analytics', ['track'])])).code).toBe(0);
+    expect(sandbox.store.tables.get('track')!.definition.metadata!.customConfigs).toMatchObject({ 'dpgw.manifest': 'analytics', 'dpgw.manifest.named': 'true' });
+    sandbox.requestLog.clear();
+
+    const pruned = await dpgw(['provision', manifest('teamA', 'analytics', ['track']), '--prune', '--yes', '--json']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(JSON.parse(pruned.stdout).prune.steps).toEqual([]);
+    expect(sandbox.store.tables.has('vessel')).toBe(true);
+    expect(changing().filter((request) => request.method === 'DELETE')).toEqual([]);
+
+    // Nor may it take teamB's table by listing it: the folder's name is no proof of the same manifest.
+    const taken = await dpgw(['provision', manifest('teamA', 'analytics', ['track', 'vessel']), '--json']);
+    expect(taken.code).toBe(2);
+    const refused = (JSON.parse(taken.stdout).dataSets as Array<{ dataset: string; steps: Step[] }>).find((d) => d.dataset === 'vessel')!.steps.find((s) => s.step === 'table')!;
+    expect(refused).toMatchObject({ action: 'refused', owner: 'analytics', reason: expect.stringContaining('belongs to manifest analytics (a name taken from its file or folder)') });
+    expect(changing().filter((request) => mentions(request, 'vessel'))).toEqual([]);
+    // And teamB, without a name, may not take back what the named one marks.
+    expect((await dpgw(['provision', manifest('teamB', undefined, ['track'])])).code).toBe(2);
+  });
 });
 
 describe("another manifest's table", () => {

@@ -33,7 +33,7 @@ describe(`dpgw export from Pinot ${pinot.version}`, () => {
     // Its own enablement (so its own topic) and schema: this file's data set is its alone, whichever e2e file runs first.
     writeFileSync(join(folder, 'schema.yaml'), readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace('schemaName: track', `schemaName: ${TABLE}`));
     const manifest = join(folder, 'provision.yaml');
-    writeFileSync(manifest, `dataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: ${ENABLEMENT}, groups: [track-readers], schema: schema.yaml, table: { name: ${TABLE}, retentionDays: 30 } }\n`);
+    writeFileSync(manifest, `name: ${ENABLEMENT}\ndataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: ${ENABLEMENT}, groups: [track-readers], schema: schema.yaml, table: { name: ${TABLE}, retentionDays: 30 } }\n`);
     const provisioned = await spawnDpgw(['provision', manifest], { env });
     expect(provisioned.code, provisioned.stderr).toBe(0);
     // Pinot's own listing holds the table (the gateway passes it on).

@@ -68,20 +68,20 @@ describe(`ownership on Pinot ${pinot.version}`, () => {
     expect(await pinotSchemaStatus('own_b_vessel')).toBe(200);
     expect(await pinotTable('own_a_weather')).toEqual({});
 
-    // With a name: of its own, teamA prunes only what it marked: nothing of teamB's.
-    const named = manifest('teamA', 'team-a', [['weather', 'own_a_weather']]);
+    // With a name: of its own — even the very name teamB took from its folder — teamA prunes only what it marked: nothing of teamB's.
+    const named = manifest('teamA', 'analytics', [['weather', 'own_a_weather']]);
     const planned = await dpgw(['provision', named, '--plan', '--prune', '--json']);
     expect(planned.code, planned.stderr).toBe(0);
     expect(JSON.parse(planned.stdout).prune.steps).toEqual([]);
     const pruned = await dpgw(['provision', named, '--prune', '--yes', '--json']);
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(JSON.parse(pruned.stdout).prune.steps).toEqual([]);
-    expect(markOf(await pinotTable('own_a_weather'))).toBe('team-a');
+    expect(markOf(await pinotTable('own_a_weather'))).toBe('analytics');
     expect(markOf(await pinotTable('own_b_vessel'))).toBe('analytics');
     expect(await pinotSchemaStatus('own_b_vessel')).toBe(200);
 
     // teamB's table listed by teamA's manifest: refused, and Pinot's table keeps teamB's mark.
-    const claimed = await dpgw(['provision', manifest('teamA', 'team-a', [['weather', 'own_a_weather'], ['vessel', 'own_b_vessel']]), '--json']);
+    const claimed = await dpgw(['provision', manifest('teamA', 'analytics', [['weather', 'own_a_weather'], ['vessel', 'own_b_vessel']]), '--json']);
     expect(claimed.code, claimed.stderr).toBe(2);
     const vessel = (JSON.parse(claimed.stdout) as { dataSets: Array<{ dataset: string; error?: { code: string }; steps: Array<{ step: string; action: string; owner?: string | null }> }> }).dataSets.find((d) => d.dataset === 'vessel')!;
     expect(vessel.error).toMatchObject({ code: 'TABLE_OWNED_ELSEWHERE' });

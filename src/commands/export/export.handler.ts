@@ -1,6 +1,6 @@
 /** `dpgw export --output DIR`: the platform's tables as a provision manifest and schema files. */
 import { mkdir } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { HandlerOf } from '../../cli/command-definition.js';
 import type { ExportCommand } from './export.command.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
@@ -26,9 +26,13 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   const client = await context.gateway();
   // A manifest's setting gives way to the run's flags and environment (docs/provision.md): the export sets none of those.
   const runChosen = new Set(Object.values(settings.values).flatMap((setting) => (setting.source.kind === 'flag' || setting.source.kind === 'env' ? [setting.key] : [])));
-  const result = await exportTables({ client, table, tables: options.table, dataSets: options.dataset, manifestName: options.manifest, runChosen });
+  const result = await exportTables({ client, table, tables: options.table, dataSets: options.dataset, manifestName: options.manifest, folderName: basename(folder), runChosen });
   if (result.leftOut.length) {
     reporter.warn(`left out ${plural(result.leftOut.length, 'table')} dpgw cannot write back as a manifest entry: ${result.leftOut.map((t) => `${t.table} (${t.reason})`).join('; ')}`);
+  }
+  if (result.markNotKept !== undefined) {
+    const mark = result.markNotKept;
+    reporter.warn(`the tables carry the mark ${mark}, a name their manifest took from its file or folder, which no name: can keep: this manifest manages them from a folder named ${mark} (\`dpgw export --output ${mark}\`), or give it a name: of its own and run it once with --adopt (docs/lifecycle.md)`);
   }
   if (result.exported.length === 0) {
     const filters = [options.table?.length ? `--table ${options.table.join(', ')}` : '', options.dataset?.length ? `--dataset ${options.dataset.join(', ')}` : '', options.manifest !== undefined ? `--manifest ${options.manifest}` : ''].filter(Boolean);

@@ -146,7 +146,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     await ensureSignedIn({ session: sessionOptionsOf(settings, io.env), env: io.env, warn: (m) => reporter.warn(m), info: (m) => reporter.info(m), prompt });
     const runOptions = {
       client,
-      manifestName: loaded.name,
+      manifestMark: { name: loaded.name, named: loaded.named },
       settings: provisionSettingsOf(settings, tableSettings),
       streamPassword,
       stream,

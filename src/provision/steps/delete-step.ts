@@ -43,7 +43,7 @@ export async function planDeletion(client: GatewayClient, target: DeletionTarget
     return { seen: true, record: plannedDeletion(target, olapSegment, `no table uses it (${users.checked})`) };
   }
   // Deleting by name is the person's own act, whoever's table it is; the record says whose it was.
-  return { seen: true, record: { ...plannedDeletion(target, olapSegment, 'the store holds it'), owner: manifestMarkOf(live.body) ?? null } };
+  return { seen: true, record: { ...plannedDeletion(target, olapSegment, 'the store holds it'), owner: manifestMarkOf(live.body)?.name ?? null } };
 }
 
 /** How the tables that use a schema were looked for: the store's list of tables, or only the table of the schema's name. */

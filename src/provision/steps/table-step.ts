@@ -14,7 +14,7 @@ import { paths } from '../../contract/paths.js';
 import type { RealtimeTableDefinition } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Accepted, GatewayClient, StoreRead } from '../../gateway/gateway-client.js';
-import { MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership } from '../../olap/manifest-mark.js';
+import { MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership, type ManifestMark } from '../../olap/manifest-mark.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
 import type { StepRecord } from './step-record.js';
@@ -23,23 +23,23 @@ import type { StepRecord } from './step-record.js';
 const ADOPT_FLAG = '--adopt';
 
 /**
- * The refusal of a live table another manifest marked, for the manifest named `manifestName`;
+ * The refusal of a live table another manifest marked, for the manifest `mark`;
  * undefined when it may change it (its own, unmarked, or adopted). `unsent` says what the
  * refusal left unsent. The owner is in `details.owner`, for the step's record.
  */
-export function ownershipRefusal(tableName: string, live: Record<string, unknown>, manifestName: string, inputs: { adopt: boolean; unsent: string; where?: string }): DpgwError | undefined {
-  const ownership = tableOwnership(live, manifestName);
+export function ownershipRefusal(tableName: string, live: Record<string, unknown>, mark: ManifestMark, inputs: { adopt: boolean; unsent: string; where?: string }): DpgwError | undefined {
+  const ownership = tableOwnership(live, mark);
   if (ownership.kind !== 'other' || inputs.adopt) return undefined;
-  return new DpgwError('input', `${ownedElsewhere(tableName, ownership.owner, manifestName)}; ${inputs.unsent}`, {
+  return new DpgwError('input', `${ownedElsewhere(tableName, ownership.owner, mark)}; ${inputs.unsent}`, {
     code: 'TABLE_OWNED_ELSEWHERE',
     where: inputs.where,
-    hint: `pass ${ADOPT_FLAG} to update it and mark it ${MANIFEST_MARK_KEY}: ${manifestName} (manifest ${shownMark(ownership.owner)} then no longer owns or prunes it), or give this data set another table name (table.name)`,
-    details: { owner: ownership.owner },
+    hint: `pass ${ADOPT_FLAG} to update it and mark it ${MANIFEST_MARK_KEY}: ${mark.name} (manifest ${shownMark(ownership.owner)} then no longer owns or prunes it), or give this data set another table name (table.name)`,
+    details: { owner: ownership.owner.name },
   });
 }
 
-function ownedElsewhere(tableName: string, owner: string, manifestName: string): string {
-  return `table ${tableName} belongs to manifest ${shownMark(owner)} (its metadata.customConfigs["${MANIFEST_MARK_KEY}"]), not to this manifest, ${manifestName}`;
+function ownedElsewhere(tableName: string, owner: ManifestMark, mark: ManifestMark): string {
+  return `table ${tableName} belongs to manifest ${shownMark(owner)} (its metadata.customConfigs["${MANIFEST_MARK_KEY}"]), not to this manifest, ${shownMark(mark)}`;
 }
 
 /** The table step of a data set refused for its owner (ownershipRefusal): in a plan, or failed in a run. */
@@ -52,12 +52,12 @@ export function refusedTableRecord(refusal: DpgwError, run: boolean): StepRecord
 
 /** Who a live table belongs to when this step takes it over (another manifest's with --adopt, or nobody's); undefined when it is the manifest's own, or the step sets no mark. */
 function adoptedFrom(table: RealtimeTableDefinition, read: StoreRead<Record<string, unknown>>): { owner: string | null; words: string } | undefined {
-  const manifestName = manifestMarkOf(table as unknown as Record<string, unknown>);
-  if (manifestName === undefined || read.kind !== 'found') return undefined;
-  const ownership = tableOwnership(read.body, manifestName);
+  const mark = manifestMarkOf(table as unknown as Record<string, unknown>);
+  if (mark === undefined || read.kind !== 'found') return undefined;
+  const ownership = tableOwnership(read.body, mark);
   if (ownership.kind === 'own') return undefined;
   return ownership.kind === 'other'
-    ? { owner: ownership.owner, words: `from manifest ${shownMark(ownership.owner)} (${ADOPT_FLAG})` }
+    ? { owner: ownership.owner.name, words: `from manifest ${shownMark(ownership.owner)} (${ADOPT_FLAG})` }
     : { owner: null, words: 'that no manifest marked (made by hand, or by dpgw table create)' };
 }
 
@@ -73,8 +73,8 @@ export interface TablePlanInputs {
 export async function planTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TablePlanInputs): Promise<StepRecord> {
   const name = table.tableName;
   const read = inputs.read ?? (await client.getTable(name));
-  const manifestName = manifestMarkOf(table as unknown as Record<string, unknown>);
-  const refusal = manifestName !== undefined && read.kind === 'found' ? ownershipRefusal(name, read.body, manifestName, { adopt: inputs.adopt === true, unsent: 'nothing of this data set was sent' }) : undefined;
+  const mark = manifestMarkOf(table as unknown as Record<string, unknown>);
+  const refusal = mark !== undefined && read.kind === 'found' ? ownershipRefusal(name, read.body, mark, { adopt: inputs.adopt === true, unsent: 'nothing of this data set was sent' }) : undefined;
   if (refusal) return refusedTableRecord(refusal, false);
   const live = await compareTable(client, table, inputs.secretsKnown, read);
   const difference = live.lines.length ? { difference: live.lines } : {};
@@ -117,8 +117,8 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
   // It exists (409): "unchanged" only when read back and equal; a difference is updated; without reads, "not compared".
   const read = await client.getTable(name);
   // Read before the run too; a mark another manifest set since is refused here, before the PUT.
-  const manifestName = manifestMarkOf(table as unknown as Record<string, unknown>);
-  const refusal = manifestName !== undefined && read.kind === 'found' ? ownershipRefusal(name, read.body, manifestName, { adopt: inputs.adopt === true, unsent: 'the table was not changed' }) : undefined;
+  const mark = manifestMarkOf(table as unknown as Record<string, unknown>);
+  const refusal = mark !== undefined && read.kind === 'found' ? ownershipRefusal(name, read.body, mark, { adopt: inputs.adopt === true, unsent: 'the table was not changed' }) : undefined;
   if (refusal) throw refusal;
   const live = await compareTable(client, table, true, read);
   if (live.change === 'none') return { record: { step: 'table', action: 'none', status: 'unchanged', reason: `table ${name} exists and matches the manifest` } };
