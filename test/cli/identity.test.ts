@@ -14,6 +14,7 @@ import { DEVICE_CLIENT_ID, SERVICE_ACCOUNT_CLIENT_ID } from '../../src/sandbox/s
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { signInEnv } from '../helpers/sandbox-http.js';
 
 const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 const closers: Array<() => Promise<void>> = [];
@@ -27,14 +28,7 @@ const TOKEN_PATH = '/auth/realms/data-platform/protocol/openid-connect/token';
 async function signedInAsAdmin() {
   const sandbox = await sandboxes.start();
   const password = (username: string) => sandbox.users.find((u) => u.username === username)!.password;
-  const env = cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_AUTH_URL: sandbox.authUrl,
-    DPGW_REALM: sandbox.realm,
-    DPGW_CLIENT_ID: sandbox.clientId,
-    DPGW_CLIENT_SECRET: sandbox.clientSecret,
-    DPGW_USERNAME: 'admin',
-  });
+  const env = signInEnv(sandbox, { DPGW_USERNAME: 'admin' });
   const dpgw = (argv: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(argv, { env: { ...env, ...extra } });
   const login = await dpgw(['login'], { DPGW_PASSWORD: password('admin') });
   expect(login.code, login.stderr).toBe(0);

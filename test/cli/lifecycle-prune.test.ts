@@ -73,7 +73,7 @@ describe('the mark of a manifest', () => {
     const inFolder = write('fleet/provision.yaml', `dataSets:\n${entry('track', 'track')}`.replace(/schema: track-schema/, 'schema: ../track-schema'));
     const taken = await dpgw(['provision', inFolder, '--plan', '--allow-outside-files', '--detailed-exitcode']);
     expect(taken.code, taken.stderr).toBe(2);
-    expect(taken.stdout).toContain('refused: table track belongs to manifest fleet (its metadata.customConfigs["dpgw.manifest"]), not to this manifest, fleet (a name taken from its file or folder)');
+    expect(taken.stdout).toContain('refused: table track belongs to manifest fleet, not to this manifest, fleet (a name taken from its file or folder), by its mark');
   });
 
   it('a name derived from a path that breaks the name rule is refused at the top of the manifest, naming name:', async () => {

@@ -160,7 +160,7 @@ describe("another manifest's table", () => {
 
     const text = await dpgw(['provision', teamA]);
     expect(text.code).toBe(2);
-    expect(text.stderr).toContain('table vessel belongs to manifest team-b (its metadata.customConfigs["dpgw.manifest"]), not to this manifest, team-a; nothing of this data set was sent');
+    expect(text.stderr).toContain('table vessel belongs to manifest team-b, not to this manifest, team-a, by its mark (metadata.customConfigs["dpgw.manifest"]); nothing of this data set was sent');
   });
 
   it('the plan says refused with the owner, the other steps blocked, exit 2, and sends nothing', async () => {
@@ -173,7 +173,7 @@ describe("another manifest's table", () => {
     expect(vessel.steps.map((s: Step) => `${s.step} ${s.action}${s.owner === undefined ? '' : ` ${s.owner}`}`)).toEqual(['enable blocked', 'stream blocked', 'sample blocked', 'schema blocked', 'table refused team-b', 'storage blocked', 'consume blocked']);
     const text = await dpgw(['provision', teamA, '--plan']);
     expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/5\. table +refused +refused: table vessel belongs to manifest team-b .*; --adopt takes it over/);
+    expect(text.stdout).toMatch(/5\. table +refused +refused: table vessel belongs to manifest team-b, .*; --adopt takes it over/);
     expect(changing()).toEqual([]);
   });
 

@@ -124,7 +124,7 @@ describe('no line of a workflow command that dpgw did not write', () => {
     const workspace = mkdtempSync(join(tmpdir(), 'dpgw-lines-'));
     trackSchemaBeside(workspace);
     const manifest = join(workspace, 'provision.yaml');
-    writeFileSync(manifest, `healthCheck: true\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
+    writeFileSync(manifest, `name: lines\nhealthCheck: true\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track } }\n`);
     const env = { ...(await adminPipelineEnv(sandbox)), DPGW_GATEWAY: gateway.url, GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: join(workspace, 'summary.md'), GITHUB_OUTPUT: join(workspace, 'output.txt') };
     const setUp = await spawnDpgw(['provision', manifest, '--no-sample-check'], { env });
     expect(setUp.code, setUp.stderr).toBe(0);
@@ -143,7 +143,8 @@ describe('no line of a workflow command that dpgw did not write', () => {
     const { gateway, workspace, manifest, env } = await platform();
     gateway.rewrite = targeted;
     const other = join(workspace, 'other-groups.yaml');
-    writeFileSync(other, `healthCheck: true\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [someone-else], schema: track-schema.yaml, table: { name: track } }\n`);
+    // The same manifest by its name, asking for other groups.
+    writeFileSync(other, `name: lines\nhealthCheck: true\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [someone-else], schema: track-schema.yaml, table: { name: track } }\n`);
     for (const args of [
       ['provision', manifest, '--plan'],
       ['provision', manifest, '--no-sample-check'],

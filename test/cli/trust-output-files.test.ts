@@ -12,7 +12,7 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, ROOT, spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
-import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { adminPipelineEnv, signInEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { trackSchemaBeside } from '../helpers/track.js';
 
@@ -222,15 +222,7 @@ describe("dpgw's own files: config.yaml and the token cache", () => {
   it('a token cache file that is a link: login leaves what it leads to as it was, no token written there', async () => {
     const sandbox = await sandboxes.start();
     const admin = sandbox.users.find((u) => u.username === 'admin')!;
-    const env = cleanEnv({
-      DPGW_GATEWAY: sandbox.gatewayUrl,
-      DPGW_AUTH_URL: sandbox.authUrl,
-      DPGW_REALM: sandbox.realm,
-      DPGW_CLIENT_ID: sandbox.clientId,
-      DPGW_CLIENT_SECRET: sandbox.clientSecret,
-      DPGW_USERNAME: 'admin',
-      DPGW_PASSWORD: admin.password,
-    });
+    const env = signInEnv(sandbox, { DPGW_USERNAME: 'admin', DPGW_PASSWORD: admin.password });
     const { victim } = checkoutWithVictim();
     // The session file of this identity (one per identity): where a first login wrote it, a link in its place.
     expect((await spawnDpgw(['login'], { env })).code).toBe(0);

@@ -28,6 +28,18 @@ export async function tokenFor(sandbox: Sandbox, username: string): Promise<stri
   return answer.body.access_token as string;
 }
 
+/** The sandbox's sign-in settings as DPGW_* variables (gateway, identity provider, realm, backend client), as a person's shell or a pipeline sets them, in a clean environment. */
+export function signInEnv(sandbox: Sandbox, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return cleanEnv({
+    DPGW_GATEWAY: sandbox.gatewayUrl,
+    DPGW_AUTH_URL: sandbox.authUrl,
+    DPGW_REALM: sandbox.realm,
+    DPGW_CLIENT_ID: sandbox.clientId,
+    DPGW_CLIENT_SECRET: sandbox.clientSecret,
+    ...extra,
+  });
+}
+
 /** The environment of an admin pipeline on the sandbox: gateway, a token, and the table's stream settings, in a clean environment. */
 export async function adminPipelineEnv(sandbox: Sandbox): Promise<NodeJS.ProcessEnv> {
   return cleanEnv({

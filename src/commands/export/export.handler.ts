@@ -30,10 +30,6 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   if (result.leftOut.length) {
     reporter.warn(`left out ${plural(result.leftOut.length, 'table')} dpgw cannot write back as a manifest entry: ${result.leftOut.map((t) => `${t.table} (${t.reason})`).join('; ')}`);
   }
-  if (result.markNotKept !== undefined) {
-    const mark = result.markNotKept;
-    reporter.warn(`the tables carry the mark ${mark}, a name their manifest took from its file or folder, which no name: can keep: this manifest manages them from a folder named ${mark} (\`dpgw export --output ${mark}\`), or give it a name: of its own and run it once with --adopt (docs/lifecycle.md)`);
-  }
   if (result.exported.length === 0) {
     const filters = [options.table?.length ? `--table ${options.table.join(', ')}` : '', options.dataset?.length ? `--dataset ${options.dataset.join(', ')}` : '', options.manifest !== undefined ? `--manifest ${options.manifest}` : ''].filter(Boolean);
     // Where: the filters that found nothing (the store itself, when none was given).
@@ -59,12 +55,17 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   // user named; a file in it may not be (the writer refuses it again, should one appear meanwhile).
   for (const path of paths) checkOutputFile(path, written);
   for (const [index, file] of result.files.entries()) await writeOutputFile(paths[index]!, file.text, 0o644, written);
+  // Said once the files are there: what the written manifest can and cannot take over.
+  if (result.markNotKept !== undefined) {
+    const mark = result.markNotKept;
+    reporter.warn(`the tables carry the mark ${mark}, a name their manifest took from its file or folder, which no name: can keep: this manifest manages them from a folder named ${mark} (\`dpgw export --output ${mark}\`), or give it a name: of its own and run it once with --adopt (docs/lifecycle.md)`);
+  }
   // Relative to the working folder when inside it (as the user typed it, most likely), else absolute.
   const shown = (path: string) => {
     const within = relative(context.io.cwd, path);
     return within === '' || within.startsWith('..') || isAbsolute(within) ? path : within;
   };
-  if (!reporter.options.json) reporter.next(`dpgw provision ${shown(manifestFile)} --plan --detailed-exitcode   # exits 0: no changes`);
+  if (!reporter.options.json && result.markNotKept === undefined) reporter.next(`dpgw provision ${shown(manifestFile)} --plan --detailed-exitcode   # exits 0: no changes`);
   return {
     data: {
       output: folder,

@@ -39,7 +39,7 @@ export function ownershipRefusal(tableName: string, live: Record<string, unknown
 }
 
 function ownedElsewhere(tableName: string, owner: ManifestMark, mark: ManifestMark): string {
-  return `table ${tableName} belongs to manifest ${shownMark(owner)} (its metadata.customConfigs["${MANIFEST_MARK_KEY}"]), not to this manifest, ${shownMark(mark)}`;
+  return `table ${tableName} belongs to manifest ${shownMark(owner)}, not to this manifest, ${shownMark(mark)}, by its mark (metadata.customConfigs["${MANIFEST_MARK_KEY}"])`;
 }
 
 /** The table step of a data set refused for its owner (ownershipRefusal): in a plan, or failed in a run. */
