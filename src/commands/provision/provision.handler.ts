@@ -522,12 +522,21 @@ function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck:
     ],
   );
   const health = healthCheck ? [[style.bold('health'), `  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`]] : [];
-  const changing = planned.filter((r) => r.changed).length;
+  // A refused step blocks the rest of its data set: nothing of it would change, so it counts as refused only.
+  const isRefused = (r: DataSetResult) => r.steps.some((s) => s.action === 'refused');
+  const changing = planned.filter((r) => r.changed && !isRefused(r)).length;
   const uncompared = planned.filter((r) => r.uncompared).length;
-  const refused = planned.filter((r) => r.steps.some((s) => s.action === 'refused')).length;
+  const refused = planned.filter(isRefused).length;
   const prune = pruning ? [pruneBlock(pruning, pruning.steps, (step) => step.action).map((line, i) => (i === 0 ? style.bold(line) : line.replace(/^( {2}\d+\. \S+ +)(delete)/, (_, before: string, action: string) => `${before}${style.red(action)}`)))] : [];
   const deletions = pruning?.steps.length ? `${plural(pruning.tables.length, 'table')} and ${plural(pruning.schemas.length, 'schema')} to delete` : '';
-  const totals = `${changing ? `${plural(changing, 'data set')} to change` : deletions ? '' : 'no changes'}${changing && deletions ? '; ' : ''}${deletions}${uncompared ? `; ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : ''}${refused ? `; ${plural(refused, 'data set')} refused: the run would fail (exit 2)` : ''}`;
+  const totals = [
+    changing ? `${plural(changing, 'data set')} to change` : deletions || refused ? '' : 'no changes',
+    deletions,
+    uncompared ? `${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : '',
+    refused ? `${plural(refused, 'data set')} refused: the run would fail (exit 2)` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   // Blocks apart by an empty line.
   return [[style.dim('plan: nothing was sent that changes the platform')], ...blocks, ...prune, ...health, [totals]].flatMap((block, index) => (index === 0 ? block : ['', ...block]));
 }

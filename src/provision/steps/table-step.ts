@@ -39,7 +39,9 @@ export function ownershipRefusal(tableName: string, live: Record<string, unknown
 }
 
 function ownedElsewhere(tableName: string, owner: ManifestMark, mark: ManifestMark): string {
-  return `table ${tableName} belongs to manifest ${shownMark(owner)}, not to this manifest, ${shownMark(mark)}, by its mark (metadata.customConfigs["${MANIFEST_MARK_KEY}"])`;
+  // "manifest track …, not to this manifest, track" reads as a contradiction unless it says why the same words are two owners.
+  const sameWords = owner.name === mark.name ? ' (the same words, but one manifest gave its name with name: and the other took it from its file or folder: two owners)' : '';
+  return `table ${tableName} belongs to manifest ${shownMark(owner)}, not to this manifest, ${shownMark(mark)}, by its mark (metadata.customConfigs["${MANIFEST_MARK_KEY}"])${sameWords}`;
 }
 
 /** The table step of a data set refused for its owner (ownershipRefusal): in a plan, or failed in a run. */

@@ -1,0 +1,69 @@
+/**
+ * The pages as a new user runs them: one shell, one folder, the examples in the order the pages give them, after
+ * the README's quick start. Each example's own test may start from a fresh platform; a newcomer does not.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
+
+/** A folder with `examples` beside it, as in a clone, and `dpgw` on the PATH; runs a line in sh there. */
+async function newcomer() {
+  const sandbox = await sandboxes.start();
+  const env = await adminPipelineEnv(sandbox);
+  const bin = mkdtempSync(join(tmpdir(), 'dpgw-bin-'));
+  symlinkSync(BIN, join(bin, 'dpgw'));
+  const workspace = mkdtempSync(join(tmpdir(), 'dpgw-newcomer-'));
+  symlinkSync(join(ROOT, 'examples'), join(workspace, 'examples'));
+  const sh = (line: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile('sh', ['-c', line], { cwd: workspace, env: { ...env, PATH: `${bin}:${process.env.PATH}` } }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })),
+    );
+  return { sh };
+}
+
+/** The lines of the first `sh` block after `marker` in a page. */
+function block(page: string, marker: string): string[] {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const from = text.indexOf(marker);
+  expect(from, marker).toBeGreaterThanOrEqual(0);
+  return /```sh\n([\s\S]*?)```/.exec(text.slice(from))![1]!.trim().split('\n');
+}
+
+describe('the pages, run in order in one folder', () => {
+  it("docs/schema-infer.md: every example but kcat's, then its sandbox section's, one after the other: no -o refuses the file an earlier line wrote", async () => {
+    const { sh } = await newcomer();
+    expect((await sh('dpgw enable --datasource mock-data-library --dataset track --group track-readers')).code).toBe(0);
+    const lines = [...block('docs/schema-infer.md', '# `dpgw schema infer`'), ...block('docs/schema-infer.md', 'so this works offline')]
+      .filter((line) => !line.startsWith('kcat '))
+      // The sandbox section names the profile `dpgw sandbox --write-profile sandbox` writes; here the environment holds its settings.
+      .map((line) => line.replace('dpgw --profile sandbox ', 'dpgw '));
+    expect(lines).toHaveLength(6);
+    for (const line of lines) {
+      const result = await sh(line);
+      expect(result.code, `${line}\n${result.stderr}`).toBe(0);
+    }
+  });
+
+  it("the quick start's init, then examples/track/provision.yaml: refused, and the message says why two manifests of the same words are two owners; the plan counts no change", async () => {
+    const { sh } = await newcomer();
+    const init = await sh('dpgw init track --datasource mock-data-library --dataset track --group track-readers --from-messages examples/track/track-messages.jsonl');
+    expect(init.code, init.stderr).toBe(0);
+    expect((await sh('dpgw provision track/provision.yaml --wait-consuming 0')).code).toBe(0);
+    const plan = await sh('dpgw provision examples/track/provision.yaml --plan');
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('refused: table track belongs to manifest track (a name taken from its file or folder) (its metadata.customConfigs["dpgw.manifest"]), not to this manifest, track (the same words, but one manifest gave its name with name: and the other took it from its file or folder: two owners)');
+    // All of the data set is refused or blocked: nothing of it would change.
+    expect(plan.stdout.trim().split('\n').at(-1)).toBe('1 data set refused: the run would fail (exit 2)');
+    const run = await sh('dpgw provision examples/track/provision.yaml --wait-consuming 0');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('two owners');
+    expect(run.stderr).toContain('pass --adopt');
+  });
+});
