@@ -26,6 +26,8 @@ export interface InitManifest {
   schemaFrom: string;
   table: Chosen<string>;
   retentionDays: Chosen<number>;
+  /** The manifest's `name:` (its folder's), when that is a manifest name: given, not left to the path, so its tables are provably its own (olap/manifest-mark.ts). */
+  name?: string;
 }
 
 /** The manifest's file name in the folder: `dpgw provision DIR/provision.yaml`, and its default name is the folder's. */
@@ -46,6 +48,7 @@ export function initManifestText(manifest: InitManifest, manifestPath: string): 
       'the environment (DPGW_*) or flags.',
     ].map((text) => `# ${commentText(text)}`),
     'version: 1',
+    ...(manifest.name !== undefined ? [line('', 'name', yamlString(manifest.name), 'its tables carry it (metadata.customConfigs["dpgw.manifest"]); --prune deletes only tables marked with it')] : []),
     'dataSets:',
     line('  - ', 'datasource', yamlString(manifest.dataSource)),
     line(entry, 'dataset', yamlString(manifest.dataSet)),

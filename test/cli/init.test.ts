@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -38,8 +38,10 @@ describe('dpgw init, unattended', () => {
     expect(mutations()).toBe(before);
     expect(readdirSync(folder).sort()).toEqual(['provision.yaml', 'schema.yaml']);
     const manifestText = readFileSync(join(folder, 'provision.yaml'), 'utf8');
+    // Its name: is the folder's, given (not left to the path), so its tables are provably its own and it may --prune.
     expect(parse(manifestText)).toEqual({
       version: 1,
+      name: basename(folder),
       dataSets: [{ datasource: 'mock-data-library', dataset: 'track', enablement: 'track', groups: [TRACK_GROUP], schema: 'schema.yaml', table: { name: 'track', retentionDays: 7 } }],
     });
     // Chosen for the user: said beside the value.

@@ -96,6 +96,7 @@ export const init: HandlerOf<InitCommand> = async (context) => {
       schemaFrom: 'file' in source ? `from ${source.file}` : `inferred from ${source.sampled.described}; review it`,
       table,
       retentionDays: { value: Number(retention.value), chosenBecause: retention.chosenBecause },
+      ...(nameProblem('manifest', basename(resolve(folder))) === undefined ? { name: basename(resolve(folder)) } : {}),
     } satisfies InitManifest,
     shownManifest,
   );
