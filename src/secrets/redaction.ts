@@ -45,6 +45,25 @@ export function maskInlinePasswords(text: string): string {
   });
 }
 
+/** `name="value"`, `name='value'` or `name=value` options of a JAAS login line, as Kafka's JAAS parser reads them. */
+const JAAS_OPTION = /(\b[\w.-]+)(\s*=\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s;"']+)/g;
+
+/**
+ * A JAAS login line with every option whose name names a secret masked (`password`, and an
+ * OAuth module's `clientSecret`, `token`…), the rest (module, username) kept readable; a line
+ * without such an option is masked whole, as any secret is.
+ */
+export function maskJaasLine(line: string): string {
+  let masked = false;
+  const out = line.replace(JAAS_OPTION, (match, name: string, equals: string, value: string) => {
+    if (!isSecretKey(name)) return match;
+    masked = true;
+    const quote = value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
+    return `${name}${equals}${quote}${MASK}${quote}`;
+  });
+  return masked ? out : MASK;
+}
+
 /** Scrub registered secrets, bearer tokens and inline passwords from free text. */
 export function redactText(text: string): string {
   let out = text;
@@ -78,8 +97,7 @@ function maskValue(value: unknown, key: string | undefined): unknown {
     if (key !== undefined && isSecretKey(key)) {
       // A JAAS line keeps its shape with only the password masked.
       if (/^sasl\.jaas\.config$/i.test(key)) {
-        // Without a recognisable password=… part, the whole value is masked.
-        return /password\s*=/i.test(value) ? redactText(maskInlinePasswords(value)) : MASK;
+        return value === '' ? value : redactText(maskJaasLine(value));
       }
       return value === '' ? value : MASK;
     }
