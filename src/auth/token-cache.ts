@@ -13,7 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, link, lstat, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -386,8 +386,11 @@ async function inspectLock(lock: string): Promise<LockState | undefined> {
   let ino: number;
   let text: string;
   try {
-    ino = (await lstat(lock)).ino;
-    text = await readFile(lock, 'utf8');
+    const found = await lstat(lock);
+    ino = found.ino;
+    // dpgw's lock is a small regular file: a link (to /dev/zero, to a FIFO), a FIFO or a folder at its name holds no holder, and reading it would follow, block or grow without bound.
+    if (!found.isFile()) return { ino, state: 'stale' };
+    text = await readLockText(lock);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     return { ino: -1, state: 'stale' };
@@ -437,8 +440,21 @@ async function takeOver(lock: string, staleIno: number): Promise<void> {
   await rm(aside, { force: true, recursive: true });
 }
 
+/** What a lock holds (a pid and a host: far below LOCK_BYTES), read without following a link or waiting on a FIFO. */
+const LOCK_BYTES = 4096;
+async function readLockText(lock: string): Promise<string> {
+  const handle = await open(lock, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    const buffer = Buffer.alloc(LOCK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, LOCK_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Removes the lock if it is still this holder's. */
 async function releaseLock(lock: string, content: string): Promise<void> {
-  const current = await readFile(lock, 'utf8').catch(() => undefined);
+  const current = await readLockText(lock).catch(() => undefined);
   if (current === content) await rm(lock, { force: true });
 }

@@ -12,7 +12,7 @@
  * a Markdown plan).
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
-import { isSecretKey, MASK, maskInlinePasswords } from '../secrets/redaction.js';
+import { isSecretKey, MASK, maskJaasLine } from '../secrets/redaction.js';
 import { serverText } from '../text/terminal-text.js';
 
 export interface FieldChange {
@@ -65,7 +65,7 @@ function sameValue(path: string[], desired: unknown, live: unknown): boolean {
 function shown(path: string[], value: unknown): unknown {
   const key = path[path.length - 1] ?? '';
   if (typeof value !== 'string' || !isSecretKey(key)) return value;
-  return /password\s*=/i.test(value) ? maskInlinePasswords(value) : MASK;
+  return /^sasl\.jaas\.config$/i.test(key) ? maskJaasLine(value) : MASK;
 }
 
 function pathText(path: string[]): string {

@@ -2,13 +2,18 @@
  * JSON.stringify(value, null, 2), in pieces: a top-level object's arrays are written
  * one element at a time, so a provision summary of thousands of data sets never exists
  * as one string (with its redacted copy and its bytes) at the end of a long run, when
- * memory is at its highest (docs/benchmarks.md). The text is the same, byte for byte.
+ * memory is at its highest (docs/benchmarks.md). The text is the same, byte for byte, with
+ * the replacer given applied to every value and key as JSON.stringify applies it.
  */
+type Replacer = (this: unknown, key: string, value: unknown) => unknown;
+
 const INDENT = '  ';
 
-export function* jsonChunks(value: unknown): Generator<string> {
+export function* jsonChunks(data: unknown, replacer?: Replacer): Generator<string> {
+  // The replacer sees the top level as JSON.stringify would show it to it: after toJSON.
+  const value = replacer && isPlainObject(data) ? replacer.call({ '': data }, '', data) : data;
   if (!isPlainObject(value)) {
-    yield JSON.stringify(value, null, 2) ?? 'null';
+    yield JSON.stringify(value, replacer, 2) ?? 'null';
     return;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
@@ -22,12 +27,12 @@ export function* jsonChunks(value: unknown): Generator<string> {
     if (Array.isArray(member) && member.length > 0) {
       yield '[\n';
       for (const [position, element] of member.entries()) {
-        const text = JSON.stringify(element, null, 2) ?? 'null';
+        const text = JSON.stringify(element, replacer, 2) ?? 'null';
         yield `${INDENT.repeat(2)}${indentFollowingLines(text, INDENT.repeat(2))}${position < member.length - 1 ? ',' : ''}\n`;
       }
       yield `${INDENT}]`;
     } else {
-      yield indentFollowingLines(JSON.stringify(member, null, 2), INDENT);
+      yield indentFollowingLines(JSON.stringify(member, replacer, 2), INDENT);
     }
     yield index < entries.length - 1 ? ',\n' : '\n';
   }

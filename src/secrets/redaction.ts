@@ -16,6 +16,8 @@ const BEARER = /(\bBearer\s+)[A-Za-z0-9\-._~+/]+=*/g;
 /** Values shorter than this are not scrubbed from text by value: they would mangle ordinary words. */
 const MIN_REGISTERED_LENGTH = 4;
 const registered = new Set<string>();
+/** The registered forms, longest first (so a secret containing another is removed whole); kept as they are registered, not sorted per text. */
+let longestFirst: string[] = [];
 
 /** Remember a secret's value so every later output is scrubbed of it. */
 export function registerSecret(value: string | undefined | null): void {
@@ -25,6 +27,7 @@ export function registerSecret(value: string | undefined | null): void {
     // As the secret appears in a trace or an answer: inside JSON ("…\"…"), a URL or a form body (%22, +).
     for (const written of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form), new URLSearchParams({ s: form }).toString().slice(2)]) registered.add(written);
   }
+  longestFirst = [...registered].sort((a, b) => b.length - a.length);
 }
 
 export function isSecretKey(key: string): boolean {
@@ -42,14 +45,46 @@ export function maskInlinePasswords(text: string): string {
   });
 }
 
+/** `name="value"`, `name='value'` or `name=value` options of a JAAS login line, as Kafka's JAAS parser reads them. */
+const JAAS_OPTION = /(\b[\w.-]+)(\s*=\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s;"']+)/g;
+
+/**
+ * A JAAS login line with every option whose name names a secret masked (`password`, and an
+ * OAuth module's `clientSecret`, `token`…), the rest (module, username) kept readable; a line
+ * without such an option is masked whole, as any secret is.
+ */
+export function maskJaasLine(line: string): string {
+  let masked = false;
+  const out = line.replace(JAAS_OPTION, (match, name: string, equals: string, value: string) => {
+    if (!isSecretKey(name)) return match;
+    masked = true;
+    const quote = value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
+    return `${name}${equals}${quote}${MASK}${quote}`;
+  });
+  return masked ? out : MASK;
+}
+
 /** Scrub registered secrets, bearer tokens and inline passwords from free text. */
 export function redactText(text: string): string {
   let out = text;
-  // Longest first, so a secret containing another is removed whole.
-  for (const secret of [...registered].sort((a, b) => b.length - a.length)) {
+  for (const secret of longestFirst) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }
   return maskInlinePasswords(out.replace(BEARER, `$1${MASK}`));
+}
+
+/**
+ * A JSON.stringify replacer that redacts every string value and key as it is serialised
+ * (redactText on each): what --json prints is masked value by value, never by patterns on
+ * the JSON text, whose escapes (`\\"` inside a string that quotes a JAAS line) such a
+ * pattern misreads, cutting a string short (invalid JSON) or leaving a password whole.
+ */
+export function redactingReplacer(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.every(([key]) => redactText(key) === key)) return value;
+  return Object.fromEntries(entries.map(([key, member]) => [redactText(key), member]));
 }
 
 /** A deep copy of a JSON-like value with secret-named keys masked and text redacted. */
@@ -62,8 +97,7 @@ function maskValue(value: unknown, key: string | undefined): unknown {
     if (key !== undefined && isSecretKey(key)) {
       // A JAAS line keeps its shape with only the password masked.
       if (/^sasl\.jaas\.config$/i.test(key)) {
-        // Without a recognisable password=… part, the whole value is masked.
-        return /password\s*=/i.test(value) ? redactText(maskInlinePasswords(value)) : MASK;
+        return value === '' ? value : redactText(maskJaasLine(value));
       }
       return value === '' ? value : MASK;
     }

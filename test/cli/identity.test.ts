@@ -5,7 +5,8 @@
  * only when it is the user's own, and runs nothing; the device grant sends the person only
  * to the provider's own page and stops when the code expires.
  */
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -165,6 +166,21 @@ describe('the token cache is used only when it is the user\'s own, and runs noth
     expect(status.code).toBe(4);
     expect(status.stderr).toContain(`warning: ignoring the token cache ${target}: it is a symbolic link`);
   });
+
+  it('a link (to a FIFO) or a FIFO at the lock\'s name holds no lock: taken over, not followed nor waited on, and the sign-in goes on', async () => {
+    const { env, dpgw, password } = await signedInAsAdmin();
+    const lock = join(tokensFolder(env), 'default.json.lock');
+    const fifo = join(env.DPGW_CONFIG_DIR!, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const plant of [() => symlinkSync(fifo, lock), () => execFileSync('mkfifo', [lock])]) {
+      plant();
+      // Before: the lock's holder was read through the link, or from the FIFO, and the sign-in waited for a writer that never came.
+      const login = await dpgw(['login', '--timeout', '5'], { DPGW_PASSWORD: password('admin') });
+      expect(login.code, login.stderr).toBe(0);
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(existsSync(lock)).toBe(false);
+    }
+  }, 30_000);
 
   it('an edited, expired cache that names an exec: client secret never runs it', async () => {
     const { env, dpgw } = await signedInAsAdmin();

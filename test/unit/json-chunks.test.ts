@@ -1,6 +1,7 @@
 /** The --json document written in pieces is JSON.stringify(value, null, 2), byte for byte. */
 import { describe, expect, it } from 'vitest';
 import { jsonChunks } from '../../src/output/json-chunks.js';
+import { redactingReplacer } from '../../src/secrets/redaction.js';
 
 const same = (value: unknown) => expect([...jsonChunks(value)].join('')).toBe(JSON.stringify(value, null, 2));
 
@@ -23,5 +24,17 @@ describe('jsonChunks', () => {
 
   it('matches JSON.stringify for anything else too', () => {
     for (const value of [{}, [], [1, 2], 'text', 42, null, { a: [] }, { a: { b: [1, { c: 2 }] } }, { d: new Date(0) }, Object.create(null)]) same(value);
+  });
+
+  it('with a replacer, writes what JSON.stringify writes with it: values and keys redacted as values, the JSON whole', () => {
+    const jaas = 'x required username="u" password="p\\"w";';
+    const summary = { plan: [{ difference: [`~ sasl: ${JSON.stringify(jaas)} → ${JSON.stringify('x password=ab"cd;')}`], live: jaas }], top: 'Bearer abc.def', 'password=k': 1 };
+    const text = [...jsonChunks(summary, redactingReplacer)].join('');
+    expect(text).toBe(JSON.stringify(summary, redactingReplacer, 2));
+    const parsed = JSON.parse(text);
+    expect(parsed.plan[0].live).toBe('x required username="u" password="***";');
+    expect(parsed.plan[0].difference[0]).not.toMatch(/p\\\\"w|ab/);
+    expect(parsed.top).toBe('Bearer ***');
+    expect(Object.keys(parsed)).toContain('password=***');
   });
 });

@@ -44,6 +44,14 @@ describe('diffTable against Pinot 0.11', () => {
     expect(line).toMatch(/^~ tableIndexConfig\.streamConfigs\["sasl\.jaas\.config"\]: .*password=\\"\*\*\*\\".* \(sensitive value differs\)$/);
     expect(line).not.toContain('stream-password');
   });
+
+  it("a store's JAAS line with a client secret besides its password shows neither", () => {
+    const live = structuredClone(measured.table) as { REALTIME: { tableIndexConfig: { streamConfigs: Record<string, string> } } };
+    live.REALTIME.tableIndexConfig.streamConfigs['sasl.jaas.config'] = 'x required username="u" password="old" clientSecret="TOPSECRET";';
+    const lines = tableDiffLines(diffTable(sentTable(), live));
+    expect(lines.join('\n')).toContain('clientSecret=\\"***\\"');
+    expect(lines.join('\n')).not.toMatch(/TOPSECRET|old/);
+  });
 });
 
 describe('diffSchema against Pinot 0.11', () => {

@@ -40,4 +40,12 @@ describe('redaction', () => {
       cookie: MASK,
     });
   });
+
+  it("masks every secret option of a store's JAAS line (an OAuth module's clientSecret too), not only password", () => {
+    const line = 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="reader" clientSecret="TOPSECRET" password=p1;';
+    expect(maskSecrets({ 'sasl.jaas.config': line })).toEqual({ 'sasl.jaas.config': 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="reader" clientSecret="***" password=***;' });
+    expect(maskSecrets({ 'sasl.jaas.config': 'x required clientId="reader" clientSecret=\'TOP"SECRET\';' })['sasl.jaas.config']).toBe('x required clientId="reader" clientSecret=\'***\';');
+    expect(maskSecrets({ 'sasl.jaas.config': 'x required clientId="reader";' })['sasl.jaas.config']).toBe(MASK);
+  });
 });
+
