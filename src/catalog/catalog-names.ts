@@ -49,7 +49,8 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
     const cached = await readFile(file, 'utf8')
       .then((text) => JSON.parse(text) as { at: number; names: string[] })
       .catch(() => undefined);
-    if (cached && Date.now() - cached.at < FRESH_MS && Array.isArray(cached.names)) return cached.names;
+    // The cache is a file anyone who can write the cache folder may edit: its names are held to the catalog's name rule again, so none can carry a line break into the shell.
+    if (cached && Date.now() - cached.at < FRESH_MS && Array.isArray(cached.names)) return cached.names.filter((name): name is string => typeof name === 'string' && isCatalogName(kind, name));
 
     const token = givenToken ?? (await unexpiredCachedToken(env, session));
     if (!token) return [];
@@ -59,7 +60,7 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
     try {
       const listed = await namesOf(client, kind, narrowedTo, fanOut);
       // Candidates go to the shell raw: only names the platform's rule allows (no control character, no space).
-      const names = listed.filter((name) => nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined);
+      const names = listed.filter((name) => isCatalogName(kind, name));
       await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
       await writeFileAtomic(file, JSON.stringify({ at: Date.now(), names }), 0o600);
       return names;
@@ -88,4 +89,9 @@ async function unexpiredCachedToken(env: NodeJS.ProcessEnv, session: SessionOpti
   const { cachedSession } = await import('../auth/session.js');
   const cached = await cachedSession({ session, env, warn: () => undefined });
   return cached && Date.parse(cached.accessTokenExpiresAt) > Date.now() ? cached.accessToken : undefined;
+}
+
+/** A name the catalog could have given: one the platform's name rule takes. */
+function isCatalogName(kind: CatalogNameKind, name: string): boolean {
+  return nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined;
 }

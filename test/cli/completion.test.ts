@@ -4,7 +4,7 @@
  * the way bash calls it at a Tab (COMP_WORDS, COMP_CWORD → COMPREPLY).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +99,20 @@ describe('dpgw completion bash, in bash', () => {
     }
     // Offline: a gateway nobody answers on.
     expect(await tabWhileServing('dpgw table create --dataset ', cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:1', DPGW_TOKEN: 'offline-token-1234' }))).toEqual([]);
+  });
+
+  it('a completion cache edited to hold names the catalog could not give (line breaks, controls): Tab offers only the names it could', async () => {
+    const sandbox = await startSandbox({ topicDelayMs: 0 });
+    try {
+      const cache = mkdtempSync(join(tmpdir(), 'dpgw-cache-'));
+      const env = { ...(await adminPipelineEnv(sandbox)), XDG_CACHE_HOME: cache };
+      expect(await tabWhileServing('dpgw enable --dataset ', env)).toEqual(['track', 'vessel', 'weather', 'telemetry']);
+      const folder = join(cache, 'dpgw', 'completion');
+      for (const file of readdirSync(folder)) writeFileSync(join(folder, file), JSON.stringify({ at: Date.now(), names: ['track', 'evil\n--forged', 'x\u001b[2J', 7, 'vessel'] }));
+      expect(await tabWhileServing('dpgw enable --dataset ', env)).toEqual(['track', 'vessel']);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('enable --datasource A --dataset: only what A offers, from its own cache (#31 §3)', async () => {

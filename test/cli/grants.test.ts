@@ -123,6 +123,14 @@ describe('--grant device: a code approved in a browser', () => {
     expect(tokenRequests(sandbox).map((r) => (r.body as Record<string, string> | undefined)?.grant_type).at(-1)).toBe('refresh_token');
   });
 
+  it('--password-stdin under the device grant: refused at once, naming where the grant came from; no device code is asked for', async () => {
+    const { sandbox, env } = await setUp();
+    const login = await runInProcess(['login', '--password-stdin'], env);
+    expect(login.code).toBe(2);
+    expect(login.stderr).toBe('dpgw: --password-stdin: it reads a password, but grant device (env DPGW_GRANT) signs in without one — pass --grant password to sign in with the password, or leave out --password-stdin\n');
+    expect(sandbox.identity.pendingUserCodes()).toEqual([]);
+  });
+
   it('denied in the browser: one line, exit 4, nothing cached', async () => {
     const { sandbox, env } = await setUp();
     const running = runInProcess(['login'], env);

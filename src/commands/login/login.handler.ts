@@ -3,7 +3,7 @@ import type { HandlerOf } from '../../cli/command-definition.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
-import type { Settings } from '../../settings/resolve-settings.js';
+import { describeSource, type Settings } from '../../settings/resolve-settings.js';
 import { definitionOf, flagName } from '../../settings/setting-definitions.js';
 import { serverText } from '../../text/terminal-text.js';
 import { textPrompt } from '../shared/prompts.js';
@@ -64,6 +64,14 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   // Where to sign in is checked before anyone is asked for a username or a password.
   requireIdentitySettings(session);
   const grant = session.session.grant;
+  // A password piped to a grant that reads none would be ignored, and a script would wait on a browser sign-in instead.
+  if (grant !== 'password' && context.options.passwordStdin === true) {
+    throw new DpgwError('usage', `it reads a password, but grant ${grant} (${describeSource(settings.values.grant.source)}) signs in without one`, {
+      code: 'CONFLICTING_ARGUMENTS',
+      where: '--password-stdin',
+      hint: 'pass --grant password to sign in with the password, or leave out --password-stdin',
+    });
+  }
   if (grant !== 'password') {
     const signedIn =
       grant === 'client-credentials'
