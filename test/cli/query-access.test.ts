@@ -298,6 +298,14 @@ describe('dpgw provision with a verify step', () => {
     expect(verify).toEqual({ step: 'verify', action: 'check', status: 'passed', reason: 'analyst sees track (1 row); outsider sees nothing, SELECT denied' });
   });
 
+  it("the run's own sign-in named in its environment (DPGW_USERNAME, DPGW_PASSWORD: the admin who provisions) does not become the verify profiles' user: each checks as its own", async () => {
+    const { env, manifest, sandbox } = await withProfiles();
+    const admin = sandbox.users.find((u) => u.username === 'admin')!;
+    const result = await spawnDpgw(['provision', manifest({ visible: ['analyst'], hidden: ['outsider'] }), '--json'], { env: { ...env, DPGW_USERNAME: 'admin', DPGW_PASSWORD: admin.password } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'verify')).toMatchObject({ status: 'passed', reason: 'analyst sees track (1 row); outsider sees nothing, SELECT denied' });
+  });
+
   it('a profile that may not see the table fails the data set with exit 8; an unknown profile fails before any request', async () => {
     const { sandbox, env, manifest } = await withProfiles();
     const result = await spawnDpgw(['provision', manifest({ visible: ['analyst', 'outsider'] }), '--json'], { env });

@@ -55,7 +55,10 @@ describe(`dpgw login against Keycloak ${keycloak.version}`, () => {
     for (const [user, groups] of [['analyst', ['track-readers']], ['outsider', []]] as const) {
       const result = await dpgw(['login', '--password-stdin', '--username', user, '--client-secret', `file:${secret}`], { input: password(user) });
       expect(result.code, result.stderr).toBe(0);
-      expect(readClaims((await dpgw(['auth', 'token'])).stdout.trim())?.groups ?? []).toEqual(groups);
+      // The environment names admin: the session of the user just signed in serves only a command that names that user too.
+      const token = await dpgw(['auth', 'token', '--username', user]);
+      expect(token.code, token.stderr).toBe(0);
+      expect(readClaims(token.stdout.trim())?.groups ?? []).toEqual(groups);
     }
   });
 

@@ -27,7 +27,7 @@ import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, RUN_
 import { STEP_STATUSES } from '../../provision/steps/step-record.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
-import { SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
+import { flagAttribute, SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
 import type { StatementClient } from '../../query-engine/statement-client.js';
 import type { SupersetClient } from '../../dashboard/superset-client.js';
 import { verifyProfiles } from '../../provision/steps/verify-step.js';
@@ -284,13 +284,33 @@ async function dashboardTools(context: CommandContext, loaded: Awaited<ReturnTyp
   return tools;
 }
 
+/** Who signs in: a profile that sets one of these is that identity, whatever the run's flags and environment name for the run's own sign-in. */
+const IDENTITY_KEYS = new Set(['authUrl', 'realm', 'clientId', 'clientSecret', 'grant', 'username']);
+
 /**
- * Another profile's settings for a verify or dashboard step: its own profile under the
- * run's flags and manifest settings. DPGW_TOKEN, the one token of the run's profile, and
- * DPGW_PROFILE do not apply to it.
+ * The flags and environment another profile (of a verify or dashboard step) resolves with:
+ * the run's, less DPGW_TOKEN (the one token of the run's profile) and DPGW_PROFILE, and less
+ * every identity setting the profile sets itself. The run's DPGW_USERNAME or --username is
+ * the run's own sign-in (the admin who provisions): letting it beat the profile would check
+ * access as the admin, never as the profile's user, since a session serves only the identity
+ * the settings name (auth/session.ts); the run's DPGW_PASSWORD is that user's, not the profile's.
  */
+function profileInputs(context: CommandContext, settings: Awaited<ReturnType<typeof resolveSettings>>, profile: string): { flags: Record<string, unknown>; env: NodeJS.ProcessEnv } {
+  const own = settings.config.profiles.get(profile);
+  const identity = SETTING_DEFINITIONS.filter((definition) => IDENTITY_KEYS.has(definition.key) && definition.profileKey !== undefined && own?.get(definition.profileKey) !== undefined);
+  const flags: Record<string, unknown> = { ...context.options, profile };
+  const env = withoutProfile(context.io.env);
+  for (const definition of identity) {
+    if (definition.flag) delete flags[flagAttribute(definition.flag)];
+    if (definition.env) delete env[definition.env];
+  }
+  if (identity.some((definition) => definition.key === 'username')) delete env.DPGW_PASSWORD;
+  return { flags, env };
+}
+
+/** Another profile's settings: its own profile under the run's flags and manifest settings (profileInputs). */
 function settingsOfProfile(context: CommandContext, loaded: Awaited<ReturnType<typeof loadManifest>>, settings: Awaited<ReturnType<typeof resolveSettings>>, profile: string) {
-  return resolveWithConfig({ flags: { ...context.options, profile }, env: withoutProfile(context.io.env), manifest: { settings: loaded.settings } }, settings.config);
+  return resolveWithConfig({ ...profileInputs(context, settings, profile), manifest: { settings: loaded.settings } }, settings.config);
 }
 
 function withoutProfile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -312,7 +332,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   if (profiles.size === 0) return engines;
   const { createQueryEngineClient } = await import('../../cli/create-query-engine-client.js');
   for (const profile of profiles) {
-    engines.set(profile, createQueryEngineClient(settingsOfProfile(context, loaded, settings, profile), context.reporter, { ...context.io, env: withoutProfile(context.io.env) }));
+    engines.set(profile, createQueryEngineClient(settingsOfProfile(context, loaded, settings, profile), context.reporter, { ...context.io, env: profileInputs(context, settings, profile).env }));
   }
   return engines;
 }
