@@ -3,17 +3,17 @@
  * one element at a time, so a provision summary of thousands of data sets never exists
  * as one string (with its redacted copy and its bytes) at the end of a long run, when
  * memory is at its highest (docs/benchmarks.md). The text is the same, byte for byte, with
- * the replacer given applied to every value and key as JSON.stringify applies it.
+ * each piece (a key, an element, a member) written by the `stringify` given, at indent 2
+ * (secrets/redaction.ts redactedJson masks as it writes).
  */
-type Replacer = (this: unknown, key: string, value: unknown) => unknown;
+type Stringify = (value: unknown) => string | undefined;
 
 const INDENT = '  ';
+const plainJson: Stringify = (value) => JSON.stringify(value, null, 2);
 
-export function* jsonChunks(data: unknown, replacer?: Replacer): Generator<string> {
-  // The replacer sees the top level as JSON.stringify would show it to it: after toJSON.
-  const value = replacer && isPlainObject(data) ? replacer.call({ '': data }, '', data) : data;
+export function* jsonChunks(value: unknown, stringify: Stringify = plainJson): Generator<string> {
   if (!isPlainObject(value)) {
-    yield JSON.stringify(value, replacer, 2) ?? 'null';
+    yield stringify(value) ?? 'null';
     return;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
@@ -23,16 +23,16 @@ export function* jsonChunks(data: unknown, replacer?: Replacer): Generator<strin
   }
   yield '{\n';
   for (const [index, [key, member]] of entries.entries()) {
-    yield `${INDENT}${JSON.stringify(key)}: `;
+    yield `${INDENT}${stringify(key)!}: `;
     if (Array.isArray(member) && member.length > 0) {
       yield '[\n';
       for (const [position, element] of member.entries()) {
-        const text = JSON.stringify(element, replacer, 2) ?? 'null';
+        const text = stringify(element) ?? 'null';
         yield `${INDENT.repeat(2)}${indentFollowingLines(text, INDENT.repeat(2))}${position < member.length - 1 ? ',' : ''}\n`;
       }
       yield `${INDENT}]`;
     } else {
-      yield indentFollowingLines(JSON.stringify(member, replacer, 2), INDENT);
+      yield indentFollowingLines(stringify(member)!, INDENT);
     }
     yield index < entries.length - 1 ? ',\n' : '\n';
   }

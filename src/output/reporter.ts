@@ -9,7 +9,7 @@
 import type { ValidationIssue } from '../olap/schema-validation.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { DpgwError } from '../errors/dpgw-error.js';
-import { redactingReplacer, redactText } from '../secrets/redaction.js';
+import { redactedJson, redactText } from '../secrets/redaction.js';
 import { jsonChunks } from './json-chunks.js';
 import { jsonLines } from './document-lines.js';
 import { jsonSafe, terminalLine } from '../text/terminal-text.js';
@@ -47,8 +47,8 @@ function shown(line: string): string {
 }
 
 /**
- * A document for --json: secrets masked value by value as it is serialised (redactingReplacer),
- * never by patterns on the JSON text, and no raw control character a terminal would act on.
+ * A document for --json, its pieces masked as they are serialised (redactedJson), never by an
+ * inline-password pattern on the JSON text; here only no raw control a terminal would act on.
  */
 function jsonText(json: string): string {
   return jsonSafe(json);
@@ -75,7 +75,7 @@ export class Reporter {
     if (this.options.json) {
       // In pieces of about 64 KB: a large summary is never one string.
       let pending = '';
-      for (const chunk of jsonChunks(output.data, redactingReplacer)) {
+      for (const chunk of jsonChunks(output.data, redactedJson)) {
         pending += chunk;
         if (pending.length >= 65_536) {
           this.stdout.write(jsonText(pending));
@@ -172,6 +172,6 @@ export class Reporter {
         : [{ where: error.where, title: 'dpgw', message: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
       for (const annotation of annotations.slice(0, MAX_ANNOTATIONS)) this.annotate(annotation);
     }
-    if (this.options.json && options.stdout) this.stdout.write(jsonText(JSON.stringify({ error: error.toJSON() }, redactingReplacer, 2)) + '\n');
+    if (this.options.json && options.stdout) this.stdout.write(jsonText(redactedJson({ error: error.toJSON() })!) + '\n');
   }
 }
