@@ -257,11 +257,14 @@ async function signInWith(context: SessionContext, grant: (client: IdentityClien
 }
 
 /** Signs out of every session of the profile that is of the identity the settings name: the provider's sessions end (best effort), the files go. */
-export async function logout(context: SessionContext): Promise<{ wasSignedIn: boolean; providerSessionEnded: boolean; cacheFile: string }> {
+export async function logout(context: SessionContext): Promise<{ wasSignedIn: boolean; providerSessionEnded: boolean; cacheFile: string; signedOut: string[]; kept: string[] }> {
   const cache = tokenCacheFor(context);
   const named = context.session.named();
   const gateway = context.session.gateway();
-  const serving = (await cache.sessions()).filter(({ session }) => differenceOf(session, named, gateway) === undefined);
+  const stored = await cache.sessions();
+  const serving = stored.filter(({ session }) => differenceOf(session, named, gateway) === undefined);
+  // The profile's sessions of other identities stay: each ends with its own logout (they are said, so "signed out" is never read as "nobody is").
+  const kept = stored.filter((entry) => !serving.includes(entry)).map(({ session }) => whoseSession(session));
   let providerSessionEnded = false;
   let removed = false;
   for (const { file, session } of serving) {
@@ -279,7 +282,7 @@ export async function logout(context: SessionContext): Promise<{ wasSignedIn: bo
     }
     removed = (await cache.remove(file)) || removed;
   }
-  return { wasSignedIn: removed || serving.length > 0, providerSessionEnded, cacheFile: serving[0]?.file ?? cache.directory };
+  return { wasSignedIn: removed || serving.length > 0, providerSessionEnded, cacheFile: serving[0]?.file ?? cache.directory, signedOut: serving.map(({ session }) => whoseSession(session)), kept };
 }
 
 /**

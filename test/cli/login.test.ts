@@ -184,13 +184,25 @@ describe('dpgw login', () => {
     const refreshToken = JSON.parse(readFileSync(cacheFileOf(env), 'utf8')).refreshToken as string;
     const out = await dpgw(['logout']);
     expect(out.code).toBe(0);
-    expect(out.stderr).toContain('signed out of profile "default" and ended the session at the identity provider');
+    expect(out.stderr).toMatch(/signed out of profile "default" as admin@\S+ via client \S+ \(password grant\) and ended the session at the identity provider/);
     const status = await dpgw(['auth', 'status']);
     expect(status.code).toBe(4);
     expect(status.stderr).toBe('dpgw: not signed in (profile "default") — run `dpgw login`, or set DPGW_TOKEN in a pipeline\n');
     const reuse = await call('POST', sandbox!.tokenEndpoint, { form: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: sandbox!.clientId, client_secret: sandbox!.clientSecret }) });
     expect(reuse.body.error_description).toBe('Token is not active');
     expect((await dpgw(['logout'])).stderr).toContain('not signed in');
+  });
+
+  it("logout ends the session of the identity the settings name, and says whose sessions of the profile stay", async () => {
+    const { login, dpgw } = await setUp();
+    await login();
+    const analyst = sandbox!.users.find((u) => u.username === 'analyst')!;
+    expect((await login([], analyst.password, { DPGW_USERNAME: 'analyst' })).code).toBe(0);
+    const out = await dpgw(['logout'], { env: { DPGW_USERNAME: 'analyst' } });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/signed out of profile "default" as analyst@/);
+    expect(out.stderr).toMatch(/still cached for profile "default": admin@\S+ via client \S+ \(password grant\) — each ends with `dpgw logout` under its own settings/);
+    expect((await dpgw(['auth', 'status'])).code).toBe(0);
   });
 
   it('refuses a token cache others can read', async () => {
