@@ -79,6 +79,8 @@ describe('the CI examples, as their runners run them', () => {
     const refused = await run(command, github);
     expect(refused.code).not.toBe(0);
     expect(readFileSync(github.GITHUB_OUTPUT, 'utf8')).toContain('exit-code=2');
+    // The summary says why under its table: the pull request's reader needs no log.
+    expect(readFileSync(github.GITHUB_STEP_SUMMARY, 'utf8')).toMatch(/^- \*\*track\*\* — schema \(refused\): .*alt/m);
   });
 
   it('the GitLab plan job passes with changes to make', async () => {

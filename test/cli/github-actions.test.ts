@@ -114,7 +114,10 @@ describe('dpgw inside GitHub Actions', () => {
     const file = manifest(`dataSets:\n${entry('track')}${entry('vessel', ', table: { name: vessel, topic: no.such.topic }').replace('table: { name: vessel }, ', '')}`);
     const result = await runInProcess(['provision', file], env);
     expect(result.code).toBe(1);
-    expect(readFileSync(summaryFile, 'utf8')).toMatch(/^\| track \| changed \| passed \| passed \| changed \| changed \| changed \| passed \| done \|$/m);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toMatch(/^\| track \| changed \| passed \| passed \| changed \| changed \| changed \| passed \| done \|$/m);
+    // Why the failed step failed, under the table: a pull request's reader sees it without the log.
+    expect(summary).toMatch(/^- \*\*vessel\*\* — stream \(failed\): .*no\.such\.topic/m);
     expect(annotations(result.stderr)).toEqual([expect.stringMatching(/^::error file=provision\.yaml,line=3,col=\d+,title=dpgw%3A data set vessel failed::table vessel would never consume: topic no\.such\.topic does not exist on the brokers$/)]);
     expect(outputs()).toMatchObject({ 'exit-code': '1', failed: '1' });
     expect(Number(outputs().changes)).toBeGreaterThan(0);

@@ -185,7 +185,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
       const reportFailure = await writeReports(context, file, () => itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r))).then(() => undefined, (error: unknown) => error);
       if (toWorkflow) {
         const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
-        toWorkflow(stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''), {
+        toWorkflow(stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + whyNotLines(planned) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''), {
           'exit-code': reportFailure === undefined ? exitCode : exitCodeOf(reportFailure),
           changes: actions.create + actions.update + actions.delete,
           failed: refusedDataSets,
@@ -237,7 +237,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
     // A report that cannot be written ends the step with its own exit code: the outputs say that one, with the run's counts.
     const reportFailure = await writeReports(context, file, () => itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r))).then(() => undefined, (error: unknown) => error);
-    toWorkflow?.(stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''), {
+    toWorkflow?.(stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + whyNotLines(results) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''), {
       'exit-code': reportFailure === undefined ? exitCode : exitCodeOf(reportFailure),
       changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length,
       failed: failed.length,
@@ -470,6 +470,16 @@ function stepSummary(title: string, results: DataSetResult[], cell: (step: DataS
   const steps = [...new Set(results.flatMap((r) => r.steps.map((step) => step.step)))];
   const rows = results.map((r) => `| ${markdownText(r.dataset)} | ${steps.map((name) => markdownText(r.steps.find((step) => step.step === name) ? cell(r.steps.find((step) => step.step === name)!) : '')).join(' | ')} | ${markdownText(r.status)} |`);
   return [`### ${markdownText(title)}`, '', `| data set | ${steps.join(' | ')} | status |`, `|---|${steps.map(() => '---').join('|')}|---|`, ...rows, ''].join('\n');
+}
+
+/**
+ * Under the summary's table, why each refused or failed step is so (a table another manifest owns,
+ * a schema the store would refuse): a pull request's reader sees it without opening the log. One
+ * line each, the reason as Markdown text; no difference (the table stays small for thousands of rows).
+ */
+function whyNotLines(results: DataSetResult[]): string {
+  const lines = results.flatMap((r) => r.steps.filter((step) => step.action === 'refused' || step.status === 'failed').map((step) => `- **${markdownText(r.dataset)}** — ${step.step} (${step.status ?? step.action}): ${markdownText(redactText(step.reason))}`));
+  return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
 /** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */
