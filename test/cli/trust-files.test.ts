@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { cleanEnv, runInProcess } from '../helpers/run-dpgw.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { signInEnv } from '../helpers/sandbox-http.js';
 
 const sandboxes = sandboxPerTest();
 let holder: ChildProcess | undefined;
@@ -22,16 +23,7 @@ afterEach(() => {
 /** A pipeline that signs in by itself (DPGW_USERNAME, DPGW_PASSWORD) against the sandbox's identity provider. */
 function pipelineEnv(sandbox: Sandbox, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const admin = sandbox.users.find((u) => u.username === 'admin')!;
-  return cleanEnv({
-    DPGW_GATEWAY: sandbox.gatewayUrl,
-    DPGW_AUTH_URL: sandbox.authUrl,
-    DPGW_REALM: sandbox.realm,
-    DPGW_CLIENT_ID: sandbox.clientId,
-    DPGW_CLIENT_SECRET: sandbox.clientSecret,
-    DPGW_USERNAME: 'admin',
-    DPGW_PASSWORD: admin.password,
-    ...extra,
-  });
+  return signInEnv(sandbox, { DPGW_USERNAME: 'admin', DPGW_PASSWORD: admin.password, ...extra });
 }
 
 const lockOf = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'dpgw', 'tokens', 'default.json.lock');

@@ -42,3 +42,13 @@ export function adminEnv(gatewayUrl: string, extra: Record<string, string> = {})
     ...extra,
   });
 }
+
+/** What Pinot's controller itself holds for a table (`{}` when none). */
+export async function pinotTable(name: string): Promise<Record<string, unknown>> {
+  return (await (await fetch(`${inject('pinot').controller}/tables/${name}`)).json()) as Record<string, unknown>;
+}
+
+/** The status Pinot's controller answers for a schema: 200 when it holds it. */
+export async function pinotSchemaStatus(name: string): Promise<number> {
+  return (await fetch(`${inject('pinot').controller}/schemas/${name}`)).status;
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminEnv, startBackedGateway } from './backed-platform.js';
+import { adminEnv, pinotSchemaStatus, pinotTable, startBackedGateway } from './backed-platform.js';
 
 const kafka = inject('kafka');
 const pinot = inject('pinot');
@@ -20,14 +20,6 @@ beforeAll(async () => {
   sandbox = await startBackedGateway();
 });
 afterAll(() => sandbox?.close());
-
-/** What Pinot's controller itself holds. */
-async function pinotTable(name: string): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${pinot.controller}/tables/${name}`)).json()) as Record<string, unknown>;
-}
-async function pinotSchemaStatus(name: string): Promise<number> {
-  return (await fetch(`${pinot.controller}/schemas/${name}`)).status;
-}
 
 /** A folder with a schema file per name (the track schema renamed) and a manifest writer. */
 function workspace(schemas: string[]) {
