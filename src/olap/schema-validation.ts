@@ -61,8 +61,9 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
     return { issues };
   }
   const schema = structuredClone(value) as Record<string, unknown>;
-  // Release 1.x's SchemaUtils.rejectDeprecatedTimeFieldSpec refuses it on upload (releases up to 1.5 still took it).
-  if (schema.timeFieldSpec !== undefined) issue(['timeFieldSpec'], 'timeFieldSpec is the store\'s deprecated time column, refused by its current releases: write the column in dateTimeFieldSpecs with a format such as 1:MILLISECONDS:EPOCH and a granularity such as 1:MILLISECONDS', true);
+  // The store's source after release 1.5.1 refuses it on upload (SchemaUtils.rejectDeprecatedTimeFieldSpec); releases up to 1.5.1
+  // still read it. dpgw refuses it: its table checks take the time column from dateTimeFieldSpecs (see docs/store-schemas.md).
+  if (schema.timeFieldSpec !== undefined) issue(['timeFieldSpec'], 'timeFieldSpec is the store\'s deprecated time column, which its newest code refuses on upload: write the column in dateTimeFieldSpecs with a format such as 1:MILLISECONDS:EPOCH and a granularity such as 1:MILLISECONDS', true);
   unknownKeys(schema, SCHEMA_KEYS, [], warning, ['timeFieldSpec']);
 
   const name = schema.schemaName;

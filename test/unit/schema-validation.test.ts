@@ -116,7 +116,7 @@ describe('validateSchema', () => {
     ['notNull as other text', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: INT, notNull: "yes" }\n', /notNull must be true or false, not "yes"/],
     ['an unknown maxLengthExceedStrategy', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: STRING, maxLengthExceedStrategy: CUT }\n', /maxLengthExceedStrategy must be one of TRIM_LENGTH, ERROR, SUBSTITUTE_DEFAULT_VALUE, NO_ACTION/],
     ['a complex column of a plain type', 'schemaName: t\ncomplexFieldSpecs:\n  - { name: a, dataType: STRING }\n', /complex column "a" must be STRUCT, MAP, LIST/],
-    ['the legacy timeFieldSpec', 'schemaName: t\ndimensionFieldSpecs: [{ name: a, dataType: INT }]\ntimeFieldSpec:\n  incomingGranularitySpec: { name: ts, dataType: LONG, timeType: MILLISECONDS }\n', /timeFieldSpec is the store's deprecated time column/],
+    ['the legacy timeFieldSpec', 'schemaName: t\ndimensionFieldSpecs: [{ name: a, dataType: INT }]\ntimeFieldSpec:\n  incomingGranularitySpec: { name: ts, dataType: LONG, timeType: MILLISECONDS }\n', /timeFieldSpec is the store's deprecated time column, which its newest code refuses on upload: write the column in dateTimeFieldSpecs/],
     ['a format the store cannot read', withTime('1:MILLIS:EPOCH'), /format "1:MILLIS:EPOCH" is not one the store reads \("MILLIS" is not a time unit/],
   ])('refuses %s', (_, text, message) => {
     const { schema, issues } = checked(text);
