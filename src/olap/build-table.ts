@@ -65,7 +65,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const { settings } = inputs;
   const given = inputs.schema;
   const fromFile = typeof given === 'string' && (existsSync(given) || /\.(ya?ml|json)$/i.test(given));
-  const schema = typeof given !== 'string' ? given.schema : fromFile ? await loadSchema(given) : undefined;
+  const schema = typeof given !== 'string' ? given.schema : fromFile ? await loadSchema(given, inputs.warn) : undefined;
   const schemaName = schema?.schemaName ?? (given as string);
   if (!schema && nameProblem('schema', schemaName) !== undefined) {
     throw new DpgwError('usage', `"${inputs.schema}" is neither a schema file nor a schema name`, { code: 'INVALID_ARGUMENT', where: '--schema', hint: 'give the schema file (YAML or JSON), or the schemaName of a pushed schema' });

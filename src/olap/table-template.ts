@@ -13,7 +13,7 @@ import { plural } from '../text/plural.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { packageRoot } from '../package-root.js';
 import { readLocatedDocument, type LocatedDocument, type PathPart } from './located-document.js';
-import { fieldPath, schemaColumns, type ValidationIssue } from './schema-validation.js';
+import { fieldPath, isWarning, issueLine, schemaColumns, type ValidationIssue } from './schema-validation.js';
 
 export const DEFAULT_TEMPLATE = 'templates/realtime-table.yaml';
 
@@ -149,16 +149,19 @@ export function streamConnectionIssues(table: RealtimeTableDefinition, ours: Rea
 }
 
 
-/** Stops at the first issue, saying how many more there are. */
 /**
  * Every problem at once, before anything is sent: the error names the first, and carries
- * all of them (details.issues), which the reporter lists one line each.
+ * all of them (details.issues), which the reporter lists one line each. Warnings (what the
+ * store reads but ignores or no longer recommends) go to `warn` at their place and refuse
+ * nothing; with no `warn` to show them, they refuse, so that none is dropped unseen.
  */
-export function failOnIssues(issues: ValidationIssue[], what: string): void {
-  if (issues.length === 0) return;
-  const [first] = issues as [ValidationIssue];
-  const more = issues.length > 1 ? ` (and ${plural(issues.length - 1, 'more problem')})` : '';
-  throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { code: what === 'manifest' ? 'MANIFEST_INVALID' : 'SCHEMA_INVALID', where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues } });
+export function failOnIssues(issues: ValidationIssue[], what: string, warn?: (message: string) => void): void {
+  const problems = warn ? issues.filter((issue) => !isWarning(issue)) : issues;
+  if (warn) for (const warning of issues.filter(isWarning)) warn(issueLine(warning));
+  if (problems.length === 0) return;
+  const [first] = problems as [ValidationIssue];
+  const more = problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : '';
+  throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { code: what === 'manifest' ? 'MANIFEST_INVALID' : 'SCHEMA_INVALID', where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues: problems } });
 }
 
 function dedupe(issues: ValidationIssue[]): ValidationIssue[] {

@@ -146,13 +146,13 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
   const schemaFiles = new Map<string, Promise<AnalyticsSchema>>();
   const schemaOf = (file: string) => {
     let schema = schemaFiles.get(file);
-    if (!schema) schemaFiles.set(file, (schema = loadSchema(file)));
+    if (!schema) schemaFiles.set(file, (schema = loadSchema(file, warn)));
     return schema;
   };
   for (const entry of loaded.entries) {
     try {
       const infer = inferSettingsOf(entry);
-      const schema = infer ? undefined : entry.schemaFile ? await schemaOf(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema);
+      const schema = infer ? undefined : entry.schemaFile ? await schemaOf(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema, warn);
       if (infer && infer.name === undefined && nameProblem('schema', entry.dataset) !== undefined) {
         // Found now, not after the data set has been enabled.
         throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { code: 'NAME_INVALID', where: entry.inferAt?.location });
@@ -623,14 +623,15 @@ function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings
   };
 }
 
-function inlineSchema(document: LocatedDocument, index: number, schema: AnalyticsSchema): AnalyticsSchema {
+function inlineSchema(document: LocatedDocument, index: number, schema: AnalyticsSchema, warn: (message: string) => void): AnalyticsSchema {
   const prefix: PathPart[] = ['dataSets', index, 'schema'];
   const view: LocatedDocument = { file: document.file, value: schema, at: (path) => document.at([...prefix, ...path]), keyAt: (path) => document.keyAt([...prefix, ...path]) };
-  const { issues } = validateSchema(view);
+  const { schema: checked, issues } = validateSchema(view);
   // Named from the manifest's top, as every other manifest problem is.
   failOnIssues(
     issues.map((issue) => ({ ...issue, field: `${fieldPath(prefix)}${issue.field ? `.${issue.field}` : ''}` })),
     'inline schema',
+    warn,
   );
-  return schema;
+  return checked!;
 }

@@ -4,7 +4,7 @@
  * validation) and answering in Pinot's error shape `{ code, error }`, which the
  * gateway passes through. Messages name the offending field.
  */
-import { isDateTimeFormat, isGranularity, NUMERIC_DATA_TYPES as NUMERIC, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
+import { isDateTimeFormat, isGranularity, METRIC_DATA_TYPES, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { parseJaasOptions } from '../olap/jaas-config.js';
 
@@ -115,7 +115,7 @@ export class OlapStore {
         if (typeof spec.dataType !== 'string' || !(STORE_DATA_TYPES as readonly string[]).includes(spec.dataType)) {
           return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.dataType '${String(spec.dataType)}' of column '${spec.name}' is not one of ${STORE_DATA_TYPES.join(', ')}`);
         }
-        if (group === 'metricFieldSpecs' && !NUMERIC.has(spec.dataType)) return bad(`Invalid schema: ${schema.schemaName}. Reason: metric column '${spec.name}' must be numeric, not ${spec.dataType}`);
+        if (group === 'metricFieldSpecs' && !METRIC_DATA_TYPES.has(spec.dataType)) return bad(`Invalid schema: ${schema.schemaName}. Reason: metric column '${spec.name}' must be numeric or BYTES, not ${spec.dataType}`);
         if (group === 'dateTimeFieldSpecs') {
           if (typeof spec.format !== 'string' || !isDateTimeFormat(spec.format)) return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.format '${String(spec.format)}' of column '${spec.name}' is invalid`);
           if (typeof spec.granularity !== 'string' || !isGranularity(spec.granularity)) return bad(`Invalid schema: ${schema.schemaName}. Reason: ${where}.granularity '${String(spec.granularity)}' of column '${spec.name}' is invalid`);

@@ -155,7 +155,7 @@ describe('a manifest: every problem, at its own line, before any request', () =>
     const inline = await spawnDpgw(['provision', file], { env });
     const asFile = await spawnDpgw(['schema', 'validate', join(folder, 'as-file.yaml')], { env });
     expect(inline.code).toBe(2);
-    const reason = 'metric "a" must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL), not STRING';
+    const reason = 'metric "a" must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL) or BYTES, not STRING';
     expect(asFile.stdout).toContain(reason);
     expect(lines(inline.stderr).filter((line) => line.startsWith('dpgw:'))).toEqual([expect.stringMatching(new RegExp(`^dpgw: ${file}:8:32: dataSets\\[0\\]\\.schema\\.metricFieldSpecs\\[0\\]\\.dataType: ${reason.replace(/[()]/g, '\\$&')}`))]);
     expect(gatewayRequests()).toBe(0);

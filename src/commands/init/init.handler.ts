@@ -170,7 +170,7 @@ async function chooseEnablement(context: Context, questions: Questions, gateway:
 /** --schema, --from-messages, else the topic's latest messages; when the topic cannot be read, a file asked for at a terminal, or what to pass. */
 async function schemaSource(context: Context, questions: Questions, gateway: GatewayClient, dataSource: string, dataSet: string, enablement: Chosen<string>): Promise<SchemaSource> {
   const { options, reporter, io } = context;
-  const fromFile = async (file: string): Promise<SchemaSource> => ({ file, schema: await loadSchema(resolve(io.cwd, file)) });
+  const fromFile = async (file: string): Promise<SchemaSource> => ({ file, schema: await loadSchema(resolve(io.cwd, file), (line) => reporter.warn(line)) });
   const fromMessages = async (file: string): Promise<SchemaSource> => ({ sampled: await sampleFiles([resolve(io.cwd, file)], io.stdin as Readable, options.sample) });
   if (options.schema !== undefined) return fromFile(options.schema);
   if (options.fromMessages !== undefined) return fromMessages(options.fromMessages);

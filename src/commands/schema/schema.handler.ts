@@ -19,7 +19,7 @@ import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
 import { paths } from '../../contract/paths.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { loadSchema, schemaIssues } from '../../olap/load-schema.js';
-import { schemaColumns } from '../../olap/schema-validation.js';
+import { isWarning, issueLine, schemaColumns } from '../../olap/schema-validation.js';
 import { requireWord, timeoutMs } from '../../settings/setting-values.js';
 import { renderDryRun } from '../shared/dry-run.js';
 import { applySchema } from '../../provision/steps/schema-step.js';
@@ -37,7 +37,7 @@ async function schemaFileArgument(context: ContextOf<SchemaPushCommand> | Contex
 
 export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const file = await schemaFileArgument(context);
-  const schema = await loadSchema(file);
+  const schema = await loadSchema(file, (line) => context.reporter.warn(line));
   if (context.options.dryRun === true) {
     const settings = await context.settings();
     return renderDryRun([{ method: 'POST', path: paths.olapSchemas(requireWord(settings, 'olapSegment')), body: schema }]);
@@ -58,13 +58,13 @@ export const remove: HandlerOf<SchemaDeleteCommand> = async (context) => deleteF
 export const validate: HandlerOf<SchemaValidateCommand> = async (context) => {
   const file = await schemaFileArgument(context);
   const { schema, issues } = await schemaIssues(file);
+  // What the store reads but ignores is a warning at its place; only problems refuse.
+  const problems = issues.filter((issue) => !isWarning(issue));
+  for (const warning of issues.filter(isWarning)) context.reporter.warn(issueLine(warning));
   return {
-    data: { file, valid: issues.length === 0, schemaName: schema?.schemaName ?? null, issues },
-    exitCode: issues.length === 0 ? ExitCode.Ok : ExitCode.Usage,
-    human: (style) =>
-      issues.length === 0
-        ? [`${style.green('✓')} ${file}: schema ${schema!.schemaName} is valid`]
-        : issues.map((i) => `${i.where}: ${i.field}: ${i.message}`),
+    data: { file, valid: problems.length === 0, schemaName: schema?.schemaName ?? null, issues: issues.map((issue) => ({ ...issue, severity: issue.severity ?? 'problem' })) },
+    exitCode: problems.length === 0 ? ExitCode.Ok : ExitCode.Usage,
+    human: (style) => (problems.length === 0 ? [`${style.green('✓')} ${file}: schema ${schema!.schemaName} is valid`] : problems.map(issueLine)),
   };
 };
 
@@ -90,7 +90,7 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   inferred.warnings.forEach((warning) => reporter.warn(warning));
   inferred.notes.forEach((note) => reporter.info(note));
 
-  if (options.check !== undefined) return check(options.check, inferred.types, inferred.messages);
+  if (options.check !== undefined) return check(options.check, inferred.types, inferred.messages, (line) => reporter.warn(line));
 
   const text = checkedSchemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${described}.`, 'Check it, then: dpgw schema push <this file>']);
   const output = options.output;
@@ -134,8 +134,8 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sample
 }
 
 /** --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any. */
-async function check(file: string, types: Map<string, InferredType>, messages: number) {
-  const schema: AnalyticsSchema = await loadSchema(file);
+async function check(file: string, types: Map<string, InferredType>, messages: number, warn: (line: string) => void) {
+  const schema: AnalyticsSchema = await loadSchema(file, warn);
   const columns = schemaColumns(schema);
   const declared = new Map([...columns].map(([column, { dataType }]) => [column, dataType]));
   const timeColumns = new Set([...columns].filter(([, { group }]) => group === 'dateTimeFieldSpecs').map(([column]) => column));
