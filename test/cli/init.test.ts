@@ -71,7 +71,8 @@ describe('dpgw init, unattended', () => {
     const files = ['provision.yaml', 'schema.yaml'].map((file) => readFileSync(join(folder, file), 'utf8'));
     const again = await runInProcess([...argv, '--table', 'other'], env);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/provision\.yaml and .*schema\.yaml exist: not replaced — pass --force/);
+    // The folder once, the files by name: not the folder's path twice over.
+    expect(again.stderr).toMatch(/^dpgw: [^ ]+: provision\.yaml and schema\.yaml exist: not replaced — pass --force/m);
     expect(['provision.yaml', 'schema.yaml'].map((file) => readFileSync(join(folder, file), 'utf8'))).toEqual(files);
     const forced = await runInProcess([...argv, '--table', 'other', '--force'], env);
     expect(forced.code, forced.stderr).toBe(0);

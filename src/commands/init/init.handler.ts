@@ -133,9 +133,10 @@ function refuseToReplace(files: readonly string[], force: boolean, cwd: string):
   if (force) return;
   const present = files.filter((file) => lstatSync(file, { throwIfNoEntry: false }) !== undefined);
   if (present.length === 0) return;
-  throw new DpgwError('usage', `${present.map((file) => shownPath(cwd, file)).join(' and ')} ${present.length === 1 ? 'exists' : 'exist'}: not replaced`, {
+  // Where: the folder, once; the files by name in it (not the folder's path twice over).
+  throw new DpgwError('usage', `${present.map((file) => basename(file)).join(' and ')} ${present.length === 1 ? 'exists' : 'exist'}: not replaced`, {
     code: 'OUTPUT_EXISTS',
-    where: shownPath(cwd, present[0]!),
+    where: shownPath(cwd, dirname(present[0]!)),
     hint: 'pass --force to replace, or give another folder: dpgw init <dir>',
   });
 }
