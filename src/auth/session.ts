@@ -14,7 +14,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import type { TokenSupplier } from '../gateway/http-transport.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
-import { missingSetting } from '../settings/setting-definitions.js';
+import { missingSetting, SESSION_IDENTITY_KEYS } from '../settings/setting-definitions.js';
 import type { DeviceCode, IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
 import { readClaims } from './jwt-claims.js';
 import type { Grant } from './grants.js';
@@ -51,7 +51,7 @@ export interface Named {
   where: string;
 }
 
-export type IdentityPart = 'authUrl' | 'realm' | 'clientId' | 'grant' | 'username';
+export type IdentityPart = (typeof SESSION_IDENTITY_KEYS)[number];
 export type NamedIdentity = Partial<Record<IdentityPart, Named>>;
 
 export interface IdentityOptions {
@@ -447,7 +447,7 @@ function signedInAt(session: CachedSession): number {
 /** How a session differs from the identity and gateway the settings name; undefined when it is theirs. */
 function differenceOf(session: CachedSession, named: NamedIdentity, gateway: Named | undefined): Difference | undefined {
   const cached: Record<IdentityPart, string> = { authUrl: session.authUrl.replace(/\/+$/, ''), realm: session.realm, clientId: session.clientId, grant: session.grant ?? 'password', username: session.username };
-  for (const part of ['authUrl', 'realm', 'clientId', 'grant', 'username'] as const) {
+  for (const part of SESSION_IDENTITY_KEYS) {
     const wanted = named[part];
     if (wanted === undefined) continue;
     // A service account is named by its client: a username the settings name is for the other grants.

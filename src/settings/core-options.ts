@@ -15,6 +15,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { holdsControlCharacter } from '../text/terminal-text.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 import { checkedWhenSet, optionalUrl, requireValue, requireWord, timeoutMs } from './setting-values.js';
+import { SESSION_IDENTITY_KEYS } from './setting-definitions.js';
 
 /** The session options of a run's settings; where to sign in is read and checked when first needed. */
 export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): SessionOptions {
@@ -28,7 +29,7 @@ export function sessionOptionsOf(settings: Settings, env: NodeJS.ProcessEnv): Se
     username: checkedWhenSet(settings, 'username'),
     named: () => {
       const named: NamedIdentity = {};
-      for (const part of ['authUrl', 'realm', 'clientId', 'grant', 'username'] as const) {
+      for (const part of SESSION_IDENTITY_KEYS) {
         const setting = values[part];
         // A default names nobody: `grant: password` by default is any session's grant.
         if (setting.value === undefined || setting.source.kind === 'default' || setting.source.kind === 'unset') continue;

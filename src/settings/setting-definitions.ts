@@ -174,6 +174,11 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   { key: 'token', env: 'DPGW_TOKEN', display: 'secret', description: 'a bearer token to use as is (pipelines); beats the login cache' },
 ];
 
+/** The settings that say whose a session is: a cached session serves only a run that names the same (auth/session.ts). */
+export const SESSION_IDENTITY_KEYS = ['authUrl', 'realm', 'clientId', 'grant', 'username'] as const;
+/** Who signs in: those, and the secret of the client (a reference), which goes with the client. */
+export const SIGN_IN_KEYS: readonly SettingKey[] = [...SESSION_IDENTITY_KEYS, 'clientSecret'];
+
 export const PROFILE_KEYS: readonly string[] = SETTING_DEFINITIONS.flatMap((d) => (d.profileKey ? [d.profileKey] : []));
 
 export function definitionOf(key: SettingKey): SettingDefinition {

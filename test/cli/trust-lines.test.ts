@@ -8,12 +8,12 @@
  * but dpgw's own annotations and groups.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRACK_GROUP, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { listenOnLoopback } from '../helpers/recording-server.js';
 import { spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -98,13 +98,7 @@ async function hostileGateway(sandbox: Sandbox): Promise<HostileGateway> {
     forward.on('error', () => response.destroy());
     request.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(state, await listenOnLoopback(server));
   return state;
 }
 

@@ -4,7 +4,7 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
 import { describeSource, type Settings } from '../../settings/resolve-settings.js';
-import { definitionOf, flagName } from '../../settings/setting-definitions.js';
+import { definitionOf, flagName, SIGN_IN_KEYS } from '../../settings/setting-definitions.js';
 import { serverText } from '../../text/terminal-text.js';
 import { textPrompt } from '../shared/prompts.js';
 import { clock, sessionContext } from '../shared/session-context.js';
@@ -22,8 +22,6 @@ function lifetime(seconds: number): string {
   return seconds < 60 ? `${Math.max(0, Math.floor(seconds))} s` : `${Math.round(seconds / 60)} min`;
 }
 
-/** The settings a login's flags may name, kept for the profile's next commands; the client secret as its reference. */
-const IDENTITY_SETTINGS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'grant', 'username'] as const;
 
 /**
  * The identity flags of a login, saved to the profile it signed in for: the next command of the
@@ -32,7 +30,8 @@ const IDENTITY_SETTINGS = ['authUrl', 'realm', 'clientId', 'clientSecret', 'gran
  * the flags the next command then needs.
  */
 async function keepIdentityFlags(context: Parameters<HandlerOf<LoginCommand>>[0], settings: Settings): Promise<void> {
-  const given = IDENTITY_SETTINGS.filter((key) => settings.values[key].source.kind === 'flag');
+  // The settings a login's flags may name, kept for the profile's next commands; the client secret as its reference.
+  const given = SIGN_IN_KEYS.filter((key) => settings.values[key].source.kind === 'flag');
   if (given.length === 0) return;
   const flags = given.map((key) => flagName(definitionOf(key).flag!));
   try {

@@ -27,7 +27,7 @@ import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, RUN_
 import { STEP_STATUSES } from '../../provision/steps/step-record.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
-import { flagAttribute, SETTING_DEFINITIONS } from '../../settings/setting-definitions.js';
+import { flagAttribute, SETTING_DEFINITIONS, SIGN_IN_KEYS } from '../../settings/setting-definitions.js';
 import type { StatementClient } from '../../query-engine/statement-client.js';
 import type { SupersetClient } from '../../dashboard/superset-client.js';
 import { verifyProfiles } from '../../provision/steps/verify-step.js';
@@ -284,9 +284,6 @@ async function dashboardTools(context: CommandContext, loaded: Awaited<ReturnTyp
   return tools;
 }
 
-/** Who signs in: a profile that sets one of these is that identity, whatever the run's flags and environment name for the run's own sign-in. */
-const IDENTITY_KEYS = new Set(['authUrl', 'realm', 'clientId', 'clientSecret', 'grant', 'username']);
-
 /**
  * The flags and environment another profile (of a verify or dashboard step) resolves with:
  * the run's, less DPGW_TOKEN (the one token of the run's profile) and DPGW_PROFILE, and less
@@ -297,7 +294,7 @@ const IDENTITY_KEYS = new Set(['authUrl', 'realm', 'clientId', 'clientSecret', '
  */
 function profileInputs(context: CommandContext, settings: Awaited<ReturnType<typeof resolveSettings>>, profile: string): { flags: Record<string, unknown>; env: NodeJS.ProcessEnv } {
   const own = settings.config.profiles.get(profile);
-  const identity = SETTING_DEFINITIONS.filter((definition) => IDENTITY_KEYS.has(definition.key) && definition.profileKey !== undefined && own?.get(definition.profileKey) !== undefined);
+  const identity = SETTING_DEFINITIONS.filter((definition) => SIGN_IN_KEYS.includes(definition.key) && definition.profileKey !== undefined && own?.get(definition.profileKey) !== undefined);
   const flags: Record<string, unknown> = { ...context.options, profile };
   const env = withoutProfile(context.io.env);
   for (const definition of identity) {
