@@ -51,7 +51,7 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
     .map((item) => {
       const position = item.where ? positionOf(item.where) : undefined;
       const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
-      const description = oneLine(clean(`${item.name}: ${item.failure}`));
+      const description = serverText(clean(`${item.name}: ${item.failure}`));
       return {
         description,
         check_name: 'dpgw',
@@ -85,16 +85,11 @@ function clean(text: string): string {
   return redactText(text).replace(NOT_XML, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A name on one line, as the terminal shows it: a line break (or any control) in a manifest's key escaped, never raw. */
-function oneLine(text: string): string {
-  return serverText(text);
-}
-
 /**
  * The one way text enters the JUnit file, an attribute (a name, a message) or the text of a failure: on one line,
  * its line breaks and tabs shown escaped (`\n`) as the terminal shows them, since a reader folds them to spaces in
  * an attribute, and a manifest's key is not to start a line of its own anywhere.
  */
 function xml(text: string): string {
-  return oneLine(clean(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return serverText(clean(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
