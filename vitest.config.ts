@@ -7,8 +7,8 @@ export default defineConfig({
   define: { __DPGW_VERSION__: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
-    // The end-to-end tier has its own config and platform (vitest.e2e.config.ts).
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    // The end-to-end tier and the store tier have their own configs (vitest.e2e.config.ts, vitest.store.config.ts).
+    exclude: ['test/e2e/**', 'test/store/**', 'node_modules/**'],
     // Spawned-binary tests spend much of their time waiting on the processes and servers they
     // start: on two cores, 3 workers finish first; 4 contend harder (docs/benchmarks.md, "The test suite").
     maxWorkers: 3,
