@@ -75,10 +75,19 @@ describe("dpgw's schema check against the store's own reader and upload checks",
 
   it('judges the corpus: the store examples and the generated schemas', () => {
     expect(judged.length).toBeGreaterThanOrEqual(17 + 300);
-    const agree = judged.filter((entry) => entry.older.accepted === entry.newest.accepted).length;
+    const agree = judged.filter((entry) => entry.older.accepted === entry.newest.accepted);
+    const dpgwAgreesWithBoth = agree.filter((entry) => entry.dpgw.refused === !entry.newest.accepted).length;
+    const onlyOlderRefuses = judged.filter((entry) => entry.newest.accepted && !entry.older.accepted);
+    const onlyNewestRefuses = judged.filter((entry) => !entry.newest.accepted && entry.older.accepted);
     const dpgwAgrees = judged.filter((entry) => entry.dpgw.refused === !entry.newest.accepted).length;
     // The figures docs/store-schemas.md quotes under "Proof".
-    console.log(`[schema-differential] ${judged.length} schemas; Pinot ${olderVersion} and ${newestVersion} agree on ${agree}; dpgw agrees with ${newestVersion} on ${dpgwAgrees}, refuses ${judged.filter((entry) => entry.dpgw.refused).length}; ${Object.keys(DPGW_OWN_RULES).length} by rules of its own`);
+    console.log(
+      `[schema-differential] ${judged.length} schemas (${judged.filter((entry) => entry.name.startsWith('examples/')).length} store examples); ` +
+        `Pinot ${olderVersion} and ${newestVersion} agree on ${agree.length}, dpgw with both on ${dpgwAgreesWithBoth}; ` +
+        `only ${olderVersion} refuses ${onlyOlderRefuses.length} (dpgw takes ${onlyOlderRefuses.filter((entry) => !entry.dpgw.refused && entry.dpgw.warnings.length > 0).length} with a warning); ` +
+        `only ${newestVersion} refuses ${onlyNewestRefuses.length} (dpgw refuses ${onlyNewestRefuses.filter((entry) => entry.dpgw.refused).length}); ` +
+        `dpgw agrees with ${newestVersion} on ${dpgwAgrees}; ${Object.keys(DPGW_OWN_RULES).length} listed exceptions`,
+    );
   });
 
   it('agrees with the store on every case, naming each disagreement', () => {
