@@ -14,8 +14,11 @@ export const TIME_UNITS = ['NANOSECONDS', 'MICROSECONDS', 'MILLISECONDS', 'SECON
  * takes the numeric types and BYTES (serialized sketches such as HLL) for METRIC.
  */
 export const METRIC_DATA_TYPES: ReadonlySet<string> = new Set([...NUMERIC_DATA_TYPES, 'BYTES']);
-/** The data types of a complex column: the store's Schema.validate(FieldType, DataType) for COMPLEX. */
-export const COMPLEX_DATA_TYPES = ['STRUCT', 'MAP', 'LIST'] as const;
+/**
+ * The data types of a complex column: Schema.validate(FieldType, DataType) names STRUCT, MAP and LIST, but from release 1.0
+ * FieldSpec.getDefaultNullValue(COMPLEX, …) has a default only for MAP and LIST and refuses STRUCT on upload.
+ */
+export const COMPLEX_DATA_TYPES = ['MAP', 'LIST'] as const;
 /**
  * The units an EPOCH format may name: the store's DateTimeFormatUnitSpec(String) takes a
  * java.util.concurrent.TimeUnit name or one of its DateTimeTransformUnit names (up to YEARS).
@@ -50,6 +53,93 @@ export function dateTimeFormatProblem(format: string): string | undefined {
   // DateTimeFormatPatternSpec: with a third part the pattern is taken as written; with two, a trailing ` tz(<zone>)` is the time zone.
   if (kind === 'SIMPLE_DATE_FORMAT') return second === undefined ? undefined : datePatternProblem(third === undefined ? withoutTimeZone(second) : second);
   return `"${kind}" is not EPOCH, TIMESTAMP or SIMPLE_DATE_FORMAT (the pipe form), and the format does not start with a digit (the colon form)`;
+}
+
+/**
+ * Why release 0.11 refuses a format the newest release reads, or undefined: its DateTimeFormatSpec needs the unit of an
+ * EPOCH format and the pattern of a SIMPLE_DATE_FORMAT one; from release 1.0 `EPOCH` means milliseconds and no pattern
+ * means the ISO parser.
+ */
+export function dateTimeFormatOlderReleaseNote(format: string): string | undefined {
+  const colon = /^[0-9]/.test(format);
+  const [kind, second] = colon ? splitAtMost(format, ':', 4).slice(2) : splitAtMost(format, '|', 3);
+  if (kind === 'EPOCH' && second === undefined && !colon) return 'is read from the store\'s release 1.0 on; release 0.11 refuses it: write 1:MILLISECONDS:EPOCH to suit every release';
+  if (kind === 'SIMPLE_DATE_FORMAT' && second === undefined) return 'has no pattern, which the store reads from release 1.0 on (its ISO parser); release 0.11 refuses it: add the pattern';
+  return undefined;
+}
+
+/** A value's text as the store's Java code sees it (Jackson reads defaultNullValue and sampleValue as an Object, then toString). */
+function javaText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+const INT_RANGE = [-(2n ** 31n), 2n ** 31n - 1n] as const;
+const LONG_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+const wholeIn = (text: string, [low, high]: readonly [bigint, bigint]) => /^[+-]?[0-9]+$/.test(text) && BigInt(text) >= low && BigInt(text) <= high;
+/** Java's Float.valueOf and Double.valueOf (decimal forms; the text is trimmed). */
+const JAVA_FLOATING = /^[+-]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?[fFdD]?)$/;
+/** java.math.BigDecimal(String). */
+const JAVA_BIG_DECIMAL = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+/** java.sql.Timestamp.valueOf, which TimestampUtils.toMillisSinceEpoch tries after a whole number of milliseconds. */
+const JAVA_TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2} [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(\.[0-9]{1,9})?$/;
+
+/**
+ * Why the store refuses a column's defaultNullValue, or undefined: FieldSpec.setDefaultNullValue converts its text with
+ * DataType.convert (Integer.valueOf, Long.valueOf, Float.valueOf, Double.valueOf, new BigDecimal, TimestampUtils,
+ * BytesUtils.toBytes as hex; BOOLEAN, STRING and JSON take any text); SchemaUtils.validateDefaultIsNotNaN (release 1.x)
+ * refuses NaN for FLOAT and DOUBLE.
+ */
+export function defaultValueProblem(dataType: string, value: unknown): string | undefined {
+  const text = javaText(value);
+  switch (dataType) {
+    case 'INT':
+      return wholeIn(text, INT_RANGE) ? undefined : 'an INT column\'s default must be a whole number from -2147483648 to 2147483647';
+    case 'LONG':
+      return wholeIn(text, LONG_RANGE) ? undefined : 'a LONG column\'s default must be a whole number that fits 64 bits';
+    case 'FLOAT':
+    case 'DOUBLE':
+      if (!JAVA_FLOATING.test(text.trim())) return `a ${dataType} column's default must be a number`;
+      return text === 'NaN' ? `the store does not take NaN as a ${dataType} column's default (from release 1.0): write a number` : undefined;
+    case 'BIG_DECIMAL':
+      return JAVA_BIG_DECIMAL.test(text) ? undefined : 'a BIG_DECIMAL column\'s default must be a decimal number (no NaN or Infinity)';
+    case 'TIMESTAMP':
+      return wholeIn(text, LONG_RANGE) || JAVA_TIMESTAMP.test(text) ? undefined : 'a TIMESTAMP column\'s default must be milliseconds since 1970 or yyyy-MM-dd HH:mm:ss[.fff]';
+    case 'BYTES':
+      return /^([0-9a-fA-F]{2})*$/.test(text) ? undefined : 'a BYTES column\'s default must be hexadecimal text with an even number of digits';
+    default:
+      return undefined;
+  }
+}
+
+/** TimeUtils.VALID_MIN_TIME_MILLIS and VALID_MAX_TIME_MILLIS: 1971-01-01 and 2071-01-01, UTC. */
+const VALID_TIME_MILLIS = [Date.UTC(1971, 0, 1), Date.UTC(2071, 0, 1)] as const;
+const UNIT_MILLIS: Record<string, number> = { NANOSECONDS: 1e-6, MICROSECONDS: 1e-3, MILLISECONDS: 1, SECONDS: 1e3, MINUTES: 6e4, HOURS: 3.6e6, DAYS: 8.64e7 };
+
+/**
+ * Why the store refuses a date-time column's sampleValue, or undefined: SchemaUtils.validateDateTimeFieldSpec (release 1.x)
+ * converts it with the format (DateTimeFormatSpec.fromFormatToMillis) and needs a time from 1971 to 2071. dpgw converts
+ * EPOCH and TIMESTAMP values; a SIMPLE_DATE_FORMAT sample must match its pattern's digits and separators.
+ */
+export function sampleValueProblem(format: string, value: unknown): string | undefined {
+  if (dateTimeFormatProblem(format) !== undefined) return undefined;
+  const text = javaText(value);
+  const colon = /^[0-9]/.test(format);
+  const [size, unit, kind, pattern] = colon ? splitAtMost(format, ':', 4) : ((([k, u, s]) => [s ?? '1', u ?? 'MILLISECONDS', k, u])(splitAtMost(format, '|', 3)) as string[]);
+  const range = `must fall from 1971 to 2071 in format ${format}`;
+  if (kind === 'EPOCH' || kind === 'TIMESTAMP') {
+    if (!/^[+-]?[0-9]+$/.test(text)) return `is not a whole number, which format ${format} needs`;
+    const millis = Number(text) * (kind === 'TIMESTAMP' ? 1 : Number(size) * (UNIT_MILLIS[unit!] ?? Number.NaN));
+    if (Number.isNaN(millis)) return undefined;
+    return millis >= VALID_TIME_MILLIS[0] && millis <= VALID_TIME_MILLIS[1] ? undefined : range;
+  }
+  const sdf = colon ? pattern : unit === 'MILLISECONDS' ? undefined : unit;
+  if (sdf === undefined) return undefined;
+  const digitsOnly = sdf.replace(/ tz\(.*\)$/, '');
+  if (/[^yMdHmsS\-/:. T']/.test(digitsOnly)) return undefined;
+  const shape = new RegExp(`^${digitsOnly.replace(/'([^']*)'/g, '$1').replace(/[-/:.]/g, '\\$&').replace(/y+|M+|d+|H+|m+|s+|S+/g, (letters) => `[0-9]{${letters.length === 1 ? '1,2' : letters.length === 4 && letters[0] === 'y' ? '4' : `1,${Math.max(letters.length, 2)}`}}`)}$`);
+  if (!shape.test(text)) return `does not match the pattern ${sdf}`;
+  const year = /yyyy/.test(digitsOnly) ? Number(text.slice(digitsOnly.replace(/'/g, '').indexOf('yyyy'), digitsOnly.replace(/'/g, '').indexOf('yyyy') + 4)) : undefined;
+  return year === undefined || (year >= 1971 && year <= 2071) ? undefined : range;
 }
 
 export function isDateTimeFormat(format: string): boolean {

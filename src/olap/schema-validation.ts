@@ -7,7 +7,7 @@
  */
 import { nameProblem } from '../names/platform-names.js';
 import { CONTRACT_DATA_TYPES } from '../contract/constants.js';
-import { COMPLEX_DATA_TYPES, dateTimeFormatProblem, granularityForm, METRIC_DATA_TYPES, STORE_DATA_TYPES } from '../contract/olap-vocabulary.js';
+import { COMPLEX_DATA_TYPES, dateTimeFormatProblem, dateTimeFormatOlderReleaseNote, defaultValueProblem, granularityForm, METRIC_DATA_TYPES, sampleValueProblem, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { closestMatch, unknownNameSuffix } from '../text/closest-match.js';
 import type { LocatedDocument, PathPart } from './located-document.js';
@@ -29,7 +29,7 @@ export const issueLine = (issue: ValidationIssue): string => `${issue.where}: ${
 const SCHEMA_KEYS = ['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs', 'complexFieldSpecs', 'primaryKeyColumns', 'enableColumnBasedNullHandling', 'description'];
 // FieldSpec's setters dpgw checks; Dimension-, Metric-, DateTime- and ComplexFieldSpec are each @JsonIgnoreProperties(ignoreUnknown = true).
 const FIELD_KEYS = ['name', 'dataType', 'fieldType', 'singleValueField', 'defaultNullValue', 'notNull', 'maxLength', 'maxLengthExceedStrategy', 'transformFunction', 'description'];
-const DATE_TIME_KEYS = [...FIELD_KEYS.filter((key) => key !== 'maxLength' && key !== 'maxLengthExceedStrategy'), 'format', 'granularity'];
+const DATE_TIME_KEYS = [...FIELD_KEYS.filter((key) => key !== 'maxLength' && key !== 'maxLengthExceedStrategy'), 'format', 'granularity', 'sampleValue'];
 const COMPLEX_KEYS = ['name', 'dataType', 'fieldType', 'notNull', 'description', 'childFieldSpecs'];
 const GROUPS = ['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'] as const;
 type Group = (typeof GROUPS)[number] | 'complexFieldSpecs';
@@ -61,18 +61,27 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
     return { issues };
   }
   const schema = structuredClone(value) as Record<string, unknown>;
-  // The store's source after release 1.5.1 refuses it on upload (SchemaUtils.rejectDeprecatedTimeFieldSpec); releases up to 1.5.1
-  // still read it. dpgw refuses it: its table checks take the time column from dateTimeFieldSpecs (see docs/store-schemas.md).
-  if (schema.timeFieldSpec !== undefined) issue(['timeFieldSpec'], 'timeFieldSpec is the store\'s deprecated time column, which its newest code refuses on upload: write the column in dateTimeFieldSpecs with a format such as 1:MILLISECONDS:EPOCH and a granularity such as 1:MILLISECONDS', true);
   unknownKeys(schema, SCHEMA_KEYS, [], warning, ['timeFieldSpec']);
 
   const name = schema.schemaName;
   if (typeof name !== 'string' || name.trim() === '') issue(['schemaName'], 'schemaName is missing');
   else if (nameProblem('schema', name) !== undefined) issue(['schemaName'], nameProblem('schema', name)!);
-  if (schema.description !== undefined && typeof schema.description !== 'string') issue(['description'], `description must be text, not ${shortJson(schema.description)}`);
+  textField(schema, 'description', [], issue);
 
   const seen = new Map<string, PathPart[]>();
+  // SchemaUtils.validate(schema, isIgnoreCase): from release 1.0 the controller's table cache is case-insensitive by default
+  // (CommonConstants.Helix.DEFAULT_ENABLE_CASE_INSENSITIVE), and two columns whose names differ only in case are refused.
+  const seenLowerCase = new Map<string, string>();
   let columns = 0;
+  const transforms: SchemaTransform[] = [];
+  if (schema.timeFieldSpec !== undefined && schema.timeFieldSpec !== null) {
+    const time = timeFieldSpecIssues(schema.timeFieldSpec, issue, warning);
+    if (time !== undefined) {
+      columns++;
+      seen.set(time, ['timeFieldSpec', 'incomingGranularitySpec']);
+      seenLowerCase.set(time.toLowerCase(), time);
+    }
+  }
   for (const group of [...GROUPS, 'complexFieldSpecs'] as const) {
     const specs = schema[group];
     if (specs === undefined || specs === null) continue;
@@ -92,7 +101,11 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
       if (typeof field.name !== 'string' || field.name === '') issue([...path, 'name'], 'the field name is missing');
       else if (columnNameProblem(field.name) !== undefined) issue([...path, 'name'], columnNameProblem(field.name)!);
       else if (seen.has(field.name)) issue([...path, 'name'], `column ${escapedName(field.name)} is defined twice (also at ${document.at([...seen.get(field.name)!, 'name'])})`);
-      else seen.set(field.name, path);
+      else if (seenLowerCase.has(field.name.toLowerCase())) issue([...path, 'name'], `column ${escapedName(field.name)} differs only in case from column ${escapedName(seenLowerCase.get(field.name.toLowerCase())!)}, which the store (case-insensitive by default from release 1.0) refuses: rename one of them`);
+      else {
+        seen.set(field.name, path);
+        seenLowerCase.set(field.name.toLowerCase(), field.name);
+      }
       const shownName = typeof field.name === 'string' ? escapedName(field.name) : '(unnamed)';
       // The store's serialisation writes fieldType; Jackson takes it as the subtype's id, so it must be the group's own.
       if (field.fieldType !== undefined && field.fieldType !== FIELD_TYPE_OF[group]) {
@@ -101,37 +114,45 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
       const type = field.dataType;
       if (typeof type !== 'string') issue([...path, 'dataType'], 'dataType is missing');
       else if (group === 'complexFieldSpecs') {
-        // Schema.validate(FieldType, DataType): a COMPLEX field is STRUCT, MAP or LIST.
-        if (!(COMPLEX_DATA_TYPES as readonly string[]).includes(type)) issue([...path, 'dataType'], `complex column ${shownName} must be ${COMPLEX_DATA_TYPES.join(', ')}, not ${shortJson(type)}`);
+        // FieldSpec.getDefaultNullValue(COMPLEX, …) (release 1.x) has a default only for MAP and LIST: STRUCT is refused on upload.
+        if (!(COMPLEX_DATA_TYPES as readonly string[]).includes(type)) issue([...path, 'dataType'], `complex column ${shownName} must be ${COMPLEX_DATA_TYPES.join(' or ')}, not ${shortJson(type)}`);
+        // ComplexFieldSpec's childFieldSpecs are FieldSpecs: release 1.x reads each by its fieldType (FieldSpec's @JsonTypeInfo).
+        childFieldSpecIssues(field.childFieldSpecs, [...path, 'childFieldSpecs'], issue);
       } else if (!ALL_TYPES.includes(type)) {
         const near = closestMatch(type, ALL_TYPES);
         issue([...path, 'dataType'], `unknown dataType "${type}"${near ? ` (did you mean ${near}?)` : ''}; the contract uses ${CONTRACT_DATA_TYPES.join(', ')}`);
       } else if (group === 'metricFieldSpecs' && !METRIC_DATA_TYPES.has(type)) {
         // Schema.validate(FieldType, DataType): a METRIC is numeric, or BYTES (a serialized sketch).
         issue([...path, 'dataType'], `metric ${shownName} must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL) or BYTES, not ${type}`);
+      } else if (type === 'BIG_DECIMAL' && group !== 'metricFieldSpecs') {
+        // FieldSpec.getDefaultNullValue: release 0.11 has no dimension or date-time default for BIG_DECIMAL and refuses it; 1.0 on reads it.
+        warning([...path, 'dataType'], `a BIG_DECIMAL ${group === 'dateTimeFieldSpecs' ? 'date-time' : 'dimension'} column is read from the store's release 1.0 on; release 0.11 refuses it`);
       }
       if (group === 'dateTimeFieldSpecs') dateTimeIssues(field, path, issue, warning);
-      for (const key of ['notNull', 'singleValueField'] as const) booleanField(field, key, path, issue);
-      // The store keeps maxLength in a Java int: above 2^31-1 it is refused or wraps there, after dpgw has sent it.
-      if (field.maxLength !== undefined && !(Number.isInteger(field.maxLength) && (field.maxLength as number) > 0 && (field.maxLength as number) <= MAX_LENGTH_LIMIT)) {
-        issue([...path, 'maxLength'], `maxLength must be a whole number from 1 to ${MAX_LENGTH_LIMIT}, not ${shortJson(field.maxLength)}`);
-      }
+      for (const key of ['notNull', 'singleValueField'] as const) booleanField(field, key, path, issue, warning);
+      if (field.singleValueField === false && typeof type === 'string') multiValueIssues(group, type, shownName, [...path, 'singleValueField'], issue);
+      maxLengthIssues(field, path, issue, warning);
       if (field.maxLengthExceedStrategy !== undefined && !MAX_LENGTH_STRATEGIES.includes(field.maxLengthExceedStrategy as string)) {
         issue([...path, 'maxLengthExceedStrategy'], `maxLengthExceedStrategy must be one of ${MAX_LENGTH_STRATEGIES.join(', ')}, not ${shortJson(field.maxLengthExceedStrategy)}`);
       }
-      if (field.defaultNullValue !== undefined && !['string', 'number', 'boolean'].includes(typeof field.defaultNullValue)) {
-        issue([...path, 'defaultNullValue'], `defaultNullValue must be a single value (text, a number or true/false), not ${shortJson(field.defaultNullValue)}`);
+      if (field.defaultNullValue !== undefined && field.defaultNullValue !== null && typeof type === 'string' && group !== 'complexFieldSpecs') {
+        const problem = defaultValueProblem(type, field.defaultNullValue);
+        if (problem !== undefined) issue([...path, 'defaultNullValue'], `defaultNullValue ${shortJson(field.defaultNullValue)} of ${shownName}: ${problem}`);
       }
-      if (field.description !== undefined && typeof field.description !== 'string') issue([...path, 'description'], `description must be text, not ${shortJson(field.description)}`);
-      if (field.transformFunction !== undefined) {
+      textField(field, 'description', path, issue);
+      if (group === 'dateTimeFieldSpecs' && field.sampleValue !== undefined && field.sampleValue !== null && typeof field.format === 'string') {
+        const problem = sampleValueProblem(field.format, field.sampleValue);
+        if (problem !== undefined) issue([...path, 'sampleValue'], `sampleValue ${shortJson(field.sampleValue)} of ${shownName}: ${problem}`);
+      }
+      if (field.transformFunction !== undefined && field.transformFunction !== null) {
         if (typeof field.transformFunction !== 'string' || field.transformFunction.trim() === '') issue([...path, 'transformFunction'], `transformFunction must be the text of a function, not ${shortJson(field.transformFunction)}`);
-        // FieldSpec.setTransformFunction still reads it; SchemaUtils.validate notes transforms have moved to the table config.
-        else warning([...path, 'transformFunction'], `a transform in the schema is deprecated (the store still applies it): the table config's ingestionConfig.transformConfigs is where current releases take it`, true);
+        else transforms.push({ column: typeof field.name === 'string' ? field.name : '', expression: field.transformFunction, path: [...path, 'transformFunction'] });
       }
     });
   }
+  transformIssues(transforms, issue, warning);
   // The two schema-wide fields the store takes besides the columns: each of its one type, so nothing unchecked is sent.
-  booleanField(schema, 'enableColumnBasedNullHandling', [], issue);
+  booleanField(schema, 'enableColumnBasedNullHandling', [], issue, warning);
   const primaryKeys = schema.primaryKeyColumns;
   if (primaryKeys !== undefined) {
     if (!Array.isArray(primaryKeys) || primaryKeys.some((column) => typeof column !== 'string')) issue(['primaryKeyColumns'], `primaryKeyColumns must be a list of column names, not ${shortJson(primaryKeys)}`);
@@ -145,12 +166,128 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
 
 type IssueAt = (path: readonly PathPart[], message: string, atKey?: boolean) => void;
 
+interface SchemaTransform {
+  column: string;
+  expression: string;
+  path: PathPart[];
+}
+
+/**
+ * The legacy time column, read as the store reads it: TimeFieldSpec with an incomingGranularitySpec and an optional
+ * outgoingGranularitySpec (TimeGranularitySpec: name, dataType, timeType a TimeUnit, timeUnitSize, timeFormat).
+ * Releases 0.11 to 1.5.1 take it; dpgw takes it with a warning naming the dateTimeFieldSpecs form. Its name, when read.
+ */
+function timeFieldSpecIssues(given: unknown, issue: IssueAt, warning: IssueAt): string | undefined {
+  const path = ['timeFieldSpec'];
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    issue(path, `timeFieldSpec must be a mapping with incomingGranularitySpec, not ${shortJson(given)}`);
+    return undefined;
+  }
+  const spec = given as Record<string, unknown>;
+  const granularity = (key: 'incomingGranularitySpec' | 'outgoingGranularitySpec'): Record<string, unknown> | undefined => {
+    const value = spec[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      issue([...path, key], `${key} must be a mapping with name, dataType and timeType, not ${shortJson(value)}`);
+      return undefined;
+    }
+    const part = value as Record<string, unknown>;
+    // TimeGranularitySpec(DataType, TimeUnit, int, String): each is needed, the unit a java.util.concurrent.TimeUnit name.
+    if (typeof part.name !== 'string' || part.name === '') issue([...path, key, 'name'], 'the time column\'s name is missing');
+    if (typeof part.dataType !== 'string' || !ALL_TYPES.includes(part.dataType)) issue([...path, key, 'dataType'], `dataType must be one of ${STORE_DATA_TYPES.join(', ')}, not ${shortJson(part.dataType)}`);
+    if (typeof part.timeType !== 'string' || !(TIME_UNITS as readonly string[]).includes(part.timeType)) issue([...path, key, 'timeType'], `timeType must be one of ${TIME_UNITS.join(', ')}, not ${shortJson(part.timeType)}`);
+    return part;
+  };
+  const incoming = granularity('incomingGranularitySpec');
+  if (incoming === undefined) {
+    issue(path, 'timeFieldSpec needs an incomingGranularitySpec');
+    return undefined;
+  }
+  const outgoing = granularity('outgoingGranularitySpec');
+  // SchemaUtils.validateTimeFieldSpec: converting incoming to outgoing needs two names, and EPOCH on both sides.
+  if (outgoing !== undefined && JSON.stringify(incoming) !== JSON.stringify(outgoing)) {
+    if (incoming.name === outgoing.name) issue([...path, 'outgoingGranularitySpec', 'name'], `the outgoing time column must have a name of its own to be converted from ${shortJson(incoming.name)}`);
+    const epoch = (part: Record<string, unknown>) => part.timeFormat === undefined || part.timeFormat === 'EPOCH';
+    if (!epoch(incoming) || !epoch(outgoing)) issue([...path, 'outgoingGranularitySpec'], 'the store converts a time column from incoming to outgoing only when both are EPOCH');
+  }
+  const name = (outgoing ?? incoming).name;
+  warning(path, 'timeFieldSpec is the store\'s deprecated time column (releases up to 1.5.1 read it; its newest source refuses it): write the column in dateTimeFieldSpecs with a format such as 1:MILLISECONDS:EPOCH and a granularity such as 1:MILLISECONDS', true);
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** ComplexFieldSpec.childFieldSpecs: a mapping of FieldSpecs, each read by its fieldType from release 1.0 on. */
+function childFieldSpecIssues(given: unknown, path: PathPart[], issue: IssueAt): void {
+  if (given === undefined || given === null) return;
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    issue(path, `childFieldSpecs must be a mapping of field specs, not ${shortJson(given)}`);
+    return;
+  }
+  for (const [key, child] of Object.entries(given as Record<string, unknown>)) {
+    const fieldType = (child as Record<string, unknown> | null)?.fieldType;
+    if (typeof child !== 'object' || child === null || typeof fieldType !== 'string' || !Object.values(FIELD_TYPE_OF).includes(fieldType)) {
+      issue([...path, key], `child field spec ${escapedName(key)} needs a fieldType (DIMENSION, METRIC, DATE_TIME or COMPLEX): the store reads each child by it`);
+    }
+  }
+}
+
+/**
+ * A multi-value column: MetricFieldSpec and DateTimeFieldSpec take only single values; SchemaUtils.validateMultiValueCompatibility
+ * (release 1.x) refuses a multi-value JSON or BIG_DECIMAL column.
+ */
+function multiValueIssues(group: Group, type: string, shownName: string, path: PathPart[], issue: IssueAt): void {
+  if (group === 'metricFieldSpecs' || group === 'dateTimeFieldSpecs') issue(path, `a ${group === 'metricFieldSpecs' ? 'metric' : 'date-time'} column holds one value: ${shownName} cannot be multi-value`);
+  else if (type === 'JSON' || type === 'BIG_DECIMAL') issue(path, `a ${type} column cannot be multi-value (${shownName}): write it single-value`);
+}
+
+/**
+ * Transforms written in the schema (FieldSpec.setTransformFunction, still read; SchemaUtils.validate notes they have moved to
+ * the table config): SchemaUtils.validate reads each one's arguments (FunctionEvaluatorFactory) and refuses a transform of its
+ * own column, one it cannot parse, and one taking another transform's output.
+ */
+function transformIssues(transforms: readonly SchemaTransform[], issue: IssueAt, warning: IssueAt): void {
+  const outputs = new Set(transforms.map((transform) => transform.column));
+  for (const transform of transforms) {
+    const parsed = transformArguments(transform.expression);
+    if (parsed === undefined) {
+      issue(transform.path, `the store cannot read the transform ${shortJson(transform.expression)}: write a function call such as upper(name), or Groovy({…}, arguments)`);
+      continue;
+    }
+    if (parsed.includes(transform.column)) issue(transform.path, `the transform of ${escapedName(transform.column)} takes ${escapedName(transform.column)} itself as an argument: read it from another column`);
+    const chained = parsed.filter((argument) => argument !== transform.column && outputs.has(argument));
+    if (chained.length > 0) issue(transform.path, `the transform of ${escapedName(transform.column)} takes the output of another transform (${chained.map(escapedName).join(', ')}), which the store refuses: take the source columns`);
+    else warning(transform.path, `a transform in the schema is deprecated (the store still applies it; dpgw checks its form and arguments, not its function's name): the table config's ingestionConfig.transformConfigs is where current releases take it`, true);
+  }
+}
+
+/**
+ * The columns a transform reads, as the store's FunctionEvaluatorFactory finds them: Groovy({script}, a, b) names them after
+ * the script; any other expression is a function call whose bare identifiers are columns. Undefined when it is not one.
+ */
+function transformArguments(expression: string): string[] | undefined {
+  const groovy = /^\s*Groovy\s*\(\s*\{[\s\S]*\}\s*((?:,\s*[^,\s()]+\s*)*)\)\s*$/.exec(expression);
+  if (groovy) return groovy[1]!.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const tokens = expression.match(/'(?:[^']|'')*'|"(?:[^"]|"")*"|[A-Za-z_$][A-Za-z0-9_$.]*|-?[0-9]+(?:\.[0-9]+)?|[(),]|\S/g) ?? [];
+  let depth = 0;
+  const columns: string[] = [];
+  if (tokens.length < 3 || !/^[A-Za-z_]/.test(tokens[0]!) || tokens[1] !== '(') return undefined;
+  for (const [index, token] of tokens.entries()) {
+    if (token === '(') depth++;
+    else if (token === ')') {
+      depth--;
+      if (depth < 0 || (depth === 0 && index !== tokens.length - 1)) return undefined;
+    } else if (/^[A-Za-z_$]/.test(token) && tokens[index + 1] !== '(' && !['true', 'false', 'null'].includes(token.toLowerCase())) columns.push(token);
+    else if (!/^['"0-9,(-]/.test(token) && !/^[A-Za-z_$]/.test(token)) return undefined;
+  }
+  return depth === 0 ? [...new Set(columns)] : undefined;
+}
+
 /** format and granularity as the store reads them (DateTimeFormatSpec, DateTimeGranularitySpec) and checks them on upload (SchemaUtils.validateDateTimeFieldSpec). */
 function dateTimeIssues(field: Record<string, unknown>, path: readonly PathPart[], issue: IssueAt, warning: IssueAt): void {
   if (typeof field.format !== 'string') issue([...path, 'format'], 'format is missing; the contract uses 1:MILLISECONDS:EPOCH');
   else {
     const problem = dateTimeFormatProblem(field.format);
     if (problem !== undefined) issue([...path, 'format'], `format "${field.format}" is not one the store reads (${problem}): write <size>:<unit>:EPOCH, <size>:<unit>:SIMPLE_DATE_FORMAT:<pattern>, 1:MILLISECONDS:TIMESTAMP, or EPOCH|<unit>|<size>`);
+    else if (dateTimeFormatOlderReleaseNote(field.format) !== undefined) warning([...path, 'format'], `format "${field.format}" ${dateTimeFormatOlderReleaseNote(field.format)!}`);
   }
   if (typeof field.granularity !== 'string') issue([...path, 'granularity'], 'granularity is missing; the contract uses 1:MILLISECONDS');
   else {
@@ -167,12 +304,41 @@ function pipeAsColon(granularity: string): string {
   return `${size ?? '1'}:${unit}`;
 }
 
-/** A boolean the store reads: true or false, or that text (Jackson's coercion), kept in the schema as the boolean. */
-function booleanField(object: Record<string, unknown>, key: string, path: readonly PathPart[], issue: IssueAt): void {
+/**
+ * A boolean the store reads (FieldSpec's and Schema's primitive boolean setters, through Jackson's default coercion):
+ * true or false, that text, a whole number (0 is false, any other true), or null and "" (the primitive's false).
+ * Kept in the schema as the boolean the store reads; a number, null or "" is named in a warning with what it becomes.
+ */
+function booleanField(object: Record<string, unknown>, key: string, path: readonly PathPart[], issue: IssueAt, warning: IssueAt): void {
   const given = object[key];
   if (given === undefined || typeof given === 'boolean') return;
   if (typeof given === 'string' && given in BOOLEAN_TEXT) object[key] = BOOLEAN_TEXT[given];
-  else issue([...path, key], `${key} must be true or false, not ${shortJson(given)}`);
+  else if (Number.isInteger(given) || given === null || given === '') {
+    object[key] = typeof given === 'number' && given !== 0;
+    warning([...path, key], `${key} ${shortJson(given)} is read by the store as ${String(object[key])}: write ${String(object[key])}`);
+  } else issue([...path, key], `${key} must be true or false, not ${shortJson(given)}`);
+}
+
+/** Text the store reads into a String: Jackson takes a number or a boolean as its text too; a list or a mapping fails. */
+function textField(object: Record<string, unknown>, key: string, path: readonly PathPart[], issue: IssueAt): void {
+  const given = object[key];
+  if (given === undefined || given === null || typeof given === 'string') return;
+  if (typeof given === 'number' || typeof given === 'boolean') object[key] = String(given);
+  else issue([...path, key], `${key} must be text, not ${shortJson(given)}`);
+}
+
+/** maxLength, a Java int in FieldSpec: Jackson takes a whole number, a fraction (cut to its whole part) or that number as text. */
+function maxLengthIssues(field: Record<string, unknown>, path: readonly PathPart[], issue: IssueAt, warning: IssueAt): void {
+  const given = field.maxLength;
+  if (given === undefined || given === null) return;
+  const read = typeof given === 'number' ? Math.trunc(given) : typeof given === 'string' && /^[+-]?[0-9]+$/.test(given.trim()) ? Number(given.trim()) : undefined;
+  if (read === undefined || read > MAX_LENGTH_LIMIT || read < -MAX_LENGTH_LIMIT - 1) {
+    issue([...path, 'maxLength'], `maxLength must be a whole number up to ${MAX_LENGTH_LIMIT}, not ${shortJson(given)}`);
+    return;
+  }
+  field.maxLength = read;
+  // The store takes it, but a length below 1 keeps no character of a value.
+  if (read < 1) warning([...path, 'maxLength'], `maxLength ${read} keeps no character of a value: write a length of 1 or more, or drop maxLength`);
 }
 
 /** A field the store reads and drops, or one of its later fields dpgw does not check: sent as written, named at its key. */

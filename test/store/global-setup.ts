@@ -5,7 +5,10 @@
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error -- a plain ESM script of the project (scripts/), typed at its use
 import { storeExamples } from '../../scripts/platform/store-examples.mjs';
+// @ts-expect-error -- a plain ESM script of the project (scripts/), typed at its use
+import { schemaHarnesses } from '../../scripts/platform/schema-harness.mjs';
 
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('storeExamples', (await storeExamples()) as string);
+  project.provide('schemaHarnesses', JSON.stringify(await schemaHarnesses()));
 }

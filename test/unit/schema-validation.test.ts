@@ -81,7 +81,7 @@ describe('validateSchema', () => {
         'dateTimeFieldSpecs:',
         '  - { name: ts, dataType: TIMESTAMP, fieldType: DATE_TIME, format: "1:MILLISECONDS:TIMESTAMP", granularity: "1:SECONDS", notNull: "False" }',
         'complexFieldSpecs:',
-        '  - { name: attributes, dataType: MAP, fieldType: COMPLEX, childFieldSpecs: { key: { name: key, dataType: STRING } } }',
+        '  - { name: attributes, dataType: MAP, fieldType: COMPLEX, childFieldSpecs: { key: { name: key, dataType: STRING, fieldType: DIMENSION } } }',
       ].join('\n'),
     );
     expect(issues).toEqual([]);
@@ -106,8 +106,8 @@ describe('validateSchema', () => {
       'schemaName: t\ndimensionFieldSpecs:\n  - { name: day, dataType: STRING, transformFunction: "toDateTime(ts, \'yyyy-MM-dd\')" }\n' + withTime('1:MILLISECONDS:EPOCH', 'SECONDS|5').replace('schemaName: t\n', ''),
     );
     expect(schema).toBeDefined();
-    expect(warnings(issues).map((issue) => issue.field)).toEqual(['dimensionFieldSpecs[0].transformFunction', 'dateTimeFieldSpecs[0].granularity']);
-    expect(warnings(issues)[1]!.message).toMatch(/write 5:SECONDS to suit every release/);
+    expect(warnings(issues).map((issue) => issue.field)).toEqual(['dateTimeFieldSpecs[0].granularity', 'dimensionFieldSpecs[0].transformFunction']);
+    expect(warnings(issues)[0]!.message).toMatch(/write 5:SECONDS to suit every release/);
   });
 
   it.each([
@@ -115,13 +115,36 @@ describe('validateSchema', () => {
     ['a STRING metric', 'schemaName: t\nmetricFieldSpecs:\n  - { name: a, dataType: STRING }\n', /must be numeric \(INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL\) or BYTES, not STRING/],
     ['notNull as other text', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: INT, notNull: "yes" }\n', /notNull must be true or false, not "yes"/],
     ['an unknown maxLengthExceedStrategy', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: STRING, maxLengthExceedStrategy: CUT }\n', /maxLengthExceedStrategy must be one of TRIM_LENGTH, ERROR, SUBSTITUTE_DEFAULT_VALUE, NO_ACTION/],
-    ['a complex column of a plain type', 'schemaName: t\ncomplexFieldSpecs:\n  - { name: a, dataType: STRING }\n', /complex column "a" must be STRUCT, MAP, LIST/],
-    ['the legacy timeFieldSpec', 'schemaName: t\ndimensionFieldSpecs: [{ name: a, dataType: INT }]\ntimeFieldSpec:\n  incomingGranularitySpec: { name: ts, dataType: LONG, timeType: MILLISECONDS }\n', /timeFieldSpec is the store's deprecated time column, which its newest code refuses on upload: write the column in dateTimeFieldSpecs/],
+    ['a complex column of a plain type', 'schemaName: t\ncomplexFieldSpecs:\n  - { name: a, dataType: STRING }\n', /complex column "a" must be MAP or LIST/],
+    ['a STRUCT complex column (release 1.x has no default for it)', 'schemaName: t\ncomplexFieldSpecs:\n  - { name: a, dataType: STRUCT }\n', /complex column "a" must be MAP or LIST/],
+    ['a timeFieldSpec converting to a column of the same name', 'schemaName: t\ntimeFieldSpec:\n  incomingGranularitySpec: { name: ts, dataType: LONG, timeType: MILLISECONDS }\n  outgoingGranularitySpec: { name: ts, dataType: LONG, timeType: DAYS }\n', /must have a name of its own/],
+    ['a FLOAT default of NaN', 'schemaName: t\nmetricFieldSpecs:\n  - { name: a, dataType: FLOAT, defaultNullValue: "NaN" }\n', /does not take NaN/],
+    ['an INT default that is not a whole number', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: INT, defaultNullValue: 1.5 }\n', /an INT column's default must be a whole number/],
+    ['a BYTES default that is not hexadecimal', 'schemaName: t\nmetricFieldSpecs:\n  - { name: a, dataType: BYTES, defaultNullValue: "zz" }\n', /hexadecimal/],
+    ['a multi-value JSON column', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: JSON, singleValueField: false }\n', /a JSON column cannot be multi-value/],
+    ['a multi-value metric', 'schemaName: t\nmetricFieldSpecs:\n  - { name: a, dataType: INT, singleValueField: false }\n', /a metric column holds one value/],
+    ['two columns differing only in case', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: INT }\n  - { name: A, dataType: INT }\n', /differs only in case/],
+    ['a transform of its own column', 'schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: STRING, transformFunction: "upper(a)" }\n', /takes "a" itself as an argument/],
+    ['a sampleValue outside 1971 to 2071', withTime('1:MILLISECONDS:EPOCH').replace('granularity:', 'sampleValue: 5, granularity:'), /must fall from 1971 to 2071/],
     ['a format the store cannot read', withTime('1:MILLIS:EPOCH'), /format "1:MILLIS:EPOCH" is not one the store reads \("MILLIS" is not a time unit/],
   ])('refuses %s', (_, text, message) => {
     const { schema, issues } = checked(text);
     expect(schema).toBeUndefined();
     expect(problems(issues).map((issue) => issue.message)).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('takes the legacy timeFieldSpec with a warning naming dateTimeFieldSpecs, its column a column of the schema', () => {
+    const { schema, issues } = checked('schemaName: t\ntimeFieldSpec:\n  incomingGranularitySpec: { name: ts, dataType: LONG, timeType: MILLISECONDS }\nprimaryKeyColumns: [ts]\n');
+    expect(schema).toBeDefined();
+    expect(problems(issues)).toEqual([]);
+    expect(warnings(issues).map((issue) => [issue.field, issue.message])).toEqual([['timeFieldSpec', expect.stringMatching(/deprecated time column .* write the column in dateTimeFieldSpecs/)]]);
+  });
+
+  it('takes numbers, null and "" for booleans as the store reads them, with a warning', () => {
+    const { schema, issues } = checked('schemaName: t\ndimensionFieldSpecs:\n  - { name: a, dataType: INT, notNull: 1, singleValueField: null, maxLength: "10", defaultNullValue: "+5" }\n');
+    expect(problems(issues)).toEqual([]);
+    expect(schema!.dimensionFieldSpecs![0]).toMatchObject({ notNull: true, singleValueField: false, maxLength: 10 });
+    expect(warnings(issues).map((issue) => issue.message)).toEqual([expect.stringMatching(/notNull 1 is read by the store as true/), expect.stringMatching(/singleValueField null is read by the store as false/)]);
   });
 
   it('refuses a schema with only misspelt groups: the store ignores them and is left with no columns', () => {
