@@ -14,6 +14,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { packageRoot } from '../package-root.js';
 import { readLocatedDocument, type LocatedDocument, type PathPart } from './located-document.js';
 import { fieldPath, isWarning, issueLine, schemaColumns, type ValidationIssue } from './schema-validation.js';
+import { tableConfigIssues } from './table-config-checks.js';
 
 export const DEFAULT_TEMPLATE = 'templates/realtime-table.yaml';
 
@@ -93,9 +94,7 @@ export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSche
     const time = columns.get(segments.timeColumnName);
     if (!time) issue(['segmentsConfig', 'timeColumnName'], `time column "${segments.timeColumnName}" is not a column of schema ${schema.schemaName}`);
     else if (time.group !== 'dateTimeFieldSpecs') issue(['segmentsConfig', 'timeColumnName'], `time column "${segments.timeColumnName}" is a ${time.group === 'metricFieldSpecs' ? 'metric' : 'dimension'}, not a date-time column of schema ${schema.schemaName}`);
-    (table.ingestionConfig?.transformConfigs ?? []).forEach((transform, index) => {
-      if (!columns.has(transform.columnName)) issue(['ingestionConfig', 'transformConfigs', index, 'columnName'], `transform destination "${transform.columnName}" is not a column of schema ${schema.schemaName}`);
-    });
+    issues.push(...tableConfigIssues(table, schema, (path) => template.at(path)));
   }
   return issues;
 }
