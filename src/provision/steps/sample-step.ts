@@ -61,7 +61,7 @@ export function checkIgnored(ignore: SampleIgnore | undefined, schema: Analytics
   const unknown = ignore.columns.filter((column) => !columns.includes(column));
   if (unknown.length === 0) return;
   const near = unknown.map((column) => closestMatch(column, columns)).filter((column) => column !== undefined);
-  throw new DpgwError('usage', `${ignore.where} names ${unknown.length === 1 ? 'a column' : 'columns'} schema ${schema.schemaName} does not have: ${unknown.map(serverText).join(', ')}`, {
+  throw new DpgwError('usage', `schema ${schema.schemaName} has no column ${unknown.map(serverText).join(', ')} to pass unjudged`, {
     code: 'INVALID_ARGUMENT',
     where: ignore.where,
     hint: near.length ? `did you mean ${near.join(', ')}? nothing was sent` : `name columns of schema ${schema.schemaName}; nothing was sent`,
