@@ -106,3 +106,24 @@ describe('dpgw table create: the sample check knows the store', () => {
     expect(tableRequests()).toEqual([]);
   });
 });
+
+describe('dpgw provision: a manifest entry\'s sampleCheck.ignore', () => {
+  it('passes the named column unjudged in the plan; a column the schema lacks is refused at its file:line:col', async () => {
+    const { dpgw, file } = await setUp();
+    file('rsvp.yaml', SCHEMA);
+    file('template.yaml', STORE_TEMPLATE.replace('    stream.${streamType}.metadata.populate: "true"\n', ''));
+    const manifest = (ignore: string) =>
+      file('provision.yaml', `dataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: rsvp.yaml\n    table: { template: template.yaml, timeColumn: mtime }\n    sampleCheck: { ignore: [${ignore}] }\n`);
+    const planned = await dpgw(['provision', manifest('__metadata$offset'), '--plan', '--json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    const sample = (JSON.parse(planned.stdout).plan[0].steps as Array<{ step: string; action: string; reason: string }>).find((s) => s.step === 'sample')!;
+    expect(sample.action).toBe('check');
+    expect(sample.reason).toContain('; ignored: __metadata$offset;');
+
+    const typo = await dpgw(['provision', manifest('__metadata$ofset'), '--plan', '--json']);
+    expect(typo.code).toBe(2);
+    const refused = (JSON.parse(typo.stdout).plan[0].steps as Array<{ step: string; action: string; reason: string }>).find((s) => s.step === 'sample')!;
+    expect(refused.action).toBe('refused');
+    expect(refused.reason).toMatch(/provision\.yaml:7:\d+: schema rsvp has no column __metadata\$ofset to pass unjudged$/);
+  });
+});

@@ -117,7 +117,7 @@ export async function planSample(check: SampleCheck | undefined, off: string, to
   try {
     if (schema !== undefined) checkIgnored(ignore, schema);
   } catch (error) {
-    if (error instanceof DpgwError) return { step: 'sample', action: 'refused', reason: error.message };
+    if (error instanceof DpgwError) return { step: 'sample', action: 'refused', reason: `${ignore!.where}: ${error.message}` };
     throw error;
   }
   if (!check) return { step: 'sample', action: 'skipped', reason: `not checked (${off})` };
