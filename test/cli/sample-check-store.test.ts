@@ -4,7 +4,8 @@
  * outputs, columns flattened by complexTypeConfig and multi-value columns are judged as the
  * store fills them, and --sample-ignore passes a column the user knows better about.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
@@ -125,5 +126,22 @@ describe('dpgw provision: a manifest entry\'s sampleCheck.ignore', () => {
     const refused = (JSON.parse(typo.stdout).plan[0].steps as Array<{ step: string; action: string; reason: string }>).find((s) => s.step === 'sample')!;
     expect(refused.action).toBe('refused');
     expect(refused.reason).toMatch(/provision\.yaml:7:\d+: schema rsvp has no column __metadata\$ofset to pass unjudged$/);
+  });
+});
+
+describe('dpgw schema infer --check: the sample check\'s rule', () => {
+  it('a multi-value INT column fed arrays of numbers, and a TIMESTAMP column fed epoch milliseconds, fit; an array of several in a single-value column does not', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dpgw-check-'));
+    const schema = join(folder, 'rsvp.yaml');
+    writeFileSync(schema, 'schemaName: rsvp\ndimensionFieldSpecs:\n  - { name: seats, dataType: INT, singleValueField: false }\n  - { name: one, dataType: INT }\ndateTimeFieldSpecs:\n  - { name: mtime, dataType: TIMESTAMP, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }\n');
+    const lines = (one: unknown) => messages.map((m) => JSON.stringify({ seats: m.seats, one, mtime: m.mtime })).join('\n');
+    writeFileSync(join(folder, 'fit.jsonl'), lines(4));
+    const fitting = await spawnDpgw(['schema', 'infer', join(folder, 'fit.jsonl'), '--check', schema]);
+    expect([fitting.code, fitting.stdout + fitting.stderr]).toEqual([0, expect.stringContaining(`12 messages fit ${schema}`)]);
+    writeFileSync(join(folder, 'several.jsonl'), lines([4, 5]));
+    const several = await spawnDpgw(['schema', 'infer', join(folder, 'several.jsonl'), '--check', schema]);
+    expect(several.code).toBe(2);
+    // The type named is the one inference gives the values, which is inference's to decide: not pinned here.
+    expect(several.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^type: ${schema.replace(/[.\\/]/g, '\\$&')} declares one INT; the messages make it \\w+$`))]);
   });
 });
