@@ -77,6 +77,10 @@ export const dataSetEntry = z.strictObject({
     ])
     .describe("schema file (relative to the manifest), the schema inline, or { infer: … }: inferred from the data set's topic once it is enabled"),
   table: tableSettings.optional().describe('table settings'),
+  sampleCheck: z
+    .strictObject({ ignore: z.array(name).min(1).optional().describe('columns of the schema the check passes unjudged, as `--sample-ignore` does (a column the schema lacks is refused)') })
+    .optional()
+    .describe("the topic's sampled messages held against the schema before the table (docs/tables.md)"),
   verify: verifySettings.optional().describe('after the storage touch, check access in the SQL query engine as these profiles (each signed in with `dpgw login --profile …`)'),
   dashboard: dashboardSettings.optional().describe('last: the table as a data set, a map chart (lon, lat) and a dashboard in the dashboard tool, proven to render'),
 });
@@ -113,7 +117,7 @@ export interface LoadedManifest {
   /** Settings from the manifest with their locations, for the settings' sources. */
   settings: Map<string, { value: string; location: string }>;
   /** Entries with paths resolved from the manifest's folder and their locations; an entry that is not well formed is left out (its problems are in `problems`). */
-  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string } }>;
+  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string }; sampleIgnoreAt?: string }>;
   /**
    * The schema files of the entries left out, well formed or not, that the rules let dpgw read (inside the
    * manifest's folder, or --allow-outside-files, and there): prepare reads and checks them too, so their
@@ -241,7 +245,8 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
     // Where `infer` is, found only when a message needs it.
     const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
     // Its table is filled only when the manifest found nothing wrong with it; its schema file is read either way.
-    if (issues.length === problemsBefore) return [{ ...entry, index, schemaFile, templateFile, inferAt }];
+    const sampleIgnoreAt = entry.sampleCheck?.ignore ? document.at(['dataSets', index, 'sampleCheck', 'ignore']) : undefined;
+    if (issues.length === problemsBefore) return [{ ...entry, index, schemaFile, templateFile, inferAt, ...(sampleIgnoreAt !== undefined ? { sampleIgnoreAt } : {}) }];
     if (schemaReadable) leftOutSchemaFiles.push({ index, dataset: entry.dataset, schemaFile: schemaFile! });
     return [];
   });

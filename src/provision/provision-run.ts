@@ -33,7 +33,7 @@ import { blockedStep, changedSomething, notStartedStep, STEP_ORDER, wouldChange,
 import { StepInterrupted } from './steps/step-interrupted.js';
 import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream } from './steps/stream-step.js';
-import { applySample, planSample, sampleCheckSkipped, type SampleCheck } from './steps/sample-step.js';
+import { applySample, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError } from './steps/schema-step.js';
 import { applyTable, ownershipRefusal, planTable, refusedTableRecord } from './steps/table-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
@@ -99,6 +99,8 @@ export interface RunOptions {
   /** Sampled messages held against each schema before its table; undefined when off, and why (`sampleCheckOff`). */
   sampleCheck?: SampleCheck;
   sampleCheckOff?: string;
+  /** `--sample-ignore`: columns every data set's sample check passes unjudged. */
+  sampleIgnore?: string[];
   /** How long to wait for the store to consume each table (0: not checked). */
   waitConsumingMs?: number;
   concurrency: number;
@@ -374,7 +376,7 @@ export async function plan(prepared: Prepared[], options: RunOptions): Promise<D
     const schemaRefused = steps.some((step) => step.action === 'refused');
     const sampleTopic = entry.table?.topic ?? topic;
     if (!schemaRefused) {
-      steps.push(stream.action === 'skipped' && options.sampleCheck ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${stream.reason}` } : await planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, sampleTopic, infer ? undefined : schema, table));
+      steps.push(stream.action === 'skipped' && options.sampleCheck ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${stream.reason}` } : await planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, sampleTopic, infer ? undefined : schema, table, sampleIgnoreOf(entry, options)));
     }
     sortSteps(steps);
     const refused = steps.find((step) => step.action === 'refused');
@@ -497,7 +499,8 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
       // Held against the messages it was inferred from: nothing to check.
     } else if (stream.skippedBecause !== undefined && options.sampleCheck) steps.push({ step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${stream.skippedBecause}` });
     else {
-      const sample = await applySample(options.sampleCheck, topic, schema, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location);
+      const sample = await applySample(options.sampleCheck, topic, schema, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
+      if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
       if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
       steps.push(sample.record);
     }
@@ -599,6 +602,15 @@ function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchem
 }
 
 /** The entry's `schema: { infer: … }`, when it has one. */
+/** The columns an entry's sample check passes unjudged: the run's --sample-ignore and the entry's sampleCheck.ignore, with where they were named. */
+function sampleIgnoreOf(entry: Prepared['entry'], options: RunOptions): SampleIgnore | undefined {
+  const own = entry.sampleCheck?.ignore ?? [];
+  const flag = options.sampleIgnore ?? [];
+  if (own.length === 0 && flag.length === 0) return undefined;
+  const where = [flag.length ? '--sample-ignore' : undefined, own.length ? entry.sampleIgnoreAt : undefined].filter((w) => w !== undefined).join(' and ');
+  return { columns: [...flag, ...own], where };
+}
+
 export function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
   return typeof entry.schema === 'object' && 'infer' in entry.schema ? (entry.schema.infer as InferSettings) : undefined;
 }

@@ -20,8 +20,8 @@ export interface Sampled {
   described: string;
 }
 
-/** Files by path, `-` for stdin; at most `sample` messages over all of them. */
-export async function sampleFiles(sources: string[], stdin: Readable, sample: number): Promise<Sampled> {
+/** Files by path, `-` for stdin; at most `sample` messages over all of them. `also`: shown each message too (`schema infer --check`'s MessageFit). */
+export async function sampleFiles(sources: string[], stdin: Readable, sample: number, also?: MessageObserver): Promise<Sampled> {
   const inference = new SchemaInference();
   const skipped: Skipped[] = [];
   for (const source of sources) {
@@ -30,6 +30,7 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
     try {
       for await (const { message, where } of readMessages(name, input, (skip) => skipped.push(skip))) {
         inference.observe(message, where);
+        also?.observe(message, where);
         if (inference.messages >= sample) break;
       }
     } catch (error) {
@@ -75,9 +76,10 @@ export async function observeTopic(options: ReadTopicOptions, observer: MessageO
 }
 
 /** The first `limit` messages of a topic, from the earliest offset; nothing is committed. */
-export async function sampleTopic(options: ReadTopicOptions): Promise<Sampled> {
+export async function sampleTopic(options: ReadTopicOptions, also?: MessageObserver): Promise<Sampled> {
   const inference = new SchemaInference();
-  const skipped = await observeTopic(options, inference);
+  const both: MessageObserver = also ? { observe: (message, where) => (inference.observe(message, where), also.observe(message, where)), get messages() { return inference.messages; } } : inference;
+  const skipped = await observeTopic(options, both);
   if (inference.messages === 0) {
     throw new DpgwError('input', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {
       code: 'NO_USABLE_MESSAGES',

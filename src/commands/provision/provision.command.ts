@@ -26,6 +26,7 @@ const provisionOptions = (command: CommandFor<'provision [manifest]'>, kit: Opti
       .option('--no-stream-check', 'same as --stream-check off: send tables without first signing in to the brokers and finding each topic')
       .addOption(kit.option('--sample <n>', "messages of each topic held against its schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
       .option('--no-sample-check', "send tables without first holding the topic's messages against the schema")
+      .addOption(kit.option('--sample-ignore <column>', "a column each data set's schema has, which the sample check passes unjudged (per data set: sampleCheck.ignore); repeatable").argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
       .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),
   );
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;

@@ -154,6 +154,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
       preflight,
       sampleCheck: sampling.check,
       sampleCheckOff: sampling.off,
+      sampleIgnore: options.sampleIgnore,
       waitConsumingMs: options.waitConsuming * 1000,
       concurrency: options.concurrency,
       failFast: options.failFast === true,

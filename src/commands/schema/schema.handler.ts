@@ -14,7 +14,8 @@ import { streamConnectionOf, streamPasswordOf, streamUserOf } from '../../settin
 import { hiddenPrompt } from '../shared/prompts.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
-import { FILLED_TIME_COLUMN, fits, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
+import { FILLED_TIME_COLUMN, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
+import { MessageFit, notJudgedWarning } from '../../schema-inference/message-fit.js';
 import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
 import { paths } from '../../contract/paths.js';
 import { ExitCode } from '../../errors/exit-code.js';
@@ -75,7 +76,10 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   const { options, reporter } = context;
   // Refused before a topic is read: the file at --output, or a link there, is not replaced without --force.
   if (options.output && options.check === undefined) checkOutputFile(options.output, { where: '--output', force: options.force === true });
-  const { skipped, inference, described, defaultSchemaName } = await sampleFor(context);
+  // --check: the schema read first, so each message is held against it as the table create's sample check holds it.
+  const checked = options.check === undefined ? undefined : await loadSchema(options.check, (line) => reporter.warn(line));
+  const fit = checked === undefined ? undefined : new MessageFit(checked);
+  const { skipped, inference, described, defaultSchemaName } = await sampleFor(context, fit);
   skipped.slice(0, SKIPPED_SHOWN).forEach((skip) => reporter.warn(`${skip.where}: skipped: ${skip.reason}`));
   if (skipped.length > SKIPPED_SHOWN) reporter.warn(`… and ${skipped.length - SKIPPED_SHOWN} more messages skipped`);
 
@@ -90,7 +94,7 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   inferred.warnings.forEach((warning) => reporter.warn(warning));
   inferred.notes.forEach((note) => reporter.info(note));
 
-  if (options.check !== undefined) return check(options.check, inferred.types, inferred.messages, (line) => reporter.warn(line));
+  if (options.check !== undefined) return check(options.check, checked!, fit!, inferred.types, inferred.messages, (line) => reporter.warn(line));
 
   const text = checkedSchemaYaml(inferred.schema, [`Inferred by \`dpgw schema infer\` from ${described}.`, 'Check it, then: dpgw schema push <this file>']);
   const output = options.output;
@@ -107,7 +111,7 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
 };
 
 /** The messages to infer from: --dataset/--topic read the topic, else the files or stdin. */
-async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sampled & { defaultSchemaName: string }> {
+async function sampleFor(context: ContextOf<SchemaInferCommand>, fit?: MessageFit): Promise<Sampled & { defaultSchemaName: string }> {
   const { options, io } = context;
   const files = context.args[0];
   const { sample, dataset: dataSet, topic: topicGiven } = options;
@@ -122,7 +126,7 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sample
     const progress = startProgress(context.reporter, io, `reading messages of topic ${topic}`);
     let sampled;
     try {
-      sampled = await sampleTopic({ ...connection, topic, limit: sample ?? DEFAULT_TOPIC_SAMPLE, timeoutMs: timeoutMs(settings), trace: (line) => context.reporter.trace(line) });
+      sampled = await sampleTopic({ ...connection, topic, limit: sample ?? DEFAULT_TOPIC_SAMPLE, timeoutMs: timeoutMs(settings), trace: (line) => context.reporter.trace(line) }, fit);
     } finally {
       progress.stop();
     }
@@ -130,22 +134,26 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>): Promise<Sample
   }
   const sources = files.length === 0 || (files.length === 1 && files[0] === '-') ? ['-'] : files;
   if (sources.includes('-') && io.stdin.isTTY) throw new DpgwError('usage', 'no messages: give JSON Lines files, --dataset, or pipe them in', { code: 'MISSING_ARGUMENT', hint: 'dpgw schema infer messages.jsonl   or   dpgw schema infer --dataset track   or   … | dpgw schema infer -' });
-  return { ...(await sampleFiles(sources, io.stdin as Readable, sample ?? Infinity)), defaultSchemaName: defaultName(sources[0]!) };
+  return { ...(await sampleFiles(sources, io.stdin as Readable, sample ?? Infinity, fit)), defaultSchemaName: defaultName(sources[0]!) };
 }
 
-/** --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any. */
-async function check(file: string, types: Map<string, InferredType>, messages: number, warn: (line: string) => void) {
-  const schema: AnalyticsSchema = await loadSchema(file, warn);
+/**
+ * --check: the messages against a schema file; every missing, extra or mistyped column, exit 2 when any.
+ * What fits is the sample check's rule (MessageFit: multi-value columns, the store's TIMESTAMP forms), each value as written.
+ */
+function check(file: string, schema: AnalyticsSchema, fit: MessageFit, types: Map<string, InferredType>, messages: number, warn: (line: string) => void) {
   const columns = schemaColumns(schema);
   const declared = new Map([...columns].map(([column, { dataType }]) => [column, dataType]));
   const timeColumns = new Set([...columns].filter(([, { group }]) => group === 'dateTimeFieldSpecs').map(([column]) => column));
+  const report = fit.result();
+  const unjudged = notJudgedWarning(report.judged);
+  if (unjudged !== undefined) warn(unjudged);
   const problems: Array<{ column: string; problem: 'missing' | 'extra' | 'type'; detail: string }> = [];
-  for (const [column, dataType] of declared) {
-    const seen = types.get(column);
+  for (const { column } of report.missing) {
     // The table template fills its time column with now() when the messages lack it.
-    if (seen === undefined && !(timeColumns.has(column) && column === FILLED_TIME_COLUMN)) problems.push({ column, problem: 'missing', detail: `${file} declares ${column} (${dataType}); no message has it` });
-    else if (seen !== undefined && !fits(seen, dataType)) problems.push({ column, problem: 'type', detail: `${file} declares ${column} ${dataType}; the messages make it ${seen}` });
+    if (!(timeColumns.has(column) && column === FILLED_TIME_COLUMN)) problems.push({ column, problem: 'missing', detail: `${file} declares ${column} (${declared.get(column)}); no message has it` });
   }
+  for (const { column, dataType } of report.mistyped) problems.push({ column, problem: 'type', detail: `${file} declares ${column} ${dataType}; the messages make it ${types.get(column) ?? 'another type'}` });
   for (const [column, seen] of types) if (!declared.has(column)) problems.push({ column, problem: 'extra', detail: `the messages have ${column} (${seen}); ${file} does not declare it, so the table drops it` });
   return {
     data: { schema: file, messages, ok: problems.length === 0, problems },

@@ -17,12 +17,15 @@ const tableOptions = <Usage extends 'create' | 'render'>(command: CommandFor<Usa
       .option('--time-column <name>', 'time column, when the schema has several date-time columns or is given by name'),
     'table',
   );
+/** A flag given again adds to the list (`--sample-ignore a --sample-ignore b`). */
+const repeated = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
   kit
     .scopedSettings(tableOptions(command, kit), 'create')
     .option('--no-stream-check', 'same as --stream-check off: send the table without first signing in to the brokers and finding its topic')
     .addOption(kit.option('--sample <n>', "messages of the topic held against the schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
     .option('--no-sample-check', "send the table without first holding the topic's messages against the schema")
+    .addOption(kit.option('--sample-ignore <column>', 'a column of the schema the sample check passes unjudged (you know the store fills it); repeatable').argParser(repeated))
     .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
     .option('--dry-run', 'print the request and send nothing');
 const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);

@@ -107,7 +107,9 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     const check = { stream: streamConnectionOf(settings, streamPassword), limit: options.sample, timeoutMs: timeoutMs(settings), mode };
     if (!schema) reporter.warn(sampleCheckSkipped(`schema ${built.schemaName} could not be read back from the store`));
     else {
-      const sample = await applySample(check, built.topic, schema, built.table, '--no-sample-check', inputs.schema);
+      const ignore = options.sampleIgnore ? { columns: options.sampleIgnore, where: '--sample-ignore' } : undefined;
+      const sample = await applySample(check, built.topic, schema, built.table, '--no-sample-check', inputs.schema, ignore);
+      if (sample.warning !== undefined) reporter.warn(sample.warning);
       if (sample.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
       else reporter.info(`messages checked: ${sample.record.reason}`);
     }

@@ -6,7 +6,9 @@
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
-import { MessageFit, type FitReport } from '../../schema-inference/message-fit.js';
+import { judgedText, MessageFit, notJudgedWarning, type FitReport, type MissingColumn } from '../../schema-inference/message-fit.js';
+import { schemaColumns } from '../../olap/schema-validation.js';
+import { closestMatch } from '../../text/closest-match.js';
 import { observeTopic } from '../../schema-inference/sample-messages.js';
 import { EmptyTopic } from '../../stream/read-topic.js';
 import type { StreamConnection } from '../../stream/stream-connection.js';
@@ -25,12 +27,19 @@ export interface SampleCheck {
   mode: 'auto' | 'require';
 }
 
+/** Columns of one table the user knows better about (`--sample-ignore`, a manifest entry's `sampleCheck.ignore`), and where they were named. */
+export interface SampleIgnore {
+  columns: readonly string[];
+  where: string;
+}
+
 export type SampleOutcome = { kind: 'fit'; report: FitReport } | { kind: 'misfit'; report: FitReport; error: DpgwError } | { kind: 'skipped'; why: string };
 
 /** Reads the sample and holds it against the schema; a refusal of the brokers (not their absence) is thrown. */
-export async function checkSample(check: SampleCheck, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, where?: string): Promise<SampleOutcome> {
-  const derived = new Set((table.ingestionConfig?.transformConfigs ?? []).map((transform) => transform.columnName));
-  const fit = new MessageFit(schema, derived);
+export async function checkSample(check: SampleCheck, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, where?: string, ignore?: SampleIgnore): Promise<SampleOutcome> {
+  checkIgnored(ignore, schema);
+  // Each column judged as the store fills it for this table: its stream config and ingestion (complex types, transforms, aggregations).
+  const fit = new MessageFit(schema, table, { ignore: ignore?.columns });
   try {
     // The latest messages: what the producers send now, not what they sent when the topic began.
     await observeTopic({ ...check.stream, topic, limit: check.limit, timeoutMs: check.timeoutMs, from: 'latest' }, fit);
@@ -45,23 +54,44 @@ export async function checkSample(check: SampleCheck, topic: string, schema: Ana
   return { kind: 'misfit', report, error: misfitError(report, topic, schema.schemaName, table.tableName, where) };
 }
 
+/** An ignored column the schema does not have is a typo: refused before any message is read. */
+export function checkIgnored(ignore: SampleIgnore | undefined, schema: AnalyticsSchema): void {
+  if (!ignore) return;
+  const columns = [...schemaColumns(schema).keys(), ...((schema as { complexFieldSpecs?: Array<{ name: string }> }).complexFieldSpecs ?? []).map((spec) => spec.name)];
+  const unknown = ignore.columns.filter((column) => !columns.includes(column));
+  if (unknown.length === 0) return;
+  const near = unknown.map((column) => closestMatch(column, columns)).filter((column) => column !== undefined);
+  throw new DpgwError('usage', `schema ${schema.schemaName} has no column ${unknown.map(serverText).join(', ')} to pass unjudged`, {
+    code: 'INVALID_ARGUMENT',
+    where: ignore.where,
+    hint: near.length ? `did you mean ${near.join(', ')}? nothing was sent` : `name columns of schema ${schema.schemaName}; nothing was sent`,
+  });
+}
+
+function missingText(m: MissingColumn): string {
+  if (m.because !== undefined) return `column ${m.column}: ${m.because}`;
+  if (m.input !== undefined) return `column ${m.column}: no sampled message carries ${m.input}, the input of ${m.expression}${m.likely !== undefined ? ` (did you mean ${serverText(m.likely)}?)` : ''}`;
+  return `column ${m.column}: no sampled message carries it${m.likely !== undefined ? ` (did you mean ${serverText(m.likely)}?)` : ''}`;
+}
+
 function misfitError(report: FitReport, topic: string, schemaName: string, tableName: string, where: string | undefined): DpgwError {
   const problems = [
-    ...report.missing.map((m) => `column ${m.column}: no sampled message carries it${m.likely !== undefined ? ` (did you mean ${serverText(m.likely)}?)` : ''}`),
+    ...report.missing.map(missingText),
     ...report.mistyped.map((m) => `column ${m.column} is ${m.dataType}, and the messages hold ${serverText(m.example)} (${m.where})`),
   ];
   return new DpgwError('input', `schema ${schemaName} does not fit the messages of topic ${topic}: ${problems.join('; ')}; table ${tableName} would leave ${problems.length === 1 ? 'that column' : 'those columns'} empty`, {
     code: 'MESSAGES_DO_NOT_FIT',
     where,
-    hint: `fix the schema (dpgw schema infer --check <schema file> --dataset <data set> lists every difference); nothing of the table was sent`,
+    hint: `fix the schema (dpgw schema infer --check <schema file> --dataset <data set> lists every difference), or pass --sample-ignore <column> for a column you know the store fills; nothing of the table was sent`,
     details: { messages: report.messages, missing: report.missing, mistyped: report.mistyped, extra: report.extra },
   });
 }
 
 /** The reason of a check that held: how many messages fit, and the fields not stored. */
 function fitReason(report: FitReport, topic: string, schemaName: string): string {
+  const judged = judgedText(report.judged);
   const extra = report.extra.length ? `; not stored (the schema lacks them): ${report.extra.map(serverText).join(', ')}` : '';
-  return `${plural(report.messages, 'sampled message')} of topic ${topic} fit schema ${schemaName}${extra}`;
+  return `${plural(report.messages, 'sampled message')} of topic ${topic} fit schema ${schemaName}${judged ? `; ${judged}` : ''}${extra}`;
 }
 
 /** The one line a skipped check leaves: it could not run, and why; the run goes on. */
@@ -69,22 +99,33 @@ export function sampleCheckSkipped(why: string): string {
   return `messages not held against the schema: ${why}; the table is sent unchecked (--no-sample-check turns the check off)`;
 }
 
-/** Runs the check for a run's step: passed, skipped (with the reason), or the refusal thrown. */
-export async function applySample(check: SampleCheck | undefined, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, off: string, where?: string): Promise<{ record: StepRecord; skippedBecause?: string }> {
+/**
+ * Runs the check for a run's step: passed, skipped (with the reason), or the refusal thrown.
+ * `warning`: the columns passed unjudged, one line for the caller to show.
+ */
+export async function applySample(check: SampleCheck | undefined, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, off: string, where?: string, ignore?: SampleIgnore): Promise<{ record: StepRecord; skippedBecause?: string; warning?: string }> {
   if (!check) return { record: { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked (${off})` } };
-  const outcome = await checkSample(check, topic, schema, table, where);
+  const outcome = await checkSample(check, topic, schema, table, where, ignore);
   if (outcome.kind === 'misfit') throw outcome.error;
   if (outcome.kind === 'skipped') return { skippedBecause: outcome.why, record: { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${outcome.why}` } };
-  return { record: { step: 'sample', action: 'check', status: 'passed', reason: fitReason(outcome.report, topic, schema.schemaName), facts: { messages: outcome.report.messages } } };
+  const warning = notJudgedWarning(outcome.report.judged);
+  return { ...(warning !== undefined ? { warning: `${schema.schemaName}: ${warning}` } : {}), record: { step: 'sample', action: 'check', status: 'passed', reason: fitReason(outcome.report, topic, schema.schemaName), facts: { messages: outcome.report.messages } } };
 }
 
 /** The plan's step: the check itself runs (it only reads); a misfit is refused, and blocks the schema and table. */
-export async function planSample(check: SampleCheck | undefined, off: string, topic: string | undefined, schema: AnalyticsSchema | undefined, table: RealtimeTableDefinition): Promise<StepRecord> {
+export async function planSample(check: SampleCheck | undefined, off: string, topic: string | undefined, schema: AnalyticsSchema | undefined, table: RealtimeTableDefinition, ignore?: SampleIgnore): Promise<StepRecord> {
+  try {
+    if (schema !== undefined) checkIgnored(ignore, schema);
+  } catch (error) {
+    if (error instanceof DpgwError) return { step: 'sample', action: 'refused', reason: `${ignore!.where}: ${error.message}` };
+    throw error;
+  }
   if (!check) return { step: 'sample', action: 'skipped', reason: `not checked (${off})` };
   if (schema === undefined) return { step: 'sample', action: 'skipped', reason: 'the schema is inferred from the same messages' };
   if (topic === undefined) return { step: 'sample', action: 'check', reason: `read ${plural(check.limit, 'message')} of the topic once it exists and hold them against schema ${schema.schemaName}` };
-  const outcome = await checkSample(check, topic, schema, table);
+  const outcome = await checkSample(check, topic, schema, table, undefined, ignore);
   if (outcome.kind === 'misfit') return { step: 'sample', action: 'refused', reason: outcome.error.message };
   if (outcome.kind === 'skipped') return { step: 'sample', action: 'skipped', reason: `would be skipped: ${outcome.why}` };
-  return { step: 'sample', action: 'check', reason: fitReason(outcome.report, topic, schema.schemaName), facts: { messages: outcome.report.messages } };
+  const warning = notJudgedWarning(outcome.report.judged);
+  return { step: 'sample', action: 'check', reason: `${fitReason(outcome.report, topic, schema.schemaName)}${warning !== undefined ? `; ${warning}` : ''}`, facts: { messages: outcome.report.messages } };
 }
