@@ -21,7 +21,7 @@ function inferLines(lines: string[], options: Partial<InferOptions> = {}) {
 }
 
 const specOf = (schema: Record<string, unknown>, name: string) =>
-  ['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'].flatMap((group) => ((schema[group] as Array<Record<string, unknown>>) ?? []).map((spec) => ({ group, ...spec }))).find((spec) => spec.name === name);
+  ['dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs'].flatMap((group) => ((schema[group] as Array<Record<string, unknown>>) ?? []).map((spec): Record<string, unknown> => ({ group, ...spec }))).find((spec) => spec.name === name);
 
 describe('types as the store reads the values', () => {
   it('lists of values are multi-value columns of their type, mixed values widen, lists of objects are JSON', () => {
