@@ -5,6 +5,7 @@
  */
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../net/answer-bounds.js';
 import type { Readable } from 'node:stream';
+import { fieldsWrittenAsDecimals } from './written-decimals.js';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** A JSON array is parsed whole; larger input should be JSON Lines. */
@@ -14,6 +15,8 @@ const NEWLINE = 0x0a;
 export interface Message {
   message: Record<string, unknown>;
   where: string;
+  /** Top-level fields holding a number written with a fraction or exponent (`1500.00`), which JSON.parse made an integer: the type is read from the text. */
+  decimals?: ReadonlySet<string>;
 }
 
 export interface Skipped {
@@ -97,11 +100,14 @@ export async function* readMessages(name: string, input: Readable, skipped: (ski
       skipped({ where: name, reason: `not a JSON array (${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')})` });
       return;
     }
+    const decimals = fieldsWrittenAsDecimals(text, 2);
+    let objects = 0;
     for (const [index, element] of (value as unknown[]).entries()) {
       const where = `${name}[${index}]`;
       if (element === null || typeof element !== 'object' || Array.isArray(element)) skipped({ where, reason: 'not an object' });
       else if (nestedDeeperThan(element, MAX_ANSWER_DEPTH)) skipped({ where, reason: `nested more than ${MAX_ANSWER_DEPTH} levels deep` });
-      else yield { message: element as Record<string, unknown>, where };
+      else yield { message: element as Record<string, unknown>, where, decimals: decimals.get(objects) };
+      if (element !== null && typeof element === 'object' && !Array.isArray(element)) objects++;
     }
     return;
   }
@@ -133,7 +139,7 @@ export function parseMessage(raw: string, where: string, skipped: (skip: Skipped
     skipped({ where, reason: `nested more than ${MAX_ANSWER_DEPTH} levels deep` });
     return undefined;
   }
-  return { message: value as Record<string, unknown>, where };
+  return { message: value as Record<string, unknown>, where, decimals: fieldsWrittenAsDecimals(text, 1).get(0) };
 }
 
 function firstSignificantByte(bytes: Buffer): number | undefined {

@@ -28,8 +28,8 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
     const name = source === '-' ? 'stdin' : source;
     const input: Readable = source === '-' ? stdin : createReadStream(source);
     try {
-      for await (const { message, where } of readMessages(name, input, (skip) => skipped.push(skip))) {
-        inference.observe(message, where);
+      for await (const { message, where, decimals } of readMessages(name, input, (skip) => skipped.push(skip))) {
+        inference.observe(message, where, decimals);
         also?.observe(message, where);
         if (inference.messages >= sample) break;
       }
@@ -55,7 +55,8 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
 
 /** Whatever looks at a topic's messages one at a time: a SchemaInference, a MessageFit. */
 export interface MessageObserver {
-  observe(message: Record<string, unknown>, where: string): void;
+  /** `decimals`: the fields whose number was written with a fraction or exponent (read-messages.ts); an observer may ignore it. */
+  observe(message: Record<string, unknown>, where: string, decimals?: ReadonlySet<string>): void;
   readonly messages: number;
 }
 
@@ -69,7 +70,7 @@ export async function observeTopic(options: ReadTopicOptions, observer: MessageO
     else if (value.length >= 5 && value[0] === 0) onSkip({ where, reason: `schema-registry framing (schema id ${value.readUInt32BE(1)}): dpgw reads plain JSON messages` });
     else {
       const parsed = parseMessage(value.toString('utf8'), where, onSkip);
-      if (parsed) observer.observe(parsed.message, where);
+      if (parsed) observer.observe(parsed.message, where, parsed.decimals);
     }
   }
   return skipped;
@@ -78,7 +79,7 @@ export async function observeTopic(options: ReadTopicOptions, observer: MessageO
 /** The first `limit` messages of a topic, from the earliest offset; nothing is committed. */
 export async function sampleTopic(options: ReadTopicOptions, also?: MessageObserver): Promise<Sampled> {
   const inference = new SchemaInference();
-  const both: MessageObserver = also ? { observe: (message, where) => (inference.observe(message, where), also.observe(message, where)), get messages() { return inference.messages; } } : inference;
+  const both: MessageObserver = also ? { observe: (message, where, decimals) => (inference.observe(message, where, decimals), also.observe(message, where)), get messages() { return inference.messages; } } : inference;
   const skipped = await observeTopic(options, both);
   if (inference.messages === 0) {
     throw new DpgwError('input', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {

@@ -16,7 +16,9 @@ export function checkedSchemaYaml(schema: AnalyticsSchema, header: string[]): st
 export function schemaYaml(schema: AnalyticsSchema, header: string[]): string {
   const name = yamlString;
   // Every value a scalar of its own (`dpgw export` writes what the store holds: a dataType or a format with a line break or a quote in it stays that one value).
-  const fields = (key: string, specs: FieldSpec[] | undefined) => (specs?.length ? [`${key}:`, ...specs.map((s) => `  - { name: ${name(s.name)}, dataType: ${name(String(s.dataType))} }`)] : []);
+  // A multi-value column says so (singleValueField: false); a single-value one is written as the contract writes it.
+  const fields = (key: string, specs: Array<FieldSpec & { singleValueField?: unknown }> | undefined) =>
+    specs?.length ? [`${key}:`, ...specs.map((s) => `  - { name: ${name(s.name)}, dataType: ${name(String(s.dataType))}${s.singleValueField === false ? ', singleValueField: false' : ''} }`)] : [];
   const dateTimes = (specs: DateTimeFieldSpec[] | undefined) =>
     specs?.length
       ? ['dateTimeFieldSpecs:', ...specs.flatMap((s) => [`  - name: ${name(s.name)}`, `    dataType: ${name(String(s.dataType))}`, `    notNull: ${String(s.notNull === true)}`, `    format: ${doubleQuoted(String(s.format))}`, `    granularity: ${doubleQuoted(String(s.granularity))}`])]

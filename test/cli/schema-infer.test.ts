@@ -59,7 +59,7 @@ describe('dpgw schema infer', () => {
     const output = join(work, 'track-schema.yaml');
     const result = await spawnDpgw(['schema', 'infer', messages, '--name', 'track', '-o', output]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('column time holds epoch milliseconds near now: it is the date-time column');
+    expect(result.stderr).toMatch(/column time holds epoch milliseconds \(\d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\): the date-time column, 1:MILLISECONDS:EPOCH/);
     const inferred = load(readFileSync(output, 'utf8')) as Record<string, unknown>;
     const contract = load(readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8')) as Record<string, unknown>;
     expect(byGroup(inferred)).toEqual(byGroup(contract));
@@ -74,11 +74,37 @@ describe('dpgw schema infer', () => {
     expect(result.code, result.stderr).toBe(0);
     const { schema, messages } = JSON.parse(result.stdout);
     expect(messages).toBe(3);
-    expect(byGroup(schema)).toEqual({ dimensionFieldSpecs: ['b:STRING', 'flag:STRING', 'n:STRING'], metricFieldSpecs: ['a:DOUBLE'], dateTimeFieldSpecs: ['time:LONG'] });
+    expect(byGroup(schema)).toEqual({ dimensionFieldSpecs: ['b:STRING', 'flag:BOOLEAN', 'n:STRING'], metricFieldSpecs: ['a:DOUBLE'], dateTimeFieldSpecs: ['time:LONG'] });
     expect(result.stderr).toMatch(/column b mixes types \(string at stdin:1, int at stdin:2\): widened to STRING/);
     expect(result.stderr).toContain('column n is null in every message');
     expect(result.stderr).toContain('column flag is in 1 of 3 messages (33 %)');
     expect(result.stderr).toContain('added time, which the table template fills with now()');
+  });
+
+  it('types as the store reads them: lists multi-value, true/false BOOLEAN, 1500.00 DOUBLE, day numbers and ISO dates as time columns', async () => {
+    const messages = file(
+      'flights.jsonl',
+      [
+        '{"flight": 1, "airports": ["JFK", "LAX"], "cancelled": false, "price": 1500.00, "DaysSinceEpoch": 16071, "departed": "2014-01-01T09:14:00Z"}',
+        '{"flight": 2, "airports": ["SEA"], "cancelled": true, "price": 99.00, "DaysSinceEpoch": 16072, "departed": "2014-01-02T10:02:00Z"}',
+      ].join('\n'),
+    );
+    const output = join(work, 'flights.yaml');
+    const result = await spawnDpgw(['schema', 'infer', messages, '--name', 'flights', '-o', output]);
+    expect(result.code, result.stderr).toBe(0);
+    const text = readFileSync(output, 'utf8');
+    expect(text).toContain('  - { name: airports, dataType: STRING, singleValueField: false }');
+    expect(text).toContain('  - { name: cancelled, dataType: BOOLEAN }');
+    expect(text).toContain('metricFieldSpecs:\n  - { name: price, dataType: DOUBLE }');
+    expect(text).toContain('  - name: DaysSinceEpoch\n    dataType: INT\n    notNull: false\n    format: "1:DAYS:EPOCH"\n    granularity: "1:DAYS"');
+    expect(result.stderr).toContain('columns DaysSinceEpoch, departed all hold times; DaysSinceEpoch, which holds epoch days (2014-01-01 to 2014-01-02), is the date-time column, 1:DAYS:EPOCH (choose with --time-column)');
+    expect((await spawnDpgw(['schema', 'validate', output])).code).toBe(0);
+
+    const iso = await spawnDpgw(['schema', 'infer', messages, '--name', 'flights', '--time-column', 'departed']);
+    expect(iso.code, iso.stderr).toBe(0);
+    expect(iso.stdout).toContain(`  - name: departed\n    dataType: STRING\n    notNull: false\n    format: "1:SECONDS:SIMPLE_DATE_FORMAT:yyyy-MM-dd'T'HH:mm:ss'Z'"\n    granularity: "1:SECONDS"`);
+    expect(iso.stdout).toContain('  - { name: DaysSinceEpoch, dataType: INT }');
+    expect(iso.stderr).toContain("column departed holds dates as text (yyyy-MM-dd'T'HH:mm:ss'Z') (2014-01-01 to 2014-01-02): the date-time column");
   });
 
   it('skips malformed lines with their file:line, never crashes, and refuses input with no message', async () => {
