@@ -57,7 +57,7 @@ const dashboardSettings = z.strictObject({
 const inferSettings = z.strictObject({
   sample: z.number().int().positive().max(100_000).optional().describe('messages to read from the earliest offset of the topic (default 200)'),
   name: platformName('schema').optional().describe('schemaName (default: the data set name)'),
-  timeColumn: name.optional().describe('the date-time column (default: the one column of epoch milliseconds near now, else time, filled with now())'),
+  timeColumn: name.optional().describe('the date-time column (default: the one column whose values are dates (epoch seconds, milliseconds or days, or dates as text), else time, filled with now())'),
   metrics: z.array(name).optional().describe('integer columns to make metrics (decimals are metrics already)'),
 });
 

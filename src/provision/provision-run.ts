@@ -33,7 +33,7 @@ import { blockedStep, changedSomething, notStartedStep, STEP_ORDER, wouldChange,
 import { StepInterrupted } from './steps/step-interrupted.js';
 import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream } from './steps/stream-step.js';
-import { applySample, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
+import { applySample, checkIgnored, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError } from './steps/schema-step.js';
 import { applyTable, ownershipRefusal, planTable, refusedTableRecord } from './steps/table-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
@@ -140,7 +140,7 @@ export interface RunOptions {
  * topic. Every entry is checked, and every problem reported with its manifest line
  * (EntryProblems), before anything is sent.
  */
-export async function prepare(loaded: LoadedManifest, settings: { table: TableSettings; profiles: KnownProfiles; allowManifestEndpoints?: boolean }, warn: (message: string) => void): Promise<Prepared[]> {
+export async function prepare(loaded: LoadedManifest, settings: { table: TableSettings; profiles: KnownProfiles; allowManifestEndpoints?: boolean; sampleIgnore?: string[] }, warn: (message: string) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   const problems = new EntryProblems(loaded);
   knownProfiles(loaded, settings.profiles, problems);
@@ -162,6 +162,8 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
       // Checked here, before any request, for every entry: a template of the manifest's may not choose the stream connection.
       const { table } = await buildTable({ ...tableInputs(entry, checkedWith, settings.table, `<topic of ${entry.dataset}>`, '<stream password>', warn, { name: loaded.name, named: loaded.named }), streamConnectionIsTheRuns: settings.allowManifestEndpoints !== true });
+      // A column to pass unjudged that the schema lacks is a typo: found now, not after the data set is enabled.
+      if (schema) checkIgnored(sampleIgnoreOf(entry, { sampleIgnore: settings.sampleIgnore }), schema);
       prepared.push({ entry, schema, schemaName: checkedWith.schemaName, tableName: table.tableName });
     } catch (error) {
       problems.add(entry, error);
@@ -601,9 +603,8 @@ function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchem
   return { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
 }
 
-/** The entry's `schema: { infer: … }`, when it has one. */
 /** The columns an entry's sample check passes unjudged: the run's --sample-ignore and the entry's sampleCheck.ignore, with where they were named. */
-function sampleIgnoreOf(entry: Prepared['entry'], options: RunOptions): SampleIgnore | undefined {
+function sampleIgnoreOf(entry: Prepared['entry'], options: Pick<RunOptions, 'sampleIgnore'>): SampleIgnore | undefined {
   const own = entry.sampleCheck?.ignore ?? [];
   const flag = options.sampleIgnore ?? [];
   if (own.length === 0 && flag.length === 0) return undefined;
@@ -611,6 +612,7 @@ function sampleIgnoreOf(entry: Prepared['entry'], options: RunOptions): SampleIg
   return { columns: [...flag, ...own], where };
 }
 
+/** The entry's `schema: { infer: … }`, when it has one. */
 export function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
   return typeof entry.schema === 'object' && 'infer' in entry.schema ? (entry.schema.infer as InferSettings) : undefined;
 }

@@ -109,7 +109,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
   };
   // Every problem of the manifest is found before any password is asked for or read.
   const tableSettings = tableSettingsOf(settings);
-  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true }, warn);
+  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true, sampleIgnore: options.sampleIgnore }, warn);
   // A name taken from the path is shared by every folder of that name (teamA/analytics, teamB/analytics): its mark cannot say which one's a table is.
   if (options.prune === true && !loaded.named) {
     throw new DpgwError('usage', `--prune needs a manifest with a name: of its own, and ${file} has none (its tables are marked ${MANIFEST_MARK_KEY}: ${loaded.name}, from its path, as any manifest in a folder named ${loaded.name} marks them); nothing was sent`, {
