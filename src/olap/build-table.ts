@@ -89,7 +89,8 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     consumerFactoryClass: { value: settings.consumerFactoryClass, how: howToSet('consumerFactoryClass') },
     stringDeserializer: { value: STREAM_PLUGIN_CLASSES.stringDeserializer, how: '' },
     brokerList: { value: settings.brokerList, how: howToSet('brokerList') },
-    registryUrl: { value: settings.registryUrl, how: howToSet('registryUrl') },
+    // Only a schema-registry decoder (Confluent Avro/Protobuf/JSON-schema) reads the registry URL; the JSON decoder needs none.
+    registryUrl: { value: settings.registryUrl, how: howToSet('registryUrl'), optional: !readsRegistry(settings.decoderClass) },
     saslJaasConfig: {
       value: streamUser !== undefined && streamPassword !== undefined ? scramJaasConfig(streamUser, streamPassword) : undefined,
       how: streamUser === undefined ? `it needs the stream user: ${howToSet('streamUser')}` : `it needs the stream password: ${howToSet('streamPassword')}`,
@@ -103,9 +104,14 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   if (issues.length === 0 && inputs.streamConnectionIsTheRuns === true && inputs.templateFile !== undefined) {
     issues.push(...streamConnectionIssues(filled, fillTemplate(await readTemplate(undefined), values).table, template, values));
   }
-  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template');
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template', inputs.warn);
   const table = inputs.manifestMark === undefined ? filled : withManifestMark(filled, inputs.manifestMark);
   return { table, schema, schemaName };
+}
+
+/** Pinot's decoders that fetch their schema from a registry: KafkaConfluentSchemaRegistry*Decoder. */
+function readsRegistry(decoderClass: string | undefined): boolean {
+  return decoderClass !== undefined && /SchemaRegistry|Confluent/i.test(decoderClass);
 }
 
 function onlyDateTimeColumn(schema: AnalyticsSchema): string | undefined {
