@@ -21,7 +21,7 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
     reporter.next(`dpgw table render --dataset <name> --schema <schema file> --template ${output}`);
   }
   return {
-    data: { template: converted, replaced: replaced.map(({ field, was, now }) => ({ field, ...(was !== undefined ? { was } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
+    data: { template: converted, replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
     human: () => (output ? [] : text.trimEnd().split('\n')),
   };
 };
