@@ -14,6 +14,8 @@ import { scramJaasConfig } from './jaas-config.js';
 import { withManifestMark, type ManifestMark } from './manifest-mark.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
+import { objectAt } from './object-at.js';
+import { STREAM_CONFIGS_PATH } from './stream-config-place.js';
 import { checkTable, failOnIssues, fillTemplate, readTemplate, streamConnectionIssues, type TemplateValues } from './table-template.js';
 
 /** The settings a table definition is filled from (settings/core-options.ts: tableSettingsOf). */
@@ -102,7 +104,12 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const template = await readTemplate(inputs.templateFile);
   const { table: filled, issues } = fillTemplate(template, values);
   if (issues.length === 0 && inputs.streamConnectionIsTheRuns === true && inputs.templateFile !== undefined) {
-    issues.push(...streamConnectionIssues(filled, fillTemplate(await readTemplate(undefined), values).table, template, values));
+    const ours = await readTemplate(undefined);
+    const withoutOptional = Object.fromEntries(Object.entries(values).map(([name, entry]) => [name, entry.optional === true ? { ...entry, value: undefined } : entry]));
+    const optionalKeys = (table: RealtimeTableDefinition) => Object.keys(objectAt(table, ...STREAM_CONFIGS_PATH));
+    const leaner = new Set(optionalKeys(fillTemplate(ours, withoutOptional).table));
+    const mayLeaveOut = new Set(optionalKeys(fillTemplate(ours, values).table).filter((key) => !leaner.has(key)));
+    issues.push(...streamConnectionIssues(filled, fillTemplate(ours, values).table, template, values, mayLeaveOut));
   }
   failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template', inputs.warn);
   const table = inputs.manifestMark === undefined ? filled : withManifestMark(filled, inputs.manifestMark);

@@ -78,6 +78,8 @@ function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced
     'broker.list': '${brokerList}',
   };
   const out: Record<string, unknown> = {};
+  // Connection keys taken out, by name: one dpgw sets again is reported as replaced.
+  const removed = new Map<string, TemplateReplacement>();
   let registry = false;
   for (const [key, value] of Object.entries(map)) {
     const suffix = key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
@@ -87,7 +89,9 @@ function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced
     else if (CONNECTION_KEY.test(key)) {
       // Where and how the store connects is the run's: dpgw's SASL connection below, its registry URL where one was named.
       if (/schema\.registry\.[a-z.]*url$/i.test(key)) registry = true;
-      replaced.push({ ...at([...path, key]), was: value });
+      const entry: TemplateReplacement = { ...at([...path, key]), was: value };
+      removed.set(key, entry);
+      replaced.push(entry);
       continue;
     } else out[templateKey] = value;
     if (out[templateKey] !== value && key !== 'streamType') replaced.push({ ...at([...path, key]), now: String(out[templateKey]), was: value });
@@ -103,7 +107,9 @@ function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced
   for (const [key, value] of Object.entries(connection)) {
     if (out[key] !== undefined) continue;
     out[key] = value;
-    replaced.push({ ...at([...path, key]), now: value });
+    const before = removed.get(key);
+    if (before) before.now = value;
+    else replaced.push({ ...at([...path, key]), now: value });
   }
   return out;
 }

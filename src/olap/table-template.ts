@@ -180,10 +180,11 @@ const STREAM_CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.
  * table: it may not also choose where the store connects with it. Its stream connection keys
  * must read as dpgw's own template fills them from the run's settings (brokerList,
  * registryUrl, the contract's SASL_PLAINTEXT and SCRAM-SHA-512), and such keys may stand
- * nowhere else in the table (another map of stream configs). `--allow-manifest-endpoints`
+ * nowhere else in the table (another map of stream configs). `mayLeaveOut`: keys of dpgw's own
+ * template that it leaves out itself without their setting (the registry URL). `--allow-manifest-endpoints`
  * lifts it, as for the manifest's endpoint settings.
  */
-export function streamConnectionIssues(table: RealtimeTableDefinition, ours: RealtimeTableDefinition, template: LocatedDocument, values: TemplateValues): ValidationIssue[] {
+export function streamConnectionIssues(table: RealtimeTableDefinition, ours: RealtimeTableDefinition, template: LocatedDocument, values: TemplateValues, mayLeaveOut: ReadonlySet<string> = new Set()): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   // Whichever place the manifest's template holds its stream config in (streamConfigs, or the one map of streamConfigMaps), against dpgw's own.
   // A template that has both places (which the store refuses) is compared at streamConfigs, and its maps are "elsewhere".
@@ -196,18 +197,21 @@ export function streamConnectionIssues(table: RealtimeTableDefinition, ours: Rea
   const place = (key: string) => template.at([...streamsPath, rawKeys.get(key) ?? key]);
   for (const key of new Set([...Object.keys(theirs), ...Object.keys(expected)])) {
     if (!STREAM_CONNECTION_KEY.test(key) || theirs[key] === expected[key]) continue;
+    // A key dpgw's own template fills only when the run sets it (the registry URL): leaving it out chooses no endpoint.
+    if (theirs[key] === undefined && mayLeaveOut.has(key)) continue;
     // A run without the setting leaves dpgw's own placeholder unfilled: it has no value to compare with.
     const runs = typeof expected[key] === 'string' && /\$\{[A-Za-z][A-Za-z0-9]*\}/.test(expected[key]) ? 'the run sets none' : `not the run's ${JSON.stringify(expected[key])}`;
     const what = expected[key] === undefined ? `adds ${key}` : theirs[key] === undefined ? `leaves out ${key}` : `sets ${key} to ${JSON.stringify(theirs[key])}, ${runs}`;
     issues.push({ where: place(key), field: fieldPath([...streamsPath, key]), message: `the manifest's template ${what}: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
   }
   // Stream connection keys anywhere else (e.g. ingestionConfig.streamIngestionConfig.streamConfigMaps): the same rule, nothing to compare with.
+  const isStreamsPath = (path: PathPart[]) => path.length === streamsPath.length && path.every((part, index) => part === streamsPath[index]);
   const elsewhere = (node: unknown, path: PathPart[]): void => {
+    if (isStreamsPath(path)) return;
     if (Array.isArray(node)) return node.forEach((item, index) => elsewhere(item, [...path, index]));
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       const at = [...path, key];
-      if (at.length === streamsPath.length && at.every((part, index) => part === streamsPath[index])) continue;
       if (STREAM_CONNECTION_KEY.test(key)) {
         issues.push({ where: template.at(at), field: fieldPath(at), message: `the manifest's template sets ${key} outside ${fieldPath(streamsPath)}: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
       } else {
