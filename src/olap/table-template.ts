@@ -148,7 +148,8 @@ function checkRetention(segments: Partial<Record<string, unknown>>, issue: Issue
  * The stream config, wherever the table holds it (stream-config-place.ts), with the keys the
  * store's StreamConfig constructor requires: streamType, the topic and the decoder class (0.11.0
  * and the newest release alike). The consumer factory has a default (Kafka 2.0's). The consumer
- * type: 0.11.0 requires it ("Must specify at least one consumer type"), current releases dropped it
+ * type: 0.11.0 requires it ("Must specify at least one consumer type"); the newest release's
+ * StreamConfig dropped it
  * and refuse only `highlevel` (StreamConfig.validateConsumerType).
  */
 function checkStream(table: RealtimeTableDefinition, issue: IssueAt): void {
@@ -164,7 +165,7 @@ function checkStream(table: RealtimeTableDefinition, issue: IssueAt): void {
     if (map[key] === undefined || map[key] === null || map[key] === '') issue(path, `stream config ${key} is missing: the store requires it`);
   }
   const consumerType = map[`stream.${streamType}.consumer.type`];
-  if (consumerType === undefined) issue(path, `no stream.${streamType}.consumer.type: current stores need none, but stores before 1.0 (0.11.0 among them) refuse the table without it`, 'warning');
+  if (consumerType === undefined) issue(path, `no stream.${streamType}.consumer.type: current stores need none, but older ones (0.11.0 among them) refuse the table without it`, 'warning');
   else if (String(consumerType).split(',').some((type) => type.trim().toLowerCase() === 'highlevel')) issue([...path, `stream.${streamType}.consumer.type`], 'the highlevel consumer is no longer supported by the store: use lowLevel');
 }
 
