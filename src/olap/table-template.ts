@@ -114,7 +114,9 @@ export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSche
     if (segments.schemaName !== undefined && segments.schemaName !== schema.schemaName) issue(['segmentsConfig', 'schemaName'], `schemaName "${String(segments.schemaName)}" is not the schema's name "${schema.schemaName}"`);
     const timeColumn = String(segments.timeColumnName);
     const time = columns.get(timeColumn);
-    if (!time) issue(['segmentsConfig', 'timeColumnName'], `time column "${timeColumn}" is not a column of schema ${schema.schemaName}`);
+    // TableConfigUtils.validateValidationConfig: "'timeColumnName' cannot be null in REALTIME table config".
+    if (segments.timeColumnName === undefined) issue(['segmentsConfig', 'timeColumnName'], 'timeColumnName is missing: a REALTIME table needs its time column');
+    else if (!time) issue(['segmentsConfig', 'timeColumnName'], `time column "${timeColumn}" is not a column of schema ${schema.schemaName}`);
     else if (time.group !== 'dateTimeFieldSpecs') issue(['segmentsConfig', 'timeColumnName'], `time column "${timeColumn}" is a ${time.group === 'metricFieldSpecs' ? 'metric' : 'dimension'}, not a date-time column of schema ${schema.schemaName}`);
     (table.ingestionConfig?.transformConfigs ?? []).forEach((transform, index) => {
       if (!columns.has(transform.columnName)) issue(['ingestionConfig', 'transformConfigs', index, 'columnName'], `transform destination "${transform.columnName}" is not a column of schema ${schema.schemaName}`);
