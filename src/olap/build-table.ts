@@ -14,6 +14,8 @@ import { scramJaasConfig } from './jaas-config.js';
 import { withManifestMark, type ManifestMark } from './manifest-mark.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
+import { objectAt } from './object-at.js';
+import { STREAM_CONFIGS_PATH } from './stream-config-place.js';
 import { checkTable, failOnIssues, fillTemplate, readTemplate, streamConnectionIssues, type TemplateValues } from './table-template.js';
 
 /** The settings a table definition is filled from (settings/core-options.ts: tableSettingsOf). */
@@ -89,7 +91,8 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     consumerFactoryClass: { value: settings.consumerFactoryClass, how: howToSet('consumerFactoryClass') },
     stringDeserializer: { value: STREAM_PLUGIN_CLASSES.stringDeserializer, how: '' },
     brokerList: { value: settings.brokerList, how: howToSet('brokerList') },
-    registryUrl: { value: settings.registryUrl, how: howToSet('registryUrl') },
+    // Only a schema-registry decoder (Confluent Avro/Protobuf/JSON-schema) reads the registry URL; the JSON decoder needs none.
+    registryUrl: { value: settings.registryUrl, how: howToSet('registryUrl'), optional: !readsRegistry(settings.decoderClass) },
     saslJaasConfig: {
       value: streamUser !== undefined && streamPassword !== undefined ? scramJaasConfig(streamUser, streamPassword) : undefined,
       how: streamUser === undefined ? `it needs the stream user: ${howToSet('streamUser')}` : `it needs the stream password: ${howToSet('streamPassword')}`,
@@ -101,11 +104,21 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const template = await readTemplate(inputs.templateFile);
   const { table: filled, issues } = fillTemplate(template, values);
   if (issues.length === 0 && inputs.streamConnectionIsTheRuns === true && inputs.templateFile !== undefined) {
-    issues.push(...streamConnectionIssues(filled, fillTemplate(await readTemplate(undefined), values).table, template, values));
+    const ours = await readTemplate(undefined);
+    const withoutOptional = Object.fromEntries(Object.entries(values).map(([name, entry]) => [name, entry.optional === true ? { ...entry, value: undefined } : entry]));
+    const optionalKeys = (table: RealtimeTableDefinition) => Object.keys(objectAt(table, ...STREAM_CONFIGS_PATH));
+    const leaner = new Set(optionalKeys(fillTemplate(ours, withoutOptional).table));
+    const mayLeaveOut = new Set(optionalKeys(fillTemplate(ours, values).table).filter((key) => !leaner.has(key)));
+    issues.push(...streamConnectionIssues(filled, fillTemplate(ours, values).table, template, values, mayLeaveOut));
   }
-  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template');
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template', inputs.warn);
   const table = inputs.manifestMark === undefined ? filled : withManifestMark(filled, inputs.manifestMark);
   return { table, schema, schemaName };
+}
+
+/** Pinot's decoders that fetch their schema from a registry: KafkaConfluentSchemaRegistry*Decoder. */
+function readsRegistry(decoderClass: string | undefined): boolean {
+  return decoderClass !== undefined && /SchemaRegistry|Confluent/i.test(decoderClass);
 }
 
 function onlyDateTimeColumn(schema: AnalyticsSchema): string | undefined {

@@ -7,6 +7,7 @@
  * "table status"); a read the gateway does not pass on leaves its facts unknown and says so, the
  * others still shown.
  */
+import { streamConfigPlace } from './stream-config-place.js';
 import { z } from 'zod';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { fieldOf } from '../gateway/answer-shapes.js';
@@ -242,9 +243,10 @@ function segmentName(segment: string, rawTable: string): { partition: number; se
 
 /** The table's stream configs, from the store's answer (`{"REALTIME": {…}}`), as strings. */
 function streamConfigsOf(body: Record<string, unknown>): Record<string, string> | undefined {
-  const table = (body.REALTIME ?? body) as { tableIndexConfig?: { streamConfigs?: unknown } };
-  const configs = table?.tableIndexConfig?.streamConfigs;
-  if (typeof configs !== 'object' || configs === null) return undefined;
+  // Wherever the table holds them: tableIndexConfig.streamConfigs or the one map of streamConfigMaps.
+  const place = streamConfigPlace(body.REALTIME ?? body);
+  if (place.kind !== 'found') return undefined;
+  const configs = place.map;
   const strings = Object.entries(configs).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   return Object.fromEntries(strings);
 }

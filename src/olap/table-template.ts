@@ -5,7 +5,7 @@
  * setting that would fill a missing value.
  */
 import { objectAt } from './object-at.js';
-import { isRetentionDays } from '../settings/setting-checks.js';
+import { STREAM_CONFIGS_PATH, streamConfigPlace } from './stream-config-place.js';
 import { join } from 'node:path';
 import { TABLE_DEFAULTS } from '../contract/constants.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
@@ -18,8 +18,12 @@ import { tableConfigIssues } from './table-config-checks.js';
 
 export const DEFAULT_TEMPLATE = 'templates/realtime-table.yaml';
 
-/** What fills each placeholder; `how` says how a user sets it, for the error when it is missing. */
-export type TemplateValues = Record<string, { value: string | number | undefined; how: string }>;
+/**
+ * What fills each placeholder; `how` says how a user sets it, for the error when it is missing.
+ * `optional`: a key whose whole value is this placeholder is left out when it has no value (the
+ * registry URL, which only a registry decoder reads), instead of refused.
+ */
+export type TemplateValues = Record<string, { value: string | number | undefined; how: string; optional?: boolean }>;
 
 const PLACEHOLDER = /\$\{([A-Za-z][A-Za-z0-9]*)\}/g;
 
@@ -60,7 +64,12 @@ export function fillTemplate(template: LocatedDocument, values: TemplateValues):
     if (Array.isArray(node)) return node.map((item, index) => walk(item, [...path, index]));
     if (node !== null && typeof node === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(node)) out[String(fill(key, [...path, key]))] = walk(value, [...path, key]);
+      for (const [key, value] of Object.entries(node)) {
+        const whole = typeof value === 'string' ? /^\$\{([A-Za-z][A-Za-z0-9]*)\}$/.exec(value) : null;
+        const entry = whole ? values[whole[1]!] : undefined;
+        if (entry?.optional === true && entry.value === undefined) continue;
+        out[String(fill(key, [...path, key]))] = walk(value, [...path, key]);
+      }
       return out;
     }
     return node;
@@ -69,34 +78,96 @@ export function fillTemplate(template: LocatedDocument, values: TemplateValues):
   return { table, issues: dedupe(issues) };
 }
 
-/** The checks a filled definition must pass before it is sent. */
+/** A whole number from 1, as a number or as the text the store's own writing gives it ("1"). */
+const isPositiveWhole = (value: unknown): boolean => (typeof value === 'number' && Number.isInteger(value) && value > 0) || (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0);
+
+/**
+ * The checks a filled definition must pass before it is sent: what the analytics store refuses,
+ * read as the store reads a table config (Jackson's coercions: "1" reads as 1 where the field is
+ * text, a number reads as text in a map of strings). Each rule names the store's code it mirrors.
+ */
 export function checkTable(table: RealtimeTableDefinition, schema: AnalyticsSchema | undefined, template: LocatedDocument): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const issue = (path: PathPart[], message: string) => issues.push({ where: template.at(path), field: fieldPath(path), message });
+  const issue = (path: PathPart[], message: string, severity?: 'warning') => issues.push({ where: template.at(path), field: fieldPath(path), message, ...(severity ? { severity } : {}) });
   if (table.tableType !== TABLE_DEFAULTS.tableType) issue(['tableType'], `tableType must be ${TABLE_DEFAULTS.tableType}, not ${String(table.tableType)}`);
-  const segments = table.segmentsConfig ?? ({} as RealtimeTableDefinition['segmentsConfig']);
+  // TableConfig's @JsonCreator: segmentsConfig, tenants and tableIndexConfig are required properties.
+  const segments = (table.segmentsConfig ?? {}) as Partial<Record<keyof RealtimeTableDefinition['segmentsConfig'], unknown>>;
   if (!table.segmentsConfig) issue(['segmentsConfig'], 'segmentsConfig is missing');
-  if (segments.retentionTimeUnit !== TABLE_DEFAULTS.retentionTimeUnit) issue(['segmentsConfig', 'retentionTimeUnit'], `retention is counted in ${TABLE_DEFAULTS.retentionTimeUnit}, not ${String(segments.retentionTimeUnit)}`);
-  if (!isRetentionDays(segments.retentionTimeValue)) {
-    issue(['segmentsConfig', 'retentionTimeValue'], `retentionTimeValue must be a positive whole number of days, not ${JSON.stringify(segments.retentionTimeValue)} (--retention-days)`);
-  }
+  checkRetention(segments, issue);
+  // TableConfig.getReplication: replicasPerPartition (REALTIME) else replication, each read with Integer.parseInt.
   for (const key of ['replication', 'replicasPerPartition'] as const) {
-    if (!(Number.isInteger(segments[key]) && segments[key] > 0)) issue(['segmentsConfig', key], `${key} must be a positive whole number`);
+    if (segments[key] !== undefined && !isPositiveWhole(segments[key])) issue(['segmentsConfig', key], `${key} must be a positive whole number, not ${JSON.stringify(segments[key])}`);
   }
-  const streams = table.tableIndexConfig?.streamConfigs;
-  if (!streams || typeof streams !== 'object') issue(['tableIndexConfig', 'streamConfigs'], 'streamConfigs is missing: a REALTIME table needs its stream');
-  else for (const [key, value] of Object.entries(streams)) if (typeof value !== 'string') issue(['tableIndexConfig', 'streamConfigs', key], `stream config ${key} must be a string`);
-  if (!table.tenants?.broker || !table.tenants?.server) issue(['tenants'], 'tenants must name a broker and a server tenant');
+  if (segments.replication === undefined && segments.replicasPerPartition === undefined) issue(['segmentsConfig', 'replication'], 'replication is missing: the store reads the number of replicas from replicasPerPartition or replication');
+  checkStream(table, issue);
+  // TenantConfig: broker and server may be left out (TagNameUtils then takes DefaultTenant), but the key itself is required.
+  const tenants = table.tenants as unknown;
+  if (tenants === undefined || tenants === null) issue(['tenants'], 'tenants is missing: the store requires the key (tenants: {} takes its DefaultTenant)');
+  else if (typeof tenants !== 'object' || Array.isArray(tenants)) issue(['tenants'], 'tenants must be a mapping (broker, server)');
+  else for (const key of ['broker', 'server'] as const) {
+    const value = (tenants as Record<string, unknown>)[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') issue(['tenants', key], `tenants.${key} must be a tenant name`);
+  }
 
   if (schema) {
     const columns = schemaColumns(schema);
-    if (segments.schemaName !== schema.schemaName) issue(['segmentsConfig', 'schemaName'], `schemaName "${segments.schemaName}" is not the schema's name "${schema.schemaName}"`);
-    const time = columns.get(segments.timeColumnName);
-    if (!time) issue(['segmentsConfig', 'timeColumnName'], `time column "${segments.timeColumnName}" is not a column of schema ${schema.schemaName}`);
-    else if (time.group !== 'dateTimeFieldSpecs') issue(['segmentsConfig', 'timeColumnName'], `time column "${segments.timeColumnName}" is a ${time.group === 'metricFieldSpecs' ? 'metric' : 'dimension'}, not a date-time column of schema ${schema.schemaName}`);
+    // Current stores deprecate schemaName (the schema is the table's raw name); given, it must still name this schema.
+    if (segments.schemaName !== undefined && segments.schemaName !== schema.schemaName) issue(['segmentsConfig', 'schemaName'], `schemaName "${String(segments.schemaName)}" is not the schema's name "${schema.schemaName}"`);
+    const timeColumn = String(segments.timeColumnName);
+    const time = columns.get(timeColumn);
+    // TableConfigUtils.validateValidationConfig: "'timeColumnName' cannot be null in REALTIME table config".
+    if (segments.timeColumnName === undefined) issue(['segmentsConfig', 'timeColumnName'], 'timeColumnName is missing: a REALTIME table needs its time column');
+    else if (!time) issue(['segmentsConfig', 'timeColumnName'], `time column "${timeColumn}" is not a column of schema ${schema.schemaName}`);
+    else if (time.group !== 'dateTimeFieldSpecs') issue(['segmentsConfig', 'timeColumnName'], `time column "${timeColumn}" is a ${time.group === 'metricFieldSpecs' ? 'metric' : 'dimension'}, not a date-time column of schema ${schema.schemaName}`);
     issues.push(...tableConfigIssues(table, schema, (path) => template.at(path)));
+  } else if (segments.timeColumnName === undefined) {
+    // TableConfigUtils.validateValidationConfig: "'timeColumnName' cannot be null in REALTIME table config".
+    issue(['segmentsConfig', 'timeColumnName'], 'timeColumnName is missing: a REALTIME table needs its time column');
   }
   return issues;
+}
+
+type IssueAt = (path: PathPart[], message: string, severity?: 'warning') => void;
+
+/**
+ * Retention, as the store's RetentionManager reads it: unit and value both, or neither (then it
+ * keeps every segment: the manager skips a table without them). dpgw's contract counts it in
+ * DAYS (TableConfigUtils.validateRetentionConfig refuses a unit that is no TimeUnit); the value a
+ * whole number of days, as a number or its text.
+ */
+function checkRetention(segments: Partial<Record<string, unknown>>, issue: IssueAt): void {
+  const { retentionTimeUnit: unit, retentionTimeValue: value } = segments;
+  if (unit === undefined && value === undefined) {
+    issue(['segmentsConfig'], 'no retention (retentionTimeUnit, retentionTimeValue): the store keeps every segment of this table forever', 'warning');
+    return;
+  }
+  if (typeof unit !== 'string' || unit.toUpperCase() !== TABLE_DEFAULTS.retentionTimeUnit) issue(['segmentsConfig', 'retentionTimeUnit'], `retention is counted in ${TABLE_DEFAULTS.retentionTimeUnit}, not ${String(unit)}`);
+  if (!isPositiveWhole(value)) issue(['segmentsConfig', 'retentionTimeValue'], `retentionTimeValue must be a positive whole number of days, not ${JSON.stringify(value)} (--retention-days)`);
+}
+
+/**
+ * The stream config, wherever the table holds it (stream-config-place.ts), with the keys the
+ * store's StreamConfig constructor requires: streamType, the topic and the decoder class (0.11.0
+ * and the newest release alike). The consumer factory has a default (Kafka 2.0's). The consumer
+ * type: 0.11.0 requires it ("Must specify at least one consumer type"); the newest release's
+ * StreamConfig dropped it
+ * and refuse only `highlevel` (StreamConfig.validateConsumerType).
+ */
+function checkStream(table: RealtimeTableDefinition, issue: IssueAt): void {
+  const place = streamConfigPlace(table);
+  if (place.kind === 'problem') return issue(place.path, place.message);
+  const { path, map } = place;
+  // A map of strings read by Jackson: text, numbers and booleans read as text; a list or a mapping is refused.
+  for (const [key, value] of Object.entries(map)) if (typeof value === 'object' && value !== null) issue([...path, key], `stream config ${key} must be a string`);
+  const streamType = map.streamType;
+  if (typeof streamType !== 'string' || streamType === '') return issue([...path, 'streamType'], 'streamType is missing: the store cannot read the stream config without it');
+  for (const suffix of ['topic.name', 'decoder.class.name']) {
+    const key = `stream.${streamType}.${suffix}`;
+    if (map[key] === undefined || map[key] === null || map[key] === '') issue(path, `stream config ${key} is missing: the store requires it`);
+  }
+  const consumerType = map[`stream.${streamType}.consumer.type`];
+  if (consumerType === undefined) issue(path, `no stream.${streamType}.consumer.type: current stores need none, but older ones (0.11.0 among them) refuse the table without it`, 'warning');
+  else if (String(consumerType).split(',').some((type) => type.trim().toLowerCase() === 'highlevel')) issue([...path, `stream.${streamType}.consumer.type`], 'the highlevel consumer is no longer supported by the store: use lowLevel');
 }
 
 /**
@@ -111,33 +182,40 @@ const STREAM_CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.
  * table: it may not also choose where the store connects with it. Its stream connection keys
  * must read as dpgw's own template fills them from the run's settings (brokerList,
  * registryUrl, the contract's SASL_PLAINTEXT and SCRAM-SHA-512), and such keys may stand
- * nowhere else in the table (another map of stream configs). `--allow-manifest-endpoints`
+ * nowhere else in the table (another map of stream configs). `mayLeaveOut`: keys of dpgw's own
+ * template that it leaves out itself without their setting (the registry URL). `--allow-manifest-endpoints`
  * lifts it, as for the manifest's endpoint settings.
  */
-export function streamConnectionIssues(table: RealtimeTableDefinition, ours: RealtimeTableDefinition, template: LocatedDocument, values: TemplateValues): ValidationIssue[] {
+export function streamConnectionIssues(table: RealtimeTableDefinition, ours: RealtimeTableDefinition, template: LocatedDocument, values: TemplateValues, mayLeaveOut: ReadonlySet<string> = new Set()): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const streamsPath: PathPart[] = ['tableIndexConfig', 'streamConfigs'];
-  const theirs = objectAt(table, ...streamsPath);
-  const expected = objectAt(ours, ...streamsPath);
+  // Whichever place the manifest's template holds its stream config in (streamConfigs, or the one map of streamConfigMaps), against dpgw's own.
+  // A template that has both places (which the store refuses) is compared at streamConfigs, and its maps are "elsewhere".
+  const found = streamConfigPlace(table);
+  const streamsPath: PathPart[] = found.kind === 'found' ? found.path : STREAM_CONFIGS_PATH;
+  const theirs = found.kind === 'found' ? found.map : objectAt(table, ...STREAM_CONFIGS_PATH);
+  const expected = objectAt(ours, ...STREAM_CONFIGS_PATH);
   // The template's own key for a filled one (`stream.${streamType}.broker.list` for stream.kafka.broker.list), for its line.
   const rawKeys = new Map(Object.keys(objectAt(template.value, ...streamsPath)).map((raw) => [raw.replace(PLACEHOLDER, (match, name: string) => String(values[name]?.value ?? match)), raw]));
   const place = (key: string) => template.at([...streamsPath, rawKeys.get(key) ?? key]);
   for (const key of new Set([...Object.keys(theirs), ...Object.keys(expected)])) {
     if (!STREAM_CONNECTION_KEY.test(key) || theirs[key] === expected[key]) continue;
+    // A key dpgw's own template fills only when the run sets it (the registry URL): leaving it out chooses no endpoint.
+    if (theirs[key] === undefined && mayLeaveOut.has(key)) continue;
     // A run without the setting leaves dpgw's own placeholder unfilled: it has no value to compare with.
     const runs = typeof expected[key] === 'string' && /\$\{[A-Za-z][A-Za-z0-9]*\}/.test(expected[key]) ? 'the run sets none' : `not the run's ${JSON.stringify(expected[key])}`;
     const what = expected[key] === undefined ? `adds ${key}` : theirs[key] === undefined ? `leaves out ${key}` : `sets ${key} to ${JSON.stringify(theirs[key])}, ${runs}`;
     issues.push({ where: place(key), field: fieldPath([...streamsPath, key]), message: `the manifest's template ${what}: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
   }
   // Stream connection keys anywhere else (e.g. ingestionConfig.streamIngestionConfig.streamConfigMaps): the same rule, nothing to compare with.
+  const isStreamsPath = (path: PathPart[]) => path.length === streamsPath.length && path.every((part, index) => part === streamsPath[index]);
   const elsewhere = (node: unknown, path: PathPart[]): void => {
+    if (isStreamsPath(path)) return;
     if (Array.isArray(node)) return node.forEach((item, index) => elsewhere(item, [...path, index]));
     if (node === null || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
       const at = [...path, key];
-      if (at.length === 2 && at[0] === streamsPath[0] && at[1] === streamsPath[1]) continue;
       if (STREAM_CONNECTION_KEY.test(key)) {
-        issues.push({ where: template.at(at), field: fieldPath(at), message: `the manifest's template sets ${key} outside tableIndexConfig.streamConfigs: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
+        issues.push({ where: template.at(at), field: fieldPath(at), message: `the manifest's template sets ${key} outside ${fieldPath(streamsPath)}: where and how the store connects with the stream password is the run's to choose (pass --allow-manifest-endpoints to let the manifest choose it)` });
       } else {
         elsewhere(value, at);
       }

@@ -7,6 +7,8 @@
 import { isDateTimeFormat, isGranularity, METRIC_DATA_TYPES, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { parseJaasOptions } from '../olap/jaas-config.js';
+import { streamConfigPlace } from '../olap/stream-config-place.js';
+import { fieldPath } from '../olap/schema-validation.js';
 
 export interface StoreAnswer {
   status: number;
@@ -147,8 +149,9 @@ export class OlapStore {
 
     const segments = table.segmentsConfig;
     if (!isObject(segments)) return invalid('"segmentsConfig" field is missing in table config');
-    const schemaName = segments.schemaName;
-    if (typeof schemaName !== 'string' || schemaName === '') return invalid("'segmentsConfig.schemaName' is missing");
+    // Current stores deprecate segmentsConfig.schemaName: the schema is the one named as the table.
+    const schemaName = segments.schemaName ?? name;
+    if (typeof schemaName !== 'string' || schemaName === '') return invalid("'segmentsConfig.schemaName' must name a schema");
     const schema = this.schemas.get(schemaName);
     if (!schema) return invalid(`'segmentsConfig.schemaName': schema '${schemaName}' does not exist; POST the schema first`);
     const timeColumn = segments.timeColumnName;
@@ -157,27 +160,35 @@ export class OlapStore {
       return invalid(`'segmentsConfig.timeColumnName': Cannot find valid fieldSpec for timeColumn: ${timeColumn} from the table config: ${name}, in the schema: ${schemaName}`);
     }
     if (segments.timeType !== undefined && !(TIME_UNITS as readonly unknown[]).includes(segments.timeType)) return invalid(`'segmentsConfig.timeType': invalid time unit: ${String(segments.timeType)}`);
-    if (!(TIME_UNITS as readonly unknown[]).includes(String(segments.retentionTimeUnit).toUpperCase())) return invalid(`'segmentsConfig.retentionTimeUnit': invalid time unit: ${String(segments.retentionTimeUnit)}`);
-    if (!isPositiveInteger(segments.retentionTimeValue)) return invalid(`'segmentsConfig.retentionTimeValue' must be a positive integer, got ${JSON.stringify(segments.retentionTimeValue)}`);
+    // Retention is optional (without it the store keeps every segment); given, the unit must be a TimeUnit.
+    if (segments.retentionTimeUnit !== undefined && !(TIME_UNITS as readonly unknown[]).includes(String(segments.retentionTimeUnit).toUpperCase())) return invalid(`'segmentsConfig.retentionTimeUnit': invalid time unit: ${String(segments.retentionTimeUnit)}`);
+    if (segments.retentionTimeValue !== undefined && !isPositiveInteger(segments.retentionTimeValue)) return invalid(`'segmentsConfig.retentionTimeValue' must be a positive integer, got ${JSON.stringify(segments.retentionTimeValue)}`);
     for (const key of ['replication', 'replicasPerPartition'] as const) {
       if (segments[key] !== undefined && !isPositiveInteger(segments[key])) return invalid(`'segmentsConfig.${key}' must be a positive integer, got ${JSON.stringify(segments[key])}`);
     }
+    if (segments.replication === undefined && segments.replicasPerPartition === undefined) return invalid("'segmentsConfig.replication': Cannot parse null string");
 
-    const indexConfig = table.tableIndexConfig;
-    if (!isObject(indexConfig) || !isObject(indexConfig.streamConfigs)) return invalid("'tableIndexConfig.streamConfigs' is missing: a REALTIME table needs its stream");
-    const stream = indexConfig.streamConfigs as Record<string, unknown>;
-    for (const [key, value] of Object.entries(stream)) if (typeof value !== 'string') return invalid(`'tableIndexConfig.streamConfigs.${key}' must be a string`);
+    // Where a current store reads the stream config: the one map of streamConfigMaps, else tableIndexConfig.streamConfigs.
+    const place = streamConfigPlace(table);
+    if (place.kind === 'problem') return invalid(`'${fieldPath(place.path)}': ${place.message}`);
+    const at = fieldPath(place.path);
+    const stream = place.map;
+    // A map of strings, as Jackson reads it: numbers and booleans read as their text.
+    for (const [key, value] of Object.entries(stream)) if (typeof value === 'object' && value !== null) return invalid(`'${at}.${key}' must be a string`);
     const streamType = stream.streamType;
-    if (typeof streamType !== 'string' || streamType === '') return invalid("'tableIndexConfig.streamConfigs.streamType': Stream type cannot be null");
+    if (typeof streamType !== 'string' || streamType === '') return invalid(`'${at}.streamType': Stream type cannot be null`);
     const topicKey = `stream.${streamType}.topic.name`;
     const topic = stream[topicKey];
-    if (typeof topic !== 'string' || topic === '') return invalid(`'tableIndexConfig.streamConfigs.${topicKey}': Stream topic name cannot be null`);
-    // Pinot (0.11 and later) refuses a stream without a consumer type.
-    for (const suffix of ['consumer.type', 'decoder.class.name', 'consumer.factory.class.name']) {
-      const key = `stream.${streamType}.${suffix}`;
-      if (typeof stream[key] !== 'string' || stream[key] === '') return invalid(`'tableIndexConfig.streamConfigs.${key}' is missing`);
+    if (typeof topic !== 'string' || topic === '') return invalid(`'${at}.${topicKey}': Stream topic name cannot be null`);
+    // A current store's StreamConfig: the decoder is required; the consumer factory defaults to Kafka 2.0's;
+    // the consumer type is optional, and only the removed highlevel consumer is refused.
+    const decoderKey = `stream.${streamType}.decoder.class.name`;
+    if (typeof stream[decoderKey] !== 'string' || stream[decoderKey] === '') return invalid(`'${at}.${decoderKey}': Must specify decoder class name ${decoderKey}`);
+    const consumerType = stream[`stream.${streamType}.consumer.type`];
+    if (consumerType !== undefined && String(consumerType).split(',').some((type) => type.trim().toLowerCase() === 'highlevel')) {
+      return invalid('Realtime tables with HLC consumer (consumer.type=highlevel) is no longer supported in Apache Pinot');
     }
-    if (!topicExists(topic)) return invalid(`'tableIndexConfig.streamConfigs.${topicKey}': topic '${topic}' does not exist on the stream`);
+    if (!topicExists(topic)) return invalid(`'${at}.${topicKey}': topic '${topic}' does not exist on the stream`);
     // As Pinot's controller, which asks the stream for the topic's partitions with the table's own stream user.
     if (this.reachesStream(stream) && !this.streamAccepts(stream)) return { status: 500, body: { code: 500, error: STORE_SCRAM_REFUSAL } };
 
@@ -194,8 +205,10 @@ export class OlapStore {
         if (!columns.has(transform.columnName)) return invalid(`'ingestionConfig.transformConfigs[${index}].columnName': the destination column '${transform.columnName}' of the transform function must be present in the schema`);
       }
     }
+    // TableConfig requires the key; broker and server left out take DefaultTenant (TagNameUtils).
     const tenants = table.tenants;
-    if (!isObject(tenants) || typeof tenants.broker !== 'string' || typeof tenants.server !== 'string') return invalid("'tenants' must name a broker and a server tenant");
+    if (!isObject(tenants)) return bad("Invalid table config: Missing required creator property 'tenants'");
+    for (const key of ['broker', 'server'] as const) if (tenants[key] !== undefined && typeof tenants[key] !== 'string') return invalid(`'tenants.${key}' must be a tenant name`);
 
     if (update) {
       if (update.name.replace(/_REALTIME$/, '') !== name) return bad(`Request table ${update.name} does not match table name in the body ${name}`);
@@ -302,7 +315,8 @@ interface SandboxSegment {
 function segmentsOf(store: OlapStore, bare: string): SandboxSegment[] | undefined {
   const stored = store.tables.get(bare);
   if (!stored) return undefined;
-  const streams = stored.definition.tableIndexConfig.streamConfigs as Record<string, string>;
+  const place = streamConfigPlace(stored.definition);
+  const streams = place.kind === 'found' ? place.map : {};
   const counts = store.stream?.partitions(stored.topic) ?? [];
   const consuming = store.reachesStream(streams) && store.streamAccepts(streams);
   const created = stored.created.toISOString().replace(/[-:]/g, '').slice(0, 13) + 'Z';

@@ -111,11 +111,11 @@ describe('a manifest: every problem, at its own line, before any request', () =>
     const file = join(folder, 'late.yaml');
     const entry = (dataset: string, extra = '') => `  - { datasource: mock-data-library, dataset: ${dataset}, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: ${dataset}${extra} } }\n`;
     writeFileSync(file, `dataSets:\n${entry('track', ', timeColumn: nope')}${entry('vessel')}${entry('weather')}  - { datasource: mock-data-library, dataset: track.v2, groups: [${TRACK_GROUP}], schema: { infer: {} } }\n`);
-    // No registry URL: the template needs one for every data set.
-    const result = await spawnDpgw(['provision', file], { env: { ...env, DPGW_REGISTRY_URL: '' } });
+    // No broker list: the template needs one for every data set.
+    const result = await spawnDpgw(['provision', file], { env: { ...env, DPGW_BROKER_LIST: '' } });
     expect(result.code).toBe(2);
     const shown = lines(result.stderr).filter((line) => line.startsWith('dpgw:'));
-    expect(shown[0]).toMatch(new RegExp(`^dpgw: ${file}:2:\\d+: dataSets\\[0\\]\\.dataset: data set track: \\$\\{registryUrl\\} has no value: .* \\(also 2 more data sets: vessel, weather\\)`));
+    expect(shown[0]).toMatch(new RegExp(`^dpgw: ${file}:2:\\d+: dataSets\\[0\\]\\.dataset: data set track: \\$\\{brokerList\\} has no value: .* \\(also 2 more data sets: vessel, weather\\)`));
     expect(shown[0]).toContain('templates/realtime-table.yaml:');
     expect(shown.slice(1)).toEqual([expect.stringMatching(new RegExp(`^dpgw: ${file}:5:\\d+: dataSets\\[3\\]: the schema name "track\\.v2" has '\\.' .*schema\\.infer\\.name gives one$`))]);
     expect(gatewayRequests()).toBe(0);

@@ -48,9 +48,9 @@ export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv = clea
   return { code, stdout, stderr };
 }
 
-export function spawnDpgw(argv: string[], options: { env?: NodeJS.ProcessEnv; input?: string; nodePath?: string } = {}): Promise<RunResult> {
+export function spawnDpgw(argv: string[], options: { env?: NodeJS.ProcessEnv; input?: string; nodePath?: string; cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.nodePath ?? process.execPath, [BIN, ...argv], { env: options.env ?? cleanEnv(), cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(options.nodePath ?? process.execPath, [BIN, ...argv], { env: options.env ?? cleanEnv(), cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

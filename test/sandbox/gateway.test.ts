@@ -222,8 +222,11 @@ describe('OLAP schemas and tables', () => {
       [(t) => (t.segmentsConfig.replication = 1.5), "'segmentsConfig.replication' must be a positive integer"],
       [(t) => delete t.tableIndexConfig.streamConfigs.streamType, "'tableIndexConfig.streamConfigs.streamType'"],
       [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.topic.name'], "'tableIndexConfig.streamConfigs.stream.mq.topic.name'"],
-      [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.decoder.class.name'], "'tableIndexConfig.streamConfigs.stream.mq.decoder.class.name' is missing"],
-      [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.consumer.type'], "'tableIndexConfig.streamConfigs.stream.mq.consumer.type' is missing"],
+      [(t) => delete t.tableIndexConfig.streamConfigs['stream.mq.decoder.class.name'], "'tableIndexConfig.streamConfigs.stream.mq.decoder.class.name': Must specify decoder class name"],
+      // A current store takes no consumer type, but refuses the removed highlevel one.
+      [(t) => (t.tableIndexConfig.streamConfigs['stream.mq.consumer.type'] = 'highlevel'), 'HLC consumer (consumer.type=highlevel) is no longer supported'],
+      [(t) => (t.ingestionConfig = { streamIngestionConfig: { streamConfigMaps: [t.tableIndexConfig.streamConfigs] } } as never), 'keep tableIndexConfig.streamConfigs or ingestionConfig.streamIngestionConfig.streamConfigMaps, not both'],
+      [(t) => ((t.ingestionConfig = { streamIngestionConfig: { streamConfigMaps: [t.tableIndexConfig.streamConfigs, t.tableIndexConfig.streamConfigs] } } as never), delete (t.tableIndexConfig as Partial<typeof t.tableIndexConfig>).streamConfigs), 'exactly one map of stream configs, not 2 maps'],
       [(t) => (t.tableIndexConfig.streamConfigs['stream.mq.topic.name'] = 'no-such-topic'), "topic 'no-such-topic' does not exist"],
       [(t) => (t.ingestionConfig = { transformConfigs: [{ columnName: 'when', transformFunction: 'now()' }] }), "the destination column 'when' of the transform function must be present in the schema"],
       [(t) => delete (t as Partial<typeof t>).tenants, "'tenants'"],
@@ -282,6 +285,21 @@ describe('storage touch', () => {
     } finally {
       await newer.close();
     }
+  });
+  it('takes a table as a current store writes it: numbers as text, tenants {}, no schemaName, no retention, the stream in streamConfigMaps', async () => {
+    const { dataSet } = await enableAndWait('track-team', 'track');
+    const topic = Object.values(dataSet.labels)[0] as string;
+    const storeWritten = trackTable(topic, 'mq', (t) => {
+      const streams = t.tableIndexConfig.streamConfigs;
+      delete streams['stream.mq.consumer.type'];
+      Object.assign(t, { tableName: 'track_store_written', tenants: {}, ingestionConfig: { streamIngestionConfig: { streamConfigMaps: [{ ...streams, 'realtime.segment.flush.threshold.rows': 30 }] } } });
+      delete (t.tableIndexConfig as Partial<typeof t.tableIndexConfig>).streamConfigs;
+      Object.assign(t.segmentsConfig, { replication: '1', replicasPerPartition: '1', schemaName: undefined, retentionTimeUnit: undefined, retentionTimeValue: undefined });
+    });
+    await call('POST', api('/api/internal/olap/schemas'), { token: admin, json: { ...trackSchema(), schemaName: 'track_store_written' } });
+    const written = await call('POST', api('/api/internal/olap/tables'), { token: admin, json: storeWritten });
+    expect(written.body).toMatchObject({ status: 'Table track_store_written_REALTIME successfully added' });
+    expect((await call('DELETE', api('/api/internal/olap/tables/track_store_written?type=realtime'), { token: admin })).status).toBe(200);
   });
 });
 

@@ -40,6 +40,9 @@ const statusOptions = (command: CommandFor<'status [name]'>, kit: OptionKit) =>
     .addOption(kit.option('--stream-check <mode>', "ask the brokers for the topic's latest offsets: auto (not when they cannot be reached from here), require, or off"))
     .addOption(kit.option('--watch <seconds>', 'read again every few seconds (in place on a terminal) until Ctrl-C').argParser(kit.positiveSeconds));
 export type TableStatusCommand = ReturnType<typeof statusOptions>;
+const templateOptions = (command: CommandFor<'template <config>'>) =>
+  command.option('-o, --output <file>', 'write the template here instead of printing it; an existing file is refused without --force').option('--force', 'replace an existing --output file (a link: the link itself, never its target)');
+export type TableTemplateCommand = ReturnType<typeof templateOptions>;
 
 export const table = defineGroup({
   name: 'table',
@@ -85,6 +88,13 @@ export const table = defineGroup({
         "\nColumns: PARTITION, CONSUMING, STATE (its newest segment's), ROWS, OFFSET (reached), LATEST (the\n  topic's), LAG (LATEST − OFFSET). error: lines give the store's reasons; unknown: lines the reads\n  the gateway does not pass on (docs/tables.md, \"table status\").\nExit: 0 every partition consumes; 6 one does not, or the store reports an error; 9 no such table;\n  3 nothing tells whether it consumes.\n" + askedHelp("<name> (the store's tables)"),
       options: statusOptions,
       handler: () => import('./table-status.handler.js').then((module) => module.status),
+    }),
+    defineCommand({
+      usage: 'template <config>',
+      description: "turn the store's REALTIME table config (JSON or YAML, as GET /tables/x or its examples write it) into a dpgw template: the names, topic, stream connection, retention and tenants become placeholders, the rest is kept",
+      example: 'dpgw table template table-config.json -o template.yaml',
+      options: templateOptions,
+      handler: () => import('./table-template.handler.js').then((module) => module.template),
     }),
   ],
 });

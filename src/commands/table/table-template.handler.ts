@@ -1,0 +1,34 @@
+/** `dpgw table template <config>`: a store's table config as a dpgw template (olap/table-config-template.ts). */
+import { stringify } from 'yaml';
+import type { HandlerOf } from '../../cli/command-definition.js';
+import type { TableTemplateCommand } from './table.command.js';
+import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
+import { readLocatedDocument } from '../../olap/located-document.js';
+import { tableConfigToTemplate } from '../../olap/table-config-template.js';
+import { MASK, maskSecrets } from '../../secrets/redaction.js';
+
+/** A replaced value that carries a credential (a JAAS line, a password): shown masked. */
+const SECRET_KEY = /jaas|password|secret|credential/i;
+
+export const template: HandlerOf<TableTemplateCommand> = async (context) => {
+  const { options, reporter } = context;
+  const [file] = context.args as [string];
+  const output = options.output;
+  // Refused before anything is read: a link or an existing file without --force.
+  if (output) checkOutputFile(output, { where: '--output', force: options.force === true });
+  const { template: converted, replaced } = tableConfigToTemplate(await readLocatedDocument(file, 'table config'));
+  const header = `# A dpgw table template from ${file} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).\n`;
+  const text = header + stringify(converted, { lineWidth: 0 });
+  // The file keeps the config's own values; what is printed shows its secrets masked.
+  const shown = header + stringify(maskSecrets(converted), { lineWidth: 0 });
+  for (const { field, was, now } of replaced) reporter.info(`${now === undefined ? 'removed' : was === undefined ? 'added' : 'replaced'} ${field}${now !== undefined ? `: ${now}` : ''}`);
+  if (output) {
+    await writeOutputFile(output, text, 0o644, { where: '--output', force: options.force === true });
+    reporter.success(`template written to ${output} (${replaced.length} keys replaced)`);
+    reporter.next(`dpgw table render --dataset <name> --schema <schema file> --template ${output}`);
+  }
+  return {
+    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: SECRET_KEY.test(field) ? MASK : was } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
+    human: () => (output ? [] : shown.trimEnd().split('\n')),
+  };
+};

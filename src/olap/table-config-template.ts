@@ -1,0 +1,115 @@
+/**
+ * A store's REALTIME table config (as `GET /tables/x` answers it, or as its examples are
+ * written) turned into a dpgw table template: what dpgw's run fills (the names, the time
+ * column, the topic, the stream connection, retention in days, tenants) becomes its
+ * ${placeholder}; everything else (upsert, indexes, routing, star-tree, complex types,
+ * aggregation, dedup, transforms, flush thresholds…) is kept as it is.
+ */
+import { DpgwError } from '../errors/dpgw-error.js';
+import { TABLE_DEFAULTS } from '../contract/constants.js';
+import type { LocatedDocument, PathPart } from './located-document.js';
+import { fieldPath } from './schema-validation.js';
+import { STREAM_CONFIG_MAPS_PATH, streamConfigPlace } from './stream-config-place.js';
+
+export interface TemplateReplacement {
+  path: PathPart[];
+  /** Where in the template, e.g. `tableIndexConfig.streamConfigs.stream.kafka.broker.list`. */
+  field: string;
+  /** What it became: a placeholder or dpgw's own value; undefined when the key was taken out. */
+  now?: string;
+  /** The original's value; undefined when dpgw added the key. */
+  was?: unknown;
+}
+
+export interface ConvertedTemplate {
+  template: Record<string, unknown>;
+  replaced: TemplateReplacement[];
+}
+
+/** Stream keys that say where and how the store connects: dpgw's run chooses them (table-template.ts, streamConnectionIssues). */
+const CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.protocol|sasl\.[a-z.]+|ssl\.[a-z.]+|schema\.registry\.[a-z.]*url)$/i;
+
+const at = (path: PathPart[]) => ({ path, field: fieldPath(path) });
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function tableConfigToTemplate(document: LocatedDocument): ConvertedTemplate {
+  // `GET /tables/x` answers { "REALTIME": {…} } (and "OFFLINE" for a hybrid table).
+  const given = document.value;
+  const wrapped = isMap(given) && (isMap(given.REALTIME) || isMap(given.OFFLINE)) && given.tableName === undefined;
+  const config = wrapped ? (given as Record<string, unknown>).REALTIME : given;
+  if (!isMap(config) || String(config.tableType).toUpperCase() !== 'REALTIME') {
+    const type = isMap(config) ? String(config.tableType) : wrapped ? 'OFFLINE' : 'none';
+    throw new DpgwError('input', `the table config is not a REALTIME table (tableType: ${type}): dpgw templates fill real-time tables from a stream`, { code: 'SCHEMA_INVALID', where: document.at(wrapped ? [] : ['tableType']), hint: "give a REALTIME table config (an OFFLINE table's segments come from batch ingestion, which dpgw does not provision)" });
+  }
+  const template = structuredClone(config);
+  const replaced: TemplateReplacement[] = [];
+  const set = (parent: Record<string, unknown>, path: PathPart[], key: string, now: string) => {
+    const was = parent[key];
+    parent[key] = now;
+    if (was !== now) replaced.push({ ...at([...path, key]), now, ...(was !== undefined ? { was } : {}) });
+  };
+  // The store writes the REALTIME name with its suffix (`x_REALTIME`) in a GET's answer.
+  set(template, [], 'tableName', '${tableName}');
+  const segments = isMap(template.segmentsConfig) ? template.segmentsConfig : (template.segmentsConfig = {});
+  if (segments.schemaName !== undefined) set(segments, ['segmentsConfig'], 'schemaName', '${schemaName}');
+  set(segments, ['segmentsConfig'], 'timeColumnName', '${timeColumn}');
+  // Retention is dpgw's setting when it is counted in days; another unit stays as the config has it.
+  if (segments.retentionTimeValue !== undefined && String(segments.retentionTimeUnit).toUpperCase() === TABLE_DEFAULTS.retentionTimeUnit) set(segments, ['segmentsConfig'], 'retentionTimeValue', '${retentionDays}');
+  const tenants = isMap(template.tenants) ? template.tenants : (template.tenants = {});
+  set(tenants, ['tenants'], 'broker', '${brokerTenant}');
+  set(tenants, ['tenants'], 'server', '${serverTenant}');
+  const place = streamConfigPlace(template);
+  if (place.kind === 'problem') throw new DpgwError('input', `${fieldPath(place.path)}: ${place.message}`, { code: 'SCHEMA_INVALID', where: document.at(place.path.slice(0, place.path === STREAM_CONFIG_MAPS_PATH ? 3 : 2)), hint: 'fix the table config, then convert it again' });
+  const stream = streamTemplate(place.map, place.path, replaced);
+  if (place.path.length === 2) (template.tableIndexConfig as Record<string, unknown>).streamConfigs = stream;
+  else ((template.ingestionConfig as Record<string, unknown>).streamIngestionConfig as { streamConfigMaps: unknown[] }).streamConfigMaps[0] = stream;
+  return { template, replaced };
+}
+
+/** The stream config with dpgw's placeholders: its own keys kept in order, the connection as dpgw's default template makes it. */
+function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced: TemplateReplacement[]): Record<string, unknown> {
+  const type = String(map.streamType);
+  const prefix = `stream.${type}.`;
+  const owned: Record<string, string> = {
+    'topic.name': '${topic}',
+    'decoder.class.name': '${decoderClass}',
+    'consumer.factory.class.name': '${consumerFactoryClass}',
+    'broker.list': '${brokerList}',
+  };
+  const out: Record<string, unknown> = {};
+  // Connection keys taken out, by name: one dpgw sets again is reported as replaced.
+  const removed = new Map<string, TemplateReplacement>();
+  let registry = false;
+  for (const [key, value] of Object.entries(map)) {
+    const suffix = key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
+    const templateKey = suffix !== undefined ? `stream.\${streamType}.${suffix}` : key;
+    if (key === 'streamType') out.streamType = '${streamType}';
+    else if (suffix !== undefined && owned[suffix] !== undefined) out[templateKey] = owned[suffix];
+    else if (CONNECTION_KEY.test(key)) {
+      // Where and how the store connects is the run's: dpgw's SASL connection below, its registry URL where one was named.
+      if (/schema\.registry\.[a-z.]*url$/i.test(key)) registry = true;
+      const entry: TemplateReplacement = { ...at([...path, key]), was: value };
+      removed.set(key, entry);
+      replaced.push(entry);
+      continue;
+    } else out[templateKey] = value;
+    if (out[templateKey] !== value && key !== 'streamType') replaced.push({ ...at([...path, key]), now: String(out[templateKey]), was: value });
+    if (key === 'streamType') replaced.push({ ...at([...path, key]), now: '${streamType}', was: value });
+  }
+  const connection: Record<string, string> = {
+    'stream.${streamType}.broker.list': '${brokerList}',
+    'security.protocol': TABLE_DEFAULTS.securityProtocol,
+    'sasl.mechanism': TABLE_DEFAULTS.saslMechanism,
+    'sasl.jaas.config': '${saslJaasConfig}',
+    ...(registry ? { 'stream.${streamType}.decoder.prop.schema.registry.rest.url': '${registryUrl}' } : {}),
+  };
+  for (const [key, value] of Object.entries(connection)) {
+    if (out[key] !== undefined) continue;
+    out[key] = value;
+    const before = removed.get(key);
+    if (before) before.now = value;
+    else replaced.push({ ...at([...path, key]), now: value });
+  }
+  return out;
+}

@@ -1,0 +1,203 @@
+/**
+ * Table configs as the analytics store writes them (`GET /tables/x`): turned into a template by
+ * `dpgw table template`, provisioned on the sandbox with no further edit; refused, when the store
+ * would refuse them, before any schema is stored. The fixtures are written here, the way the
+ * store writes a table config (numbers as text, tenants {}, no schemaName, streamConfigMaps).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { objectAt } from '../../src/olap/object-at.js';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { trackSchemaBeside } from '../helpers/track.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 20 });
+
+/** Where the store-written track table holds its stream config. */
+const MAP = ['ingestionConfig', 'streamIngestionConfig', 'streamConfigMaps', 0] as const;
+
+const STORE_PASSWORD = 'store-config-password';
+
+/** The track table as a current store answers GET /tables/track: its own brokers and credentials, its own writing. */
+function storeWrittenTrack(edit: (stream: Record<string, unknown>, table: Record<string, unknown>) => void = () => undefined): unknown {
+  const stream: Record<string, unknown> = {
+    streamType: 'kafka',
+    'stream.kafka.topic.name': 'track-events',
+    'stream.kafka.decoder.class.name': 'org.apache.pinot.plugin.inputformat.json.JSONMessageDecoder',
+    'stream.kafka.consumer.factory.class.name': 'org.apache.pinot.plugin.stream.kafka20.KafkaConsumerFactory',
+    'stream.kafka.broker.list': 'kafka.store.internal:9093',
+    'stream.kafka.consumer.prop.auto.offset.reset': 'smallest',
+    'security.protocol': 'SASL_SSL',
+    'sasl.mechanism': 'PLAIN',
+    'sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required username="store" password="${STORE_PASSWORD}";`,
+    'ssl.truststore.location': '/etc/store/truststore.jks',
+    'realtime.segment.flush.threshold.rows': '50000',
+  };
+  const table: Record<string, unknown> = {
+    tableName: 'track_REALTIME',
+    tableType: 'REALTIME',
+    segmentsConfig: { timeColumnName: 'time', timeType: 'MILLISECONDS', replication: '1', replicasPerPartition: '1', minimizeDataMovement: false },
+    tenants: {},
+    tableIndexConfig: { loadMode: 'MMAP', invertedIndexColumns: ['objType'], aggregateMetrics: false, nullHandlingEnabled: false },
+    metadata: { customConfigs: {} },
+    ingestionConfig: { streamIngestionConfig: { streamConfigMaps: [stream] }, transformConfigs: [{ columnName: 'time', transformFunction: 'now()' }] },
+    routing: { instanceSelectorType: 'strictReplicaGroup' },
+    isDimTable: false,
+  };
+  edit(stream, table);
+  return { REALTIME: table };
+}
+
+async function setUp() {
+  const sandbox = await sandboxes.start();
+  const env = await adminPipelineEnv(sandbox);
+  const folder = env.DPGW_CONFIG_DIR!;
+  trackSchemaBeside(folder);
+  const manifest = (template: string) => {
+    const file = join(folder, 'provision.yaml');
+    writeFileSync(file, `dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml, table: { name: track, template: ${template} } }\n`);
+    return file;
+  };
+  const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
+  return { sandbox, env, folder, manifest, dpgw, gatewayPosts: () => sandbox.requestLog.of('gateway').filter((entry) => entry.method === 'POST') };
+}
+
+describe('dpgw table template', () => {
+  it("runs as its --help example shows, and turns the store's config into a template: connection, names, topic, tenants replaced, the rest kept, no secret printed", async () => {
+    const { env, folder } = await setUp();
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack(), null, 2));
+    const result = await spawnDpgw(['table', 'template', 'table-config.json', '-o', 'template.yaml'], { env, cwd: folder });
+    expect(result.code, result.stderr).toBe(0);
+    const template = parse(readFileSync(join(folder, 'template.yaml'), 'utf8')) as Record<string, unknown>;
+    const stream = objectAt(template, ...MAP);
+    expect(template.tableName).toBe('${tableName}');
+    expect(template.tenants).toEqual({ broker: '${brokerTenant}', server: '${serverTenant}' });
+    expect(template.segmentsConfig).toEqual({ timeColumnName: '${timeColumn}', timeType: 'MILLISECONDS', replication: '1', replicasPerPartition: '1', minimizeDataMovement: false });
+    expect(stream).toEqual({
+      streamType: '${streamType}',
+      'stream.${streamType}.topic.name': '${topic}',
+      'stream.${streamType}.decoder.class.name': '${decoderClass}',
+      'stream.${streamType}.consumer.factory.class.name': '${consumerFactoryClass}',
+      'stream.${streamType}.broker.list': '${brokerList}',
+      'stream.${streamType}.consumer.prop.auto.offset.reset': 'smallest',
+      'realtime.segment.flush.threshold.rows': '50000',
+      'security.protocol': 'SASL_PLAINTEXT',
+      'sasl.mechanism': 'SCRAM-SHA-512',
+      'sasl.jaas.config': '${saslJaasConfig}',
+    });
+    expect(template.routing).toEqual({ instanceSelectorType: 'strictReplicaGroup' });
+    expect(objectAt(template, 'tableIndexConfig').invertedIndexColumns).toEqual(['objType']);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toEqual(expect.arrayContaining([
+      'replaced ingestionConfig.streamIngestionConfig.streamConfigMaps[0].stream.kafka.broker.list: ${brokerList}',
+      'replaced ingestionConfig.streamIngestionConfig.streamConfigMaps[0].sasl.mechanism: SCRAM-SHA-512',
+      'removed ingestionConfig.streamIngestionConfig.streamConfigMaps[0].ssl.truststore.location',
+      'added tenants.broker: ${brokerTenant}',
+    ]));
+    expect(result.stdout + result.stderr).not.toContain(STORE_PASSWORD);
+    // --json: the same, the secrets masked.
+    const json = await spawnDpgw(['table', 'template', join(folder, 'table-config.json'), '--json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).replaced).toContainEqual({ field: 'ingestionConfig.streamIngestionConfig.streamConfigMaps[0].sasl.jaas.config', path: ['ingestionConfig', 'streamIngestionConfig', 'streamConfigMaps', 0, 'sasl.jaas.config'], was: '***', now: '${saslJaasConfig}' });
+    expect(json.stdout + json.stderr).not.toContain(STORE_PASSWORD);
+  });
+
+  it('refuses an OFFLINE config, and an existing output file without --force', async () => {
+    const { dpgw, folder } = await setUp();
+    const offline = join(folder, 'offline.json');
+    writeFileSync(offline, JSON.stringify({ OFFLINE: { tableName: 'track_OFFLINE', tableType: 'OFFLINE', segmentsConfig: {}, tenants: {}, tableIndexConfig: {} } }));
+    const refused = await dpgw(['table', 'template', offline, '-o', join(folder, 'out.yaml')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/offline\.json:1:1: the table config is not a REALTIME table \(tableType: OFFLINE\)/);
+    expect(existsSync(join(folder, 'out.yaml'))).toBe(false);
+
+    const config = join(folder, 'table-config.json');
+    writeFileSync(config, JSON.stringify(storeWrittenTrack()));
+    const output = join(folder, 'template.yaml');
+    writeFileSync(output, 'mine\n');
+    const existing = await dpgw(['table', 'template', config, '-o', output]);
+    expect(existing.code).toBe(2);
+    expect(existing.stderr).toContain('--force');
+    expect(readFileSync(output, 'utf8')).toBe('mine\n');
+    expect((await dpgw(['table', 'template', config, '-o', output, '--force'])).code).toBe(0);
+    expect(readFileSync(output, 'utf8')).toContain('${brokerList}');
+  });
+});
+
+describe('a table config as the store writes it, provisioned', () => {
+  it('serves as a template with no edit but the conversion: the store-written table is created on the sandbox, its stream in streamConfigMaps', async () => {
+    const { dpgw, folder, manifest, sandbox } = await setUp();
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack()));
+    expect((await dpgw(['table', 'template', join(folder, 'table-config.json'), '-o', join(folder, 'tpl.yaml')])).code).toBe(0);
+    // A manifest's own template: its stream connection is dpgw's, in the place it uses, so no --allow-manifest-endpoints is needed.
+    const result = await dpgw(['provision', manifest('tpl.yaml')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('no retention (retentionTimeUnit, retentionTimeValue): the store keeps every segment of this table forever');
+    const stored = sandbox.store.tables.get('track')!.definition as unknown as Record<string, unknown>;
+    const stream = objectAt(stored, ...MAP);
+    expect(stream['stream.mq.broker.list']).toBe(sandbox.stream.brokerList);
+    expect(stream['sasl.jaas.config']).toContain(`username="${sandbox.stream.user}"`);
+    expect(stream['stream.mq.consumer.type']).toBeUndefined();
+    expect(objectAt(stored, 'tableIndexConfig').streamConfigs).toBeUndefined();
+    expect(stored.routing).toEqual({ instanceSelectorType: 'strictReplicaGroup' });
+  });
+
+  it("a manifest's streamConfigMaps may not choose the connection either", async () => {
+    const { dpgw, folder, manifest, gatewayPosts } = await setUp();
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack()));
+    expect((await dpgw(['table', 'template', join(folder, 'table-config.json'), '-o', join(folder, 'tpl.yaml')])).code).toBe(0);
+    const tpl = join(folder, 'tpl.yaml');
+    writeFileSync(tpl, readFileSync(tpl, 'utf8').replace('stream.${streamType}.broker.list: ${brokerList}', 'stream.${streamType}.broker.list: evil.attacker.example:9092'));
+    const result = await dpgw(['provision', manifest('tpl.yaml'), '--plan']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/the manifest's template sets stream\.mq\.broker\.list to "evil\.attacker\.example:9092", not the run's .*tpl\.yaml:\d+:\d+: ingestionConfig\.streamIngestionConfig\.streamConfigMaps\[0\]\.stream\.mq\.broker\.list/);
+    expect(gatewayPosts()).toEqual([]);
+  });
+
+  it('a table the store would refuse is refused before its schema is stored', async () => {
+    const { dpgw, folder, manifest, sandbox, gatewayPosts } = await setUp();
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack()));
+    const tpl = join(folder, 'tpl.yaml');
+    expect((await dpgw(['table', 'template', join(folder, 'table-config.json'), '-o', tpl])).code).toBe(0);
+    const converted = parse(readFileSync(tpl, 'utf8')) as Record<string, unknown>;
+    // Each refused by the store at the table's POST: the removed highlevel consumer, two stream maps, the stream in both places.
+    const cases: Array<[(template: Record<string, unknown>, maps: Record<string, unknown>[]) => void, string]> = [
+      [(_template, maps) => (maps[0]!['stream.${streamType}.consumer.type'] = 'highlevel'), 'the highlevel consumer is no longer supported by the store'],
+      [(_template, maps) => maps.push({ ...maps[0] }), 'streamConfigMaps must hold exactly one map of stream configs, not 2 maps'],
+      [(template, maps) => (objectAt(template, 'tableIndexConfig').streamConfigs = { ...maps[0] }), 'keep tableIndexConfig.streamConfigs or ingestionConfig.streamIngestionConfig.streamConfigMaps, not both'],
+    ];
+    for (const [edit, message] of cases) {
+      const template = structuredClone(converted);
+      edit(template, objectAt(template, 'ingestionConfig', 'streamIngestionConfig').streamConfigMaps as Record<string, unknown>[]);
+      writeFileSync(tpl, stringify(template));
+      for (const args of [['--plan'], []]) {
+        const result = await dpgw(['provision', manifest('tpl.yaml'), ...args, '--allow-manifest-endpoints']);
+        expect(result.code, message).toBe(2);
+        expect(result.stderr).toContain(message);
+      }
+    }
+    expect(sandbox.store.schemas.size).toBe(0);
+    expect(gatewayPosts()).toEqual([]);
+  });
+});
+
+describe('dpgw table render with a store-written template', () => {
+  it('needs no registry URL for a JSON decoder, nor a consumer type (warned), and fills the map of streamConfigMaps', async () => {
+    const { dpgw, folder } = await setUp();
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack()));
+    expect((await dpgw(['table', 'template', join(folder, 'table-config.json'), '-o', join(folder, 'tpl.yaml')])).code).toBe(0);
+    const rendered = await dpgw(['table', 'render', '--dataset', 'track', '--topic', 'mock-data-library.track.track', '--schema', join(folder, 'track-schema.yaml'), '--template', join(folder, 'tpl.yaml'), '--json'], { DPGW_REGISTRY_URL: '' });
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(rendered.stderr).toContain('no stream.mq.consumer.type: current stores need none');
+    const table = JSON.parse(rendered.stdout);
+    expect(objectAt(table, ...MAP)['stream.mq.topic.name']).toMatch(/track/);
+    // The default template, without a registry URL: the key is left out, not refused.
+    const defaults = await dpgw(['table', 'render', '--dataset', 'track', '--topic', 'mock-data-library.track.track', '--schema', join(folder, 'track-schema.yaml'), '--json'], { DPGW_REGISTRY_URL: '' });
+    expect(defaults.code, defaults.stderr).toBe(0);
+    expect(Object.keys(objectAt(JSON.parse(defaults.stdout), 'tableIndexConfig', 'streamConfigs')).some((key) => key.includes('schema.registry'))).toBe(false);
+  });
+});
