@@ -53,6 +53,8 @@ export interface TableInputs {
   manifestMark?: ManifestMark;
   /** The template (`templateFile`) is a manifest's, which the run does not let choose endpoints: it may not choose the stream connection either. */
   streamConnectionIsTheRuns?: boolean;
+  /** The schema is a stand-in until it is inferred (a manifest's `schema: { infer: … }`): the table's columns are checked once it is known. */
+  columnsUnknown?: boolean;
   warn: (message: string) => void;
 }
 
@@ -111,7 +113,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     const mayLeaveOut = new Set(optionalKeys(fillTemplate(ours, values).table).filter((key) => !leaner.has(key)));
     issues.push(...streamConnectionIssues(filled, fillTemplate(ours, values).table, template, values, mayLeaveOut));
   }
-  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, schema, template))], 'table settings or template', inputs.warn);
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, inputs.columnsUnknown === true ? undefined : schema, template))], 'table settings or template', inputs.warn);
   const table = inputs.manifestMark === undefined ? filled : withManifestMark(filled, inputs.manifestMark);
   return { table, schema, schemaName };
 }

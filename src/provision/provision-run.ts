@@ -600,8 +600,13 @@ function enableRequest(entry: Prepared['entry'], options: RunOptions) {
 
 /** Until the schema is inferred, the table template is checked with its date-time column alone. */
 function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchema {
-  return { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
+  const standIn = { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
+  standIns.add(standIn);
+  return standIn;
 }
+
+/** Stand-in schemas: a table checked with one is not held against its columns (the deep checks), which are not known yet. */
+const standIns = new WeakSet<AnalyticsSchema>();
 
 /** The columns an entry's sample check passes unjudged: the run's --sample-ignore and the entry's sampleCheck.ignore, with where they were named. */
 function sampleIgnoreOf(entry: Prepared['entry'], options: Pick<RunOptions, 'sampleIgnore'>): SampleIgnore | undefined {
@@ -633,6 +638,7 @@ function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings
     templateFile: entry.templateFile,
     timeColumn: entry.table?.timeColumn,
     streamPassword,
+    columnsUnknown: standIns.has(schema),
     warn,
   };
 }

@@ -73,4 +73,26 @@ describe('a table the store would refuse is refused before anything is sent', ()
     expect(schemaPosts()).toEqual([]);
     expect(sandbox.store.schemas.size).toBe(0);
   });
+
+  it('a manifest that infers its schema: the plan does not hold the template against a stand-in schema; the run holds it against the inferred one before the schema is stored', async () => {
+    const { dpgw, folder, schemaPosts, sandbox } = await setUp();
+    const template = join(folder, 'indexed-table.yaml');
+    const indexed = (columns: string) => readFileSync(join(ROOT, 'templates/realtime-table.yaml'), 'utf8').replace('  loadMode: MMAP\n', `  loadMode: MMAP\n  invertedIndexColumns: [${columns}]\n`);
+    const manifest = join(folder, 'provision.yaml');
+    writeFileSync(manifest, `name: orders\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: { infer: {} }, table: { template: indexed-table.yaml } }\n`);
+
+    // Before the data set is enabled its columns are unknown: the index on a column the messages carry is no problem.
+    writeFileSync(template, indexed('origin'));
+    const planned = await dpgw(['provision', manifest, '--plan']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stderr).not.toContain('is not a column');
+
+    // The run infers the schema, then holds the table against it: a misspelt column is refused before the schema is stored.
+    writeFileSync(template, indexed('orign'));
+    const refused = await dpgw(['provision', manifest]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('inverted index column "orign" is not a column of schema track');
+    expect(schemaPosts()).toEqual([]);
+    expect(sandbox.store.schemas.size).toBe(0);
+  });
 });
