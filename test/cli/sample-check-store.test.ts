@@ -124,11 +124,17 @@ describe('dpgw provision: a manifest entry\'s sampleCheck.ignore', () => {
     expect(sample.action).toBe('check');
     expect(sample.reason).toContain('; ignored: __metadata$offset;');
 
-    const typo = await dpgw(['provision', manifest('__metadata$ofset'), '--plan', '--json']);
-    expect(typo.code).toBe(2);
-    const refused = (JSON.parse(typo.stdout).plan[0].steps as Array<{ step: string; action: string; reason: string }>).find((s) => s.step === 'sample')!;
-    expect(refused.action).toBe('refused');
-    expect(refused.reason).toMatch(/provision\.yaml:7:\d+: schema rsvp has no column __metadata\$ofset to pass unjudged$/);
+    // Refused with the manifest's own problems, before any request (so before the data set is enabled in a run).
+    const sent = () => sandboxes.current().requestLog.of('gateway').filter((e) => e.method !== 'GET').length;
+    const before = sent();
+    for (const args of [['--plan', '--json'], ['--json']]) {
+      const typo = await dpgw(['provision', manifest('__metadata$ofset'), ...args]);
+      expect(typo.code, typo.stderr).toBe(2);
+      const { error } = JSON.parse(typo.stdout) as { error: { code: string; message: string; where: string } };
+      expect(error.code).toBe('MANIFEST_INVALID');
+      expect(`${error.where}: ${error.message}`).toMatch(/provision\.yaml:7:\d+: .*schema rsvp has no column __metadata\$ofset to pass unjudged/);
+    }
+    expect(sent()).toBe(before);
   });
 });
 
