@@ -53,7 +53,7 @@ export function tableConfigToTemplate(document: LocatedDocument): ConvertedTempl
   set(template, [], 'tableName', '${tableName}');
   const segments = isMap(template.segmentsConfig) ? template.segmentsConfig : (template.segmentsConfig = {});
   if (segments.schemaName !== undefined) set(segments, ['segmentsConfig'], 'schemaName', '${schemaName}');
-  set(segments, ['segmentsConfig'], 'timeColumnName', '${timeColumn}');
+  // The time column is the table's own choice among its schema's date-time columns (airlineStats has three): kept as written.
   // Retention is dpgw's setting when it is counted in days; another unit stays as the config has it.
   if (segments.retentionTimeValue !== undefined && String(segments.retentionTimeUnit).toUpperCase() === TABLE_DEFAULTS.retentionTimeUnit) set(segments, ['segmentsConfig'], 'retentionTimeValue', '${retentionDays}');
   const tenants = isMap(template.tenants) ? template.tenants : (template.tenants = {});

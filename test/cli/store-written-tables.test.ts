@@ -76,7 +76,7 @@ describe('dpgw table template', () => {
     const stream = objectAt(template, ...MAP);
     expect(template.tableName).toBe('${tableName}');
     expect(template.tenants).toEqual({ broker: '${brokerTenant}', server: '${serverTenant}' });
-    expect(template.segmentsConfig).toEqual({ timeColumnName: '${timeColumn}', timeType: 'MILLISECONDS', replication: '1', replicasPerPartition: '1', minimizeDataMovement: false });
+    expect(template.segmentsConfig).toEqual({ timeColumnName: 'time', timeType: 'MILLISECONDS', replication: '1', replicasPerPartition: '1', minimizeDataMovement: false });
     expect(stream).toEqual({
       streamType: '${streamType}',
       'stream.${streamType}.topic.name': '${topic}',

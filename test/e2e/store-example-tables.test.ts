@@ -62,12 +62,20 @@ async function query(sql: string): Promise<unknown[][]> {
 /** Polls until the table counts `rows` (or the deadline), and returns the last count. */
 async function countOf(table: string, rows: number): Promise<number> {
   let count = 0;
+  let failure = '';
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    count = Number((await query(`SELECT COUNT(*) FROM ${table}`).catch(() => [[0]]))[0]?.[0] ?? 0);
+    try {
+      count = Number((await query(`SELECT COUNT(*) FROM ${table}`))[0]?.[0] ?? 0);
+    } catch (error) {
+      failure = String(error);
+    }
     if (count >= rows) return count;
     await sleep(1_000);
   }
+  // Why the rows did not come: the last query error and what the store's controller says of the table.
+  const debug = await (await fetch(`${pinot.controller}/debug/tables/${table}?type=REALTIME&verbosity=1`)).text();
+  console.error(`[e2e] ${table}: ${count} rows; last query error: ${failure || 'none'}; controller: ${debug.slice(0, 3000)}`);
   return count;
 }
 
@@ -105,7 +113,7 @@ describe(`the store's own example tables on Pinot ${pinot.version}, from its pin
     });
     await produce(topic, messages);
     const { created, stderr } = await provisionExample('upsertMeetupRsvp', 'upsertMeetupRsvp_realtime_table_config.json', 'upsertMeetupRsvp_schema.json', topic);
-    expect(created).toMatchObject({ table: 'upsertMeetupRsvp' });
+    expect(created).toMatchObject({ tableName: 'upsertMeetupRsvp', topic });
     // The sample check held the messages against the schema: the transform's inputs are carried.
     expect(stderr).toMatch(/transformed: location/);
     const stored = (await pinotTable('upsertMeetupRsvp')).REALTIME as { upsertConfig: { mode: string }; fieldConfigList: Array<{ indexType: string }> };

@@ -44,7 +44,7 @@ describe("the store's own realtime table configs as dpgw templates", () => {
     const schema = schemaOf(file);
     expect(schema, 'its example schema').toBeDefined();
     const rendered = await runInProcess(
-      ['table', 'render', '--json', '--dataset', 'example', '--topic', 'example-topic', '--schema', schema!, '--template', template, '--stream-type', stream.streamType!, '--broker-list', 'broker:9092', '--stream-user', 'example', '--time-column', original.segmentsConfig.timeColumnName, '--gateway', 'http://127.0.0.1:9'],
+      ['table', 'render', '--json', '--dataset', 'example', '--topic', 'example-topic', '--schema', schema!, '--template', template, '--stream-type', stream.streamType!, '--broker-list', 'broker:9092', '--stream-user', 'example', '--gateway', 'http://127.0.0.1:9'],
       env,
     );
     expect(rendered.code, rendered.stderr).toBe(0);
