@@ -27,7 +27,7 @@ export function ignoreLateConnectionErrors(client: { connections: { on(event: 'c
 }
 
 export function unknownTopic(topic: string, brokers: string): DpgwError {
-  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { code: 'TOPIC_NOT_FOUND', where: brokers, hint: "check the data set's topic label (dpgw enable waits for it), or name the topic with --topic" });
+  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { code: 'TOPIC_NOT_FOUND', where: brokers, hint: "check the topic's name: the data set's topic label (dpgw enable waits for it), or the one given with --topic" });
 }
 
 interface ClientError {

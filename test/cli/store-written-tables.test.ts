@@ -98,6 +98,9 @@ describe('dpgw table template', () => {
       'removed ingestionConfig.streamIngestionConfig.streamConfigMaps[0].ssl.truststore.location',
       'added tenants.broker: ${brokerTenant}',
     ]));
+    // The summary counts each kind as the lines above name it (an added or removed key is not "replaced").
+    const countOf = (kind: string) => lines.filter((line) => line.startsWith(`${kind} `)).length;
+    expect(lines).toContain(`✓ template written to template.yaml (keys: ${countOf('replaced')} replaced, ${countOf('added')} added, ${countOf('removed')} removed)`);
     expect(result.stdout + result.stderr).not.toContain(STORE_PASSWORD);
     // --json: the same, the secrets masked.
     const json = await spawnDpgw(['table', 'template', join(folder, 'table-config.json'), '--json'], { env });

@@ -64,6 +64,8 @@ describe('dpgw table create: the stream pre-flight', () => {
     const missing = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--topic', 'no.such.topic']);
     expect(missing.code).toBe(1);
     expect(errorLines(missing.stderr)).toEqual([expect.stringMatching(/: table track would never consume: topic no\.such\.topic does not exist on the brokers — .*the table was not sent/)]);
+    // The topic came from --topic: the hint points at that name, not at passing --topic again.
+    expect(missing.stderr).toContain("check the topic's name: the data set's topic label (dpgw enable waits for it), or the one given with --topic");
     const unreachable = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--broker-list', '127.0.0.1:1', '--timeout', '5', '--stream-check', 'require']);
     expect(unreachable.code).toBe(5);
     expect(errorLines(unreachable.stderr)).toEqual([expect.stringMatching(/^dpgw: 127\.0\.0\.1:1: table track would never consume: cannot read from the brokers: Connection to 127\.0\.0\.1:1 failed/)]);

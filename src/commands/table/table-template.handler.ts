@@ -21,10 +21,14 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   const text = header + stringify(converted, { lineWidth: 0 });
   // The file keeps the config's own values; what is printed shows its secrets masked.
   const shown = header + stringify(maskSecrets(converted), { lineWidth: 0 });
-  for (const { field, was, now } of replaced) reporter.info(`${now === undefined ? 'removed' : was === undefined ? 'added' : 'replaced'} ${field}${now !== undefined ? `: ${now}` : ''}`);
+  const changeOf = ({ was, now }: { was?: unknown; now?: unknown }) => (now === undefined ? 'removed' : was === undefined ? 'added' : 'replaced');
+  for (const change of replaced) reporter.info(`${changeOf(change)} ${change.field}${change.now !== undefined ? `: ${change.now}` : ''}`);
   if (output) {
     await writeOutputFile(output, text, 0o644, { where: '--output', force: options.force === true });
-    reporter.success(`template written to ${output} (${replaced.length} keys replaced)`);
+    // Counted as the lines above name them, so the total matches what the user just read.
+    const counts = (['replaced', 'added', 'removed'] as const).map((kind) => [kind, replaced.filter((change) => changeOf(change) === kind).length] as const);
+    const summary = counts.filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`).join(', ');
+    reporter.success(`template written to ${output} (${summary === '' ? 'no key changed' : `keys: ${summary}`})`);
     reporter.next(`dpgw table render --dataset <name> --schema <schema file> --template ${output}`);
   }
   return {
