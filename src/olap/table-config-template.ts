@@ -10,6 +10,7 @@ import { TABLE_DEFAULTS } from '../contract/constants.js';
 import type { LocatedDocument, PathPart } from './located-document.js';
 import { fieldPath } from './schema-validation.js';
 import { STREAM_CONFIG_MAPS_PATH, streamConfigPlace } from './stream-config-place.js';
+import { STREAM_CONNECTION_KEY } from './table-template.js';
 
 export interface TemplateReplacement {
   path: PathPart[];
@@ -26,8 +27,12 @@ export interface ConvertedTemplate {
   replaced: TemplateReplacement[];
 }
 
-/** Stream keys that say where and how the store connects: dpgw's run chooses them (table-template.ts, streamConnectionIssues). */
-const CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.protocol|sasl\.[a-z.]+|ssl\.[a-z.]+|schema\.registry\.[a-z.]*url)$/i;
+/**
+ * ZooKeeper addresses of the store's old high-level consumer (`stream.kafka.hlc.zk.connect.string`,
+ * `stream.kafka.zk.broker.url`): the low-level consumer every current store runs reads the brokers
+ * alone, so the store's examples' `localhost:2191/kafka` is taken out with the connection.
+ */
+const ZOOKEEPER_KEY = /(^|\.)(zk\.connect\.string|zk\.broker\.url)$/i;
 
 const at = (path: PathPart[]) => ({ path, field: fieldPath(path) });
 
@@ -86,7 +91,7 @@ function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced
     const templateKey = suffix !== undefined ? `stream.\${streamType}.${suffix}` : key;
     if (key === 'streamType') out.streamType = '${streamType}';
     else if (suffix !== undefined && owned[suffix] !== undefined) out[templateKey] = owned[suffix];
-    else if (CONNECTION_KEY.test(key)) {
+    else if (STREAM_CONNECTION_KEY.test(key) || ZOOKEEPER_KEY.test(key)) {
       // Where and how the store connects is the run's: dpgw's SASL connection below, its registry URL where one was named.
       if (/schema\.registry\.[a-z.]*url$/i.test(key)) registry = true;
       const entry: TemplateReplacement = { ...at([...path, key]), was: value };

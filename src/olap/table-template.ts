@@ -175,7 +175,7 @@ function checkStream(table: RealtimeTableDefinition, issue: IssueAt): void {
  * with the stream user's password: the brokers, the registry, the protocol, the SASL mechanism
  * and its JAAS line, TLS. Matched on the key's end, whatever prefix (stream.kafka., consumer.prop.).
  */
-const STREAM_CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.protocol|sasl\.[a-z.]+|ssl\.[a-z.]+|schema\.registry\.[a-z.]*url)$/i;
+export const STREAM_CONNECTION_KEY = /(^|\.)(broker\.list|bootstrap\.servers|security\.protocol|sasl\.[a-z.]+|ssl\.[a-z.]+|schema\.registry\.[a-z.]*url)$/i;
 
 /**
  * A template the manifest brings (a pull request's file) fills the stream password into the

@@ -35,6 +35,7 @@ function storeWrittenTrack(edit: (stream: Record<string, unknown>, table: Record
     'sasl.mechanism': 'PLAIN',
     'sasl.jaas.config': `org.apache.kafka.common.security.plain.PlainLoginModule required username="store" password="${STORE_PASSWORD}";`,
     'ssl.truststore.location': '/etc/store/truststore.jks',
+    'stream.kafka.hlc.zk.connect.string': 'localhost:2191/kafka',
     'realtime.segment.flush.threshold.rows': '50000',
   };
   const table: Record<string, unknown> = {
@@ -96,6 +97,7 @@ describe('dpgw table template', () => {
       'replaced ingestionConfig.streamIngestionConfig.streamConfigMaps[0].stream.kafka.broker.list: ${brokerList}',
       'replaced ingestionConfig.streamIngestionConfig.streamConfigMaps[0].sasl.mechanism: SCRAM-SHA-512',
       'removed ingestionConfig.streamIngestionConfig.streamConfigMaps[0].ssl.truststore.location',
+      'removed ingestionConfig.streamIngestionConfig.streamConfigMaps[0].stream.kafka.hlc.zk.connect.string',
       'added tenants.broker: ${brokerTenant}',
     ]));
     // The summary counts each kind as the lines above name it (an added or removed key is not "replaced").
@@ -202,5 +204,24 @@ describe('dpgw table render with a store-written template', () => {
     const defaults = await dpgw(['table', 'render', '--dataset', 'track', '--topic', 'mock-data-library.track.track', '--schema', join(folder, 'track-schema.yaml'), '--json'], { DPGW_REGISTRY_URL: '' });
     expect(defaults.code, defaults.stderr).toBe(0);
     expect(Object.keys(objectAt(JSON.parse(defaults.stdout), 'tableIndexConfig', 'streamConfigs')).some((key) => key.includes('schema.registry'))).toBe(false);
+  });
+
+  it('table create with a schema file the store does not hold yet: refused with the push command before the stream is checked; a --sample-ignore typo refused even with --dry-run', async () => {
+    const { dpgw, folder, gatewayPosts } = await setUp();
+    const schema = join(folder, 'track-schema.yaml');
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);
+    const before = gatewayPosts().length;
+    const unpushed = await dpgw(['table', 'create', '--dataset', 'track', '--schema', schema]);
+    expect(unpushed.code, unpushed.stderr).toBe(9);
+    expect(unpushed.stderr).toMatch(/^dpgw: .*: the store holds no schema track: the table would be refused\n/);
+    expect(unpushed.stderr).toContain(`push it first: dpgw schema push ${schema}; nothing was sent`);
+    expect(unpushed.stderr).not.toContain('stream checked');
+
+    for (const args of [['--dry-run'], []]) {
+      const typo = await dpgw(['table', 'create', '--dataset', 'track', '--schema', schema, '--sample-ignore', 'Time', ...args]);
+      expect(typo.code, typo.stderr).toBe(2);
+      expect(typo.stderr).toContain('schema track has no column Time to pass unjudged');
+    }
+    expect(gatewayPosts().length).toBe(before);
   });
 });

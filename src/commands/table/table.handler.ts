@@ -18,7 +18,7 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, type Consumption } from '../../olap/consumption.js';
 import { applyStream } from '../../provision/steps/stream-step.js';
 import { applyTable } from '../../provision/steps/table-step.js';
-import { applySample, sampleCheckSkipped } from '../../provision/steps/sample-step.js';
+import { applySample, checkIgnored, sampleCheckSkipped } from '../../provision/steps/sample-step.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
 import { applyConsume } from '../../provision/steps/consume-step.js';
@@ -84,10 +84,21 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const inputs = await tableInputs(context);
   const built = await build(context, inputs, false);
   const { streamPassword } = built;
+  // A column to pass unjudged that the schema lacks is a typo: refused before anything is read or sent, --dry-run included.
+  if (built.schema && options.sampleIgnore) checkIgnored({ columns: options.sampleIgnore, where: '--sample-ignore' }, built.schema);
   if (options.dryRun === true) {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
   }
   const tableName = built.table.tableName;
+  // The store links the table to the schema it holds: a schema file not pushed yet would be refused by the store's
+  // own words after the stream was checked; said here, with the command that pushes it. A gateway that does not
+  // pass schema reads on (not-exposed) is left to the store.
+  if (built.schema && typeof inputs.schema === 'string') {
+    const stored = await (await context.gateway()).getSchema(built.schemaName);
+    if (stored.kind === 'not-found') {
+      throw new DpgwError('not-found', `the store holds no schema ${built.schemaName}: the table would be refused`, { code: 'SCHEMA_NOT_FOUND', where: stored.url, hint: `push it first: dpgw schema push ${inputs.schema}; nothing was sent` });
+    }
+  }
   // The steps of provision, one by one: the stream pre-flight, the table, the consumption check.
   const preflight = mode === 'off' ? undefined : new StreamPreflight(streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
   let stream;
