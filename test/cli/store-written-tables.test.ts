@@ -106,6 +106,29 @@ describe('dpgw table template', () => {
     expect(json.stdout + json.stderr).not.toContain(STORE_PASSWORD);
   });
 
+  it("prints no credential of the config's stream: a registry's user info, a URL's password, a PEM private key (the file keeps them, as the config has them)", async () => {
+    const { env, folder } = await setUp();
+    const config = join(folder, 'table-config.json');
+    writeFileSync(config, JSON.stringify(storeWrittenTrack((stream) => Object.assign(stream, {
+      'stream.kafka.decoder.class.name': 'org.apache.pinot.plugin.inputformat.avro.confluent.KafkaConfluentSchemaRegistryAvroMessageDecoder',
+      'stream.kafka.decoder.prop.schema.registry.rest.url': 'https://registry-user:url-password-1@registry.store.internal:8081',
+      'stream.kafka.decoder.prop.basic.auth.credentials.source': 'USER_INFO',
+      'stream.kafka.decoder.prop.basic.auth.user.info': 'registry-user:user-info-password-2',
+      'ssl.keystore.key': '-----BEGIN PRIVATE KEY-----private-key-3-----END PRIVATE KEY-----',
+    }))));
+    const secrets = ['url-password-1', 'user-info-password-2', 'private-key-3'];
+    const human = await spawnDpgw(['table', 'template', config], { env });
+    const json = await spawnDpgw(['table', 'template', config, '--json'], { env });
+    const written = await spawnDpgw(['table', 'template', config, '-o', join(folder, 'tpl.yaml')], { env });
+    for (const result of [human, json, written]) {
+      expect(result.code, result.stderr).toBe(0);
+      for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
+    }
+    expect(human.stdout).toContain('stream.${streamType}.decoder.prop.basic.auth.user.info: "***"');
+    expect(JSON.parse(json.stdout).replaced).toContainEqual(expect.objectContaining({ field: 'ingestionConfig.streamIngestionConfig.streamConfigMaps[0].stream.kafka.decoder.prop.schema.registry.rest.url', was: 'https://registry-user:***@registry.store.internal:8081' }));
+    expect(readFileSync(join(folder, 'tpl.yaml'), 'utf8')).toContain('registry-user:user-info-password-2');
+  });
+
   it('refuses an OFFLINE config, and an existing output file without --force', async () => {
     const { dpgw, folder } = await setUp();
     const offline = join(folder, 'offline.json');

@@ -7,8 +7,10 @@ import { readLocatedDocument } from '../../olap/located-document.js';
 import { tableConfigToTemplate } from '../../olap/table-config-template.js';
 import { MASK, maskSecrets } from '../../secrets/redaction.js';
 
-/** A replaced value that carries a credential (a JAAS line, a password): shown masked. */
+/** A replaced value that carries a credential (a JAAS line, a password, a private key): shown masked. */
 const SECRET_KEY = /jaas|password|secret|credential/i;
+/** A replaced value as --json shows it: masked whole under a credential's key, else masked as any value under its key is (a URL's password, a registry's user info). */
+const shownWas = (path: readonly unknown[], field: string, was: unknown): unknown => (SECRET_KEY.test(field) ? MASK : maskSecrets({ [String(path.at(-1))]: was })[String(path.at(-1))]);
 
 export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   const { options, reporter } = context;
@@ -28,7 +30,7 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
     reporter.next(`dpgw table render --dataset <name> --schema <schema file> --template ${output}`);
   }
   return {
-    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: SECRET_KEY.test(field) ? MASK : was } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
+    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: shownWas(path, field, was) } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
     human: () => (output ? [] : shown.trimEnd().split('\n')),
   };
 };
