@@ -206,6 +206,15 @@ describe('a table config as the store writes it, provisioned', () => {
     expect(sandbox.store.schemas.size).toBe(0);
     expect(gatewayPosts()).toEqual([]);
   });
+  it("the config of a manifest's table makes no table of that manifest: its mark is dropped where no manifest builds the table (table render and create)", async () => {
+    const { dpgw, folder } = await setUp();
+    // A table a named manifest made, as GET /tables/track answers it: its mark converts with the rest.
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack((_stream, table) => (table.metadata = { customConfigs: { 'dpgw.manifest': 'team-a', 'dpgw.manifest.named': 'true', owner: 'kept' } }))));
+    expect((await dpgw(['table', 'template', join(folder, 'table-config.json'), '-o', join(folder, 'tpl.yaml')])).code).toBe(0);
+    const rendered = await dpgw(['table', 'render', '--dataset', 'track', '--topic', 'mock-data-library.track.track', '--schema', join(folder, 'track-schema.yaml'), '--template', join(folder, 'tpl.yaml'), '--json']);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(JSON.parse(rendered.stdout).metadata).toEqual({ customConfigs: { owner: 'kept' } });
+  });
 });
 
 describe('dpgw table render with a store-written template', () => {
