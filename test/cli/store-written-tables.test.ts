@@ -129,6 +129,17 @@ describe('dpgw table template', () => {
     expect(readFileSync(join(folder, 'tpl.yaml'), 'utf8')).toContain('registry-user:user-info-password-2');
   });
 
+  it("a config file's name cannot write into the template: a line break in it is escaped in the header comment", async () => {
+    const { env, folder } = await setUp();
+    const name = 'config\nmetadata: { customConfigs: { injected: "yes" } }\n#.json';
+    writeFileSync(join(folder, name), JSON.stringify(storeWrittenTrack()));
+    const result = await spawnDpgw(['table', 'template', name, '-o', 'tpl.yaml'], { env, cwd: folder });
+    expect(result.code, result.stderr).toBe(0);
+    const text = readFileSync(join(folder, 'tpl.yaml'), 'utf8');
+    expect(text.split('\n')[0]).toBe('# A dpgw table template from config\\nmetadata: { customConfigs: { injected: "yes" } }\\n#.json (dpgw table template): dpgw fills each ${placeholder} (docs/tables.md).');
+    expect((parse(text) as { metadata: unknown }).metadata).toEqual({ customConfigs: {} });
+  });
+
   it('refuses an OFFLINE config, and an existing output file without --force', async () => {
     const { dpgw, folder } = await setUp();
     const offline = join(folder, 'offline.json');

@@ -6,6 +6,7 @@ import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { readLocatedDocument } from '../../olap/located-document.js';
 import { tableConfigToTemplate } from '../../olap/table-config-template.js';
 import { MASK, maskSecrets } from '../../secrets/redaction.js';
+import { serverText } from '../../text/terminal-text.js';
 
 /** A replaced value that carries a credential (a JAAS line, a password, a private key): shown masked. */
 const SECRET_KEY = /jaas|password|secret|credential/i;
@@ -19,7 +20,8 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   // Refused before anything is read: a link or an existing file without --force.
   if (output) checkOutputFile(output, { where: '--output', force: options.force === true });
   const { template: converted, replaced } = tableConfigToTemplate(await readLocatedDocument(file, 'table config'));
-  const header = `# A dpgw table template from ${file} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).\n`;
+  // The file's name escaped: a line break in it would end the comment and write the rest into the template as YAML.
+  const header = `# A dpgw table template from ${serverText(file)} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).\n`;
   const text = header + stringify(converted, { lineWidth: 0 });
   // The file keeps the config's own values; what is printed shows its secrets masked.
   const shown = header + stringify(maskSecrets(converted), { lineWidth: 0 });
