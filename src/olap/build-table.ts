@@ -11,7 +11,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { MASK } from '../secrets/redaction.js';
 import { howToSet } from '../settings/setting-definitions.js';
 import { scramJaasConfig } from './jaas-config.js';
-import { withManifestMark, type ManifestMark } from './manifest-mark.js';
+import { withManifestMark, withoutManifestMark, type ManifestMark } from './manifest-mark.js';
 import { loadSchema } from './load-schema.js';
 import { schemaColumns } from './schema-validation.js';
 import { objectAt } from './object-at.js';
@@ -114,7 +114,8 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     issues.push(...streamConnectionIssues(filled, fillTemplate(ours, values).table, template, values, mayLeaveOut));
   }
   failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, inputs.columnsUnknown === true ? undefined : schema, template))], 'table settings or template', inputs.warn);
-  const table = inputs.manifestMark === undefined ? filled : withManifestMark(filled, inputs.manifestMark);
+  // The mark is the manifest's that builds the table, or none: never the template's claim.
+  const table = inputs.manifestMark === undefined ? withoutManifestMark(filled) : withManifestMark(filled, inputs.manifestMark);
   return { table, schema, schemaName };
 }
 

@@ -38,6 +38,19 @@ export function withManifestMark(table: RealtimeTableDefinition, mark: ManifestM
   return { ...table, metadata: { ...metadata, customConfigs: { ...customConfigs, [MANIFEST_MARK_KEY]: mark.name, ...(mark.named ? { [MANIFEST_NAMED_KEY]: 'true' } : {}) } } };
 }
 
+/**
+ * The table with no manifest's mark: what `dpgw table create` and `table render` build. A
+ * template may claim one (a store's config of a manifest's table, converted by `dpgw table
+ * template`, carries that manifest's mark); kept, it would make the new table that manifest's,
+ * for its `--prune` to delete.
+ */
+export function withoutManifestMark(table: RealtimeTableDefinition): RealtimeTableDefinition {
+  const customConfigs = table.metadata?.customConfigs;
+  if (customConfigs === undefined || (!(MANIFEST_MARK_KEY in customConfigs) && !(MANIFEST_NAMED_KEY in customConfigs))) return table;
+  const { [MANIFEST_MARK_KEY]: _mark, [MANIFEST_NAMED_KEY]: _named, ...rest } = customConfigs;
+  return { ...table, metadata: { ...table.metadata, customConfigs: rest } };
+}
+
 /** A table as the store returns it: wrapped by its type (`{"REALTIME": {…}}`), or bare. */
 function realtimeConfig(live: Record<string, unknown>): Record<string, unknown> {
   const wrapped = live.REALTIME;

@@ -179,8 +179,8 @@ function transformIssues(context: Context, aggregationSources: Set<string>): voi
  * (not function names, quoted text, numbers or the type after AS). Undefined where dpgw cannot tell.
  */
 export function functionArguments(text: string): string[] | undefined {
-  const groovy = /^\s*groovy\s*\(\s*\{[\s\S]*\}\s*((?:,\s*[^,)]+\s*)*)\)\s*$/i.exec(text);
-  if (groovy) return groovy[1]!.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const groovy = groovyArguments(text);
+  if (groovy) return groovy;
   const found: string[] = [];
   const token = /'(?:[^']|'')*'|"((?:[^"]|"")+)"|(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_$][\w$.]*)(\s*\()?|(\S)/g;
   let previous = '';
@@ -191,6 +191,31 @@ export function functionArguments(text: string): string[] | undefined {
     previous = identifier ?? whole;
   }
   return found;
+}
+
+const GROOVY_START = /^\s*groovy\s*\(\s*\{/i;
+/** After a `}`: the end of the call's text, or a comma before the arguments (sticky: tested at one place). */
+const GROOVY_SCRIPT_END = /\s*(?:,|$)/y;
+
+/**
+ * A Groovy function's arguments, read as GroovyFunctionEvaluator's GROOVY_FUNCTION_REGEX
+ * (`Groovy\(\{(?<script>.+)}(,(?<arguments>.+))?\)`) reads them: the script runs to the last `}`
+ * that the end or a comma follows, the arguments are the rest split at commas. Found by scanning
+ * back from the last `}`, never by one regular expression over the script: a script is a
+ * template's text, and a pattern with a choice per comma takes exponential time on
+ * `groovy({}, a }, a }, a … x` (140 characters held a run for 42 s). Undefined when not such a call.
+ */
+function groovyArguments(text: string): string[] | undefined {
+  const start = GROOVY_START.exec(text);
+  const call = text.trimEnd();
+  if (!start || !call.endsWith(')')) return undefined;
+  const inner = call.slice(start[0].length, -1);
+  for (let brace = inner.lastIndexOf('}'); brace !== -1; brace = brace === 0 ? -1 : inner.lastIndexOf('}', brace - 1)) {
+    GROOVY_SCRIPT_END.lastIndex = brace + 1;
+    if (!GROOVY_SCRIPT_END.test(inner)) continue;
+    return inner.slice(brace + 1).split(',').map((part) => part.trim()).filter((part) => part !== '');
+  }
+  return undefined;
 }
 
 /** complexTypeConfig.prefixesToRename (validateIngestionConfig, both releases): no schema column begins with a prefix to rename. */

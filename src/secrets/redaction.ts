@@ -8,10 +8,16 @@
 
 export const MASK = '***';
 
-const SECRET_KEY = /pass(word|wd)?$|secret|token|authorization|credential|api[-_]?key|cookie|^sasl\.jaas\.config$/i;
+/**
+ * `basic.auth.user.info` is a schema registry client's `user:password` (a stream config's
+ * `…decoder.prop.basic.auth.user.info`); `ssl.keystore.key` is Kafka's PEM private key.
+ */
+const SECRET_KEY = /pass(word|wd)?$|secret|token|authorization|credential|api[-_]?key|cookie|^sasl\.jaas\.config$|(^|\.)user\.info$|(^|\.)keystore\.key$/i;
 /** `password="…"` inside a JAAS line or similar key=value text; also with JSON-escaped quotes (`password=\"…\"`). */
 const INLINE_PASSWORD = /(password\s*=\s*)(\\"(?:[^"\\]|\\[^"])*?\\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s;,"}]+)/gi;
 const BEARER = /(\bBearer\s+)[A-Za-z0-9\-._~+/]+=*/g;
+/** A URL's password (`https://user:password@host`): the user is kept, the password masked. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]{0,30}:\/\/[^\s/?#@:]*:)[^\s/?#@]+@/gi;
 
 /** Values shorter than this are not scrubbed from text by value: they would mangle ordinary words. */
 const MIN_REGISTERED_LENGTH = 4;
@@ -73,6 +79,7 @@ function redactKnownSecrets(text: string): string {
   for (const secret of longestFirst) {
     if (out.includes(secret)) out = out.split(secret).join(MASK);
   }
+  if (out.includes('@')) out = out.replace(URL_PASSWORD, `$1${MASK}@`);
   return out.includes('Bearer') ? out.replace(BEARER, `$1${MASK}`) : out;
 }
 

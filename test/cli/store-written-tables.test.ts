@@ -111,6 +111,40 @@ describe('dpgw table template', () => {
     expect(json.stdout + json.stderr).not.toContain(STORE_PASSWORD);
   });
 
+  it("prints no credential of the config's stream: a registry's user info, a URL's password, a PEM private key (the file keeps them, as the config has them)", async () => {
+    const { env, folder } = await setUp();
+    const config = join(folder, 'table-config.json');
+    writeFileSync(config, JSON.stringify(storeWrittenTrack((stream) => Object.assign(stream, {
+      'stream.kafka.decoder.class.name': 'org.apache.pinot.plugin.inputformat.avro.confluent.KafkaConfluentSchemaRegistryAvroMessageDecoder',
+      'stream.kafka.decoder.prop.schema.registry.rest.url': 'https://registry-user:url-password-1@registry.store.internal:8081',
+      'stream.kafka.decoder.prop.basic.auth.credentials.source': 'USER_INFO',
+      'stream.kafka.decoder.prop.basic.auth.user.info': 'registry-user:user-info-password-2',
+      'ssl.keystore.key': '-----BEGIN PRIVATE KEY-----private-key-3-----END PRIVATE KEY-----',
+    }))));
+    const secrets = ['url-password-1', 'user-info-password-2', 'private-key-3'];
+    const human = await spawnDpgw(['table', 'template', config], { env });
+    const json = await spawnDpgw(['table', 'template', config, '--json'], { env });
+    const written = await spawnDpgw(['table', 'template', config, '-o', join(folder, 'tpl.yaml')], { env });
+    for (const result of [human, json, written]) {
+      expect(result.code, result.stderr).toBe(0);
+      for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
+    }
+    expect(human.stdout).toContain('stream.${streamType}.decoder.prop.basic.auth.user.info: "***"');
+    expect(JSON.parse(json.stdout).replaced).toContainEqual(expect.objectContaining({ field: 'ingestionConfig.streamIngestionConfig.streamConfigMaps[0].stream.kafka.decoder.prop.schema.registry.rest.url', was: 'https://registry-user:***@registry.store.internal:8081' }));
+    expect(readFileSync(join(folder, 'tpl.yaml'), 'utf8')).toContain('registry-user:user-info-password-2');
+  });
+
+  it("a config file's name cannot write into the template: a line break in it is escaped in the header comment", async () => {
+    const { env, folder } = await setUp();
+    const name = 'config\nmetadata: { customConfigs: { injected: "yes" } }\n#.json';
+    writeFileSync(join(folder, name), JSON.stringify(storeWrittenTrack()));
+    const result = await spawnDpgw(['table', 'template', name, '-o', 'tpl.yaml'], { env, cwd: folder });
+    expect(result.code, result.stderr).toBe(0);
+    const text = readFileSync(join(folder, 'tpl.yaml'), 'utf8');
+    expect(text.split('\n')[0]).toBe('# A dpgw table template from config\\nmetadata: { customConfigs: { injected: "yes" } }\\n#.json (dpgw table template): dpgw fills each ${placeholder} (docs/tables.md).');
+    expect((parse(text) as { metadata: unknown }).metadata).toEqual({ customConfigs: {} });
+  });
+
   it('refuses an OFFLINE config, and an existing output file without --force', async () => {
     const { dpgw, folder } = await setUp();
     const offline = join(folder, 'offline.json');
@@ -187,6 +221,15 @@ describe('a table config as the store writes it, provisioned', () => {
     }
     expect(sandbox.store.schemas.size).toBe(0);
     expect(gatewayPosts()).toEqual([]);
+  });
+  it("the config of a manifest's table makes no table of that manifest: its mark is dropped where no manifest builds the table (table render and create)", async () => {
+    const { dpgw, folder } = await setUp();
+    // A table a named manifest made, as GET /tables/track answers it: its mark converts with the rest.
+    writeFileSync(join(folder, 'table-config.json'), JSON.stringify(storeWrittenTrack((_stream, table) => (table.metadata = { customConfigs: { 'dpgw.manifest': 'team-a', 'dpgw.manifest.named': 'true', owner: 'kept' } }))));
+    expect((await dpgw(['table', 'template', join(folder, 'table-config.json'), '-o', join(folder, 'tpl.yaml')])).code).toBe(0);
+    const rendered = await dpgw(['table', 'render', '--dataset', 'track', '--topic', 'mock-data-library.track.track', '--schema', join(folder, 'track-schema.yaml'), '--template', join(folder, 'tpl.yaml'), '--json']);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(JSON.parse(rendered.stdout).metadata).toEqual({ customConfigs: { owner: 'kept' } });
   });
 });
 

@@ -28,6 +28,14 @@ describe('redaction', () => {
     expect(redactText('password=plain;')).toBe(`password=${MASK};`);
   });
 
+  it("masks a URL's password, a registry client's user info and Kafka's PEM private key", () => {
+    expect(redactText('at https://user:pa55@registry:8081/x and http://plain/ and mailto:a@b')).toBe(`at https://user:${MASK}@registry:8081/x and http://plain/ and mailto:a@b`);
+    expect(maskSecrets({ 'stream.kafka.decoder.prop.basic.auth.user.info': 'u:p', 'ssl.keystore.key': 'pem', 'ssl.keystore.type': 'PEM' })).toEqual({ 'stream.kafka.decoder.prop.basic.auth.user.info': MASK, 'ssl.keystore.key': MASK, 'ssl.keystore.type': 'PEM' });
+    const started = performance.now();
+    redactText(`${'a.'.repeat(500_000)}@`);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('ignores registered values too short to be told from ordinary words', () => {
     registerSecret('ab');
     expect(redactText('ab cab')).toBe('ab cab');

@@ -6,9 +6,12 @@ import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { readLocatedDocument } from '../../olap/located-document.js';
 import { tableConfigToTemplate } from '../../olap/table-config-template.js';
 import { MASK, maskSecrets } from '../../secrets/redaction.js';
+import { serverText } from '../../text/terminal-text.js';
 
-/** A replaced value that carries a credential (a JAAS line, a password): shown masked. */
+/** A replaced value that carries a credential (a JAAS line, a password, a private key): shown masked. */
 const SECRET_KEY = /jaas|password|secret|credential/i;
+/** A replaced value as --json shows it: masked whole under a credential's key, else masked as any value under its key is (a URL's password, a registry's user info). */
+const shownWas = (path: readonly unknown[], field: string, was: unknown): unknown => (SECRET_KEY.test(field) ? MASK : maskSecrets({ [String(path.at(-1))]: was })[String(path.at(-1))]);
 
 export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   const { options, reporter } = context;
@@ -17,7 +20,8 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   // Refused before anything is read: a link or an existing file without --force.
   if (output) checkOutputFile(output, { where: '--output', force: options.force === true });
   const { template: converted, replaced } = tableConfigToTemplate(await readLocatedDocument(file, 'table config'));
-  const header = `# A dpgw table template from ${file} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).\n`;
+  // The file's name escaped: a line break in it would end the comment and write the rest into the template as YAML.
+  const header = `# A dpgw table template from ${serverText(file)} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).\n`;
   const text = header + stringify(converted, { lineWidth: 0 });
   // The file keeps the config's own values; what is printed shows its secrets masked.
   const shown = header + stringify(maskSecrets(converted), { lineWidth: 0 });
@@ -32,7 +36,7 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
     reporter.next(`dpgw table render --dataset <name> --schema <schema file> --template ${output}`);
   }
   return {
-    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: SECRET_KEY.test(field) ? MASK : was } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
+    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: shownWas(path, field, was) } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
     human: () => (output ? [] : shown.trimEnd().split('\n')),
   };
 };
