@@ -33,13 +33,18 @@ interface Message {
   value: string;
 }
 
+function kafkaClient() {
+  return new Kafka({ clientId: 'dpgw-e2e-examples', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password: kafka.streamPassword }, logLevel: logLevel.NOTHING, retry: { retries: 3 } });
+}
+
+/** Sends `messages` to `topic`, made first when it is new. */
 async function produce(topic: string, messages: Message[]): Promise<void> {
-  const client = new Kafka({ clientId: 'dpgw-e2e-examples', brokers: [kafka.brokerList], sasl: { mechanism: 'scram-sha-512', username: kafka.streamUser, password: kafka.streamPassword }, logLevel: logLevel.NOTHING, retry: { retries: 3 } });
+  const client = kafkaClient();
   const admin = client.admin();
   await admin.connect();
   try {
     // One partition: the upsert example's rows of one key stay in one partition whatever the producer's partitioner.
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+    if (!(await admin.listTopics()).includes(topic)) await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
   } finally {
     await admin.disconnect();
   }
@@ -104,15 +109,19 @@ describe(`the store's own example tables on Pinot ${pinot.version}, from its pin
     const topic = 'e2e-examples.upsert-meetup-rsvp';
     const now = Date.now();
     // 5 events, each answered 4 times: upsert keeps one row per event_id, the latest.
-    const messages = Array.from({ length: 20 }, (_, i) => {
-      const event = `event-${i % 5}`;
-      return {
-        key: event,
-        value: JSON.stringify({ venue_name: `venue ${i % 5}`, event_name: `Meetup ${i % 5}`, event_id: event, event_time: now + 86_400_000, group_city: 'Berlin', group_country: 'de', group_id: 1000 + (i % 5), group_name: 'dpgw users', group_lat: 52.52, group_lon: 13.405, rsvp_count: i + 1, mtime: now - 60_000 + i * 1_000 }),
-      };
-    });
-    await produce(topic, messages);
+    const answers = (first: number) =>
+      Array.from({ length: 20 }, (_, i) => {
+        const event = `event-${i % 5}`;
+        return {
+          key: event,
+          value: JSON.stringify({ venue_name: `venue ${i % 5}`, event_name: `Meetup ${i % 5}`, event_id: event, event_time: now + 86_400_000, group_city: 'Berlin', group_country: 'de', group_id: 1000 + (i % 5), group_name: 'dpgw users', group_lat: 52.52, group_lon: 13.405, rsvp_count: first + i, mtime: now - 60_000 + first * 100 + i * 1_000 }),
+        };
+      });
+    // Messages before the table, for dpgw's sample check; the store's example consumes from the latest offset
+    // (no auto.offset.reset), so the rows it shows are those sent after.
+    await produce(topic, answers(1));
     const { created, stderr } = await provisionExample('upsertMeetupRsvp', 'upsertMeetupRsvp_realtime_table_config.json', 'upsertMeetupRsvp_schema.json', topic);
+    await produce(topic, answers(101));
     expect(created).toMatchObject({ tableName: 'upsertMeetupRsvp', topic });
     // The sample check held the messages against the schema: the transform's inputs are carried.
     expect(stderr).toMatch(/transformed: location/);
@@ -121,7 +130,7 @@ describe(`the store's own example tables on Pinot ${pinot.version}, from its pin
     expect(stored.fieldConfigList[0]!.indexType).toBe('H3');
 
     // Pinot answers with one row per key, each its last message.
-    const latest = [0, 1, 2, 3, 4].map((n) => [`event-${n}`, 16 + n]);
+    const latest = [0, 1, 2, 3, 4].map((n) => [`event-${n}`, 116 + n]);
     expect(await until(() => query('SELECT event_id, rsvp_count FROM upsertMeetupRsvp ORDER BY event_id LIMIT 100'), latest)).toEqual(latest);
   }, 300_000);
 
@@ -137,8 +146,10 @@ describe(`the store's own example tables on Pinot ${pinot.version}, from its pin
         group: { group_city: 'Lisbon', group_country: 'pt', group_id: 77, group_name: 'data engineers', group_lon: -9.14, group_urlname: 'data-eng', group_state: 'LX', group_lat: 38.72, group_topics: [{ urlkey: 'olap', topic_name: 'OLAP' }, { urlkey: 'streams', topic_name: 'Streams' }] },
       }),
     }));
+    // Before the table for the sample check, and after it: the example consumes from the latest offset.
     await produce(topic, messages);
     const { stderr } = await provisionExample('meetupRsvpComplexType', 'meetupRsvpComplexType_realtime_table_config.json', 'meetupRsvpComplexType_schema.json', topic);
+    await produce(topic, messages);
     expect(stderr).toMatch(/flattened: .*group\.group_topics\.urlkey/);
 
     expect(await countOf('meetupRsvpComplexType', 20)).toBe(20);
