@@ -90,15 +90,6 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
   }
   const tableName = built.table.tableName;
-  // The store links the table to the schema it holds: a schema file not pushed yet would be refused by the store's
-  // own words after the stream was checked; said here, with the command that pushes it. A gateway that does not
-  // pass schema reads on (not-exposed) is left to the store.
-  if (built.schema && typeof inputs.schema === 'string') {
-    const stored = await (await context.gateway()).getSchema(built.schemaName);
-    if (stored.kind === 'not-found') {
-      throw new DpgwError('not-found', `the store holds no schema ${built.schemaName}: the table would be refused`, { code: 'SCHEMA_NOT_FOUND', where: stored.url, hint: `push it first: dpgw schema push ${inputs.schema}; nothing was sent` });
-    }
-  }
   // The steps of provision, one by one: the stream pre-flight, the table, the consumption check.
   const preflight = mode === 'off' ? undefined : new StreamPreflight(streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
   let stream;
@@ -123,6 +114,15 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
       if (sample.warning !== undefined) reporter.warn(sample.warning);
       if (sample.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
       else reporter.info(`messages checked: ${sample.record.reason}`);
+    }
+  }
+  // The store links the table to the schema it holds: a schema file not pushed yet would be refused in the store's
+  // own words; said here, after the checks that may still change the schema, with the command that pushes it.
+  // A gateway that does not pass schema reads on (not-exposed) is left to the store.
+  if (built.schema && typeof inputs.schema === 'string') {
+    const stored = await client.getSchema(built.schemaName);
+    if (stored.kind === 'not-found') {
+      throw new DpgwError('not-found', `the store holds no schema ${built.schemaName}: the table would be refused`, { code: 'SCHEMA_NOT_FOUND', where: stored.url, hint: `push it first: dpgw schema push ${inputs.schema}; nothing was sent` });
     }
   }
   const { answer } = await applyTable(client, built.table, { existing: { fail: 'use it as it is, or choose another name with --name' } });
