@@ -195,6 +195,25 @@ export class SchemaInference {
     return { schema, types, multiValue, notes, warnings, messages: this.count };
   }
 
+  /** The columns whose values all read as plausible times in one form, best first: what `dpgw init` offers as the time column. */
+  timeColumnChoices(now = Date.now()): Array<{ name: string; holds: string }> {
+    const ignored: string[] = [];
+    const typed = new Map([...this.columns].map(([name, column]) => [name, typeOf(name, column, ignored, ignored)]));
+    return this.timeCandidates(typed, { fromMs: PLAUSIBLE_FROM_MS, toMs: now + DAY_MS }).map(({ name, form }) => ({ name, holds: `${formName(form)}, ${day(form.fromMs)} to ${day(form.toMs)}` }));
+  }
+
+  /** The undeclared time columns, ranked: the column the template would fill, then epoch integers (which the store compares as numbers), then dates as text. */
+  private timeCandidates(typed: Map<string, Typed>, plausible: { fromMs: number; toMs: number }): Array<{ name: string; form: TimeForm; type: InferredType }> {
+    const candidates: Array<{ name: string; form: TimeForm; type: InferredType }> = [];
+    for (const [name, column] of this.columns) {
+      const type = typed.get(name)!;
+      if (type.multiValue) continue;
+      const form = timeFormOf(name, column, type.type, plausible, { declared: false });
+      if (form !== undefined && form.fromMs >= plausible.fromMs && form.toMs <= plausible.toMs) candidates.push({ name, form, type: type.type });
+    }
+    return candidates.sort((a, b) => rank(a) - rank(b));
+  }
+
   private chooseTimeColumn(options: InferOptions, typed: Map<string, Typed>, notes: string[], warnings: string[]): { name: string; spec: DateTimeFieldSpec } {
     const now = options.now ?? Date.now();
     const plausible = { fromMs: PLAUSIBLE_FROM_MS, toMs: now + DAY_MS };
@@ -213,16 +232,8 @@ export class SchemaInference {
       } else notes.push(`column ${declared} holds ${formName(form)} (${day(form.fromMs)} to ${day(form.toMs)}): the date-time column, ${formatOf(form)}`);
       return { name: declared, spec: specOf(declared, type.type, form) };
     }
-    const candidates: Array<{ name: string; form: TimeForm; type: InferredType }> = [];
-    for (const [name, column] of this.columns) {
-      const type = typed.get(name)!;
-      if (type.multiValue) continue;
-      const form = timeFormOf(name, column, type.type, plausible, { declared: false });
-      if (form !== undefined && form.fromMs >= plausible.fromMs && form.toMs <= plausible.toMs) candidates.push({ name, form, type: type.type });
-    }
-    // The column the template would fill wins, then epoch integers (which the store compares as numbers), then dates as text.
-    const ranked = [...candidates].sort((a, b) => rank(a) - rank(b));
-    const chosen = ranked[0];
+    const candidates = this.timeCandidates(typed, plausible);
+    const chosen = candidates[0];
     if (chosen !== undefined) {
       const held = `${formName(chosen.form)} (${day(chosen.form.fromMs)} to ${day(chosen.form.toMs)})`;
       if (candidates.length === 1) notes.push(`column ${chosen.name} holds ${held}: the date-time column, ${formatOf(chosen.form)}`);

@@ -3,7 +3,7 @@
  * pseudo-terminal, refusing to replace its files, and writing a manifest whose plan shows
  * the changes to make and whose run provisions the data set on the sandbox.
  */
-import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -186,6 +186,32 @@ describe('dpgw init, guided at a terminal', () => {
     expect(text).not.toContain('plan: nothing was sent');
     expect(parse(readFileSync(join(folder, 'provision.yaml'), 'utf8')).dataSets[0]).toMatchObject({ dataset: 'vessel', enablement: 'vessel', groups: [TRACK_GROUP] });
     expect(sandbox.requestLog.of('gateway').filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('messages with several time columns: offers each column whose values read as times, with its form, and the one chosen is the schema\'s date-time column', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = newFolder();
+    const messages = join(mkdtempSync(join(tmpdir(), 'dpgw-init-messages-')), 'orders.jsonl');
+    writeFileSync(messages, Array.from({ length: 20 }, (_, i) => JSON.stringify({ placed: 1_764_000_000_000 + i * 60_000, day: `2025-11-${String(10 + (i % 10))}`, item: `sku-${i}` })).join('\n'));
+    const result = await atTerminal(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--enablement', 'vessel', '--group', TRACK_GROUP, '--from-messages', messages, '--table', 'orders', '--retention-days', '7'], {
+      env,
+      timeoutSeconds: 25,
+      steps: [
+        { when: 'Time column:', keys: `${DOWN}${ENTER}` },
+        { when: 'Metrics', keys: ENTER },
+        { when: 'Run the plan now?', keys: `n${ENTER}` },
+      ],
+    });
+    const text = screen(result.stdout);
+    expect(result.code, text).toBe(0);
+    // Both are offered, each with what its values hold; epoch integers first, as the inference ranks them.
+    expect(text).toContain('placed  (LONG: epoch milliseconds, 2025-11-24 to 2025-11-24)');
+    expect(text).toContain('day  (STRING: dates as text (yyyy-MM-dd), 2025-11-10 to 2025-11-19)');
+    expect(text).toContain('--time-column day');
+    const schemaFile = readdirSync(folder).find((file) => file !== 'provision.yaml')!;
+    const schema = parse(readFileSync(join(folder, schemaFile), 'utf8'));
+    expect(schema.dateTimeFieldSpecs).toEqual([expect.objectContaining({ name: 'day', dataType: 'STRING', format: expect.stringContaining('SIMPLE_DATE_FORMAT') })]);
   });
 
   it('Ctrl-C at a question: exit 130, nothing written', async () => {

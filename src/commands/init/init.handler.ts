@@ -223,13 +223,13 @@ async function inferredSchema(context: Context, questions: Questions, sampled: S
   }
   const types = inference.columnTypes();
   for (const line of textTable(['COLUMN', 'TYPE', 'SEEN AS'], [...types].map(([column, type]) => [column, type, roleOf(column, type, proposed)]), { style: reporter.err, width: undefined })) reporter.info(line);
-  // LONG only: the contract's date-time column is epoch milliseconds, which an INT cannot hold.
-  const timeColumns: Array<Choice<string>> = [...types].filter(([, type]) => type === 'LONG').map(([column, type]) => ({ value: column, name: `${column}  (${type})` }));
+  // The columns whose values read as times (epoch seconds, milliseconds or days, dates as text), as the inference ranks them.
+  const timeColumns: Array<Choice<string>> = inference.timeColumnChoices().map(({ name: column, holds }) => ({ value: column, name: `${column}  (${types.get(column)}: ${holds})` }));
   if (proposed === FILLED_TIME_COLUMN && !types.has(FILLED_TIME_COLUMN)) timeColumns.push({ value: FILLED_TIME_COLUMN, name: `${FILLED_TIME_COLUMN}  (added, filled with now() at ingestion)` });
   const timeColumn =
     options.timeColumn ??
     (questions.canAsk && timeColumns.length > 1
-      ? await questions.flag('--time-column <name>', undefined, () => choosePrompt(context, 'Time column (epoch milliseconds):', timeColumns, { preferred: proposed }))
+      ? await questions.flag('--time-column <name>', undefined, () => choosePrompt(context, 'Time column:', timeColumns, { preferred: proposed }))
       : undefined);
   const integers = [...types].filter(([column, type]) => (type === 'INT' || type === 'LONG') && column !== (timeColumn ?? proposed));
   let metrics = options.metric ?? [];
