@@ -222,6 +222,32 @@ export function streamConnectionIssues(table: RealtimeTableDefinition, ours: Rea
     }
   };
   elsewhere(table, []);
+  issues.push(...passwordLineElsewhere(template, [...streamsPath, 'sasl.jaas.config']));
+  return issues;
+}
+
+/**
+ * `${saslJaasConfig}` is the line that carries the stream password: a manifest's template may
+ * place it at the stream config's `sasl.jaas.config` alone, not in a custom config, a transform
+ * or a key, where the table would hold the password for other readers of its config.
+ */
+function passwordLineElsewhere(template: LocatedDocument, allowed: PathPart[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const line = '${saslJaasConfig}';
+  const isAllowed = (path: PathPart[]) => path.length === allowed.length && path.every((part, index) => part === allowed[index]);
+  const refuse = (path: PathPart[]) => issues.push({ where: template.at(path), field: fieldPath(path), message: `the manifest's template places ${line}, the stream password's line, outside ${fieldPath(allowed)}: it goes there alone (pass --allow-manifest-endpoints to let the manifest choose it)` });
+  const walk = (node: unknown, path: PathPart[]): void => {
+    if (typeof node === 'string') {
+      if (node.includes(line) && !isAllowed(path)) refuse(path);
+    } else if (Array.isArray(node)) node.forEach((item, index) => walk(item, [...path, index]));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key.includes(line)) refuse([...path, key]);
+        else walk(value, [...path, key]);
+      }
+    }
+  };
+  walk(template.value, []);
   return issues;
 }
 

@@ -200,6 +200,15 @@ describe("a manifest's own table template", () => {
     expect(allowed.stderr).not.toContain("the manifest's template");
   });
 
+  it("may not place the stream password's line anywhere but the stream config's sasl.jaas.config: a custom config would hold it for every reader of the table", async () => {
+    const { dpgw, folder, gatewayLog } = await setUp();
+    templateBeside(folder, (text) => text.replace('  customConfigs: {}', '  customConfigs:\n    copy: ${saslJaasConfig}'));
+    const result = await dpgw(['provision', manifestWith(folder), '--plan']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/the manifest's template places \$\{saslJaasConfig\}, the stream password's line, outside tableIndexConfig\.streamConfigs\.sasl\.jaas\.config: it goes there alone .* \(.*tpl\.yaml:\d+:\d+: metadata\.customConfigs\.copy\)/);
+    expect(gatewayLog()).toEqual([]);
+  });
+
   it('may tune what is not the connection (a flush threshold, the offset reset): planned as usual', async () => {
     const { dpgw, folder } = await setUp();
     templateBeside(folder, (text) => text.replace('consumer.prop.auto.offset.reset: smallest', 'consumer.prop.auto.offset.reset: largest\n    realtime.segment.flush.threshold.rows: "50000"'));
