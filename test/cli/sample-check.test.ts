@@ -57,6 +57,19 @@ describe('dpgw table create: the messages held against the schema', () => {
     expect(tableRequests()).toEqual([]);
   });
 
+  it("a schema held against another topic's messages: the line names the first five columns and counts the rest; --json lists every one", async () => {
+    const { dpgw, schema, tableRequests } = await setUp();
+    const columns = ['vesselName', 'imo', 'flag', 'draught', 'port', 'berth', 'eta'];
+    const file = schema('vessel.yaml', `schemaName: track\ndimensionFieldSpecs:\n${columns.map((name) => `  - { name: ${name}, dataType: STRING }\n`).join('')}dateTimeFieldSpecs:\n  - { name: time, dataType: LONG, format: "1:MILLISECONDS:EPOCH", granularity: "1:MILLISECONDS" }\n`);
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', file, '--json']);
+    expect(result.code).toBe(2);
+    const [line] = errorLines(result.stderr);
+    expect(line).toContain('column port: no sampled message carries it; and 2 more (--json lists every one); table track would leave those columns empty');
+    expect(line).not.toContain('column berth');
+    expect(JSON.parse(result.stdout).error.details.missing.map((m: { column: string }) => m.column)).toEqual(expect.arrayContaining(columns));
+    expect(tableRequests()).toEqual([]);
+  });
+
   it('a schema that fits: one line with how many messages it was held against, and the fields it does not store; then the table', async () => {
     const { dpgw, schema } = await setUp();
     const file = schema('narrow.yaml', TRACK_SCHEMA.replace('  - { name: alt, dataType: DOUBLE }\n', ''));

@@ -74,12 +74,17 @@ function missingText(m: MissingColumn): string {
   return `column ${m.column}: no sampled message carries it${m.likely !== undefined ? ` (did you mean ${serverText(m.likely)}?)` : ''}`;
 }
 
+/** How many misfit columns the one-line refusal names. */
+const SHOWN_PROBLEMS = 5;
+
 function misfitError(report: FitReport, topic: string, schemaName: string, tableName: string, where: string | undefined): DpgwError {
   const problems = [
     ...report.missing.map(missingText),
     ...report.mistyped.map((m) => `column ${m.column} is ${m.dataType}, and the messages hold ${serverText(m.example)} (${m.where})`),
   ];
-  return new DpgwError('input', `schema ${schemaName} does not fit the messages of topic ${topic}: ${problems.join('; ')}; table ${tableName} would leave ${problems.length === 1 ? 'that column' : 'those columns'} empty`, {
+  // A schema held against another topic's messages misses every column: the first few say so, details keep them all.
+  const shown = problems.length > SHOWN_PROBLEMS ? [...problems.slice(0, SHOWN_PROBLEMS), `and ${problems.length - SHOWN_PROBLEMS} more (--json lists every one)`] : problems;
+  return new DpgwError('input', `schema ${schemaName} does not fit the messages of topic ${topic}: ${shown.join('; ')}; table ${tableName} would leave ${problems.length === 1 ? 'that column' : 'those columns'} empty`, {
     code: 'MESSAGES_DO_NOT_FIT',
     where,
     hint: `fix the schema (dpgw schema infer --check <schema file> --dataset <data set> lists every difference), or pass --sample-ignore <column> for a column you know the store fills; nothing of the table was sent`,
