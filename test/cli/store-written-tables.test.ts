@@ -145,6 +145,17 @@ describe('dpgw table template', () => {
     expect((parse(text) as { metadata: unknown }).metadata).toEqual({ customConfigs: {} });
   });
 
+  it("warns when the config sets no auto.offset.reset: the store would start at the topic's latest offset and never read the messages already on it", async () => {
+    const { env, folder } = await setUp();
+    writeFileSync(join(folder, 'latest.json'), JSON.stringify(storeWrittenTrack((stream) => delete stream['stream.kafka.consumer.prop.auto.offset.reset'])));
+    const latest = await spawnDpgw(['table', 'template', 'latest.json', '-o', 'latest.yaml'], { env, cwd: folder });
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stderr).toContain("warning: ingestionConfig.streamIngestionConfig.streamConfigMaps[0] sets no auto.offset.reset: the store starts at the topic's latest offset, so the messages already on it are never read; dpgw's own template reads from the earliest (add stream.${streamType}.consumer.prop.auto.offset.reset: smallest)");
+    writeFileSync(join(folder, 'earliest.json'), JSON.stringify(storeWrittenTrack()));
+    const earliest = await spawnDpgw(['table', 'template', 'earliest.json', '-o', 'earliest.yaml'], { env, cwd: folder });
+    expect(earliest.stderr).not.toContain('auto.offset.reset');
+  });
+
   it('refuses an OFFLINE config, and an existing output file without --force', async () => {
     const { dpgw, folder } = await setUp();
     const offline = join(folder, 'offline.json');

@@ -5,6 +5,8 @@ import type { TableTemplateCommand } from './table.command.js';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { readLocatedDocument } from '../../olap/located-document.js';
 import { tableConfigToTemplate } from '../../olap/table-config-template.js';
+import { streamConfigPlace } from '../../olap/stream-config-place.js';
+import { fieldPath } from '../../olap/schema-validation.js';
 import { MASK, maskSecrets } from '../../secrets/redaction.js';
 import { serverText } from '../../text/terminal-text.js';
 
@@ -27,6 +29,12 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   const shown = header + stringify(maskSecrets(converted), { lineWidth: 0 });
   const changeOf = ({ was, now }: { was?: unknown; now?: unknown }) => (now === undefined ? 'removed' : was === undefined ? 'added' : 'replaced');
   for (const change of replaced) reporter.info(`${changeOf(change)} ${change.field}${change.now !== undefined ? `: ${change.now}` : ''}`);
+  // The store's own default is the topic's latest offset: a table made from its examples reads none of the messages
+  // already on the topic (which dpgw's sample check has just read), and shows no rows until new ones come.
+  const place = streamConfigPlace(converted);
+  if (place.kind === 'found' && !Object.keys(place.map).some((key) => key.endsWith('auto.offset.reset'))) {
+    reporter.warn(`${fieldPath(place.path)} sets no auto.offset.reset: the store starts at the topic's latest offset, so the messages already on it are never read; dpgw's own template reads from the earliest (add stream.\${streamType}.consumer.prop.auto.offset.reset: smallest)`);
+  }
   if (output) {
     await writeOutputFile(output, text, 0o644, { where: '--output', force: options.force === true });
     // Counted as the lines above name them, so the total matches what the user just read.
