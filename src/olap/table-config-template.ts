@@ -95,7 +95,8 @@ function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced
       // Where and how the store connects is the run's: dpgw's SASL connection below, its registry URL where one was named.
       if (/schema\.registry\.[a-z.]*url$/i.test(key)) registry = true;
       const entry: TemplateReplacement = { ...at([...path, key]), was: value };
-      removed.set(key, entry);
+      // By the key dpgw writes back (`stream.${streamType}.…` for `stream.kafka.…`): one key, one line.
+      removed.set(templateKey, entry);
       replaced.push(entry);
       continue;
     } else out[templateKey] = value;
@@ -113,7 +114,9 @@ function streamTemplate(map: Record<string, unknown>, path: PathPart[], replaced
     if (out[key] !== undefined) continue;
     out[key] = value;
     const before = removed.get(key);
-    if (before) before.now = value;
+    // Taken out and written back as it was (a dpgw-made table's SASL_PLAINTEXT): no change to report.
+    if (before?.was === value) replaced.splice(replaced.indexOf(before), 1);
+    else if (before) before.now = value;
     else replaced.push({ ...at([...path, key]), now: value });
   }
   return out;

@@ -156,6 +156,20 @@ describe('dpgw table template', () => {
     expect(earliest.stderr).not.toContain('auto.offset.reset');
   });
 
+  it("a table dpgw made, converted back: one line per key it writes back changed (the registry URL), none for a key it writes back as it was", async () => {
+    const { env, folder } = await setUp();
+    const dpgwMade = storeWrittenTrack((stream) => {
+      Object.assign(stream, { 'security.protocol': 'SASL_PLAINTEXT', 'sasl.mechanism': 'SCRAM-SHA-512', 'stream.kafka.decoder.prop.schema.registry.rest.url': 'http://registry.internal:8081' });
+      delete stream['ssl.truststore.location'];
+    });
+    writeFileSync(join(folder, 'made.json'), JSON.stringify(dpgwMade));
+    const result = await spawnDpgw(['table', 'template', 'made.json', '-o', 'made.yaml'], { env, cwd: folder });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stderr.split('\n').filter((line) => /^(replaced|added|removed) /.test(line));
+    expect(lines.filter((line) => line.includes('schema.registry.rest.url'))).toEqual(['replaced ingestionConfig.streamIngestionConfig.streamConfigMaps[0].stream.kafka.decoder.prop.schema.registry.rest.url: ${registryUrl}']);
+    expect(lines.some((line) => /security\.protocol|sasl\.mechanism/.test(line))).toBe(false);
+  });
+
   it('refuses an OFFLINE config, and an existing output file without --force', async () => {
     const { dpgw, folder } = await setUp();
     const offline = join(folder, 'offline.json');
