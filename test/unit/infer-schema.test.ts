@@ -124,7 +124,7 @@ describe('the time column by its values', () => {
     const { schema, warnings } = inferLines([`{"FlightDate": "2014-01-01", "DaysSinceEpoch": 16071}`]);
     expect(schema.dateTimeFieldSpecs?.[0]?.name).toBe('DaysSinceEpoch');
     expect(specOf(schema as never, 'FlightDate')).toMatchObject({ group: 'dimensionFieldSpecs', dataType: 'STRING' });
-    expect(warnings.join('\n')).toContain('columns FlightDate, DaysSinceEpoch all hold times; DaysSinceEpoch');
+    expect(warnings.join('\n')).toContain('columns DaysSinceEpoch, FlightDate all hold times; DaysSinceEpoch');
   });
 
   it('a declared column takes its unit from its values; one no unit fits is milliseconds, with a warning of the dates that gives', () => {
