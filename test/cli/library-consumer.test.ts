@@ -53,3 +53,12 @@ it("docs/library.md's example compiles against the installed declarations (stric
   expect(ran.code).toBe(0);
   expect(ran.stdout).toBe(fencedBlock(page, 'text'));
 }, 60_000);
+
+it('the client\'s declarations alone (`dpgw`) compile without Node\'s types, as the page says', async () => {
+  writeFileSync(join(project, 'client-only.ts'), "import { GatewayClient, type StoreRead } from 'dpgw';\nconst client = new GatewayClient({ baseUrl: 'https://gateway.example' });\nexport const read: Promise<StoreRead<unknown>> = client.getTable('track');\n");
+  const options = { target: 'ES2022', module: 'nodenext', strict: true, skipLibCheck: false, noEmit: true, types: [], lib: ['ES2023'] };
+  writeFileSync(join(project, 'tsconfig.client-only.json'), JSON.stringify({ compilerOptions: options, files: ['client-only.ts'] }));
+  const compiled = await run(join(project, 'node_modules/typescript/bin/tsc'), ['-p', 'tsconfig.client-only.json']);
+  expect(compiled.stdout + compiled.stderr).toBe('');
+  expect(compiled.code).toBe(0);
+}, 60_000);
