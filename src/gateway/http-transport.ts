@@ -18,6 +18,12 @@ import { serverText } from '../text/terminal-text.js';
 import { MAX_ANSWER_DEPTH, nestedDeeperThan } from '../net/answer-bounds.js';
 
 /**
+ * The methods a request may name: got's list, spelled here so that the declarations a library
+ * user compiles against name no type of got, which an installed dpgw does not bring (docs/library.md).
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'HEAD' | 'DELETE' | 'OPTIONS' | 'TRACE' | 'get' | 'post' | 'put' | 'patch' | 'head' | 'delete' | 'options' | 'trace';
+
+/**
  * Supplies the bearer token for a request. `forceRefresh` is set after the
  * gateway answered 401 to the token `refused`: the supplier should fetch a new
  * one, unless it already has (several requests in flight may be refused the
@@ -118,7 +124,7 @@ export class HttpTransport {
   }
 
   /** `path` is relative to the base URL, or an absolute URL the server handed out (a next page). */
-  async request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const url = /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path}`;
     const upper = method.toUpperCase();
     let token = await this.token(options.auth ?? 'required', false);
@@ -200,7 +206,7 @@ export class HttpTransport {
     }
     const started = performance.now();
     try {
-      const response = await this.got(url, { method: method as Method, headers, body: payload, timeout: { request: timeoutMs } });
+      const response = await this.got(url, { method: method as HttpMethod satisfies Method, headers, body: payload, timeout: { request: timeoutMs } });
       const ms = Math.round(performance.now() - started);
       this.trace(`← ${response.statusCode} ${method} ${url} ${ms} ms`);
       // The server's words, every control escaped (line breaks too): a body cannot start a line of the trace.
