@@ -116,8 +116,7 @@ export class IdentityClient {
   async deviceGrant(show: (code: DeviceCode) => void, signal?: AbortSignal): Promise<IssuedTokens> {
     const config = await this.discover();
     if (config.serverMetadata().device_authorization_endpoint === undefined) {
-      throw new DpgwError('auth', `realm ${this.settings.realm} at ${this.settings.authUrl} offers no device authorization (its discovery names no device_authorization_endpoint)`, {
-        code: 'SIGN_IN_REFUSED',
+      throw new DpgwError('SIGN_IN_REFUSED', `realm ${this.settings.realm} at ${this.settings.authUrl} offers no device authorization (its discovery names no device_authorization_endpoint)`, {
         hint: 'use --grant password or client-credentials, or ask for the device grant to be enabled for the client',
       });
     }
@@ -140,7 +139,7 @@ export class IdentityClient {
       return this.issued(response, sent, config);
     } catch (error) {
       if (!expiry.aborted) throw error;
-      throw new DpgwError('auth', `the code expired before the sign-in was approved (it was valid for ${device.expires_in} s)`, { code: 'SIGN_IN_REFUSED', hint: 'run `dpgw login --grant device` again, and approve the code in time' });
+      throw new DpgwError('SIGN_IN_REFUSED', `the code expired before the sign-in was approved (it was valid for ${device.expires_in} s)`, { hint: 'run `dpgw login --grant device` again, and approve the code in time' });
     }
   }
 
@@ -185,8 +184,7 @@ export class IdentityClient {
     }
     const metadata = config.serverMetadata();
     if (metadata.issuer.replace(/\/+$/, '') !== this.issuer) {
-      throw new DpgwError('auth', `the identity provider at ${this.settings.authUrl} names its issuer ${JSON.stringify(serverText(metadata.issuer))}, not ${this.issuer}; dpgw sends it no password`, {
-        code: 'IDENTITY_PROVIDER_UNTRUSTED',
+      throw new DpgwError('IDENTITY_PROVIDER_UNTRUSTED', `the identity provider at ${this.settings.authUrl} names its issuer ${JSON.stringify(serverText(metadata.issuer))}, not ${this.issuer}; dpgw sends it no password`, {
         hint: 'set --auth-url to the URL the provider calls itself (before /auth/realms), or fix the provider\'s frontend URL',
       });
     }
@@ -213,14 +211,12 @@ export class IdentityClient {
     }
     const shown = quotedServerText(endpoint);
     if (url?.origin !== realm.origin) {
-      throw new DpgwError('auth', `the identity provider advertises its ${what} at ${url ? serverText(url.origin) : shown}, not at the origin of --auth-url (${realm.origin}); dpgw sends nothing there`, {
-        code: 'IDENTITY_PROVIDER_UNTRUSTED',
+      throw new DpgwError('IDENTITY_PROVIDER_UNTRUSTED', `the identity provider advertises its ${what} at ${url ? serverText(url.origin) : shown}, not at the origin of --auth-url (${realm.origin}); dpgw sends nothing there`, {
         hint: 'set --auth-url to the provider\'s own URL, or fix the provider\'s frontend URL',
       });
     }
     if (url.username || url.password || !url.pathname.startsWith(`${realm.pathname}/`) || url.pathname.split('/').some((segment) => segment === '..' || segment === '.' || /%2e|%2f|%5c/i.test(segment))) {
-      throw new DpgwError('auth', `the identity provider advertises its ${what} at ${shown}, outside realm ${this.settings.realm} (${realm.pathname}/); dpgw sends nothing there`, {
-        code: 'IDENTITY_PROVIDER_UNTRUSTED',
+      throw new DpgwError('IDENTITY_PROVIDER_UNTRUSTED', `the identity provider advertises its ${what} at ${shown}, outside realm ${this.settings.realm} (${realm.pathname}/); dpgw sends nothing there`, {
         hint: 'check --realm and --auth-url, or the provider\'s configuration',
       });
     }
@@ -237,8 +233,7 @@ export class IdentityClient {
       url = undefined;
     }
     if (url !== undefined && /^https?:$/.test(url.protocol) && url.origin === provider && !url.username && !url.password) return;
-    throw new DpgwError('auth', `the identity provider sends the person to approve the sign-in at ${url && /^https?:$/.test(url.protocol) ? serverText(url.origin) : quotedServerText(page)} (its ${field}), not at the origin of --auth-url (${provider}); dpgw shows no such page`, {
-      code: 'IDENTITY_PROVIDER_UNTRUSTED',
+    throw new DpgwError('IDENTITY_PROVIDER_UNTRUSTED', `the identity provider sends the person to approve the sign-in at ${url && /^https?:$/.test(url.protocol) ? serverText(url.origin) : quotedServerText(page)} (its ${field}), not at the origin of --auth-url (${provider}); dpgw shows no such page`, {
       hint: 'set --auth-url to the provider\'s own URL, or fix the provider\'s frontend URL',
     });
   }
@@ -341,48 +336,48 @@ export class IdentityClient {
       const description = saidDescription ? `${saidDescription} (${said})` : said;
       const details = { status: error.status, error: said, description: saidDescription };
       if (what === 'device' && (error.error === 'access_denied' || error.error === 'expired_token')) {
-        return new DpgwError('auth', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { code: 'SIGN_IN_REFUSED', hint: 'run `dpgw login --grant device` again', details });
+        return new DpgwError('SIGN_IN_REFUSED', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { hint: 'run `dpgw login --grant device` again', details });
       }
       if (what === 'refresh' && error.error === 'invalid_grant') {
-        return new DpgwError('auth', `the session has ended: ${description}`, { code: 'SESSION_EXPIRED', hint: 'run `dpgw login` again', details });
+        return new DpgwError('SESSION_EXPIRED', `the session has ended: ${description}`, { hint: 'run `dpgw login` again', details });
       }
-      if (error.error === 'invalid_grant') return new DpgwError('auth', `the identity provider refused the username or password: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `check the username${username === undefined ? '' : ` (${username})`} and the password, then try again; \`dpgw config\` shows whether the username came from --username, DPGW_USERNAME or the profile`, details });
+      if (error.error === 'invalid_grant') return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused the username or password: ${description}`, { hint: `check the username${username === undefined ? '' : ` (${username})`} and the password, then try again; \`dpgw config\` shows whether the username came from --username, DPGW_USERNAME or the profile`, details });
       if (what === 'service-account' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
-        return new DpgwError('auth', `client ${clientId} cannot sign in as its service account: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+        return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} cannot sign in as its service account: ${description}`, { hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
       }
       if (what === 'device' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
-        return new DpgwError('auth', `client ${clientId} may not use the device grant: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+        return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} may not use the device grant: ${description}`, { hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
       }
       if (error.error === 'unauthorized_client' && error.status === 400) {
-        return new DpgwError('auth', `client ${clientId} may not use the password grant: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
+        return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
       }
       if (error.error === 'unauthorized_client' || error.error === 'invalid_client') {
-        return new DpgwError('auth', `the identity provider refused client ${clientId}: ${description}`, { code: 'SIGN_IN_REFUSED', hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
+        return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused client ${clientId}: ${description}`, { hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
       }
-      return new DpgwError('auth', `the identity provider refused the ${what}: ${description}`, { code: 'SIGN_IN_REFUSED', hint: 'see the message; run with --verbose for the exchange', details });
+      return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
     }
     // The cause is the Response, so check its shape.
     const response = (error as { cause?: unknown }).cause as { status?: unknown; url?: string } | undefined;
     if (error instanceof oidc.ClientError && typeof response?.status === 'number') {
       if (response.status === 404) {
-        return new DpgwError('auth', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { code: 'SIGN_IN_REFUSED', hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
+        return new DpgwError('SIGN_IN_REFUSED', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
       }
       if (response.status >= 500 || response.status === 429) {
         // Down or overloaded, not a refusal: the same as unreachable (exit 5), so a caller may wait and try again.
-        return new DpgwError('network', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { code: 'SERVER_UNREACHABLE', hint: 'it is down or overloaded: try again shortly, or check its health', details: { status: response.status } });
+        return new DpgwError('SERVER_UNREACHABLE', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'it is down or overloaded: try again shortly, or check its health', details: { status: response.status } });
       }
-      return new DpgwError('auth', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { code: 'SIGN_IN_REFUSED', hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
+      return new DpgwError('SIGN_IN_REFUSED', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
     }
     const code = networkCode(error);
     const host = hostOf(authUrl);
     if (code === 'TIMEOUT') {
-      return new DpgwError('network', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { code: 'SERVER_TIMEOUT', hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
+      return new DpgwError('SERVER_TIMEOUT', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
     }
-    if (code) return new DpgwError('network', `cannot reach the identity provider at ${host} (${code})`, { code: 'SERVER_UNREACHABLE', hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
+    if (code) return new DpgwError('SERVER_UNREACHABLE', `cannot reach the identity provider at ${host} (${code})`, { hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
     if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
-      return new DpgwError('auth', `the identity provider's answer to the ${what} was not usable: ${serverText(error.message)}`, { code: 'SIGN_IN_REFUSED', hint: `check that ${this.issuer} is a Keycloak-style realm` });
+      return new DpgwError('SIGN_IN_REFUSED', `the identity provider's answer to the ${what} was not usable: ${serverText(error.message)}`, { hint: `check that ${this.issuer} is a Keycloak-style realm` });
     }
-    return new DpgwError('failure', `the ${what} failed: ${serverText(String((error as Error).message))}`, { code: 'SIGN_IN_FAILED', hint: 'run with --verbose for the exchange', cause: error });
+    return new DpgwError('SIGN_IN_FAILED', `the ${what} failed: ${serverText(String((error as Error).message))}`, { hint: 'run with --verbose for the exchange', cause: error });
   }
 }
 

@@ -116,8 +116,7 @@ export function requireIdentitySettings(context: SessionContext): void {
 }
 
 function noClientSecret(clientId: string): DpgwError {
-  return new DpgwError('usage', `no client secret for client ${clientId}`, {
-    code: 'SETTING_MISSING',
+  return new DpgwError('SETTING_MISSING', `no client secret for client ${clientId}`, {
     where: 'clientSecret',
     hint: 'set a reference with `dpgw config set clientSecret env:NAME|file:PATH|exec:CMD`, pass --client-secret <ref>, or set DPGW_CLIENT_SECRET',
   });
@@ -240,8 +239,7 @@ async function signInWith(context: SessionContext, grant: (client: IdentityClien
     const named = context.session.named().username;
     if (kind === 'device' && named !== undefined && !sameUser(who, named.value)) {
       // The person who approved is not the one the settings name: their session would serve no command of these settings.
-      throw new DpgwError('auth', `the device sign-in was approved as ${serverText(who)}, not as ${named.value} whom ${named.where} names; nothing was cached`, {
-        code: 'SESSION_OTHER_IDENTITY',
+      throw new DpgwError('SESSION_OTHER_IDENTITY', `the device sign-in was approved as ${serverText(who)}, not as ${named.value} whom ${named.where} names; nothing was cached`, {
         hint: `approve the code as ${named.value}, or run \`dpgw login${profileFlag(context)} --grant device --username ${serverText(who)}\` to act as ${serverText(who)}`,
       });
     }
@@ -405,7 +403,7 @@ async function signInFromEnvironment(context: SessionContext, error: unknown): P
   if (!password || username === undefined || context.session.grant === 'device') {
     // The identity provider's "run `dpgw login` again" names the profile a run used.
     const hint = error.hint?.replace('`dpgw login`', loginHint(context).replace(/^run | again$/g, ''));
-    throw hint !== error.hint ? new DpgwError(error.kind, error.message, { code: error.errorCode, where: error.where, hint, details: error.details, cause: error }) : error;
+    throw hint !== error.hint ? new DpgwError(error.errorCode, error.message, { where: error.where, hint, details: error.details, cause: error }) : error;
   }
   const { stored } = await signIn(context, username, password);
   context.info?.(`signed in as ${username}`);
@@ -509,8 +507,7 @@ function otherIdentity(context: SessionContext, session: CachedSession, differen
     .map((given) => ` ${given.where} ${given.value}`)
     .join('');
   const pipeline = context.session.grant === 'password' ? ' (in a pipeline, DPGW_USERNAME and DPGW_PASSWORD sign in by themselves)' : '';
-  return new DpgwError('auth', message, {
-    code: 'SESSION_OTHER_IDENTITY',
+  return new DpgwError('SESSION_OTHER_IDENTITY', message, {
     hint: `run \`dpgw login${profileFlag(context)}${flags}\` to sign in as the identity the settings name${pipeline}`,
   });
 }
@@ -548,7 +545,7 @@ async function refreshed(context: SessionContext, cache: TokenCache, seen: Store
       }
     }
     if (!current.refreshToken || (current.refreshTokenExpiresAt && Date.parse(current.refreshTokenExpiresAt) <= Date.now())) {
-      throw new DpgwError('auth', `the session of profile "${current.profile}" has expired`, { code: 'SESSION_EXPIRED', hint: loginHint(context) });
+      throw new DpgwError('SESSION_EXPIRED', `the session of profile "${current.profile}" has expired`, { hint: loginHint(context) });
     }
     const settings = await identitySettingsForRefresh(context, current);
     const client = await identityClient(settings);
@@ -634,8 +631,7 @@ function summary({ file, session }: StoredSession): SessionSummary {
 }
 
 function notSignedIn(context: SessionContext): DpgwError {
-  return new DpgwError('auth', `not signed in (profile "${context.session.profile}")`, {
-    code: 'NOT_SIGNED_IN',
+  return new DpgwError('NOT_SIGNED_IN', `not signed in (profile "${context.session.profile}")`, {
     hint: `${loginHint(context).replace(/ again$/, '')}, or set DPGW_TOKEN (or DPGW_USERNAME and DPGW_PASSWORD) in a pipeline`,
   });
 }

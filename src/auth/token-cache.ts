@@ -116,7 +116,7 @@ export class TokenCache {
         this.cannotWrite(error);
         return [];
       }
-      throw new DpgwError('failure', `cannot read the token cache ${this.directory}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
+      throw new DpgwError('TOKEN_CACHE_UNREADABLE', `cannot read the token cache ${this.directory}: ${fileProblemCause(error)}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
     }
     const files = names.filter((name) => name === `${this.prefix}.json` || (name.startsWith(`${this.prefix}@`) && name.endsWith('.json'))).sort();
     const found: StoredSession[] = [];
@@ -144,7 +144,7 @@ export class TokenCache {
         this.warn(`ignoring the token cache ${file}: it is a symbolic link; run \`rm ${file}\` and \`dpgw login\``);
         return undefined;
       }
-      throw new DpgwError('failure', `cannot read the token cache ${file}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
+      throw new DpgwError('TOKEN_CACHE_UNREADABLE', `cannot read the token cache ${file}: ${fileProblemCause(error)}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
     }
     try {
       const info = await handle.stat();
@@ -169,7 +169,7 @@ export class TokenCache {
       }
       text = await handle.readFile('utf8');
     } catch (error) {
-      throw new DpgwError('failure', `cannot read the token cache ${file}: ${fileProblemCause(error)}`, { code: 'TOKEN_CACHE_UNREADABLE', hint: 'check its permissions, or remove it and run `dpgw login`' });
+      throw new DpgwError('TOKEN_CACHE_UNREADABLE', `cannot read the token cache ${file}: ${fileProblemCause(error)}`, { hint: 'check its permissions, or remove it and run `dpgw login`' });
     } finally {
       await handle.close().catch(() => undefined);
     }
@@ -254,14 +254,12 @@ export class TokenCache {
       const waited = Date.now() - started;
       if (seen.state === 'unknown' && waited > UNKNOWN_HOLDER_WAIT_MS) {
         const { holder } = seen;
-        throw new DpgwError('failure', `the token lock ${lock} is held by process ${holder.pid} on host ${holder.hostname}${holder.since ? ` since ${holder.since}` : ''}, which dpgw cannot check from here`, {
-          code: 'TOKEN_CACHE_LOCKED',
+        throw new DpgwError('TOKEN_CACHE_LOCKED', `the token lock ${lock} is held by process ${holder.pid} on host ${holder.hostname}${holder.since ? ` since ${holder.since}` : ''}, which dpgw cannot check from here`, {
           hint: `wait for the dpgw there to finish; if no other dpgw runs (a stopped container), remove ${lock} and run again`,
         });
       }
       if (seen.state === 'alive' && waited > LIVE_HOLDER_WAIT_MS) {
-        throw new DpgwError('failure', `dpgw process ${seen.holder.pid} on this machine has held the token lock ${lock} for over ${LIVE_HOLDER_WAIT_MS / 60_000} minutes`, {
-          code: 'TOKEN_CACHE_LOCKED',
+        throw new DpgwError('TOKEN_CACHE_LOCKED', `dpgw process ${seen.holder.pid} on this machine has held the token lock ${lock} for over ${LIVE_HOLDER_WAIT_MS / 60_000} minutes`, {
           hint: `end that process if it is stuck (or is no dpgw), or remove ${lock} if no other dpgw runs`,
         });
       }

@@ -66,8 +66,7 @@ export async function selectDataSources(client: GatewayClient, nameOrId: string 
   const found = sources.find((s) => s.id === nameOrId) ?? sources.find((s) => s.name === nameOrId);
   if (found) return [found];
   const near = closestMatch(nameOrId, sources.map((s) => s.name));
-  throw new DpgwError('usage', `no data source "${nameOrId}" in the catalog`, {
-    code: 'DATA_SOURCE_NOT_FOUND',
+  throw new DpgwError('DATA_SOURCE_NOT_FOUND', `no data source "${nameOrId}" in the catalog`, {
     where,
     hint: serverText(near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`),
   });
@@ -154,8 +153,7 @@ export function namePattern(pattern: string | undefined): (name: string) => bool
 
 function unknownEnablement(nameOrId: string, names: string[]): DpgwError {
   const near = closestMatch(nameOrId, names);
-  return new DpgwError('usage', `no enablement "${nameOrId}" in the catalog`, {
-    code: 'ENABLEMENT_NOT_FOUND',
+  return new DpgwError('ENABLEMENT_NOT_FOUND', `no enablement "${nameOrId}" in the catalog`, {
     where: '--enablement',
     hint: serverText(near ? `did you mean "${near}"?` : `its enablements: ${[...new Set(names)].join(', ') || 'none'}`),
   });

@@ -18,8 +18,7 @@ export function topicOf(dataSet: CatalogDataSet): string | undefined {
       if (!(key.endsWith(TOPIC_LABEL_KEY_SUFFIX) && typeof value === 'string' && value !== '')) continue;
       const problem = nameProblem('topic', value);
       if (problem !== undefined) {
-        throw new DpgwError('rejected', `the catalog's topic label of data set ${serverText(String(dataSet.name))} is not usable: ${problem}`, {
-          code: 'ANSWER_UNUSABLE',
+        throw new DpgwError('ANSWER_UNUSABLE', `the catalog's topic label of data set ${serverText(String(dataSet.name))} is not usable: ${problem}`, {
           hint: "the gateway answered a topic label no table can consume; nothing was sent for this data set's table — ask the platform's operators",
         });
       }
@@ -93,8 +92,7 @@ export function isPlainSegment(id: string): boolean {
 
 /** The refusal of a self link that is not a plain catalog path. */
 export function unplainSelfLink(dataSet: string, href: string): DpgwError {
-  return new DpgwError('rejected', `the self link ${quotedServerText(href)} of data set ${serverText(dataSet)} is not a plain catalog path (/datasources/{id}/enablements/{id}/datasets/{id}, nothing after)`, {
-    code: 'ANSWER_UNUSABLE',
+  return new DpgwError('ANSWER_UNUSABLE', `the self link ${quotedServerText(href)} of data set ${serverText(dataSet)} is not a plain catalog path (/datasources/{id}/enablements/{id}/datasets/{id}, nothing after)`, {
     hint: 'the gateway answered a link dpgw does not follow; nothing was sent to it — ask the platform\'s operators',
   });
 }

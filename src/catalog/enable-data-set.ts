@@ -79,7 +79,7 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   const existing = enablements.find((e) => e.name === enablementName);
   const beingCreated = existing ? undefined : cache.creating.get(creatingKey);
   if (!existing && !beingCreated && request.groups.length === 0) {
-    throw new DpgwError('usage', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { code: 'MISSING_ARGUMENT', where: '--group', hint: 'pass --group <group> (once per group)' });
+    throw new DpgwError('MISSING_ARGUMENT', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { where: '--group', hint: 'pass --group <group> (once per group)' });
   }
   if (existing && request.groups.length > 0 && !sameSet(existing.groups, request.groups)) {
     request.warn?.(`enablement "${enablementName}" exists with groups ${existing.groups.join(', ')}; --group ${request.groups.join(', ')} was not applied (dpgw does not change an existing enablement)`);
@@ -128,8 +128,7 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
     if (listed && topicOf(listed)) return done(listed, before ? 'already' : 'enabled');
     const elapsed = Date.now() - started;
     if (elapsed >= request.waitTimeoutMs) {
-      throw new DpgwError('failure', `data set ${request.dataSet} is enabled in enablement ${enablement.name}, but its topic did not appear within ${Math.round(request.waitTimeoutMs / 1000)} s`, {
-        code: 'TOPIC_NOT_READY',
+      throw new DpgwError('TOPIC_NOT_READY', `data set ${request.dataSet} is enabled in enablement ${enablement.name}, but its topic did not appear within ${Math.round(request.waitTimeoutMs / 1000)} s`, {
         hint: 'the platform may still be creating it: run the same command again later (it is safe to repeat), or raise --wait-timeout',
       });
     }
@@ -138,8 +137,7 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
       await sleep(Math.min(delay, request.waitTimeoutMs - elapsed), undefined, { signal: request.signal });
     } catch (error) {
       if (!request.signal?.aborted) throw error;
-      throw new DpgwError('interrupted', `stopped while waiting for the topic of ${request.dataSet} (enabled in enablement ${enablement.name})`, {
-        code: 'INTERRUPTED',
+      throw new DpgwError('INTERRUPTED', `stopped while waiting for the topic of ${request.dataSet} (enabled in enablement ${enablement.name})`, {
         hint: 'run the same command again to finish: it is safe to repeat',
         // What was done before the stop, for a summary that tells it (provision).
         details: { enablement: enablement.name, enablementCreated: created, enabled: true },
@@ -161,7 +159,7 @@ async function createEnablement(client: GatewayClient, dataSourceId: string, nam
   }
   // A gateway that answers the POST without a body: find the new enablement by name.
   const enablement = answer ?? (await client.listEnablements(dataSourceId)).find((e) => e.name === name);
-  if (!enablement) throw new DpgwError('rejected', `the gateway accepted enablement "${name}" but does not list it`, { code: 'ANSWER_UNUSABLE', hint: 'check the catalog, then run the command again' });
+  if (!enablement) throw new DpgwError('ANSWER_UNUSABLE', `the gateway accepted enablement "${name}" but does not list it`, { hint: 'check the catalog, then run the command again' });
   return { enablement, created: true };
 }
 
@@ -224,8 +222,7 @@ export async function findOffered(client: GatewayClient, dataSource: string, dat
   const offered = await once(cache.offered, source.id, () => client.listOfferedDataSets(source.id));
   if (!offered.some((d) => d.name === dataSet)) {
     const near = closestMatch(dataSet, offered.map((d) => d.name));
-    throw new DpgwError('usage', `data source ${source.name} offers no data set "${dataSet}"`, {
-      code: 'DATA_SET_NOT_FOUND',
+    throw new DpgwError('DATA_SET_NOT_FOUND', `data source ${source.name} offers no data set "${dataSet}"`, {
       where: '--dataset',
       hint: near ? `did you mean "${near}"? It offers: ${offered.map((d) => d.name).join(', ')}` : `it offers: ${offered.map((d) => d.name).join(', ') || 'nothing'}`,
     });
@@ -238,8 +235,7 @@ async function findDataSource(client: GatewayClient, nameOrId: string, cache: Ca
   const found = sources.find((s) => s.id === nameOrId) ?? sources.find((s) => s.name === nameOrId);
   if (found) return found;
   const near = closestMatch(nameOrId, sources.map((s) => s.name));
-  throw new DpgwError('usage', `no data source "${nameOrId}" in the catalog`, {
-    code: 'DATA_SOURCE_NOT_FOUND',
+  throw new DpgwError('DATA_SOURCE_NOT_FOUND', `no data source "${nameOrId}" in the catalog`, {
     where: '--datasource',
     hint: near ? `did you mean "${near}"?` : `the catalog has: ${sources.map((s) => s.name).join(', ') || 'no data sources'}`,
   });

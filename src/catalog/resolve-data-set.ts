@@ -35,8 +35,7 @@ export async function resolveDataSet(client: GatewayClient, name: string, enable
   if (candidates.length === 0) {
     // A misspelt name (`trak`) gets the nearest enabled one, not advice to enable what the user never meant.
     const near = listed.length ? undefined : closestMatch(name, [...new Set(all.filter((d) => selfHrefOf(d)).map((d) => d.name))]);
-    throw new DpgwError('failure', `data set "${name}" is not enabled: the catalog lists no enabled data set of that name${listed.length ? ' with a self link' : ''}`, {
-      code: 'DATA_SET_NOT_ENABLED',
+    throw new DpgwError('DATA_SET_NOT_ENABLED', `data set "${name}" is not enabled: the catalog lists no enabled data set of that name${listed.length ? ' with a self link' : ''}`, {
       where: '--dataset',
       hint: near ? serverText(`did you mean "${near}"?`) : `run \`dpgw enable --datasource <source> --dataset ${name} --group <group>\` first (it waits for the topic)`,
     });
@@ -49,15 +48,15 @@ export async function resolveDataSet(client: GatewayClient, name: string, enable
   if (enablement !== undefined) {
     const chosen = candidates.filter((c) => c.enablementId === enablement || c.enablementName === enablement);
     if (chosen.length === 1) return chosen[0]!;
-    throw new DpgwError('usage', `data set "${name}" is not enabled in an enablement "${enablement}"`, { code: 'ENABLEMENT_NOT_FOUND', where: '--enablement', hint: `it is enabled in: ${describe(candidates)}` });
+    throw new DpgwError('ENABLEMENT_NOT_FOUND', `data set "${name}" is not enabled in an enablement "${enablement}"`, { where: '--enablement', hint: `it is enabled in: ${describe(candidates)}` });
   }
-  throw new DpgwError('usage', `data set "${name}" is enabled in ${candidates.length} enablements`, { code: 'ENABLEMENT_AMBIGUOUS', where: '--dataset', hint: `choose one with --enablement: ${describe(candidates)}` });
+  throw new DpgwError('ENABLEMENT_AMBIGUOUS', `data set "${name}" is enabled in ${candidates.length} enablements`, { where: '--dataset', hint: `choose one with --enablement: ${describe(candidates)}` });
 }
 
 /** The topic feeding an enabled data set: its catalog label, or a one-line error that says to pass --topic. */
 export async function topicOfDataSet(client: GatewayClient, name: string, enablement?: string): Promise<string> {
   const { topic } = await resolveDataSet(client, name, enablement);
-  if (topic === undefined) throw new DpgwError('failure', `data set "${name}" has no topic label (a label whose key ends in /dataset)`, { code: 'TOPIC_LABEL_MISSING', where: '--dataset', hint: 'pass the topic with --topic <name>' });
+  if (topic === undefined) throw new DpgwError('TOPIC_LABEL_MISSING', `data set "${name}" has no topic label (a label whose key ends in /dataset)`, { where: '--dataset', hint: 'pass the topic with --topic <name>' });
   return topic;
 }
 

@@ -25,7 +25,7 @@ export async function createTableOnce(client: GatewayClient, table: RealtimeTabl
   } catch (error) {
     if (!(error instanceof GatewayError) || error.status !== 409) throw error;
     const message = `table ${table.tableName} exists already; nothing was changed (${error.bodyMessage || '409 Conflict'})`;
-    if (existing === 'failure') throw new DpgwError('rejected', message, { code: 'TABLE_EXISTS', hint, details: error.details });
+    if (existing === 'failure') throw new DpgwError('TABLE_EXISTS', message, { hint, details: error.details });
     return { created: false, message };
   }
 }
@@ -52,13 +52,12 @@ export async function touchDefaultStorage(client: GatewayClient, storage: Storag
 }
 
 export function storagePathParts(storage: StorageOf): [selfHref: string, storageId: string] {
-  if (!storage.selfHref) throw new DpgwError('failure', `data set ${storage.dataSet} has no self link in the catalog, so its storage cannot be touched`, { code: 'STORAGE_NOT_LISTED', hint: 'check the catalog entry of the data set' });
+  if (!storage.selfHref) throw new DpgwError('STORAGE_NOT_LISTED', `data set ${storage.dataSet} has no self link in the catalog, so its storage cannot be touched`, { hint: 'check the catalog entry of the data set' });
   const ids = parseSelfHref(storage.selfHref);
   if (!ids) throw unplainSelfLink(storage.dataSet, storage.selfHref);
-  if (!storage.storageId) throw new DpgwError('failure', `data set ${storage.dataSet} lists no storage named "default"`, { code: 'STORAGE_NOT_LISTED', hint: 'check the catalog entry of the data set' });
+  if (!storage.storageId) throw new DpgwError('STORAGE_NOT_LISTED', `data set ${storage.dataSet} lists no storage named "default"`, { hint: 'check the catalog entry of the data set' });
   if (!isPlainSegment(storage.storageId)) {
-    throw new DpgwError('rejected', `the default storage id ${quotedServerText(storage.storageId)} of data set ${serverText(storage.dataSet)} is not a plain path segment`, {
-      code: 'ANSWER_UNUSABLE',
+    throw new DpgwError('ANSWER_UNUSABLE', `the default storage id ${quotedServerText(storage.storageId)} of data set ${serverText(storage.dataSet)} is not a plain path segment`, {
       hint: 'the gateway answered an id dpgw does not put into a path; no request was sent for it — ask the platform\'s operators',
     });
   }

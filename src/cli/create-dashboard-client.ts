@@ -16,7 +16,7 @@ export async function createDashboardClient(settings: Settings, reporter: Report
   const setting = settings.values.dashboardPassword;
   let password: string;
   if (setting.value === undefined) {
-    if (!prompt) throw new DpgwError('usage', `no dashboard password is set for ${username}`, { code: 'SETTING_MISSING', where: 'dashboardPassword', hint: 'set DPGW_DASHBOARD_PASSWORD, or --dashboard-password <reference> (env:, file:, exec:)' });
+    if (!prompt) throw new DpgwError('SETTING_MISSING', `no dashboard password is set for ${username}`, { where: 'dashboardPassword', hint: 'set DPGW_DASHBOARD_PASSWORD, or --dashboard-password <reference> (env:, file:, exec:)' });
     password = await prompt(`Password of ${username} at ${url}:`);
   } else {
     password = setting.source.kind === 'env' ? setting.value : await resolveSecretReference(setting.value, { where: whereSet(setting), env: io.env, label: 'dashboard password', prompt });

@@ -85,7 +85,7 @@ export async function dispatch(command: Command, io: Io, argv: readonly string[]
   try {
     // program.ts declared the command from the same registry, so it is there; if not, that is a bug in dpgw, said as one.
     const definition = findDefinition(COMMANDS, name);
-    if (!definition) throw new DpgwError('failure', `internal error: no definition of \`${name}\``, { code: 'UNEXPECTED_FAILURE', hint: 'please report it' });
+    if (!definition) throw new DpgwError('UNEXPECTED_FAILURE', `internal error: no definition of \`${name}\``, { hint: 'please report it' });
     const handler = await definition.handler();
     handlerLoaded();
     const output = await handler(context);
@@ -117,5 +117,5 @@ export function reportUnexpectedError(error: unknown, argv: readonly string[], g
 
 function unexpected(error: unknown): DpgwError {
   const message = error instanceof Error ? error.message : String(error);
-  return new DpgwError('failure', `unexpected error: ${message}`, { code: 'UNEXPECTED_FAILURE', hint: 'run again with --verbose and report it with the trace', cause: error });
+  return new DpgwError('UNEXPECTED_FAILURE', `unexpected error: ${message}`, { hint: 'run again with --verbose and report it with the trace', cause: error });
 }

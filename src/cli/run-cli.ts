@@ -43,7 +43,7 @@ export async function runCli(argv: readonly string[], given: Io): Promise<number
         const hint = `see \`${['dpgw', commandPath(command)].filter(Boolean).join(' ')} --help\``;
         write(`${terminalLine(`dpgw: ${oneLine(text)} — ${hint}`)}\n`);
         // With --json a pipeline always gets one document, a usage error included.
-        if (wantsJson) io.stdout.write(`${JSON.stringify({ error: new DpgwError('usage', oneLine(text), { code: usageCodeOf(said), hint }).toJSON() }, null, 2)}\n`);
+        if (wantsJson) io.stdout.write(`${JSON.stringify({ error: new DpgwError(usageCodeOf(said), oneLine(text), { hint }).toJSON() }, null, 2)}\n`);
       },
     });
     command.commands.forEach(configure);

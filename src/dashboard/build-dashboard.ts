@@ -73,8 +73,7 @@ export async function buildDashboard(client: SupersetClient, request: DashboardR
 async function findDatabase(client: SupersetClient, name: string): Promise<{ id: number; name: string }> {
   const [found] = await client.list<Identified & { database_name: string }>('database', [{ col: 'database_name', opr: 'eq', value: name }]);
   if (!found) {
-    throw new DpgwError('usage', `the dashboard tool has no database connection named "${name}" that this user can see`, {
-      code: 'DASHBOARD_DATABASE_NOT_FOUND',
+    throw new DpgwError('DASHBOARD_DATABASE_NOT_FOUND', `the dashboard tool has no database connection named "${name}" that this user can see`, {
       where: '--dashboard-database',
       hint: 'name the connection to the query engine (an admin creates it; Alpha users cannot), or ask for access to it',
     });
@@ -91,8 +90,7 @@ async function requireTableListed(client: SupersetClient, database: { id: number
   const listed = await client.get<{ result?: Array<{ value: string }> }>(`/api/v1/database/${database.id}/tables/?q=${encodeURIComponent(rison({ schema_name: QUERY_ENGINE_SCHEMA, force: true }))}`);
   const tables = (listed.result ?? []).map((t) => t.value);
   if (tables.includes(table)) return;
-  throw new DpgwError('rejected', `the query engine shows dashboard user ${client.username} no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${serverText(tables.join(', '))})` : ' (it sees no table there)'}; nothing was created`, {
-    code: 'DASHBOARD_TABLE_NOT_VISIBLE',
+  throw new DpgwError('DASHBOARD_TABLE_NOT_VISIBLE', `the query engine shows dashboard user ${client.username} no table ${table} in schema ${QUERY_ENGINE_SCHEMA} of connection "${database.name}"${tables.length ? ` (it sees ${serverText(tables.join(', '))})` : ' (it sees no table there)'}; nothing was created`, {
     hint,
   });
 }
@@ -125,8 +123,7 @@ async function withEngineMessage<T>(call: () => Promise<T>, client: SupersetClie
       .send<{ errors?: Array<{ message?: string }> }>('POST', '/api/v1/sqllab/execute/', { database_id: databaseId, schema: QUERY_ENGINE_SCHEMA, sql, runAsync: false, json: true })
       .then(() => undefined)
       .catch((sqlLab: unknown) => (sqlLab instanceof GatewayError ? sqlLab.bodyMessage : undefined));
-    throw new DpgwError('rejected', `the dashboard tool could not save \`${sql}\` as a data set${engine ? `: ${engine}` : ''}`, {
-      code: 'DASHBOARD_DATA_SET_REFUSED',
+    throw new DpgwError('DASHBOARD_DATA_SET_REFUSED', `the dashboard tool could not save \`${sql}\` as a data set${engine ? `: ${engine}` : ''}`, {
       hint: engine && /Access Denied/i.test(engine) ? ACCESS_HINT : 'run the SQL in SQL Lab to see why',
       cause: error,
     });
@@ -143,15 +140,14 @@ async function mapPoints(client: SupersetClient, dataSetId: number, rows: number
     // Superset's own words for a data set without the map's columns: said before any chart exists.
     const missing = error instanceof GatewayError ? /Columns missing in dataset: (\[[^\]]*\])/.exec(error.bodyMessage)?.[1] : undefined;
     if (missing) {
-      throw new DpgwError('input', `table ${table} has no ${MAP_COLUMNS.lon}/${MAP_COLUMNS.lat} columns for a map (missing: ${missing}); nothing was created`, {
-        code: 'DASHBOARD_MAP_COLUMNS_MISSING',
+      throw new DpgwError('DASHBOARD_MAP_COLUMNS_MISSING', `table ${table} has no ${MAP_COLUMNS.lon}/${MAP_COLUMNS.lat} columns for a map (missing: ${missing}); nothing was created`, {
         hint: `a map chart needs longitude in ${MAP_COLUMNS.lon} and latitude in ${MAP_COLUMNS.lat}: map a table whose schema has them`,
         cause: error,
       });
     }
     const denied = error instanceof DpgwError ? /Access Denied: [^"]*/.exec(error.message)?.[0] : undefined;
     if (!denied) throw error;
-    throw new DpgwError('rejected', `the query engine refused dashboard user ${client.username} the data set's rows: ${denied}`, { code: 'DASHBOARD_ACCESS_DENIED', hint: ACCESS_HINT, cause: error });
+    throw new DpgwError('DASHBOARD_ACCESS_DENIED', `the query engine refused dashboard user ${client.username} the data set's rows: ${denied}`, { hint: ACCESS_HINT, cause: error });
   }
 }
 
@@ -239,9 +235,9 @@ async function ensureChart(client: SupersetClient, name: string, dataSetId: numb
 async function renderedRows(client: SupersetClient, chartId: number): Promise<DashboardResult['rendered']> {
   const answer = await client.get<{ result?: Array<{ data?: Array<Record<string, unknown>> }> }>(`/api/v1/chart/${chartId}/data/`);
   const points = pointsOf(answer.result?.[0]?.data ?? []);
-  if (points.length === 0) throw new DpgwError('failure', `chart ${chartId} renders no points: its data endpoint answered no rows with ${MAP_COLUMNS.lon} and ${MAP_COLUMNS.lat}`, { code: 'DASHBOARD_CHART_INVALID', hint: 'check that the table has rows (`dpgw verify --dataset …`)' });
+  if (points.length === 0) throw new DpgwError('DASHBOARD_CHART_INVALID', `chart ${chartId} renders no points: its data endpoint answered no rows with ${MAP_COLUMNS.lon} and ${MAP_COLUMNS.lat}`, { hint: 'check that the table has rows (`dpgw verify --dataset …`)' });
   const outside = points.find((p) => Math.abs(p.lon) > 180 || Math.abs(p.lat) > 90);
-  if (outside) throw new DpgwError('failure', `chart ${chartId} has a point outside the map: lon ${outside.lon}, lat ${outside.lat}`, { code: 'DASHBOARD_CHART_INVALID', hint: 'check which columns hold longitude and latitude' });
+  if (outside) throw new DpgwError('DASHBOARD_CHART_INVALID', `chart ${chartId} has a point outside the map: lon ${outside.lon}, lat ${outside.lat}`, { hint: 'check which columns hold longitude and latitude' });
   const range = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
   return { rows: points.length, lonRange: range(points.map((p) => p.lon)), latRange: range(points.map((p) => p.lat)) };
 }

@@ -71,13 +71,12 @@ export class SupersetClient {
         body: { username: this.options.username, password: this.options.password, provider: 'db', refresh: false },
       });
       const token = answer.body?.access_token;
-      if (!token) throw new DpgwError('auth', `the dashboard tool at ${this.baseUrl} answered the sign-in without a token`, { code: 'DASHBOARD_SIGN_IN_REFUSED' });
+      if (!token) throw new DpgwError('DASHBOARD_SIGN_IN_REFUSED', `the dashboard tool at ${this.baseUrl} answered the sign-in without a token`);
       registerSecret(token);
       return token;
     } catch (error) {
       if (error instanceof GatewayError && error.status === 401) {
-        throw new DpgwError('auth', `the dashboard tool refused the sign-in of ${this.options.username}: ${error.bodyMessage || 'wrong user or password'}`, {
-          code: 'DASHBOARD_SIGN_IN_REFUSED',
+        throw new DpgwError('DASHBOARD_SIGN_IN_REFUSED', `the dashboard tool refused the sign-in of ${this.options.username}: ${error.bodyMessage || 'wrong user or password'}`, {
           where: `${this.baseUrl}/api/v1/security/login`,
           hint: 'check --dashboard-user and the --dashboard-password reference',
         });
@@ -92,7 +91,7 @@ export class SupersetClient {
       const answer = await this.http.request<{ result?: string }>('GET', '/api/v1/security/csrf_token/');
       const setCookie = answer.headers['set-cookie'];
       const cookie = (Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []).map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));
-      if (!answer.body?.result || !cookie) throw new DpgwError('failure', `the dashboard tool gave no CSRF token and session cookie at ${answer.url}`, { code: 'DASHBOARD_CSRF_MISSING' });
+      if (!answer.body?.result || !cookie) throw new DpgwError('DASHBOARD_CSRF_MISSING', `the dashboard tool gave no CSRF token and session cookie at ${answer.url}`);
       registerSecret(answer.body.result);
       registerSecret(cookie.slice('session='.length));
       this.csrf = { token: answer.body.result, cookie };
@@ -128,8 +127,7 @@ function checkedId<T>(record: T, method: string, url: string): T {
   if (record === null || typeof record !== 'object' || !Object.hasOwn(record, 'id')) return record;
   const id = (record as unknown as { id: unknown }).id;
   if (!Number.isSafeInteger(id) || (id as number) < 0) {
-    throw new DpgwError('rejected', `${method} ${url} answered a record whose id is not a whole number (${serverText(String(JSON.stringify(id)).slice(0, 200))}); nothing was done with it`, {
-      code: 'ANSWER_UNUSABLE',
+    throw new DpgwError('ANSWER_UNUSABLE', `${method} ${url} answered a record whose id is not a whole number (${serverText(String(JSON.stringify(id)).slice(0, 200))}); nothing was done with it`, {
       hint: 'check --dashboard-url: the dashboard tool there does not answer as Superset does',
     });
   }
@@ -142,8 +140,7 @@ async function forbiddenSaysRole<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof GatewayError && error.status === 403) {
-      throw new DpgwError('rejected', `${error.method} ${error.url} was forbidden by the dashboard tool${error.bodyMessage ? `: ${error.bodyMessage}` : ''}`, {
-        code: 'DASHBOARD_FORBIDDEN',
+      throw new DpgwError('DASHBOARD_FORBIDDEN', `${error.method} ${error.url} was forbidden by the dashboard tool${error.bodyMessage ? `: ${error.bodyMessage}` : ''}`, {
         hint: 'the dashboard user needs a role that may create data sets, charts and dashboards (Alpha, or a custom role with those permissions)',
         details: error.details,
       });

@@ -1,39 +1,58 @@
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 
-/** The small set of error kinds; each maps to one exit code. */
+/** The small set of error kinds; each maps to one exit code, and a code's exit code decides its kind. */
 export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'not-found' | 'failure' | 'interrupted';
 
-const exitCodeOf: Record<ErrorKind, ExitCodeValue> = {
-  usage: ExitCode.Usage,
-  input: ExitCode.Usage,
-  rejected: ExitCode.Rejected,
-  auth: ExitCode.Auth,
-  network: ExitCode.Network,
-  unhealthy: ExitCode.Unhealthy,
-  verification: ExitCode.VerificationFailed,
-  'not-found': ExitCode.NotFound,
-  failure: ExitCode.Failure,
-  interrupted: ExitCode.Interrupted,
+/** The kind of each exit code an error may end with (Changed, 7, is a success of `provision --detailed-exitcode`, not an error). */
+const kindOfExit: Record<Exclude<ExitCodeValue, typeof ExitCode.Ok | typeof ExitCode.Changed>, ErrorKind> = {
+  [ExitCode.Failure]: 'failure',
+  [ExitCode.Usage]: 'usage',
+  [ExitCode.Rejected]: 'rejected',
+  [ExitCode.Auth]: 'auth',
+  [ExitCode.Network]: 'network',
+  [ExitCode.Unhealthy]: 'unhealthy',
+  [ExitCode.VerificationFailed]: 'verification',
+  [ExitCode.NotFound]: 'not-found',
+  [ExitCode.Interrupted]: 'interrupted',
 };
 
-/** The code of an error that names none of its own. */
-const GENERAL_CODE: Record<ErrorKind, ErrorCode> = {
-  usage: 'USAGE_ERROR',
-  input: 'INPUT_INVALID',
-  rejected: 'REQUEST_REJECTED',
-  auth: 'AUTH_FAILED',
-  network: 'NETWORK_ERROR',
-  unhealthy: 'UNHEALTHY',
-  verification: 'VERIFICATION_FAILED',
-  'not-found': 'NOT_FOUND',
-  failure: 'FAILURE',
-  interrupted: 'INTERRUPTED',
-};
+/**
+ * The codes of exit code 2 that say a file or value given is wrong (kind `input`), not how the
+ * command was called (kind `usage`): both end with 2; --json tells them apart by `kind`.
+ */
+const INPUT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'CONFIG_INVALID',
+  'CONFIG_UNREADABLE',
+  'CONFIG_UNSAFE',
+  'SECRET_UNAVAILABLE',
+  'MANIFEST_NOT_FOUND',
+  'MANIFEST_INVALID',
+  'SCHEMA_INVALID',
+  'SYNTAX_INVALID',
+  'DOCUMENT_TOO_COMPLEX',
+  'FILE_NOT_FOUND',
+  'FILE_UNREADABLE',
+  'FILE_NOT_REGULAR',
+  'FILE_TOO_LARGE',
+  'FILE_UNWRITABLE',
+  'NO_USABLE_MESSAGES',
+  'MESSAGE_FIELD_INVALID',
+  'SANDBOX_USERS_INVALID',
+  'INPUT_INVALID',
+  'SCHEMA_CHANGE_REFUSED',
+  'MESSAGES_DO_NOT_FIT',
+  'TABLE_OWNED_ELSEWHERE',
+  'DASHBOARD_MAP_COLUMNS_MISSING',
+]);
+
+/** A code's kind: its exit code's, so the code, the kind and the exit code cannot disagree. */
+function errorKindOf(code: ErrorCode): ErrorKind {
+  const exit = ERROR_CODES[code].exit;
+  return exit === ExitCode.Usage && INPUT_CODES.has(code) ? 'input' : kindOfExit[exit];
+}
 
 export interface DpgwErrorOptions {
-  /** Stable across releases (error-codes.ts, docs/error-codes.md); one that disagrees with the kind's exit code gives way to the kind's general code. */
-  code: ErrorCode;
   /** Where the problem is: file:line:column, a field path, a flag, a URL. */
   where?: string;
   /** What to do next. */
@@ -55,19 +74,19 @@ export class DpgwError extends Error {
   /** The stable code (`code` in --json); not `code`, which Node's errors use for errno names (ENOSPC) that walkers of a cause chain look for. */
   readonly errorCode: ErrorCode;
 
-  constructor(kind: ErrorKind, message: string, options: DpgwErrorOptions) {
+  /** `code`: stable across releases (error-codes.ts, docs/error-codes.md); it decides the kind and the exit code. */
+  constructor(code: ErrorCode, message: string, options: DpgwErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DpgwError';
-    this.kind = kind;
+    this.errorCode = code;
+    this.kind = errorKindOf(code);
     this.where = options.where;
     this.hint = options.hint;
     this.details = options.details;
-    // A code always agrees with the exit code: one that would not is the kind's general code instead.
-    this.errorCode = options.code !== undefined && ERROR_CODES[options.code].exit === exitCodeOf[kind] ? options.code : GENERAL_CODE[kind];
   }
 
   get exitCode(): ExitCodeValue {
-    return exitCodeOf[this.kind];
+    return ERROR_CODES[this.errorCode].exit;
   }
 
   /** The one line a user reads. */

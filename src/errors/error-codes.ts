@@ -1,8 +1,8 @@
 /**
  * Every error's code: upper snake case, stable across releases, one per kind of failure a
  * pipeline may want to tell apart (docs/error-codes.md lists them by area, in this order; a
- * test keeps that page and this list in step). An error without a code of its own carries
- * its kind's general one.
+ * test keeps that page and this list in step). A code decides its error's exit code and kind
+ * (dpgw-error.ts); an error without a code of its own is given a general one (USAGE_ERROR, FAILURE, …).
  */
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
 

@@ -94,8 +94,7 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
     const missing = request.tables.filter((name) => !names.includes(name));
     if (missing.length) {
       const near = closestMatch(missing[0]!, names);
-      throw new DpgwError('not-found', `the analytics store has no table ${missing.join(', ')}`, {
-        code: 'TABLE_NOT_FOUND',
+      throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table ${missing.join(', ')}`, {
         where: '--table',
         hint: near !== undefined ? `did you mean ${quotedServerText(near)}?` : `it lists ${plural(names.length, 'table')}; \`dpgw catalog datasets\` shows the data sets`,
       });
@@ -157,8 +156,7 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
 
 /** The one line that says this gateway lacks a read export needs. */
 function notExposed(url: string, why: string, what: string): DpgwError {
-  return new DpgwError('rejected', `this gateway ${what}: GET ${url} answered ${why}`, {
-    code: 'STORE_READS_NOT_EXPOSED',
+  return new DpgwError('STORE_READS_NOT_EXPOSED', `this gateway ${what}: GET ${url} answered ${why}`, {
     hint: "export needs the store's listing and reads passed on (GET /api/internal/<olap>/tables, /tables/{name}, /schemas/{name}): ask the platform team, or check --olap-segment",
   });
 }

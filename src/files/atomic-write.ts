@@ -146,8 +146,7 @@ function linkRefused(file: string, rules: WriteRules): DpgwError {
   // The link's text is whoever made it's: shown escaped, so no link can forge a line of the log.
   const leadsTo = serverText(target);
   const hint = rules.linkHint ?? (rules.hasForce ? `remove the link, or pass --force to replace the link itself (${leadsTo} is left as it is)` : 'remove the link and run again');
-  return new DpgwError('usage', `${serverText(file)} is a symbolic link to ${leadsTo}: dpgw writes no file through a link`, {
-    code: 'OUTPUT_IS_LINK',
+  return new DpgwError('OUTPUT_IS_LINK', `${serverText(file)} is a symbolic link to ${leadsTo}: dpgw writes no file through a link`, {
     where: rules.where,
     hint,
     details: { file, target },
@@ -155,7 +154,7 @@ function linkRefused(file: string, rules: WriteRules): DpgwError {
 }
 
 function existsRefused(file: string, rules: WriteRules): DpgwError {
-  return new DpgwError('usage', `${serverText(file)} exists: not overwritten`, { code: 'OUTPUT_EXISTS', where: rules.where, hint: rules.existsHint ?? 'pass --force to replace it, or choose another path' });
+  return new DpgwError('OUTPUT_EXISTS', `${serverText(file)} exists: not overwritten`, { where: rules.where, hint: rules.existsHint ?? 'pass --force to replace it, or choose another path' });
 }
 
 /** Some platforms and file systems cannot open or flush a folder (Windows, some network mounts): the rename is then as durable as they make it. */

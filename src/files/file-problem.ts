@@ -41,8 +41,7 @@ export function fileProblemCause(error: unknown): string {
 export function cannotWrite(file: string, error: unknown, where?: string): DpgwError {
   if (error instanceof DpgwError) return error;
   const code = errnoCode(error);
-  return new DpgwError('input', `cannot write ${file}: ${fileProblemCause(error)}`, {
-    code: 'FILE_UNWRITABLE',
+  return new DpgwError('FILE_UNWRITABLE', `cannot write ${file}: ${fileProblemCause(error)}`, {
     where,
     hint: (code !== undefined ? CAUSES[code]?.hint : undefined) ?? 'check the path and the disk, then run again',
     details: code === undefined ? undefined : { code },

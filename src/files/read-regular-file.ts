@@ -61,15 +61,14 @@ function kindOf(stats: Stats): string {
 }
 
 function refusal(path: string, read: RegularFileRead, what: string, code: ErrorCode): DpgwError {
-  return new DpgwError('input', `the ${read.what} ${path} ${what}`, { code, where: read.where ?? path, hint: read.hint ?? 'give the path of a regular file' });
+  return new DpgwError(code, `the ${read.what} ${path} ${what}`, { where: read.where ?? path, hint: read.hint ?? 'give the path of a regular file' });
 }
 
 function unreadable(path: string, read: RegularFileRead, error: unknown): DpgwError {
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
   const missing = code === 'ENOENT' || code === 'ENOTDIR';
-  return new DpgwError('input', `cannot read the ${read.what} ${path}: ${why}`, {
-    code: missing ? (read.missingCode ?? 'FILE_NOT_FOUND') : (read.unreadableCode ?? 'FILE_UNREADABLE'),
+  return new DpgwError(missing ? (read.missingCode ?? 'FILE_NOT_FOUND') : (read.unreadableCode ?? 'FILE_UNREADABLE'), `cannot read the ${read.what} ${path}: ${why}`, {
     where: read.where ?? path,
     hint: read.hint ?? 'check the path',
   });

@@ -47,8 +47,7 @@ export const LISTING_SHAPES = {
 /** The records of a listing, each checked; more than MAX_LISTING_RECORDS are refused, not kept. */
 export function checkedListing<T>(records: unknown[], shape: z.ZodType<T>, method: string, url: string): T[] {
   if (records.length > MAX_LISTING_RECORDS) {
-    throw new DpgwError('rejected', `${method} ${pathOf(url)} answered ${records.length} records, more than the ${MAX_LISTING_RECORDS} dpgw keeps of one listing`, {
-      code: 'ANSWER_TOO_LARGE',
+    throw new DpgwError('ANSWER_TOO_LARGE', `${method} ${pathOf(url)} answered ${records.length} records, more than the ${MAX_LISTING_RECORDS} dpgw keeps of one listing`, {
       hint: 'the gateway is not the one dpgw expects, or the catalog is larger than dpgw is built for (docs/secrets.md, "Answers")',
       details: { url, records: records.length, limit: MAX_LISTING_RECORDS },
     });
@@ -69,8 +68,7 @@ export function checkedHealth(record: object, method: string, url: string): Heal
 function unusable(method: string, url: string, what: string, error: z.ZodError): DpgwError {
   const issue = error.issues[0]!;
   const field = fieldOf(issue.path.filter((part): part is string | number => typeof part !== 'symbol'));
-  return new DpgwError('rejected', `${method} ${pathOf(url)} answered ${what} dpgw cannot use: ${field || '(the answer)'}: ${serverText(issue.message)}`, {
-    code: 'ANSWER_UNUSABLE',
+  return new DpgwError('ANSWER_UNUSABLE', `${method} ${pathOf(url)} answered ${what} dpgw cannot use: ${field || '(the answer)'}: ${serverText(issue.message)}`, {
     hint: 'the gateway is not the one dpgw expects there, or its answers changed; nothing was sent on the strength of it — check --gateway, or ask the platform\'s operators',
     details: { url, field },
   });

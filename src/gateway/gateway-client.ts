@@ -299,8 +299,7 @@ async function arrayBody<T>(response: HttpResponse<unknown>, shape: ListingKind)
       if (first) return checkedListing(first as unknown[], shape, 'GET', response.url);
     }
   }
-  throw new DpgwError('rejected', `GET ${response.url} answered ${response.status} without the JSON array the contract describes`, {
-    code: 'ANSWER_UNUSABLE',
+  throw new DpgwError('ANSWER_UNUSABLE', `GET ${response.url} answered ${response.status} without the JSON array the contract describes`, {
     hint: 'check that --gateway points at the gateway (not the identity provider or a proxy page)',
     details: { url: response.url, status: response.status },
   });

@@ -77,10 +77,9 @@ export class GatewayError extends DpgwError {
     const { shape, message } = messageFromErrorBody(body);
     const reason = STATUS_CODES[status] ?? 'Error';
     super(
-      status === 401 ? 'auth' : 'rejected',
+      codeFor(status),
       `${method} ${url} failed with ${status} ${reason}${message ? `: ${message}` : ''}`,
       {
-        code: codeFor(status),
         hint: status === 404 && service === GATEWAY_SERVICE && /\/api\/api\//.test(new URL(url).pathname) ? doubledApiHint(url) : hintFor(status, service),
         details: { status, method, url, message },
       },

@@ -240,8 +240,7 @@ function parseBody<T>(text: string, method: string, url: string): T | undefined 
   }
   // Checked before anything walks it: rendering a schema or `--json` would overflow the stack instead.
   if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
-    throw new DpgwError('rejected', `answer too deep: ${method} ${url} answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep, which dpgw does not read`, {
-      code: 'ANSWER_UNUSABLE',
+    throw new DpgwError('ANSWER_UNUSABLE', `answer too deep: ${method} ${url} answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep, which dpgw does not read`, {
       hint: 'the server is not the one dpgw expects there, or it is misbehaving; nothing was done with the answer — check the URL setting',
       details: { method, url, limit: MAX_ANSWER_DEPTH },
     });
@@ -257,16 +256,14 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   const unreachableHint = `check ${service.urlFlag} (see \`dpgw config\`) and that ${service.name} is running`;
   const origin = hostOf(url);
   if (error.code === 'ETIMEDOUT' || error.name === 'TimeoutError') {
-    return new DpgwError('network', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
-      code: 'SERVER_TIMEOUT',
+    return new DpgwError('SERVER_TIMEOUT', `${method} ${url} got no answer within ${formatSeconds(timeoutMs)}`, {
       hint: `${unreachableHint}; or allow longer with --timeout <seconds>`,
       details: { method, url, code: 'ETIMEDOUT' },
       cause: error,
     });
   }
   if (error.code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(error.code)) {
-    return new DpgwError('network', `the certificate of ${origin} is not trusted for ${method} ${url} (${error.code})`, {
-      code: 'SERVER_UNREACHABLE',
+    return new DpgwError('SERVER_UNREACHABLE', `the certificate of ${origin} is not trusted for ${method} ${url} (${error.code})`, {
       hint: 'pass --ca-file <PEM of its certificate authority> (or set NODE_EXTRA_CA_CERTS)',
       details: { method, url, code: error.code },
       cause: error,
@@ -275,8 +272,7 @@ function networkError(method: string, url: string, error: RequestError, timeoutM
   const what = error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN' ? `cannot resolve ${origin}` : `cannot reach ${origin}`;
   // An https:// URL for a server that speaks plain HTTP: its answer is no TLS record (OpenSSL's "wrong version number").
   const plainHttpThere = error.code === 'EPROTO' && url.startsWith('https:');
-  return new DpgwError('network', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
-    code: 'SERVER_UNREACHABLE',
+  return new DpgwError('SERVER_UNREACHABLE', `${what} for ${method} ${url} (${error.code ?? error.message})`, {
     hint: plainHttpThere ? `${origin} does not answer in TLS: if it serves plain HTTP, give ${service.urlFlag} as http://${origin}` : unreachableHint,
     details: { method, url, code: error.code },
     cause: error,

@@ -42,7 +42,7 @@ export function nameProblem(kind: NameKind, value: string): string | undefined {
 /** The name, or a usage error that says where it came from; nothing has been sent. */
 export function requireName(kind: NameKind, value: string, where: string): string {
   const problem = nameProblem(kind, value);
-  if (problem !== undefined) throw new DpgwError('usage', problem, { code: 'NAME_INVALID', where, hint: 'nothing was sent' });
+  if (problem !== undefined) throw new DpgwError('NAME_INVALID', problem, { where, hint: 'nothing was sent' });
   return value;
 }
 

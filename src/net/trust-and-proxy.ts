@@ -25,7 +25,7 @@ export function certificateAuthorities(caFile: string | undefined, where: string
   if (!caFile) return undefined;
   const read = (path: string, origin: string): string => {
     const pem = readRegularFile(path, { what: 'certificate authorities file', maxBytes: 4 * MB, where: origin, hint: 'give a PEM file of CA certificates' });
-    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new DpgwError('usage', `cannot use ${path} as certificate authorities: no PEM certificate in it`, { code: 'CA_FILE_INVALID', where: origin, hint: 'give a PEM file of CA certificates' });
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new DpgwError('CA_FILE_INVALID', `cannot use ${path} as certificate authorities: no PEM certificate in it`, { where: origin, hint: 'give a PEM file of CA certificates' });
     return pem;
   };
   const extra = env.NODE_EXTRA_CA_CERTS ? [read(env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS')] : [];
@@ -111,8 +111,7 @@ function runBudgetSpent(method: string, url: string): DpgwError {
 }
 
 function tooLarge(method: string, url: string, what: string, limitBytes: number): DpgwError {
-  return new DpgwError('rejected', `answer too large: ${method} ${url} ${what}, which dpgw does not read`, {
-    code: 'ANSWER_TOO_LARGE',
+  return new DpgwError('ANSWER_TOO_LARGE', `answer too large: ${method} ${url} ${what}, which dpgw does not read`, {
     hint: 'the server is not the one dpgw expects there, or it is misbehaving; check the URL setting',
     details: { method, url, limitBytes },
   });
@@ -137,8 +136,7 @@ async function decodedText(response: Response<Buffer>, method: string, url: stri
     // An own key only: a server's `content-encoding: constructor` names no decoder.
     const decode = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
     if (!decode) {
-      throw new DpgwError('rejected', `${method} ${url} answered with content-encoding ${JSON.stringify(serverText(encoding.slice(0, 40)))}, which dpgw does not decode`, {
-        code: 'ANSWER_UNUSABLE',
+      throw new DpgwError('ANSWER_UNUSABLE', `${method} ${url} answered with content-encoding ${JSON.stringify(serverText(encoding.slice(0, 40)))}, which dpgw does not decode`, {
         hint: 'dpgw asks for no compression; check that the URL setting points at the service, not at a proxy that compresses',
         details: { method, url, encoding },
       });
@@ -148,8 +146,7 @@ async function decodedText(response: Response<Buffer>, method: string, url: stri
       body = await decode(body, { maxOutputLength: MAX_ANSWER_BYTES });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(method, url, `answered more than ${MAX_ANSWER_BYTES / MB} MB once decompressed`, MAX_ANSWER_BYTES);
-      throw new DpgwError('rejected', `${method} ${url} answered a ${encoding} body that does not decode (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
-        code: 'ANSWER_UNUSABLE',
+      throw new DpgwError('ANSWER_UNUSABLE', `${method} ${url} answered a ${encoding} body that does not decode (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
         hint: 'the server or a proxy in between sent a broken answer; try again, or check the URL setting',
         details: { method, url, encoding },
       });

@@ -72,7 +72,7 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const schema = typeof given !== 'string' ? given.schema : fromFile ? await loadSchema(given, inputs.warn) : undefined;
   const schemaName = schema?.schemaName ?? (given as string);
   if (!schema && nameProblem('schema', schemaName) !== undefined) {
-    throw new DpgwError('usage', `"${inputs.schema}" is neither a schema file nor a schema name`, { code: 'INVALID_ARGUMENT', where: '--schema', hint: 'give the schema file (YAML or JSON), or the schemaName of a pushed schema' });
+    throw new DpgwError('INVALID_ARGUMENT', `"${inputs.schema}" is neither a schema file nor a schema name`, { where: '--schema', hint: 'give the schema file (YAML or JSON), or the schemaName of a pushed schema' });
   }
   const timeColumn = inputs.timeColumn ?? (schema ? onlyDateTimeColumn(schema) : undefined);
   if (!schema) inputs.warn(`--schema names a schema (${schemaName}) rather than a file: its columns cannot be checked before sending`);

@@ -61,7 +61,7 @@ function refuseAliasBombs(value: unknown, textLength: number, file: string, what
   };
   const total = count(value);
   if (total > Math.max(MAX_EXPANDED_VALUES, ALIAS_EXPANSION_FACTOR * textLength)) {
-    throw new DpgwError('input', `the ${what}'s aliases (*name) expand to ${total.toExponential(1)} values from ${textLength} bytes of text: more than dpgw expands`, { code: 'DOCUMENT_TOO_COMPLEX', where: file, hint: 'write the values out, or use fewer nested aliases' });
+    throw new DpgwError('DOCUMENT_TOO_COMPLEX', `the ${what}'s aliases (*name) expand to ${total.toExponential(1)} values from ${textLength} bytes of text: more than dpgw expands`, { where: file, hint: 'write the values out, or use fewer nested aliases' });
   }
 }
 
@@ -94,7 +94,7 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
     if (syntaxError) throw syntaxError;
     if (isJson) throw jsonSyntaxError(error as Error, locator());
     // js-yaml refused what the yaml library accepts: its own words and mark (0-based).
-    throw new DpgwError('input', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { code: 'SYNTAX_INVALID', where: `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`, hint: 'fix the YAML' });
+    throw new DpgwError('SYNTAX_INVALID', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { where: `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`, hint: 'fix the YAML' });
   }
   // Positions of a document that parsed: js-yaml again, recording where each node starts;
   // the yaml library's positions cost a large manifest many times the time and memory
@@ -133,7 +133,7 @@ function tooDeep(file: string, where: () => string): DpgwError {
   } catch {
     at = file;
   }
-  return new DpgwError('input', `values nested more than ${MAX_NESTING} lists and mappings deep: more than dpgw reads`, { code: 'DOCUMENT_TOO_COMPLEX', where: at, hint: `nest at most ${MAX_NESTING} levels; a default value is one text, number or true/false` });
+  return new DpgwError('DOCUMENT_TOO_COMPLEX', `values nested more than ${MAX_NESTING} lists and mappings deep: more than dpgw reads`, { where: at, hint: `nest at most ${MAX_NESTING} levels; a default value is one text, number or true/false` });
 }
 
 /**
@@ -313,7 +313,7 @@ function locateWithYaml(text: string, file: string, isJson: boolean) {
   const document: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: !isJson });
   const first = document.errors[0];
   const syntaxError =
-    first && !isJson ? new DpgwError('input', `YAML syntax error: ${first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { code: 'SYNTAX_INVALID', where: position(first.pos[0]), hint: 'fix the YAML' }) : undefined;
+    first && !isJson ? new DpgwError('SYNTAX_INVALID', `YAML syntax error: ${first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`, { where: position(first.pos[0]), hint: 'fix the YAML' }) : undefined;
 
   const nodeAt = (path: readonly PathPart[], wantKey: boolean): Node | undefined => {
     let node: unknown = document.contents;
@@ -344,5 +344,5 @@ function jsonSyntaxError(error: Error, { position, firstErrorOffset }: ReturnTyp
   const offset = /position (\d+)/.exec(message)?.[1] ?? firstErrorOffset;
   const where = position(offset === undefined ? 0 : Number(offset));
   const summary = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-  return new DpgwError('input', `JSON syntax error: ${summary}`, { code: 'SYNTAX_INVALID', where, hint: 'fix the JSON (no trailing commas, double-quoted keys)' });
+  return new DpgwError('SYNTAX_INVALID', `JSON syntax error: ${summary}`, { where, hint: 'fix the JSON (no trailing commas, double-quoted keys)' });
 }

@@ -45,7 +45,7 @@ export function tableConfigToTemplate(document: LocatedDocument): ConvertedTempl
   const config = wrapped ? (given as Record<string, unknown>).REALTIME : given;
   if (!isMap(config) || String(config.tableType).toUpperCase() !== 'REALTIME') {
     const type = isMap(config) ? String(config.tableType) : wrapped ? 'OFFLINE' : 'none';
-    throw new DpgwError('input', `the table config is not a REALTIME table (tableType: ${type}): dpgw templates fill real-time tables from a stream`, { code: 'SCHEMA_INVALID', where: document.at(wrapped ? [] : ['tableType']), hint: "give a REALTIME table config (an OFFLINE table's segments come from batch ingestion, which dpgw does not provision)" });
+    throw new DpgwError('SCHEMA_INVALID', `the table config is not a REALTIME table (tableType: ${type}): dpgw templates fill real-time tables from a stream`, { where: document.at(wrapped ? [] : ['tableType']), hint: "give a REALTIME table config (an OFFLINE table's segments come from batch ingestion, which dpgw does not provision)" });
   }
   const template = structuredClone(config);
   const replaced: TemplateReplacement[] = [];
@@ -65,7 +65,7 @@ export function tableConfigToTemplate(document: LocatedDocument): ConvertedTempl
   set(tenants, ['tenants'], 'broker', '${brokerTenant}');
   set(tenants, ['tenants'], 'server', '${serverTenant}');
   const place = streamConfigPlace(template);
-  if (place.kind === 'problem') throw new DpgwError('input', `${fieldPath(place.path)}: ${place.message}`, { code: 'SCHEMA_INVALID', where: document.at(place.path.slice(0, place.path === STREAM_CONFIG_MAPS_PATH ? 3 : 2)), hint: 'fix the table config, then convert it again' });
+  if (place.kind === 'problem') throw new DpgwError('SCHEMA_INVALID', `${fieldPath(place.path)}: ${place.message}`, { where: document.at(place.path.slice(0, place.path === STREAM_CONFIG_MAPS_PATH ? 3 : 2)), hint: 'fix the table config, then convert it again' });
   const stream = streamTemplate(place.map, place.path, replaced);
   if (place.path.length === 2) (template.tableIndexConfig as Record<string, unknown>).streamConfigs = stream;
   else ((template.ingestionConfig as Record<string, unknown>).streamIngestionConfig as { streamConfigMaps: unknown[] }).streamConfigMaps[0] = stream;

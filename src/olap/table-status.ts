@@ -91,7 +91,7 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
   const unknown: TableStatus['unknown'] = [];
   const held = await client.getTable(table);
   if (held.kind === 'not-found') {
-    throw new DpgwError('not-found', `the analytics store has no table "${table}"`, { code: 'TABLE_NOT_FOUND', where: held.url, hint: 'see what the catalog has with `dpgw catalog datasets`, or create it with `dpgw table create`' });
+    throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}"`, { where: held.url, hint: 'see what the catalog has with `dpgw catalog datasets`, or create it with `dpgw table create`' });
   }
   const stream = held.kind === 'found' ? streamConfigsOf(held.body) : undefined;
   const topic = stream ? stream[`stream.${stream.streamType}.topic.name`] : undefined;

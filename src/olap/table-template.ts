@@ -264,7 +264,7 @@ export function failOnIssues(issues: ValidationIssue[], what: string, warn?: (me
   if (problems.length === 0) return;
   const [first] = problems as [ValidationIssue];
   const more = problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : '';
-  throw new DpgwError('input', `${first.field}: ${first.message}${more}`, { code: what === 'manifest' ? 'MANIFEST_INVALID' : 'SCHEMA_INVALID', where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues: problems } });
+  throw new DpgwError(what === 'manifest' ? 'MANIFEST_INVALID' : 'SCHEMA_INVALID', `${first.field}: ${first.message}${more}`, { where: first.where, hint: `fix the ${what}; nothing was sent`, details: { issues: problems } });
 }
 
 function dedupe(issues: ValidationIssue[]): ValidationIssue[] {

@@ -38,8 +38,7 @@ export async function inferStep(inputs: InferStepInputs): Promise<InferredForSte
   const { infer, dataSet, topic } = inputs;
   const sampled = await sampleTopic({ ...inputs.stream, topic, limit: infer.sample ?? DEFAULT_TOPIC_SAMPLE, timeoutMs: inputs.timeoutMs }).catch((error: unknown) => {
     if (error instanceof EmptyTopic) {
-      throw new DpgwError('failure', `${error.message}: there is nothing to infer the schema of ${dataSet} from`, {
-        code: 'TOPIC_EMPTY',
+      throw new DpgwError('TOPIC_EMPTY', `${error.message}: there is nothing to infer the schema of ${dataSet} from`, {
         where: inputs.where,
         hint: 'let the producers write to the topic and run provision again (it continues where it stopped), or give the schema as a file',
       });
@@ -51,7 +50,7 @@ export async function inferStep(inputs: InferStepInputs): Promise<InferredForSte
   try {
     inferred = sampled.inference.result({ name: inferredSchemaName(infer, dataSet), timeColumn: infer.timeColumn, metrics: infer.metrics });
   } catch (error) {
-    if (error instanceof InferenceError) throw new DpgwError('input', `${error.option}: ${error.message}`, { code: 'MANIFEST_INVALID', where: inputs.where, hint: `fix schema.infer.${error.option} of ${dataSet}` });
+    if (error instanceof InferenceError) throw new DpgwError('MANIFEST_INVALID', `${error.option}: ${error.message}`, { where: inputs.where, hint: `fix schema.infer.${error.option} of ${dataSet}` });
     throw error;
   }
   for (const warning of inferred.warnings) inputs.warn(`${dataSet}: ${warning}`);

@@ -53,8 +53,7 @@ export async function updateTable(client: GatewayClient, table: RealtimeTableDef
     return await client.updateTable(table);
   } catch (error) {
     if (!(error instanceof GatewayError) || ![404, 405, 501].includes(error.status)) throw error;
-    throw new DpgwError('rejected', `table ${table.tableName} differs from the manifest; this gateway cannot update tables (PUT answered ${error.status}): ${lines.join('; ')}`, {
-      code: 'TABLE_UPDATE_UNSUPPORTED',
+    throw new DpgwError('TABLE_UPDATE_UNSUPPORTED', `table ${table.tableName} differs from the manifest; this gateway cannot update tables (PUT answered ${error.status}): ${lines.join('; ')}`, {
       hint: 'update it in the store by hand, or give the manifest another table name',
       details: { changes: lines },
     });

@@ -157,7 +157,7 @@ export async function prepare(loaded: LoadedManifest, settings: { table: TableSe
       const schema = infer ? undefined : entry.schemaFile ? await schemaOf(entry.schemaFile) : inlineSchema(loaded.document, entry.index, entry.schema as AnalyticsSchema, warn);
       if (infer && infer.name === undefined && nameProblem('schema', entry.dataset) !== undefined) {
         // Found now, not after the data set has been enabled.
-        throw new DpgwError('input', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { code: 'NAME_INVALID', where: entry.inferAt?.location });
+        throw new DpgwError('NAME_INVALID', `${nameProblem('schema', entry.dataset)!}; an inferred schema takes its data set's name unless schema.infer.name gives one`, { where: entry.inferAt?.location });
       }
       const checkedWith = schema ?? standInSchema(inferredSchemaName(infer!, entry.dataset), infer!);
       // Checked here, before any request, for every entry: a template of the manifest's may not choose the stream connection.
@@ -258,7 +258,7 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
         .then(
           () => undefined,
           // The catalog's suggestion ("did you mean …") belongs to the problem's own line.
-          (error: unknown) => problems.add(entry, error instanceof DpgwError && error.hint ? new DpgwError(error.kind, `${error.message} (${error.hint})`, { code: error.errorCode, where: error.where }) : error),
+          (error: unknown) => problems.add(entry, error instanceof DpgwError && error.hint ? new DpgwError(error.errorCode, `${error.message} (${error.hint})`, { where: error.where }) : error),
         ),
     ),
   );
@@ -547,7 +547,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
       steps.push(error.record);
       return finish('interrupted');
     }
-    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { code: 'UNEXPECTED_FAILURE', cause: error });
+    const known = error instanceof DpgwError ? error : new DpgwError('UNEXPECTED_FAILURE', (error as Error).message, { cause: error });
     if (known.kind === 'interrupted') {
       steps.push({ step: current, action: attempted, status: 'skipped', reason: known.message });
       return finish('interrupted');
@@ -589,7 +589,7 @@ async function enablementWithoutGroups(entry: Prepared['entry'], options: RunOpt
     await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
   } catch (error) {
     if (!(error instanceof DpgwError) || error.where !== '--group') throw error;
-    throw new DpgwError('usage', `${error.message}: add groups: [<group>, …] to this data set's entry`, { code: 'MANIFEST_INVALID' });
+    throw new DpgwError('MANIFEST_INVALID', `${error.message}: add groups: [<group>, …] to this data set's entry`);
   }
 }
 

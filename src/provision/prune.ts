@@ -66,8 +66,7 @@ export async function planPrune(client: GatewayClient, inputs: PruneInputs): Pro
 async function liveTables(client: GatewayClient): Promise<LiveTable[]> {
   const listing = await client.listTables();
   if (listing.kind !== 'found') {
-    throw new DpgwError('rejected', `--prune needs the store's list of tables to find the tables this manifest marked, and this gateway does not expose it: GET ${listing.url} answered ${listing.kind === 'not-exposed' ? listing.why : listing.message}`, {
-      code: 'STORE_LISTING_NOT_EXPOSED',
+    throw new DpgwError('STORE_LISTING_NOT_EXPOSED', `--prune needs the store's list of tables to find the tables this manifest marked, and this gateway does not expose it: GET ${listing.url} answered ${listing.kind === 'not-exposed' ? listing.why : listing.message}`, {
       hint: 'nothing was sent; run without --prune, or ask the platform team to pass GET /api/internal/<olap>/tables on to the store',
     });
   }
@@ -106,7 +105,7 @@ export async function applyPrune(client: GatewayClient, plan: PrunePlan, inputs:
       const deleted = await applyDeletion(client, target, { timeoutMs: inputs.timeoutMs, seenBefore: true });
       steps.push(target.kind === 'table' ? { ...deleted, owner: plan.manifest } : deleted);
     } catch (caught) {
-      error = caught instanceof DpgwError ? caught : new DpgwError('failure', (caught as Error).message, { code: 'UNEXPECTED_FAILURE', cause: caught });
+      error = caught instanceof DpgwError ? caught : new DpgwError('UNEXPECTED_FAILURE', (caught as Error).message, { cause: caught });
       steps.push({ step: target.kind, action: 'delete', status: 'failed', reason: error.toLine() });
     }
   }

@@ -24,7 +24,7 @@ export async function finalHealthCheck(client: GatewayClient, target: true | str
     const failing = failingComponents(record, checked ? [checked] : []);
     return { ...record, failing: failing.length ? failing : [checked ?? 'platform'] };
   } catch (error) {
-    const known = error instanceof DpgwError ? error : new DpgwError('failure', (error as Error).message, { code: 'UNEXPECTED_FAILURE' });
+    const known = error instanceof DpgwError ? error : new DpgwError('UNEXPECTED_FAILURE', (error as Error).message);
     return { status: 'UNKNOWN', failing: [checked ?? 'platform'], error: known.toLine() };
   }
 }

@@ -44,8 +44,7 @@ export class QueryFailed extends DpgwError {
   constructor(sql: string, queryId: string, error: EngineErrorBody) {
     // The engine's words, shown on one line: any control character or line break escaped.
     const engineMessage = serverText(String(error.message ?? 'the query failed'));
-    super('rejected', `the query engine refused \`${sql}\`: ${engineMessage}`, {
-      code: error.errorName === 'PERMISSION_DENIED' ? 'QUERY_ACCESS_DENIED' : 'QUERY_FAILED',
+    super(error.errorName === 'PERMISSION_DENIED' ? 'QUERY_ACCESS_DENIED' : 'QUERY_FAILED', `the query engine refused \`${sql}\`: ${engineMessage}`, {
       details: { queryId, errorName: error.errorName, errorType: error.errorType, errorCode: error.errorCode },
     });
     this.name = 'QueryFailed';
@@ -126,8 +125,7 @@ export class StatementClient {
       if (Date.now() > deadline) {
         // A query the engine keeps QUEUED (no worker, a full queue) would otherwise be polled for hours.
         await this.cancel(answer.nextUri);
-        throw new DpgwError('network', `the query engine did not finish \`${sql}\` within ${deadlineMs / 1000} s (query ${serverText(queryId)}${answer.stats?.state ? `, still ${serverText(String(answer.stats.state))}` : ''}); it was cancelled`, {
-          code: 'QUERY_TIMEOUT',
+        throw new DpgwError('QUERY_TIMEOUT', `the query engine did not finish \`${sql}\` within ${deadlineMs / 1000} s (query ${serverText(queryId)}${answer.stats?.state ? `, still ${serverText(String(answer.stats.state))}` : ''}); it was cancelled`, {
           where: this.origin,
           hint: 'check that the engine has workers and a free queue, or allow longer with --timeout <seconds>',
         });
@@ -154,16 +152,15 @@ export class StatementClient {
         retry: method === 'GET',
       });
       if (typeof response.body !== 'object' || response.body === null) {
-        throw new DpgwError('failure', `${method} ${response.url} did not answer with a statement document`, { code: 'QUERY_ANSWER_UNUSABLE', hint: 'check that --query-engine is the query engine, not another service' });
+        throw new DpgwError('QUERY_ANSWER_UNUSABLE', `${method} ${response.url} did not answer with a statement document`, { hint: 'check that --query-engine is the query engine, not another service' });
       }
       return response.body;
     } catch (error) {
       if (error instanceof GatewayError && error.status === 403 && /over HTTP/i.test(error.bodyMessage)) {
-        throw new DpgwError('auth', `the query engine accepts tokens over HTTPS only: ${error.bodyMessage}`, { code: 'QUERY_ENGINE_NEEDS_HTTPS', where: error.url, hint: 'use its https:// URL for --query-engine (with --ca-file for a private CA)' });
+        throw new DpgwError('QUERY_ENGINE_NEEDS_HTTPS', `the query engine accepts tokens over HTTPS only: ${error.bodyMessage}`, { where: error.url, hint: 'use its https:// URL for --query-engine (with --ca-file for a private CA)' });
       }
       if (error instanceof GatewayError && error.status === 401) {
-        throw new DpgwError('auth', `the query engine refused the token: ${error.bodyMessage || '401 Unauthorized'}`, {
-          code: 'QUERY_TOKEN_REFUSED',
+        throw new DpgwError('QUERY_TOKEN_REFUSED', `the query engine refused the token: ${error.bodyMessage || '401 Unauthorized'}`, {
           where: error.url,
           hint: 'sign in again (`dpgw login`), and check that the engine trusts tokens of this identity realm',
         });
@@ -175,10 +172,9 @@ export class StatementClient {
   /** The bearer token goes only to the engine it was meant for, never to a host a page names. */
   private sameOrigin(uri: string, sql: string): string {
     const origin = originOf(uri);
-    if (origin === undefined) throw new DpgwError('failure', `the query engine answered \`${sql}\` with a next page that is not a URL: ${serverText(uri)}`, { code: 'QUERY_NEXT_PAGE_REFUSED' });
+    if (origin === undefined) throw new DpgwError('QUERY_NEXT_PAGE_REFUSED', `the query engine answered \`${sql}\` with a next page that is not a URL: ${serverText(uri)}`);
     if (origin !== this.origin) {
-      throw new DpgwError('failure', `the query engine's next page for \`${sql}\` is on ${serverText(origin)}, not on ${this.origin}; dpgw sends the token to the configured engine only`, {
-        code: 'QUERY_NEXT_PAGE_REFUSED',
+      throw new DpgwError('QUERY_NEXT_PAGE_REFUSED', `the query engine's next page for \`${sql}\` is on ${serverText(origin)}, not on ${this.origin}; dpgw sends the token to the configured engine only`, {
         hint: 'use the URL the engine knows itself by for --query-engine (or have it honour forwarded headers: http-server.process-forwarded=true)',
       });
     }

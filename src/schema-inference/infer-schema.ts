@@ -155,8 +155,7 @@ export class SchemaInference {
     for (const [name, column] of this.columns) {
       const problem = columnNameProblem(name);
       if (problem === undefined) continue;
-      throw new DpgwError('input', `a message field cannot be a column: ${problem}`, {
-        code: 'MESSAGE_FIELD_INVALID',
+      throw new DpgwError('MESSAGE_FIELD_INVALID', `a message field cannot be a column: ${problem}`, {
         where: firstWhere(column),
         hint: 'rename the field where the messages are produced, or infer from messages without it; nothing was written',
       });

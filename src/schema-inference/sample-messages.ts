@@ -34,9 +34,9 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
         if (inference.messages >= sample) break;
       }
     } catch (error) {
-      if (error instanceof InputTooLarge) throw new DpgwError('input', error.message, { code: 'FILE_TOO_LARGE', where: name });
+      if (error instanceof InputTooLarge) throw new DpgwError('FILE_TOO_LARGE', error.message, { where: name });
       const code = (error as NodeJS.ErrnoException).code;
-      if (code) throw new DpgwError('input', `cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message}`, { code: code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE', where: name, hint: 'check the path' });
+      if (code) throw new DpgwError(code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE', `cannot read ${name}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : (error as Error).message}`, { where: name, hint: 'check the path' });
       throw error;
     } finally {
       if (source !== '-') input.destroy();
@@ -45,8 +45,7 @@ export async function sampleFiles(sources: string[], stdin: Readable, sample: nu
   }
   const names = sources.map((s) => (s === '-' ? 'stdin' : s));
   if (inference.messages === 0) {
-    throw new DpgwError('input', `no JSON object messages in ${names.join(', ')}${skipped.length ? ` (${plural(skipped.length, 'line')} skipped)` : ''}`, {
-      code: 'NO_USABLE_MESSAGES',
+    throw new DpgwError('NO_USABLE_MESSAGES', `no JSON object messages in ${names.join(', ')}${skipped.length ? ` (${plural(skipped.length, 'line')} skipped)` : ''}`, {
       hint: 'give one JSON object a line (JSON Lines), or a JSON array of objects',
     });
   }
@@ -82,8 +81,7 @@ export async function sampleTopic(options: ReadTopicOptions, also?: MessageObser
   const both: MessageObserver = also ? { observe: (message, where, decimals) => (inference.observe(message, where, decimals), also.observe(message, where)), get messages() { return inference.messages; } } : inference;
   const skipped = await observeTopic(options, both);
   if (inference.messages === 0) {
-    throw new DpgwError('input', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {
-      code: 'NO_USABLE_MESSAGES',
+    throw new DpgwError('NO_USABLE_MESSAGES', `no JSON object messages among the first ${plural(skipped.length, 'message')} of topic ${options.topic}`, {
       where: skipped[0]?.where,
       hint: 'the table decodes JSON objects; check what the producers write to the topic',
     });

@@ -42,7 +42,7 @@ export function notAReference(label: string): string {
 
 export async function resolveSecretReference(reference: string, context: SecretReferenceContext): Promise<string> {
   const value = await resolve(reference.trim(), context);
-  if (value === '') throw new DpgwError('input', `the ${context.label} from ${describe(reference)} is empty`, { code: 'SECRET_UNAVAILABLE', where: context.where, hint: 'check that the source holds the secret' });
+  if (value === '') throw new DpgwError('SECRET_UNAVAILABLE', `the ${context.label} from ${describe(reference)} is empty`, { where: context.where, hint: 'check that the source holds the secret' });
   registerSecret(value);
   return value;
 }
@@ -55,7 +55,7 @@ async function resolve(reference: string, context: SecretReferenceContext): Prom
     case 'env': {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(rest)) throw bad(`"${rest}" is not an environment variable name`, context);
       const value = context.env[rest];
-      if (value === undefined) throw new DpgwError('input', `the ${context.label} reference env:${rest} names a variable that is not set`, { code: 'SECRET_UNAVAILABLE', where: context.where, hint: `export ${rest}=… or change the reference` });
+      if (value === undefined) throw new DpgwError('SECRET_UNAVAILABLE', `the ${context.label} reference env:${rest} names a variable that is not set`, { where: context.where, hint: `export ${rest}=… or change the reference` });
       return value;
     }
     case 'file': {
@@ -68,23 +68,23 @@ async function resolve(reference: string, context: SecretReferenceContext): Prom
     case 'base64': {
       const inner = await resolve(rest, context);
       const compact = inner.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact)) throw new DpgwError('input', `the ${context.label} from ${describe(rest)} is not base64`, { code: 'SECRET_UNAVAILABLE', where: context.where, hint: 'drop the base64: prefix if the value is already plain' });
+      if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact)) throw new DpgwError('SECRET_UNAVAILABLE', `the ${context.label} from ${describe(rest)} is not base64`, { where: context.where, hint: 'drop the base64: prefix if the value is already plain' });
       return Buffer.from(compact, 'base64').toString('utf8').replace(/\r?\n$/, '');
     }
     case 'prompt': {
       if (!context.prompt) {
-        throw new DpgwError('usage', `the ${context.label} has to be asked for, but there is no terminal to ask on`, { code: 'SECRET_UNAVAILABLE', where: context.where, hint: `give a reference instead: ${SCHEMES}` });
+        throw new DpgwError('SECRET_UNAVAILABLE', `the ${context.label} has to be asked for, but there is no terminal to ask on`, { where: context.where, hint: `give a reference instead: ${SCHEMES}` });
       }
       return context.prompt(`${capitalise(context.label)}:`);
     }
     default:
       // Not a reference: most likely the secret itself, so it is not repeated.
-      throw new DpgwError('usage', notAReference(context.label), { code: 'SECRET_REFERENCE_INVALID', where: context.where, hint: 'see docs/secrets.md; a value from the environment variable itself needs no reference' });
+      throw new DpgwError('SECRET_REFERENCE_INVALID', notAReference(context.label), { where: context.where, hint: 'see docs/secrets.md; a value from the environment variable itself needs no reference' });
   }
 }
 
 function bad(message: string, context: SecretReferenceContext): DpgwError {
-  return new DpgwError('usage', `${message} (for the ${context.label})`, { code: 'SECRET_REFERENCE_INVALID', where: context.where, hint: `use ${SCHEMES}; see docs/secrets.md` });
+  return new DpgwError('SECRET_REFERENCE_INVALID', `${message} (for the ${context.label})`, { where: context.where, hint: `use ${SCHEMES}; see docs/secrets.md` });
 }
 
 /**
@@ -136,8 +136,7 @@ function runCommand(words: string[], context: SecretReferenceContext): Promise<s
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
-        new DpgwError('input', `cannot run "${command}" for the ${context.label}: ${error.code === 'ENOENT' ? 'command not found' : error.message}`, {
-          code: 'SECRET_UNAVAILABLE',
+        new DpgwError('SECRET_UNAVAILABLE', `cannot run "${command}" for the ${context.label}: ${error.code === 'ENOENT' ? 'command not found' : error.message}`, {
           where: context.where,
           hint: 'check the exec: reference; the command runs without a shell, so pipes and $VARS do not work',
         }),
@@ -152,7 +151,7 @@ function runCommand(words: string[], context: SecretReferenceContext): Promise<s
       registerSecret(stdout.trim());
       const firstLine = stderr.trim().split('\n')[0] ?? '';
       const why = signal === 'SIGTERM' ? `did not finish within ${timeoutMs / 1000} s` : `exited with ${code}${firstLine ? `: ${firstLine}` : ''}`;
-      reject(new DpgwError('input', `"${command}" for the ${context.label} ${why}`, { code: 'SECRET_UNAVAILABLE', where: context.where, hint: 'run the command by hand to see what it needs' }));
+      reject(new DpgwError('SECRET_UNAVAILABLE', `"${command}" for the ${context.label} ${why}`, { where: context.where, hint: 'run the command by hand to see what it needs' }));
     });
   });
 }

@@ -38,7 +38,7 @@ export async function loadConfigFile(directory: string): Promise<ConfigFile> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { path, exists: false, profiles: new Map(), document: parseDocument('') };
     }
-    throw error instanceof DpgwError ? error : new DpgwError('input', `cannot read the config file: ${(error as Error).message}`, { code: 'CONFIG_UNREADABLE', where: path, hint: 'check its permissions, or point DPGW_CONFIG_DIR elsewhere' });
+    throw error instanceof DpgwError ? error : new DpgwError('CONFIG_UNREADABLE', `cannot read the config file: ${(error as Error).message}`, { where: path, hint: 'check its permissions, or point DPGW_CONFIG_DIR elsewhere' });
   }
   return parseConfigText(text, path);
 }
@@ -62,8 +62,7 @@ async function refuseWritableByOthers(path: string): Promise<void> {
           ? `is in a folder others can write to (${dirname(target)}, mode ${(folder.mode & 0o777).toString(8)})`
           : undefined;
   if (problem === undefined) return;
-  throw new DpgwError('input', `the config file ${problem}, and it can name commands dpgw runs (exec: references): dpgw does not use it`, {
-    code: 'CONFIG_UNSAFE',
+  throw new DpgwError('CONFIG_UNSAFE', `the config file ${problem}, and it can name commands dpgw runs (exec: references): dpgw does not use it`, {
     where: path,
     hint: (file.mode & 0o022) !== 0 ? `chmod 600 ${target}` : `move it to a folder only you can write to (chmod go-w ${dirname(target)}), or point DPGW_CONFIG_DIR elsewhere`,
   });
@@ -81,19 +80,19 @@ export function parseConfigText(text: string, path: string): ConfigFile {
   if (firstError) {
     const { line, col } = lineCounter.linePos(firstError.pos[0]);
     const summary = firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new DpgwError('input', `YAML syntax error: ${summary}`, { code: 'CONFIG_INVALID', where: `${path}:${line}:${col}`, hint: 'fix the file, or run `dpgw config set` to rewrite a value' });
+    throw new DpgwError('CONFIG_INVALID', `YAML syntax error: ${summary}`, { where: `${path}:${line}:${col}`, hint: 'fix the file, or run `dpgw config set` to rewrite a value' });
   }
 
   const config: ConfigFile = { path, exists: true, profiles: new Map(), document };
   const root = document.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return config;
-  if (!isMap(root)) throw new DpgwError('input', 'the config file must be a mapping with currentProfile and profiles', { code: 'CONFIG_INVALID', where: at(root), hint: 'see README "Settings" for the format' });
+  if (!isMap(root)) throw new DpgwError('CONFIG_INVALID', 'the config file must be a mapping with currentProfile and profiles', { where: at(root), hint: 'see README "Settings" for the format' });
 
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     if (key === 'currentProfile') {
       if (!isScalar(pair.value) || typeof pair.value.value !== 'string') {
-        throw new DpgwError('input', 'currentProfile must be a profile name', { code: 'CONFIG_INVALID', where: at(pair.value as Node, pair.key ? (pair.key as Node).range?.[0] : 0) });
+        throw new DpgwError('CONFIG_INVALID', 'currentProfile must be a profile name', { where: at(pair.value as Node, pair.key ? (pair.key as Node).range?.[0] : 0) });
       }
       config.currentProfile = { value: pair.value.value, location: at(pair.value) };
     } else if (key === 'profiles') {
@@ -107,20 +106,20 @@ export function parseConfigText(text: string, path: string): ConfigFile {
 
 function readProfiles(node: Node | null, config: ConfigFile, at: (node: Node | null | undefined) => string): void {
   if (node === null || (isScalar(node) && node.value === null)) return;
-  if (!isMap(node)) throw new DpgwError('input', 'profiles must be a mapping from profile name to settings', { code: 'CONFIG_INVALID', where: at(node) });
+  if (!isMap(node)) throw new DpgwError('CONFIG_INVALID', 'profiles must be a mapping from profile name to settings', { where: at(node) });
   for (const profilePair of node.items) {
     const name = isScalar(profilePair.key) ? String(profilePair.key.value) : '';
     const settings = new Map<string, ProfileValue>();
     config.profiles.set(name, settings);
     const body = profilePair.value as Node | null;
     if (body === null || (isScalar(body) && body.value === null)) continue;
-    if (!isMap(body)) throw new DpgwError('input', `profile "${name}" must be a mapping of settings`, { code: 'CONFIG_INVALID', where: at(body) });
+    if (!isMap(body)) throw new DpgwError('CONFIG_INVALID', `profile "${name}" must be a mapping of settings`, { where: at(body) });
     for (const pair of body.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       if (!PROFILE_KEYS.includes(key)) throw unknownKey(key, PROFILE_KEYS, at(pair.key as Node), `in profile "${name}"`);
       const value = pair.value as Node | null;
       if (!isScalar(value) || value.value === null || typeof value.value === 'object') {
-        throw new DpgwError('input', `setting "${key}" in profile "${name}" must be a single value`, { code: 'CONFIG_INVALID', where: at(value ?? (pair.key as Node)) });
+        throw new DpgwError('CONFIG_INVALID', `setting "${key}" in profile "${name}" must be a single value`, { where: at(value ?? (pair.key as Node)) });
       }
       // The source text, not the parsed number: `platformVersion: 1.10` must stay "1.10".
       const raw = typeof value.source === 'string' && value.type === 'PLAIN' ? value.source : String(value.value);
@@ -130,7 +129,7 @@ function readProfiles(node: Node | null, config: ConfigFile, at: (node: Node | n
 }
 
 function unknownKey(key: string, known: readonly string[], where: string, context: string): DpgwError {
-  return new DpgwError('input', `unknown key "${key}" ${context}`, { code: 'CONFIG_INVALID', where, hint: unknownNameHint(key, known) });
+  return new DpgwError('CONFIG_INVALID', `unknown key "${key}" ${context}`, { where, hint: unknownNameHint(key, known) });
 }
 
 /** Set (value) or remove (undefined) a profile key; optionally make the profile current. */

@@ -111,8 +111,7 @@ export async function streamPasswordOf(settings: Settings, env: NodeJS.ProcessEn
 
 function lineSafeStreamPassword(password: string, where: string): string {
   if (!holdsControlCharacter(password)) return password;
-  throw new DpgwError('usage', "the stream password holds a line break or another control character, which would forge options of the table's sasl.jaas.config line", {
-    code: 'SETTING_INVALID',
+  throw new DpgwError('SETTING_INVALID', "the stream password holds a line break or another control character, which would forge options of the table's sasl.jaas.config line", {
     where,
     hint: 'set the stream password again without it; nothing was sent',
   });

@@ -11,5 +11,5 @@ export const PROFILE_NAME_RULE = 'letters, digits, `-`, `_` and `.`, not startin
 /** Refused with exit 2 before anything is written; `where` names the flag or variable that gave it. */
 export function checkProfileName(name: string, where: string): void {
   if (PROFILE_NAME.test(name)) return;
-  throw new DpgwError('usage', `profile name ${JSON.stringify(name)} is not allowed`, { code: 'NAME_INVALID', where, hint: `a profile name has ${PROFILE_NAME_RULE}` });
+  throw new DpgwError('NAME_INVALID', `profile name ${JSON.stringify(name)} is not allowed`, { where, hint: `a profile name has ${PROFILE_NAME_RULE}` });
 }

@@ -85,7 +85,7 @@ function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, c
   if (chosen.source.kind !== 'profile') checkProfileName(chosen.profile, whereGiven(chosen.source));
 
   if (!config.profiles.has(chosen.profile)) {
-    throw new DpgwError('usage', `unknown profile "${chosen.profile}" (from ${describeSource(chosen.source)})`, { code: 'PROFILE_NOT_FOUND', where: config.path, hint: unknownProfileHint(chosen.profile, config, env) });
+    throw new DpgwError('PROFILE_NOT_FOUND', `unknown profile "${chosen.profile}" (from ${describeSource(chosen.source)})`, { where: config.path, hint: unknownProfileHint(chosen.profile, config, env) });
   }
   return chosen;
 }

@@ -201,7 +201,7 @@ export function flagName(flag: string): string {
 export function missingSetting(key: SettingKey): DpgwError {
   const definition = definitionOf(key);
   const ways = [definition.flag ? flagName(definition.flag) : undefined, definition.env, definition.profileKey ? `\`dpgw config set ${definition.profileKey} …\`` : undefined].filter(Boolean);
-  return new DpgwError('usage', `no ${definition.description} is set`, { code: 'SETTING_MISSING', where: key, hint: `set it with ${ways.join(', or ')}` });
+  return new DpgwError('SETTING_MISSING', `no ${definition.description} is set`, { where: key, hint: `set it with ${ways.join(', or ')}` });
 }
 
 /** How to set a setting, for a hint: `pass --broker-list <host:port>, set DPGW_BROKER_LIST, or \`dpgw config set brokerList …\``. */

@@ -18,7 +18,7 @@ export function requireUrl(settings: Settings, key: UrlSettingKey): string {
 function checked(settings: Settings, key: SettingKey, hint?: string): string {
   const setting = settings.values[key];
   const problem = settingValueProblem(key, setting.value ?? '');
-  if (problem !== undefined) throw new DpgwError('usage', problem, { code: 'SETTING_INVALID', where: whereSet(setting), hint });
+  if (problem !== undefined) throw new DpgwError('SETTING_INVALID', problem, { where: whereSet(setting), hint });
   return setting.value ?? '';
 }
 

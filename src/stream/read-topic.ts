@@ -103,8 +103,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     const held = cursors.reduce((sum, c) => sum + (c.end - c.next), 0n);
     trace?.(`stream: ${topic} has ${plural(cursors.length, 'partition')} holding ${plural(held, 'record')}`);
     if (held === 0n) {
-      throw new EmptyTopic('failure', `topic ${topic} holds no messages yet (${plural(cursors.length, 'partition')}, all empty)`, {
-        code: 'TOPIC_EMPTY',
+      throw new EmptyTopic('TOPIC_EMPTY', `topic ${topic} holds no messages yet (${plural(cursors.length, 'partition')}, all empty)`, {
         where: brokers,
         hint: 'produce some messages first, or infer from a file: dpgw schema infer messages.jsonl',
       });
@@ -139,7 +138,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
         for (const answered of response.responses.flatMap((t) => t.partitions)) {
           const cursor = partitions.find((c) => c.partition === answered.partitionIndex);
           if (!cursor) continue;
-          if (answered.errorCode !== 0) throw new DpgwError('failure', `the broker answered error ${answered.errorCode} reading ${topic}/${cursor.partition}`, { code: 'STREAM_READ_FAILED', where: brokers, hint: 'try again; if it persists, ask the platform team about the topic' });
+          if (answered.errorCode !== 0) throw new DpgwError('STREAM_READ_FAILED', `the broker answered error ${answered.errorCode} reading ${topic}/${cursor.partition}`, { where: brokers, hint: 'try again; if it persists, ask the platform team about the topic' });
           let progressed = false;
           for (const batch of answered.records ?? []) {
             const lastInBatch = batch.firstOffset + BigInt(batch.lastOffsetDelta);

@@ -16,8 +16,7 @@ export interface StreamConnection {
 export function streamConnection(brokers: string[], username: string | undefined, password: string | undefined): StreamConnection {
   if (username === undefined) return { brokers };
   if (password === undefined) {
-    throw new DpgwError('usage', `stream user ${username} needs the stream password, and there is no terminal to ask for it`, {
-      code: 'SETTING_MISSING',
+    throw new DpgwError('SETTING_MISSING', `stream user ${username} needs the stream password, and there is no terminal to ask for it`, {
       where: 'streamPassword',
       hint: 'set DPGW_STREAM_PASSWORD, or pass --stream-password env:NAME | file:PATH | exec:CMD',
     });

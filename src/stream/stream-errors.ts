@@ -27,7 +27,7 @@ export function ignoreLateConnectionErrors(client: { connections: { on(event: 'c
 }
 
 export function unknownTopic(topic: string, brokers: string): DpgwError {
-  return new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { code: 'TOPIC_NOT_FOUND', where: brokers, hint: "check the topic's name: the data set's topic label (dpgw enable waits for it), or the one given with --topic" });
+  return new DpgwError('TOPIC_NOT_FOUND', `topic ${topic} does not exist on the brokers`, { where: brokers, hint: "check the topic's name: the data set's topic label (dpgw enable waits for it), or the one given with --topic" });
 }
 
 interface ClientError {
@@ -68,14 +68,13 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
   const brokers = connection.brokers.join(',');
   // The --timeout bound, whichever step it stopped (connecting included): exit 5, as any network time-out.
   if (error instanceof DeadlineReached) {
-    return new DpgwError('network', `reading topic ${topic} took longer than ${timeoutMs / 1000} s (${error.what})`, { code: 'STREAM_UNREACHABLE', where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
+    return new DpgwError('STREAM_UNREACHABLE', `reading topic ${topic} took longer than ${timeoutMs / 1000} s (${error.what})`, { where: brokers, hint: 'check the broker list, or give it more time with --timeout <seconds>' });
   }
   const all = [...nested(error)];
   // dpgw's own refusal of an answer's size (src/stream/broker-frames.ts), whatever the client made of the closed connection.
   const oversized = all.find((e): e is BrokerFrameRefused => e instanceof BrokerFrameRefused);
   if (oversized) {
-    return new DpgwError('network', `cannot read from the brokers: ${oversized.message}`, {
-      code: 'STREAM_UNREACHABLE',
+    return new DpgwError('STREAM_UNREACHABLE', `cannot read from the brokers: ${oversized.message}`, {
       where: brokers,
       hint: "is it a Kafka broker's port? Each address of --broker-list must be a broker's plain listener (SASL_PLAINTEXT, PLAINTEXT without a stream user), not a TLS port or an HTTP server",
     });
@@ -84,8 +83,7 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
   // client calls it an authentication error: only a broker's own answer refuses the stream user.
   const garbage = all.find(isGarbage);
   if (garbage) {
-    return new DpgwError('network', `cannot read from the brokers: their answer is not the Kafka protocol (${garbage.message ?? garbage.name})`, {
-      code: 'STREAM_UNREACHABLE',
+    return new DpgwError('STREAM_UNREACHABLE', `cannot read from the brokers: their answer is not the Kafka protocol (${garbage.message ?? garbage.name})`, {
       where: brokers,
       hint: 'check --broker-list: each address must be a Kafka broker, on its SASL_PLAINTEXT port when a stream user is set',
     });
@@ -93,20 +91,19 @@ export function streamError(error: unknown, connection: Pick<StreamConnection, '
   const refused = all.some((e) => e.code === 'PLT_KFK_AUTHENTICATION' && e.message !== HANDSHAKE_FAILED);
   const noMechanism = all.some((e) => e.apiId === 'UNSUPPORTED_SASL_MECHANISM' || e.apiId === 'ILLEGAL_SASL_STATE');
   if (noMechanism && !refused) {
-    return new DpgwError('auth', `the brokers do not offer SASL SCRAM-SHA-512 for stream user ${connection.username ?? '(none)'}`, { code: 'STREAM_SASL_UNSUPPORTED', where: brokers, hint: 'check --broker-list: the address must be the brokers\' SASL_PLAINTEXT listener with SCRAM-SHA-512' });
+    return new DpgwError('STREAM_SASL_UNSUPPORTED', `the brokers do not offer SASL SCRAM-SHA-512 for stream user ${connection.username ?? '(none)'}`, { where: brokers, hint: 'check --broker-list: the address must be the brokers\' SASL_PLAINTEXT listener with SCRAM-SHA-512' });
   }
   if (refused) {
-    return new DpgwError('auth', `the brokers refused stream user ${connection.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { code: 'STREAM_USER_REFUSED', where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
+    return new DpgwError('STREAM_USER_REFUSED', `the brokers refused stream user ${connection.username ?? '(none)'} (SASL SCRAM-SHA-512)`, { where: brokers, hint: 'check --stream-user and the stream password (--stream-password or DPGW_STREAM_PASSWORD)' });
   }
   if (all.some((e) => e.code === 'PLT_KFK_USER' && /unknown topic/i.test(e.message ?? ''))) return unknownTopic(topic, brokers);
   if (all.some((e) => e.code === 'PLT_KFK_NETWORK' || e.code === 'PLT_KFK_TIMEOUT' || e.message === HANDSHAKE_FAILED)) {
     const detail = (all.map((e) => e.message).find((m) => m && /connection to|timeout|closed/i.test(m)) ?? 'no connection').replace(/\.$/, '');
-    return new DpgwError('network', `cannot read from the brokers: ${detail}`, {
-      code: 'STREAM_UNREACHABLE',
+    return new DpgwError('STREAM_UNREACHABLE', `cannot read from the brokers: ${detail}`, {
       where: brokers,
       hint: connection.username === undefined ? 'check --broker-list; a broker that asks for SASL needs --stream-user and the stream password' : 'check --broker-list and that the brokers are reachable from here',
     });
   }
   const message = all.map((e) => e.message).filter(Boolean).join(': ') || String(error);
-  return new DpgwError('failure', `reading topic ${topic} failed: ${message}`, { code: 'STREAM_READ_FAILED', where: brokers });
+  return new DpgwError('STREAM_READ_FAILED', `reading topic ${topic} failed: ${message}`, { where: brokers });
 }

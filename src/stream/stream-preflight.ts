@@ -133,10 +133,10 @@ export class StreamPreflight {
       throw this.refusal(error, `table ${table}`, topic);
     }
     const facts = metadata.topics.get(topic);
-    if (!facts) throw this.refusal(new DpgwError('failure', `topic ${topic} does not exist on the brokers`, { code: 'TOPIC_NOT_FOUND', where: this.connection.brokers.join(',') }), `table ${table}`, topic);
+    if (!facts) throw this.refusal(new DpgwError('TOPIC_NOT_FOUND', `topic ${topic} does not exist on the brokers`, { where: this.connection.brokers.join(',') }), `table ${table}`, topic);
     const leaderless = facts.partitions.flatMap((p, index) => (p.leader < 0 ? [index] : []));
     if (leaderless.length > 0) {
-      throw this.refusal(new DpgwError('failure', `${plural(leaderless.length, 'partition')} of topic ${topic} (${leaderless.join(', ')}) ${leaderless.length === 1 ? 'has' : 'have'} no leader`, { code: 'TOPIC_NO_LEADER', where: this.connection.brokers.join(',') }), `table ${table}`, topic);
+      throw this.refusal(new DpgwError('TOPIC_NO_LEADER', `${plural(leaderless.length, 'partition')} of topic ${topic} (${leaderless.join(', ')}) ${leaderless.length === 1 ? 'has' : 'have'} no leader`, { where: this.connection.brokers.join(',') }), `table ${table}`, topic);
     }
     return { topic, partitions: facts.partitions.length };
   }
@@ -159,9 +159,9 @@ export class StreamPreflight {
   private refusal(error: unknown, subject: string, topic?: string): DpgwError {
     const cause =
       error instanceof DeadlineReached
-        ? new DpgwError('network', `the brokers did not answer within ${this.options.timeoutMs / 1000} s (${error.what})`, { code: 'STREAM_UNREACHABLE', where: this.connection.brokers.join(','), hint: 'check --broker-list, or give it more time with --timeout <seconds>' })
+        ? new DpgwError('STREAM_UNREACHABLE', `the brokers did not answer within ${this.options.timeoutMs / 1000} s (${error.what})`, { where: this.connection.brokers.join(','), hint: 'check --broker-list, or give it more time with --timeout <seconds>' })
         : streamError(error, this.connection, topic ?? '(none)', this.options.timeoutMs);
     const hint = `${cause.hint ? `${cause.hint}; ` : ''}${subject.startsWith('table ') ? 'the table was not sent' : 'nothing was sent'}; where dpgw cannot reach the brokers the store reaches, pass ${SKIP_STREAM_CHECK_FLAG}`;
-    return new DpgwError(cause.kind, `${subject} would never consume: ${cause.message}`, { code: cause.errorCode, where: cause.where, hint, cause: error });
+    return new DpgwError(cause.errorCode, `${subject} would never consume: ${cause.message}`, { where: cause.where, hint, cause: error });
   }
 }

@@ -95,7 +95,7 @@ describe('requests as the contract describes them', () => {
     });
     const c = clientFor(server.url, {
       tokenSupplier: async () => {
-        throw new DpgwError('auth', 'not logged in', { code: 'NOT_SIGNED_IN' });
+        throw new DpgwError('NOT_SIGNED_IN', 'not logged in');
       },
     });
     expect(await c.health()).toEqual({ status: 503, record: down });

@@ -1,9 +1,9 @@
-/** docs/error-codes.md and the code's list of error codes say the same, exit codes included; every error gets a code that agrees with its exit code. */
+/** docs/error-codes.md and the code's list of error codes say the same, exit codes included; an error's code decides its kind and its exit code. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DpgwError } from '../../src/errors/dpgw-error.js';
-import { ERROR_CODES } from '../../src/errors/error-codes.js';
+import { DpgwError, type ErrorKind } from '../../src/errors/dpgw-error.js';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '../../src/errors/error-codes.js';
 import { ROOT } from '../helpers/run-dpgw.js';
 
 describe('error codes', () => {
@@ -13,10 +13,24 @@ describe('error codes', () => {
     expect(rows).toEqual(Object.entries(ERROR_CODES).map(([code, entry]) => [code, entry.exit]));
   });
 
-  it('codes are upper snake case, and an error whose code would disagree with its exit code carries its kind\'s general code', () => {
+  it('codes are upper snake case', () => {
     for (const code of Object.keys(ERROR_CODES)) expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
-    expect(new DpgwError('usage', 'x', { code: 'SETTING_MISSING' }).errorCode).toBe('SETTING_MISSING');
-    expect(new DpgwError('network', 'x', { code: 'SETTING_MISSING' }).errorCode).toBe('NETWORK_ERROR');
-    expect(new DpgwError('failure', 'x', { code: 'FAILURE' }).toJSON()).toMatchObject({ code: 'FAILURE', exitCode: 1 });
+  });
+
+  it('the code decides the kind and the exit code, so the three cannot disagree', () => {
+    expect(new DpgwError('SETTING_MISSING', 'x').toJSON()).toMatchObject({ code: 'SETTING_MISSING', kind: 'usage', exitCode: 2 });
+    expect(new DpgwError('CONFIG_INVALID', 'x').toJSON()).toMatchObject({ code: 'CONFIG_INVALID', kind: 'input', exitCode: 2 });
+    expect(new DpgwError('SIGN_IN_FAILED', 'x').toJSON()).toMatchObject({ code: 'SIGN_IN_FAILED', kind: 'failure', exitCode: 1 });
+    expect(new DpgwError('STREAM_USER_REFUSED', 'x').toJSON()).toMatchObject({ code: 'STREAM_USER_REFUSED', kind: 'auth', exitCode: 4 });
+    expect(new DpgwError('SERVER_TIMEOUT', 'x').toJSON()).toMatchObject({ code: 'SERVER_TIMEOUT', kind: 'network', exitCode: 5 });
+    // Every code: its own code kept, an exit code from its entry, and a kind that ends with that exit code.
+    const exitOfKind = new Map<ErrorKind, number>();
+    for (const [code, entry] of Object.entries(ERROR_CODES) as Array<[ErrorCode, ErrorCodeEntry]>) {
+      const error = new DpgwError(code, 'x');
+      expect([error.errorCode, error.exitCode]).toEqual([code, entry.exit]);
+      expect(exitOfKind.get(error.kind) ?? entry.exit, `${code} is of kind ${error.kind}, which other codes end with another exit code`).toBe(entry.exit);
+      exitOfKind.set(error.kind, entry.exit);
+    }
+    expect([...exitOfKind.keys()].sort()).toEqual(['auth', 'failure', 'input', 'interrupted', 'network', 'not-found', 'rejected', 'unhealthy', 'usage', 'verification']);
   });
 });

@@ -100,7 +100,7 @@ describe('the reporter writes a message as one line', () => {
     reporter.notice(attack);
     reporter.trace(attack);
     reporter.next(attack);
-    reporter.error(new DpgwError('rejected', `refused: ${attack}`, { code: 'REQUEST_REJECTED', hint: attack }));
+    reporter.error(new DpgwError('REQUEST_REJECTED', `refused: ${attack}`, { hint: attack }));
     reporter.result({ data: null, human: () => ['TITLE', `row ${attack}`, '\tindented'] });
     const lines = stderr().trimEnd().split('\n');
     expect(lines).toHaveLength(8);
@@ -120,7 +120,7 @@ describe('the reporter writes a message as one line', () => {
   it("in GitHub Actions: its annotations and groups are the only lines that start with '::'", () => {
     const { reporter, stderr } = reporterWith(true);
     reporter.group(`data set ${attack}`, [`  step ${attack}`, '::add-mask::raw line a caller passed']);
-    reporter.error(new DpgwError('rejected', `refused: ${attack}`, { code: 'REQUEST_REJECTED' }));
+    reporter.error(new DpgwError('REQUEST_REJECTED', `refused: ${attack}`));
     const lines = stderr().trimEnd().split('\n');
     expect(lines.filter((line) => line.startsWith('::'))).toEqual([
       String.raw`::group::data set DOWN\n::error title=ATTACK::x\r::add-mask::x\u2028end`,

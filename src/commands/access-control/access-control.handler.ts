@@ -25,9 +25,9 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
   // The file dpgw writes passes dpgw's own check, or it is not written.
   const checked = checkAccessControl(text, { policyEngine });
   const firstError = checked.problems.find((p) => p.severity === 'error');
-  if (firstError) throw new DpgwError('usage', `the rendered file would not pass its check: ${firstError.message}`, { code: 'ACCESS_CONTROL_INVALID', hint: firstError.hint });
+  if (firstError) throw new DpgwError('ACCESS_CONTROL_INVALID', `the rendered file would not pass its check: ${firstError.message}`, { hint: firstError.hint });
   // And the coordinator reads back exactly the URLs given: no value ended its line early or continued into the next.
-  if (checked.properties['opa.policy.uri'] !== rendered.policyUri && policyEngine === 'opa') throw new DpgwError('usage', 'the rendered file would not read back the policy URI as given', { code: 'ACCESS_CONTROL_INVALID', where: '--policy-uri' });
+  if (checked.properties['opa.policy.uri'] !== rendered.policyUri && policyEngine === 'opa') throw new DpgwError('ACCESS_CONTROL_INVALID', 'the rendered file would not read back the policy URI as given', { where: '--policy-uri' });
 
   const output = options.output;
   // A link at the path is refused before its target is read or compared; --force replaces the link itself.
@@ -35,7 +35,7 @@ export const render: HandlerOf<AccessControlRenderCommand> = async (context) => 
   const existing = output === undefined ? undefined : existingText(output);
   const changed = existing !== text;
   // A file the coordinator may already use is not replaced by surprise; refused before anything else is said.
-  if (existing !== undefined && changed && options.force !== true) throw new DpgwError('usage', `${output} exists and differs from the rendered file: not overwritten`, { code: 'OUTPUT_EXISTS', where: '--output', hint: 'pass --force to replace it, or check it with `dpgw access-control check`' });
+  if (existing !== undefined && changed && options.force !== true) throw new DpgwError('OUTPUT_EXISTS', `${output} exists and differs from the rendered file: not overwritten`, { where: '--output', hint: 'pass --force to replace it, or check it with `dpgw access-control check`' });
 
   // Flags, the environment and the profile mix in one file: say where each value came from, as `dpgw config` does.
   for (const [key, label] of [['policyEngine', 'policy engine'], ['policyUri', 'policy URI'], ['policyBatchedUri', 'batched policy URI']] as const) {

@@ -12,7 +12,7 @@ export const status: HandlerOf<AuthStatusCommand> = async (context) => {
   const session = await sessionContext(context);
   const summary = await sessionStatus(session);
   const profile = session.session.profile;
-  if (!summary) throw new DpgwError('auth', `not signed in (profile "${profile}")`, { code: 'NOT_SIGNED_IN', hint: `${loginHint(session).replace(/ again$/, '')}, or set DPGW_TOKEN in a pipeline` });
+  if (!summary) throw new DpgwError('NOT_SIGNED_IN', `not signed in (profile "${profile}")`, { hint: `${loginHint(session).replace(/ again$/, '')}, or set DPGW_TOKEN in a pipeline` });
   const now = Date.now();
   const accessExpired = summary.accessTokenExpiresAt !== undefined && Date.parse(summary.accessTokenExpiresAt) <= now;
   const refreshExpired = summary.refreshTokenExpiresAt !== undefined && Date.parse(summary.refreshTokenExpiresAt) <= now;

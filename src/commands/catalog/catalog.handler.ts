@@ -32,7 +32,7 @@ function listing<T>(context: CommandContext, records: T[], what: string, filtere
 /** The filters of a listing; a name pattern as --name or as the argument (`dpgw catalog datasets 'tr*'`). */
 function filterOf(options: { datasource?: string; enablement?: string; name?: string }, pattern?: string): CatalogFilter {
   if (pattern !== undefined && options.name !== undefined && pattern !== options.name) {
-    throw new DpgwError('usage', `two name patterns: "${pattern}" and --name "${options.name}"`, { code: 'CONFLICTING_ARGUMENTS', where: '--name', hint: 'give one of them' });
+    throw new DpgwError('CONFLICTING_ARGUMENTS', `two name patterns: "${pattern}" and --name "${options.name}"`, { where: '--name', hint: 'give one of them' });
   }
   return { dataSource: options.datasource, enablement: options.enablement, name: options.name ?? pattern };
 }
@@ -101,8 +101,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   const matches = enabled.filter((view) => view.name === name);
   if (matches.length === 0) {
     const near = closestMatch(name, [...new Set(enabled.map((view) => view.name))]);
-    throw new DpgwError('failure', `data set "${name}" is not enabled${enablement ? ` in enablement ${enablement}` : ''}: the catalog lists no enabled data set of that name`, {
-      code: 'DATA_SET_NOT_ENABLED',
+    throw new DpgwError('DATA_SET_NOT_ENABLED', `data set "${name}" is not enabled${enablement ? ` in enablement ${enablement}` : ''}: the catalog lists no enabled data set of that name`, {
       where: 'dataset',
       hint: near
         ? serverText(`did you mean "${near}"?`)
@@ -110,8 +109,7 @@ export const show: HandlerOf<CatalogShowCommand> = async (context) => {
     });
   }
   if (matches.length > 1) {
-    throw new DpgwError('usage', `data set "${name}" is enabled in ${plural(matches.length, 'enablement')}`, {
-      code: 'ENABLEMENT_AMBIGUOUS',
+    throw new DpgwError('ENABLEMENT_AMBIGUOUS', `data set "${name}" is enabled in ${plural(matches.length, 'enablement')}`, {
       where: 'dataset',
       hint: `choose one with --enablement: ${serverText(matches.map((m) => m.enablement.name ?? m.enablement.id).join(', '))}`,
     });
@@ -161,6 +159,6 @@ function storagesOf(view: EnabledDataSetView): string {
 
 /** `catalog show` takes one name, not a pattern: wildcards in it are refused, with the listing that takes them. */
 function refusePattern(name: string): void {
-  if (/[*?]/.test(name)) throw new DpgwError('usage', `"${name}" is a pattern: \`catalog show\` takes one data set's name`, { code: 'INVALID_ARGUMENT', where: 'dataset', hint: `list the matching ones with \`dpgw catalog datasets --name '${name}'\`` });
+  if (/[*?]/.test(name)) throw new DpgwError('INVALID_ARGUMENT', `"${name}" is a pattern: \`catalog show\` takes one data set's name`, { where: 'dataset', hint: `list the matching ones with \`dpgw catalog datasets --name '${name}'\`` });
 }
 

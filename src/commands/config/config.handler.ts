@@ -50,7 +50,7 @@ export const show: HandlerOf<ConfigShowCommand> = async (context) => {
 
 function checkKey(key: string): void {
   if (PROFILE_KEYS.includes(key)) return;
-  throw new DpgwError('usage', `unknown setting "${key}"`, { code: 'SETTING_UNKNOWN', where: 'config key', hint: unknownNameHint(key, PROFILE_KEYS, 'settings') });
+  throw new DpgwError('SETTING_UNKNOWN', `unknown setting "${key}"`, { where: 'config key', hint: unknownNameHint(key, PROFILE_KEYS, 'settings') });
 }
 
 /** The profile an edit applies to: --profile, else DPGW_PROFILE, else the file's current one, else `default`. */
@@ -70,7 +70,7 @@ export const set: HandlerOf<ConfigSetCommand> = async (context) => {
   const [key, value] = context.args;
   checkKey(key);
   const problem = settingValueProblem(key as SettingKey, value);
-  if (problem !== undefined) throw new DpgwError('usage', problem, { code: 'SETTING_INVALID', where: `config set ${key}`, hint: 'nothing was written' });
+  if (problem !== undefined) throw new DpgwError('SETTING_INVALID', problem, { where: `config set ${key}`, hint: 'nothing was written' });
   const config = await loadConfigFile(configDirectory(context.io.env));
   const profile = targetProfile(context.options, context.io.env, config.currentProfile?.value);
   const previous = config.profiles.get(profile)?.get(key)?.value;
@@ -105,7 +105,7 @@ export const use: HandlerOf<ConfigUseCommand> = async (context) => {
   questions.done();
   checkProfileName(profile, 'config use');
   if (!config.profiles.has(profile)) {
-    throw new DpgwError('usage', `unknown profile "${profile}"`, { code: 'PROFILE_NOT_FOUND', where: config.path, hint: unknownProfileHint(profile, config, context.io.env) });
+    throw new DpgwError('PROFILE_NOT_FOUND', `unknown profile "${profile}"`, { where: config.path, hint: unknownProfileHint(profile, config, context.io.env) });
   }
   setCurrentProfile(config, profile);
   await saveConfigFile(config);

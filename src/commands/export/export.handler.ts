@@ -14,7 +14,7 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   const { options, reporter } = context;
   const folder = resolve(context.io.cwd, options.output);
   if (options.manifest !== undefined && !MANIFEST_NAME.test(options.manifest)) {
-    throw new DpgwError('usage', `${JSON.stringify(options.manifest)} is no manifest name: use letters, digits, '.', '-' and '_', starting with a letter or digit`, { code: 'INVALID_ARGUMENT', where: '--manifest' });
+    throw new DpgwError('INVALID_ARGUMENT', `${JSON.stringify(options.manifest)} is no manifest name: use letters, digits, '.', '-' and '_', starting with a letter or digit`, { where: '--manifest' });
   }
   // An earlier export (or a manifest someone edited since), or a link in its place, is not replaced by surprise: refused before anything is asked.
   const manifestFile = join(folder, MANIFEST_FILE);
@@ -34,8 +34,7 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
     const filters = [options.table?.length ? `--table ${options.table.join(', ')}` : '', options.dataset?.length ? `--dataset ${options.dataset.join(', ')}` : '', options.manifest !== undefined ? `--manifest ${options.manifest}` : ''].filter(Boolean);
     // Where: the filters that found nothing (the store itself, when none was given).
     const filterFlags = filters.map((filter) => filter.split(' ')[0]!);
-    throw new DpgwError('not-found', `no table to export${filters.length ? ` for ${filters.join(', ')}` : ''}${result.leftOut.length ? ` (${plural(result.leftOut.length, 'table')} left out, above)` : ''}; nothing was written`, {
-      code: 'NOTHING_TO_EXPORT',
+    throw new DpgwError('NOTHING_TO_EXPORT', `no table to export${filters.length ? ` for ${filters.join(', ')}` : ''}${result.leftOut.length ? ` (${plural(result.leftOut.length, 'table')} left out, above)` : ''}; nothing was written`, {
       ...(filterFlags.length ? { where: filterFlags.join(', ') } : {}),
       hint: 'see what the store holds with `dpgw catalog datasets` and `dpgw table get <name>`',
     });

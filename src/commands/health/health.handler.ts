@@ -18,7 +18,7 @@ export const health: HandlerOf<HealthCommand> = async (context) => {
       return (await gateway.health(component)).record;
     } catch (error) {
       if (component !== undefined && error instanceof GatewayError && error.status === 404) {
-        throw new DpgwError('usage', `the gateway has no health component "${component}"`, { code: 'HEALTH_COMPONENT_NOT_FOUND', where: 'component', hint: `known components: ${Object.keys(HEALTH_COMPONENTS).join(', ')}` });
+        throw new DpgwError('HEALTH_COMPONENT_NOT_FOUND', `the gateway has no health component "${component}"`, { where: 'component', hint: `known components: ${Object.keys(HEALTH_COMPONENTS).join(', ')}` });
       }
       throw error;
     }

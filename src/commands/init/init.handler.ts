@@ -48,10 +48,10 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   const folder = resolve(io.cwd, context.args[0] ?? '.');
   const manifestFile = join(folder, INIT_MANIFEST_FILE);
   if (options.schema !== undefined && options.fromMessages !== undefined) {
-    throw new DpgwError('usage', 'give --schema or --from-messages, not both', { code: 'CONFLICTING_ARGUMENTS', where: '--from-messages', hint: '--schema takes the schema as it is; --from-messages infers one' });
+    throw new DpgwError('CONFLICTING_ARGUMENTS', 'give --schema or --from-messages, not both', { where: '--from-messages', hint: '--schema takes the schema as it is; --from-messages infers one' });
   }
   if (options.schema !== undefined && (options.metric !== undefined || options.timeColumn !== undefined)) {
-    throw new DpgwError('usage', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { code: 'CONFLICTING_ARGUMENTS', where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
+    throw new DpgwError('CONFLICTING_ARGUMENTS', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
   }
   // Refused before any question: nothing asked is lost to a file that is there already.
   const schemaTarget = options.schema === undefined ? join(folder, INIT_SCHEMA_FILE) : copiedSchemaPath(folder, resolve(io.cwd, options.schema));
@@ -108,7 +108,7 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   }
   // The manifest as provision reads it: what init writes must load without a problem.
   const loaded = await loadManifest(manifestFile);
-  if (loaded.problems.length > 0) throw new DpgwError('failure', `internal error: the written manifest has a problem: ${loaded.problems[0]!.message}`, { code: 'UNEXPECTED_FAILURE', where: manifestFile, hint: 'please report it' });
+  if (loaded.problems.length > 0) throw new DpgwError('UNEXPECTED_FAILURE', `internal error: the written manifest has a problem: ${loaded.problems[0]!.message}`, { where: manifestFile, hint: 'please report it' });
 
   const shownSchema = shownPath(io.cwd, schemaFile.path);
   reporter.success(`wrote ${shownManifest}${schemaFile.written ? ` and ${shownSchema}` : ''}`);
@@ -134,8 +134,7 @@ function refuseToReplace(files: readonly string[], force: boolean, cwd: string):
   const present = files.filter((file) => lstatSync(file, { throwIfNoEntry: false }) !== undefined);
   if (present.length === 0) return;
   // Where: the folder, once; the files by name in it (not the folder's path twice over).
-  throw new DpgwError('usage', `${present.map((file) => basename(file)).join(' and ')} ${present.length === 1 ? 'exists' : 'exist'}: not replaced`, {
-    code: 'OUTPUT_EXISTS',
+  throw new DpgwError('OUTPUT_EXISTS', `${present.map((file) => basename(file)).join(' and ')} ${present.length === 1 ? 'exists' : 'exist'}: not replaced`, {
     where: shownPath(cwd, dirname(present[0]!)),
     hint: 'pass --force to replace, or give another folder: dpgw init <dir>',
   });
@@ -241,7 +240,7 @@ async function inferredSchema(context: Context, questions: Questions, sampled: S
   try {
     inferred = inference.result({ name, timeColumn: timeColumn === FILLED_TIME_COLUMN && !types.has(FILLED_TIME_COLUMN) ? undefined : timeColumn, metrics });
   } catch (error) {
-    if (error instanceof InferenceError) throw new DpgwError('usage', error.message, { code: 'INVALID_ARGUMENT', where: error.option === 'metrics' ? '--metric' : '--time-column' });
+    if (error instanceof InferenceError) throw new DpgwError('INVALID_ARGUMENT', error.message, { where: error.option === 'metrics' ? '--metric' : '--time-column' });
     throw error;
   }
   inferred.warnings.forEach((warning) => reporter.warn(warning));

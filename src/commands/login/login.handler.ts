@@ -65,8 +65,7 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   const grant = session.session.grant;
   // A password piped to a grant that reads none would be ignored, and a script would wait on a browser sign-in instead.
   if (grant !== 'password' && context.options.passwordStdin === true) {
-    throw new DpgwError('usage', `it reads a password, but grant ${grant} (${describeSource(settings.values.grant.source)}) signs in without one`, {
-      code: 'CONFLICTING_ARGUMENTS',
+    throw new DpgwError('CONFLICTING_ARGUMENTS', `it reads a password, but grant ${grant} (${describeSource(settings.values.grant.source)}) signs in without one`, {
       where: '--password-stdin',
       hint: 'pass --grant password to sign in with the password, or leave out --password-stdin',
     });
@@ -92,19 +91,19 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   }
   let username = session.session.username;
   if (username === undefined) {
-    if (!context.canPrompt) throw new DpgwError('usage', 'no username to sign in as', { code: 'SETTING_MISSING', where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
+    if (!context.canPrompt) throw new DpgwError('SETTING_MISSING', 'no username to sign in as', { where: 'username', hint: 'pass --username, set DPGW_USERNAME, or `dpgw config set username …`' });
     username = await textPrompt(context, 'Username:');
   }
   let password: string;
   if (context.options.passwordStdin === true) {
     password = await readStdin(context.io.stdin);
-    if (password === '') throw new DpgwError('usage', 'standard input held no password', { code: 'PASSWORD_MISSING', where: '--password-stdin', hint: 'pipe the password in: `dpgw login --password-stdin < file`' });
+    if (password === '') throw new DpgwError('PASSWORD_MISSING', 'standard input held no password', { where: '--password-stdin', hint: 'pipe the password in: `dpgw login --password-stdin < file`' });
   } else if (context.io.env.DPGW_PASSWORD) {
     password = context.io.env.DPGW_PASSWORD;
   } else if (session.prompt) {
     password = await session.prompt(`Password for ${username}:`);
   } else {
-    throw new DpgwError('usage', 'no password and no terminal to ask for one', { code: 'PASSWORD_MISSING', where: 'password', hint: 'pass --password-stdin (and pipe it in), or set DPGW_PASSWORD' });
+    throw new DpgwError('PASSWORD_MISSING', 'no password and no terminal to ask for one', { where: 'password', hint: 'pass --password-stdin (and pipe it in), or set DPGW_PASSWORD' });
   }
   registerSecret(password);
 

@@ -112,15 +112,14 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
   const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true, sampleIgnore: options.sampleIgnore }, warn);
   // A name taken from the path is shared by every folder of that name (teamA/analytics, teamB/analytics): its mark cannot say which one's a table is.
   if (options.prune === true && !loaded.named) {
-    throw new DpgwError('usage', `--prune needs a manifest with a name: of its own, and ${file} has none (its tables are marked ${MANIFEST_MARK_KEY}: ${loaded.name}, from its path, as any manifest in a folder named ${loaded.name} marks them); nothing was sent`, {
-      code: 'MANIFEST_NAME_REQUIRED',
+    throw new DpgwError('MANIFEST_NAME_REQUIRED', `--prune needs a manifest with a name: of its own, and ${file} has none (its tables are marked ${MANIFEST_MARK_KEY}: ${loaded.name}, from its path, as any manifest in a folder named ${loaded.name} marks them); nothing was sent`, {
       where: loaded.document.at([]),
       hint: `add name: <a name no other manifest of this platform uses> at the top of the manifest, or leave out --prune`,
     });
   }
   // Deleting needs consent, and a script without it learns so before any request: at a terminal the run asks once it knows what it would delete.
   if (options.prune === true && !planOnly && options.yes !== true && !context.canPrompt) {
-    throw new DpgwError('usage', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
+    throw new DpgwError('CONFIRMATION_REQUIRED', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
   }
   // A plan asks for no password and compares tables without it, unless it reads a topic to show an inferred schema
   // (the sample step reads one only when it is at hand without asking: sampleCheckOf).
@@ -224,8 +223,8 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     const changed = results.some((r) => r.changed) || prunedChanges;
     const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true, pruned: pruned ? { changed: prunedChanges, error: pruned.error } : undefined });
     const summary = { manifest: file, ok: failed.length === 0 && !interrupted && !pruned?.error, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(pruning && pruned ? { prune: pruneData(pruning, pruned.steps) } : {}), ...(health ? { health } : {}) };
-    if (pruned?.error) reporter.error(new DpgwError(pruned.error.kind, `prune: ${pruned.error.message}`, { code: pruned.error.errorCode, hint: pruned.error.hint }), { stdout: false, annotate: false });
-    for (const result of failed) reporter.error(new DpgwError('failure', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { code: 'DATA_SET_FAILED', hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
+    if (pruned?.error) reporter.error(new DpgwError(pruned.error.errorCode, `prune: ${pruned.error.message}`, { hint: pruned.error.hint }), { stdout: false, annotate: false });
+    for (const result of failed) reporter.error(new DpgwError('DATA_SET_FAILED', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
     // In a workflow, each failed data set is annotated at its entry of the manifest (the runner shows 10).
     for (const result of failed.slice(0, MAX_ANNOTATIONS)) {
       reporter.annotate({ where: whereOfResult(loaded, prepared, results, result), title: `dpgw: data set ${result.dataset} failed`, message: String(result.error?.message ?? 'failed') });
@@ -413,7 +412,7 @@ const SUMMARY_PROBLEMS = 100;
  * and the error that stopped the command stays the one reported.
  */
 function stoppedInWorkflow(context: CommandContext, toWorkflow: WorkflowReport, file: string | undefined, thrown: unknown): void {
-  const error = thrown instanceof DpgwError ? thrown : new DpgwError('failure', `unexpected error: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { code: 'UNEXPECTED_FAILURE' });
+  const error = thrown instanceof DpgwError ? thrown : new DpgwError('UNEXPECTED_FAILURE', `unexpected error: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   const actions = githubActionsOf(context.io.env)!;
   const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
   const problems = issues.length ? issues.map((issue) => ({ where: issue.where, text: `${issue.field}: ${issue.message}` })) : [{ where: error.where, text: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
@@ -512,7 +511,7 @@ async function confirmPrune(context: CommandContext, plan: PrunePlan): Promise<v
   context.reporter.warn(`--prune would delete from the analytics store (marked ${MANIFEST_MARK_KEY}: ${plan.manifest}, no longer in the manifest):`);
   for (const line of what) context.reporter.info(`  ${line}`);
   const yes = await confirmPrompt(context, `Delete ${plural(plan.tables.length, 'table')} and ${plural(plan.schemas.length, 'schema')}?`);
-  if (!yes) throw new DpgwError('usage', 'the prune was not confirmed; nothing was sent', { code: 'CONFIRMATION_MISMATCH', hint: 'run again and answer yes, pass --yes, or leave out --prune' });
+  if (!yes) throw new DpgwError('CONFIRMATION_MISMATCH', 'the prune was not confirmed; nothing was sent', { hint: 'run again and answer yes, pass --yes, or leave out --prune' });
 }
 
 /** The deletions one after another, each named on the progress line. */

@@ -23,7 +23,7 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
   // The sandbox's own --platform-version shadows the global setting of the same name; the same rule checks both.
   const { platformVersion } = options;
   const versionProblem = platformVersion === undefined ? undefined : settingValueProblem('platformVersion', platformVersion);
-  if (versionProblem !== undefined) throw new DpgwError('usage', versionProblem, { code: 'SETTING_INVALID', where: '--platform-version' });
+  if (versionProblem !== undefined) throw new DpgwError('SETTING_INVALID', versionProblem, { where: '--platform-version' });
 
   // Before the sandbox starts: the name becomes part of file names.
   if (typeof options.writeProfile === 'string') checkProfileName(options.writeProfile, '--write-profile');
@@ -35,7 +35,7 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
     try {
       fromFile = await readUsersFile(options.users);
     } catch (error) {
-      if (error instanceof UsersFileError) throw new DpgwError('input', error.message, { code: 'SANDBOX_USERS_INVALID', where: '--users', hint: 'see README "Sandbox" for the users file format' });
+      if (error instanceof UsersFileError) throw new DpgwError('SANDBOX_USERS_INVALID', error.message, { where: '--users', hint: 'see README "Sandbox" for the users file format' });
       throw error;
     }
   }
@@ -56,9 +56,9 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
       ...fromFile,
     });
   } catch (error) {
-    if (error instanceof RangeError) throw new DpgwError('usage', error.message, { code: 'INVALID_ARGUMENT', where: '--down' });
+    if (error instanceof RangeError) throw new DpgwError('INVALID_ARGUMENT', error.message, { where: '--down' });
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new DpgwError('failure', `a port the sandbox needs is in use (${(error as Error).message})`, { code: 'SANDBOX_PORT_IN_USE', hint: 'pass --port, --auth-port, --query-port, --dashboard-port and --stream-port, or 0 for any free port' });
+    if (code === 'EADDRINUSE') throw new DpgwError('SANDBOX_PORT_IN_USE', `a port the sandbox needs is in use (${(error as Error).message})`, { hint: 'pass --port, --auth-port, --query-port, --dashboard-port and --stream-port, or 0 for any free port' });
     throw error;
   }
 

@@ -88,7 +88,7 @@ export const infer: HandlerOf<SchemaInferCommand> = async (context) => {
   try {
     inferred = inference.result({ name: schemaName, timeColumn: options.timeColumn, metrics: options.metric ?? [] });
   } catch (error) {
-    if (error instanceof InferenceError) throw new DpgwError('usage', error.message, { code: 'INVALID_ARGUMENT', where: error.option === 'metrics' ? '--metric' : '--time-column' });
+    if (error instanceof InferenceError) throw new DpgwError('INVALID_ARGUMENT', error.message, { where: error.option === 'metrics' ? '--metric' : '--time-column' });
     throw error;
   }
   inferred.warnings.forEach((warning) => reporter.warn(warning));
@@ -117,7 +117,7 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>, fit?: MessageFi
   const { sample, dataset: dataSet, topic: topicGiven } = options;
 
   if (dataSet !== undefined || topicGiven !== undefined) {
-    if (files.length > 0) throw new DpgwError('usage', `give messages files or ${dataSet !== undefined ? '--dataset' : '--topic'}, not both`, { code: 'CONFLICTING_ARGUMENTS', where: files[0], hint: 'drop the files to read the topic, or drop the flag to read the files' });
+    if (files.length > 0) throw new DpgwError('CONFLICTING_ARGUMENTS', `give messages files or ${dataSet !== undefined ? '--dataset' : '--topic'}, not both`, { where: files[0], hint: 'drop the files to read the topic, or drop the flag to read the files' });
     const settings = await context.settings();
     const topic = topicGiven ?? (await topicOfDataSet(await context.gateway(), dataSet!, options.enablement));
     const streamUser = streamUserOf(settings);
@@ -133,7 +133,7 @@ async function sampleFor(context: ContextOf<SchemaInferCommand>, fit?: MessageFi
     return { ...sampled, defaultSchemaName: dataSet ?? topic.replace(/^.*\./, '') };
   }
   const sources = files.length === 0 || (files.length === 1 && files[0] === '-') ? ['-'] : files;
-  if (sources.includes('-') && io.stdin.isTTY) throw new DpgwError('usage', 'no messages: give JSON Lines files, --dataset, or pipe them in', { code: 'MISSING_ARGUMENT', hint: 'dpgw schema infer messages.jsonl   or   dpgw schema infer --dataset track   or   … | dpgw schema infer -' });
+  if (sources.includes('-') && io.stdin.isTTY) throw new DpgwError('MISSING_ARGUMENT', 'no messages: give JSON Lines files, --dataset, or pipe them in', { hint: 'dpgw schema infer messages.jsonl   or   dpgw schema infer --dataset track   or   … | dpgw schema infer -' });
   return { ...(await sampleFiles(sources, io.stdin as Readable, sample ?? Infinity, fit)), defaultSchemaName: defaultName(sources[0]!) };
 }
 

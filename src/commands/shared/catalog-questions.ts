@@ -19,7 +19,7 @@ function choice<Value>(kind: NameKind, name: string, value: Value, detail?: stri
 
 export async function askDataSource(context: Asking, gateway: GatewayClient): Promise<string> {
   const sources = await catalogDataSources(gateway);
-  if (sources.length === 0) throw new DpgwError('usage', 'the catalog lists no data sources to choose from', { code: 'DATA_SOURCE_NOT_FOUND', hint: 'check the gateway and profile: dpgw catalog sources' });
+  if (sources.length === 0) throw new DpgwError('DATA_SOURCE_NOT_FOUND', 'the catalog lists no data sources to choose from', { hint: 'check the gateway and profile: dpgw catalog sources' });
   return choosePrompt(
     context,
     'Data source:',
@@ -31,7 +31,7 @@ export async function askDataSource(context: Asking, gateway: GatewayClient): Pr
 /** A data set the source offers, each shown enabled (and where) or not. */
 export async function askOfferedDataSet(context: Asking, gateway: GatewayClient, dataSource: string): Promise<string> {
   const offers = await catalogOffers(gateway, { dataSource });
-  if (offers.length === 0) throw new DpgwError('usage', `data source ${dataSource} offers no data sets`, { code: 'DATA_SET_NOT_FOUND', where: '--datasource', hint: 'choose another: dpgw catalog sources' });
+  if (offers.length === 0) throw new DpgwError('DATA_SET_NOT_FOUND', `data source ${dataSource} offers no data sets`, { where: '--datasource', hint: 'choose another: dpgw catalog sources' });
   return choosePrompt(
     context,
     'Data set:',
@@ -43,7 +43,7 @@ export async function askOfferedDataSet(context: Asking, gateway: GatewayClient,
 /** An enabled data set (a table needs its topic); the enablement too when the name is enabled in several. */
 export async function askEnabledDataSet(context: Asking, gateway: GatewayClient): Promise<{ dataSet: string; enablement?: string }> {
   const views = await enabledDataSets(gateway, {});
-  if (views.length === 0) throw new DpgwError('usage', 'no data set is enabled yet: a table needs the topic of an enabled one', { code: 'DATA_SET_NOT_FOUND', where: '--dataset', hint: 'enable one first: dpgw enable' });
+  if (views.length === 0) throw new DpgwError('DATA_SET_NOT_FOUND', 'no data set is enabled yet: a table needs the topic of an enabled one', { where: '--dataset', hint: 'enable one first: dpgw enable' });
   const counts = new Map<string, number>();
   for (const view of views) counts.set(view.name, (counts.get(view.name) ?? 0) + 1);
   const index = await choosePrompt(

@@ -6,7 +6,7 @@ import { choosePrompt } from './prompts.js';
 
 export async function askProfile(context: Pick<CommandContext, 'io'>, config: ConfigFile): Promise<string> {
   const names = [...config.profiles.keys()];
-  if (names.length === 0) throw new DpgwError('usage', `${config.path} has no profiles to choose from`, { code: 'PROFILE_NOT_FOUND', where: '<profile>', hint: '`dpgw config set gateway <url> --profile <name>` creates one' });
+  if (names.length === 0) throw new DpgwError('PROFILE_NOT_FOUND', `${config.path} has no profiles to choose from`, { where: '<profile>', hint: '`dpgw config set gateway <url> --profile <name>` creates one' });
   const current = config.currentProfile?.value;
   return choosePrompt(
     context,

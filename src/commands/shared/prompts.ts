@@ -12,7 +12,7 @@ async function unlessInterrupted<T>(asked: Promise<T>): Promise<T> {
   try {
     return await asked;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new DpgwError('interrupted', 'interrupted at the prompt; nothing was sent', { code: 'INTERRUPTED' });
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new DpgwError('INTERRUPTED', 'interrupted at the prompt; nothing was sent');
     throw error;
   }
 }

@@ -44,8 +44,7 @@ export class Questions {
   /** A usage error for missing values, saying how to give them. */
   missing(flags: readonly string[], hint?: string): DpgwError {
     const noInput = this.context.argv.includes('--no-input');
-    return new DpgwError('usage', `missing ${flags.join(', ')}`, {
-      code: 'MISSING_ARGUMENT',
+    return new DpgwError('MISSING_ARGUMENT', `missing ${flags.join(', ')}`, {
       where: flags[0]!.split(' ')[0],
       hint: hint ?? `pass ${flags.length === 1 ? 'it' : 'them'} (${noInput ? 'without --no-input, ' : ''}at a terminal dpgw asks); see \`dpgw ${this.context.name} --help\``,
     });

@@ -27,14 +27,14 @@ export async function deleteFromStore(context: CommandContext<DeleteOptions>, ki
   if (options.dryRun === true) return renderDryRun([deletionRequest(target, olapSegment)], { steps: [plannedDeletion(target, olapSegment, 'dry run: not read, nothing sent')] });
   // Decided before any request: a script without --yes learns it at once, and nothing is sent.
   if (options.yes !== true && !context.canPrompt) {
-    throw new DpgwError('usage', `deleting ${kind} ${target.name} needs confirmation, and there is no terminal to ask on; nothing was sent`, { code: 'CONFIRMATION_REQUIRED', where: '--yes', hint: `pass --yes to delete it without asking: dpgw ${kind} delete ${target.name} --yes` });
+    throw new DpgwError('CONFIRMATION_REQUIRED', `deleting ${kind} ${target.name} needs confirmation, and there is no terminal to ask on; nothing was sent`, { where: '--yes', hint: `pass --yes to delete it without asking: dpgw ${kind} delete ${target.name} --yes` });
   }
   const client = await context.gateway();
   // Read first: nobody is asked to confirm deleting what does not exist, or a schema a table still uses.
   const planned = await planDeletion(client, target, olapSegment);
   if (options.yes !== true) {
     const typed = await textPrompt(context, `Type ${target.name} to delete ${kind} ${target.name} from the analytics store:`);
-    if (typed.trim() !== target.name) throw new DpgwError('usage', `${shown(typed.trim())} is not ${target.name}; nothing was deleted`, { code: 'CONFIRMATION_MISMATCH', hint: `type ${target.name} exactly, or pass --yes` });
+    if (typed.trim() !== target.name) throw new DpgwError('CONFIRMATION_MISMATCH', `${shown(typed.trim())} is not ${target.name}; nothing was deleted`, { hint: `type ${target.name} exactly, or pass --yes` });
   }
   const progress = startProgress(reporter, io, `deleting ${kind} ${target.name}`);
   let record;

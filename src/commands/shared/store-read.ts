@@ -14,15 +14,13 @@ import { maskSecrets } from '../../secrets/redaction.js';
 
 function shown(read: StoreRead<Record<string, unknown>>, what: 'schema' | 'table', name: string): CommandOutput {
   if (read.kind === 'not-found') {
-    throw new DpgwError('not-found', `the analytics store has no ${what} "${name}"`, {
-      code: what === 'schema' ? 'SCHEMA_NOT_FOUND' : 'TABLE_NOT_FOUND',
+    throw new DpgwError(what === 'schema' ? 'SCHEMA_NOT_FOUND' : 'TABLE_NOT_FOUND', `the analytics store has no ${what} "${name}"`, {
       where: read.url,
       hint: what === 'schema' ? 'push it with `dpgw schema push <file>`' : 'see what the catalog has with `dpgw catalog datasets`, or create it with `dpgw table create`',
     });
   }
   if (read.kind === 'not-exposed') {
-    throw new DpgwError('rejected', `this gateway does not expose reads of the analytics store: GET ${read.url} answered ${read.why}`, {
-      code: 'STORE_READS_NOT_EXPOSED',
+    throw new DpgwError('STORE_READS_NOT_EXPOSED', `this gateway does not expose reads of the analytics store: GET ${read.url} answered ${read.why}`, {
       hint: 'ask the platform team to pass GET /api/internal/<olap>/schemas/{name} and /tables/{name} on to the store, or check --olap-segment',
     });
   }

@@ -122,7 +122,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   if (built.schema && typeof inputs.schema === 'string') {
     const stored = await client.getSchema(built.schemaName);
     if (stored.kind === 'not-found') {
-      throw new DpgwError('not-found', `the store holds no schema ${built.schemaName}: the table would be refused`, { code: 'SCHEMA_NOT_FOUND', where: stored.url, hint: `push it first: dpgw schema push ${inputs.schema}; nothing was sent` });
+      throw new DpgwError('SCHEMA_NOT_FOUND', `the store holds no schema ${built.schemaName}: the table would be refused`, { where: stored.url, hint: `push it first: dpgw schema push ${inputs.schema}; nothing was sent` });
     }
   }
   const { answer } = await applyTable(client, built.table, { existing: { fail: 'use it as it is, or choose another name with --name' } });
@@ -142,7 +142,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   } catch (error) {
     // The failure carries what was created, for --json.
     if (error instanceof DpgwError && error.errorCode === 'NOT_CONSUMING') {
-      throw new DpgwError(error.kind, error.message, { code: error.errorCode, hint: error.hint, details: data((error.details as { consumption: Consumption }).consumption) });
+      throw new DpgwError(error.errorCode, error.message, { hint: error.hint, details: data((error.details as { consumption: Consumption }).consumption) });
     }
     throw error;
   }

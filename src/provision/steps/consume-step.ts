@@ -38,8 +38,7 @@ export async function applyConsume(client: GatewayClient, inputs: ConsumeInputs)
   if (consumption.state === 'not-checked') return { consumption, record: { step: 'consume', action: 'wait', status: 'skipped', reason: consumptionText(consumption) } };
   // Ctrl-C or SIGTERM cut the wait short: the table was sent, whether it consumes is not known.
   if (inputs.signal?.aborted) throw new StepInterrupted({ step: 'consume', action: 'wait', status: 'sent', reason: `stopped while waiting for table ${tableName} to consume topic ${topic}: the outcome is unknown` });
-  throw new DpgwError('failure', `table ${tableName}${inputs.created ? ' was created but' : ''} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
-    code: 'NOT_CONSUMING',
+  throw new DpgwError('NOT_CONSUMING', `table ${tableName}${inputs.created ? ' was created but' : ''} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
     hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
     details: { consumption },
   });

@@ -101,8 +101,7 @@ export async function applyDeletion(client: GatewayClient, target: DeletionTarge
   if (answer.kind === 'not-found' && !inputs.seenBefore) throw notFoundError(target);
   if (answer.kind === 'in-use') throw schemaInUseError(name, tableOfRefusal(answer.message), answer.message);
   if (answer.kind === 'not-exposed') {
-    throw new DpgwError('rejected', `this gateway does not expose deletes of the analytics store: DELETE ${answer.url} answered ${answer.why}`, {
-      code: 'STORE_DELETES_NOT_EXPOSED',
+    throw new DpgwError('STORE_DELETES_NOT_EXPOSED', `this gateway does not expose deletes of the analytics store: DELETE ${answer.url} answered ${answer.why}`, {
       hint: `nothing was deleted; ask the platform team to pass DELETE /api/internal/<olap>/${kind}s/{name} on to the store, or check --olap-segment`,
     });
   }
@@ -114,8 +113,7 @@ export async function applyDeletion(client: GatewayClient, target: DeletionTarge
     if (live.kind === 'not-found') return { step: kind, action: 'delete', status: 'changed', reason: `${kind} ${name} deleted; the store no longer holds it (after ${seconds})` };
     if (live.kind === 'not-exposed') return { step: kind, action: 'delete', status: 'changed', reason: `${kind} ${name} deleted; not read back: ${live.why}` };
     if (Date.now() - started + pause > inputs.timeoutMs) {
-      throw new DpgwError('failure', `${kind} ${name} was deleted, but the analytics store still holds it after ${seconds}: it drops it in the background`, {
-        code: 'DELETE_NOT_FINISHED',
+      throw new DpgwError('DELETE_NOT_FINISHED', `${kind} ${name} was deleted, but the analytics store still holds it after ${seconds}: it drops it in the background`, {
         hint: `see whether it is gone with \`dpgw ${kind} get ${name}\` before creating a ${kind} of that name; wait longer with --timeout <seconds>`,
       });
     }
@@ -130,8 +128,7 @@ async function read(client: GatewayClient, target: DeletionTarget): Promise<Stor
 }
 
 function notFoundError(target: DeletionTarget): DpgwError {
-  return new DpgwError('not-found', `the analytics store has no ${target.kind} "${target.name}"; nothing was deleted`, {
-    code: target.kind === 'schema' ? 'SCHEMA_NOT_FOUND' : 'TABLE_NOT_FOUND',
+  return new DpgwError(target.kind === 'schema' ? 'SCHEMA_NOT_FOUND' : 'TABLE_NOT_FOUND', `the analytics store has no ${target.kind} "${target.name}"; nothing was deleted`, {
     hint: `check the name (\`dpgw ${target.kind} get ${target.name}\`)`,
   });
 }
@@ -145,8 +142,7 @@ function tableOfRefusal(message: string): string[] {
 /** A schema a table still uses: refused before anything is sent when the reads show it, and the store's own refusal (409) said the same way. */
 export function schemaInUseError(schemaName: string, tables: string[], storeSaid?: string): DpgwError {
   const users = tables.length === 1 ? `table ${tables[0]} uses it` : tables.length ? `tables ${tables.join(', ')} use it` : `a table uses it (the store refused: ${storeSaid ?? '409'})`;
-  return new DpgwError('rejected', `schema ${schemaName} cannot be deleted: ${users}; nothing was deleted`, {
-    code: 'SCHEMA_IN_USE',
+  return new DpgwError('SCHEMA_IN_USE', `schema ${schemaName} cannot be deleted: ${users}; nothing was deleted`, {
     hint:
       tables.length === 1
         ? `delete the table first (dpgw table delete ${tables[0]}), or keep the schema`

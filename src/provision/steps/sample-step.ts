@@ -61,8 +61,7 @@ export function checkIgnored(ignore: SampleIgnore | undefined, schema: Analytics
   const unknown = ignore.columns.filter((column) => !columns.includes(column));
   if (unknown.length === 0) return;
   const near = unknown.map((column) => closestMatch(column, columns)).filter((column) => column !== undefined);
-  throw new DpgwError('usage', `schema ${schema.schemaName} has no column ${unknown.map(serverText).join(', ')} to pass unjudged`, {
-    code: 'INVALID_ARGUMENT',
+  throw new DpgwError('INVALID_ARGUMENT', `schema ${schema.schemaName} has no column ${unknown.map(serverText).join(', ')} to pass unjudged`, {
     where: ignore.where,
     hint: near.length ? `did you mean ${near.join(', ')}? nothing was sent` : `name columns of schema ${schema.schemaName}; nothing was sent`,
   });
@@ -84,8 +83,7 @@ function misfitError(report: FitReport, topic: string, schemaName: string, table
   ];
   // A schema held against another topic's messages misses every column: the first few say so, details keep them all.
   const shown = problems.length > SHOWN_PROBLEMS ? [...problems.slice(0, SHOWN_PROBLEMS), `and ${problems.length - SHOWN_PROBLEMS} more (--json lists every one)`] : problems;
-  return new DpgwError('input', `schema ${schemaName} does not fit the messages of topic ${topic}: ${shown.join('; ')}; table ${tableName} would leave ${problems.length === 1 ? 'that column' : 'those columns'} empty`, {
-    code: 'MESSAGES_DO_NOT_FIT',
+  return new DpgwError('MESSAGES_DO_NOT_FIT', `schema ${schemaName} does not fit the messages of topic ${topic}: ${shown.join('; ')}; table ${tableName} would leave ${problems.length === 1 ? 'that column' : 'those columns'} empty`, {
     where,
     hint: `fix the schema (dpgw schema infer --check <schema file> --dataset <data set> lists every difference), or pass --sample-ignore <column> for a column you know the store fills; nothing of the table was sent`,
     details: { messages: report.messages, missing: report.missing, mistyped: report.mistyped, extra: report.extra },

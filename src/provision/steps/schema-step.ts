@@ -18,7 +18,7 @@ export function schemaAction(change: LiveComparison['change']): PlanAction {
 
 /** The refusal of a schema the store would not take, as the error that fails its data set (or `schema push`). */
 export function refusedSchemaError(schemaName: string, live: LiveComparison, where: string | undefined, hint: string): DpgwError {
-  return new DpgwError('input', incompatibleSchemaMessage(schemaName, live.lines), { code: 'SCHEMA_CHANGE_REFUSED', where, hint, details: { difference: live.lines } });
+  return new DpgwError('SCHEMA_CHANGE_REFUSED', incompatibleSchemaMessage(schemaName, live.lines), { where, hint, details: { difference: live.lines } });
 }
 
 export interface SchemaPlanInputs {

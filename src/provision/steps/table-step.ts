@@ -30,8 +30,7 @@ const ADOPT_FLAG = '--adopt';
 export function ownershipRefusal(tableName: string, live: Record<string, unknown>, mark: ManifestMark, inputs: { adopt: boolean; unsent: string; where?: string }): DpgwError | undefined {
   const ownership = tableOwnership(live, mark);
   if (ownership.kind !== 'other' || inputs.adopt) return undefined;
-  return new DpgwError('input', `${ownedElsewhere(tableName, ownership.owner, mark)}; ${inputs.unsent}`, {
-    code: 'TABLE_OWNED_ELSEWHERE',
+  return new DpgwError('TABLE_OWNED_ELSEWHERE', `${ownedElsewhere(tableName, ownership.owner, mark)}; ${inputs.unsent}`, {
     where: inputs.where,
     hint: `pass ${ADOPT_FLAG} to update it and mark it ${MANIFEST_MARK_KEY}: ${mark.name} (manifest ${shownMark(ownership.owner)} then no longer owns or prunes it), or give this data set another table name (table.name)`,
     details: { owner: ownership.owner.name },

@@ -27,8 +27,7 @@ export async function verifyStep(spec: VerifySettings, dataSet: string, table: s
     reports.push({ profile, ...report });
     const failed = report.checks.find((c) => !c.ok);
     if (failed) {
-      throw new DpgwError('verification', `as profile ${profile} (expected ${expect}): ${failed.check} failed: expected ${failed.expected}; the query engine answered ${failed.answered}`, {
-        code: 'VERIFICATION_FAILED',
+      throw new DpgwError('VERIFICATION_FAILED', `as profile ${profile} (expected ${expect}): ${failed.check} failed: expected ${failed.expected}; the query engine answered ${failed.answered}`, {
         hint: failed.hint,
         details: { profile, checks: report.checks },
       });
