@@ -1,6 +1,6 @@
 /** `dpgw access-control render|check`: the group and its flags; the handlers are access-control.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 
 const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => kit
     .scopedSettings(command, 'access')

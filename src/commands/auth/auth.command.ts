@@ -1,5 +1,5 @@
 /** `dpgw auth status|token`: the group and its subcommands; the handlers are auth.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
 
 export type AuthStatusCommand = CommandFor<'status'>;
 export type AuthTokenCommand = CommandFor<'token'>;

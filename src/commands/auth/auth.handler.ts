@@ -1,5 +1,5 @@
 /** `dpgw auth status` and `dpgw auth token`: the signed-in session, as the token cache or DPGW_TOKEN holds it. */
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { SessionSummary } from '../../auth/session.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';

@@ -1,6 +1,6 @@
 /** `dpgw catalog sources|offers|enablements|datasets|show`: the group and each subcommand's flags; the handlers are catalog.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { askedHelp } from '../shared/asked-help.js';
 
 const NAME_PATTERN = "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*'); also as the argument";

@@ -1,7 +1,7 @@
-/** `dpgw completion <shell>`: its argument; the handler is completion.handler.ts, the candidates cli/completion.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-import { SHELLS } from '../../cli/completion.js';
+/** `dpgw completion <shell>`: its argument; the handler is completion.handler.ts, the candidates command-kit/completion.ts. */
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
+import { SHELLS } from '../../command-kit/completion.js';
 
 const completionOptions = (command: CommandFor<'completion'>, kit: OptionKit) => command.addArgument(kit.argument('<shell>', 'bash, zsh or fish').choices(SHELLS));
 export type CompletionCommand = ReturnType<typeof completionOptions>;

@@ -1,5 +1,5 @@
 /** `dpgw config [show|set|unset|use|profiles|path]`: the group and its subcommands; the handlers are config.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
 
 export type ConfigShowCommand = CommandFor<'show'>;

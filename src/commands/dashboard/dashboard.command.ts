@@ -1,6 +1,6 @@
 /** `dpgw dashboard`: its flags; the handler is dashboard.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { askedHelp } from '../shared/asked-help.js';
 
 const dashboardOptions = (command: CommandFor<'dashboard'>, kit: OptionKit) =>

@@ -1,6 +1,6 @@
 /** `dpgw enable`: its flags; the handler is enable.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 
 const enableOptions = (command: CommandFor<'enable'>, kit: OptionKit) =>
   command

@@ -1,6 +1,6 @@
 /** `dpgw export --output DIR`: its flags; the handler is export.handler.ts, the work src/export/. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 
 const exportOptions = (command: CommandFor<'export'>, kit: OptionKit) =>
   kit.scopedSettings(

@@ -1,6 +1,6 @@
 /** `dpgw health`: its flags; the handler is health.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 
 const healthOptions = (command: CommandFor<'health [component]'>, kit: OptionKit) =>
   command.addOption(kit.option('--watch <seconds>', 'check again every few seconds (in place on a terminal) until Ctrl-C').argParser(kit.positiveSeconds));

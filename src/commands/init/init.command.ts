@@ -1,6 +1,6 @@
 /** `dpgw init [dir]`: its flags; the handler is init.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 
 const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =>

@@ -1,5 +1,5 @@
 /** `dpgw login`: its flags; the handler is login.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
 
 const loginOptions = (command: CommandFor<'login'>) => command.option('--password-stdin', 'read the password from standard input (else DPGW_PASSWORD, else a hidden prompt)');
 export type LoginCommand = ReturnType<typeof loginOptions>;

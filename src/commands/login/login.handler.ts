@@ -1,5 +1,5 @@
 /** `dpgw login`: the password grant, and the token cached for the profile (auth/session.ts). */
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';

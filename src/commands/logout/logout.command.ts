@@ -1,5 +1,5 @@
 /** `dpgw logout`: no flags of its own; the handler is logout.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
 
 export type LogoutCommand = CommandFor<'logout'>;
 

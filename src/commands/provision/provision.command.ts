@@ -1,6 +1,6 @@
 /** `dpgw provision <manifest>`: its flags; the handler is provision.handler.ts, the run src/provision/. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 import { askedHelp } from '../shared/asked-help.js';
 

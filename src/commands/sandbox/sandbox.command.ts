@@ -1,6 +1,6 @@
 /** `dpgw sandbox`: its flags; the handler is sandbox.handler.ts, the emulators src/sandbox/. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 
 const sandboxOptions = (command: CommandFor<'sandbox'>, kit: OptionKit) =>
   command

@@ -1,6 +1,6 @@
 /** `dpgw schema push|get|validate|infer`: the group and each subcommand's flags; the handlers are schema.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { askedHelp } from '../shared/asked-help.js';
 
 const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'print the request and send nothing');

@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
-import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
+import type { ContextOf, HandlerOf } from '../../command-kit/command-definition.js';
 import type { SchemaDeleteCommand, SchemaGetCommand, SchemaInferCommand, SchemaPushCommand, SchemaValidateCommand } from './schema.command.js';
 import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';

@@ -1,6 +1,6 @@
 /** `dpgw storage touch`: the group and its flags; the handler is storage.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { askedHelp } from '../shared/asked-help.js';
 
 const touchOptions = (command: CommandFor<'touch'>, kit: OptionKit) =>

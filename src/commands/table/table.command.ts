@@ -1,6 +1,6 @@
 /** `dpgw table create|render|get`: the group and each subcommand's flags; the handlers are table.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, defineGroup, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 import { askedHelp } from '../shared/asked-help.js';
 

@@ -1,6 +1,6 @@
 /** `dpgw verify`: its flags; the handler is verify.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+import { defineCommand, type CommandFor } from '../../command-kit/command-definition.js';
+import type { OptionKit } from '../../command-kit/option-kit.js';
 import { askedHelp } from '../shared/asked-help.js';
 
 const verifyOptions = (command: CommandFor<'verify'>, kit: OptionKit) =>
