@@ -5,7 +5,7 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { serverText } from '../../text/terminal-text.js';
 import { clock, sessionContext } from '../shared/session-context.js';
-import type { AuthStatusCommand, AuthTokenCommand } from './auth.command.js';
+import type { AuthStatusCommand, AuthTokenCommand } from './auth.flags.js';
 
 export const status: HandlerOf<AuthStatusCommand> = async (context) => {
   const { sessionStatus, loginHint } = await import('../../auth/session.js');

@@ -2,7 +2,7 @@
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
-import type { DashboardCommand } from './dashboard.command.js';
+import type { DashboardCommand } from './dashboard.flags.js';
 import { buildDashboard } from '../../dashboard/build-dashboard.js';
 import { requireName } from '../../names/platform-names.js';
 import { ExitCode } from '../../errors/exit-code.js';

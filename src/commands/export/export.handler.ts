@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
-import type { ExportCommand } from './export.command.js';
+import type { ExportCommand } from './export.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-tables.js';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { ContextOf, HandlerOf } from '../../command-kit/command-definition.js';
-import type { InitCommand } from './init.command.js';
+import type { InitCommand } from './init.flags.js';
 import { catalogEnablements, enabledDataSets } from '../../catalog/catalog-lookup.js';
 import { sameSet } from '../../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../../contract/types.js';

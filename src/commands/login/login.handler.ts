@@ -8,7 +8,7 @@ import { definitionOf, flagName, SIGN_IN_KEYS } from '../../settings/setting-def
 import { serverText } from '../../text/terminal-text.js';
 import { textPrompt } from '../shared/prompts.js';
 import { clock, sessionContext } from '../shared/session-context.js';
-import type { LoginCommand } from './login.command.js';
+import type { LoginCommand } from './login.flags.js';
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let text = '';

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CommandContext } from '../../command-kit/command-context.js';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
-import type { ProvisionCommand } from './provision.command.js';
+import type { ProvisionCommand } from './provision.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { HEALTH_STATUS_UP } from '../../contract/constants.js';

@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { onStopSignal } from '../../command-kit/interruption.js';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
-import type { SandboxCommand } from './sandbox.command.js';
+import type { SandboxCommand } from './sandbox.flags.js';
 import { settingValueProblem } from '../../settings/setting-checks.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';

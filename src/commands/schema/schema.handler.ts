@@ -4,7 +4,7 @@ import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import type { Readable } from 'node:stream';
 import type { ChalkInstance } from 'chalk';
 import type { ContextOf, HandlerOf } from '../../command-kit/command-definition.js';
-import type { SchemaDeleteCommand, SchemaGetCommand, SchemaInferCommand, SchemaPushCommand, SchemaValidateCommand } from './schema.command.js';
+import type { SchemaDeleteCommand, SchemaGetCommand, SchemaInferCommand, SchemaPushCommand, SchemaValidateCommand } from './schema.flags.js';
 import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';

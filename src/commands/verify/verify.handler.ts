@@ -5,7 +5,7 @@ import { serverText } from '../../text/terminal-text.js';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
-import type { VerifyCommand } from './verify.command.js';
+import type { VerifyCommand } from './verify.flags.js';
 import { sessionOptionsOf } from '../../settings/core-options.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../../query-engine/verify-access.js';
