@@ -11,8 +11,8 @@ import type { GatewayClient } from '../gateway/gateway-client.js';
 import { Reporter } from '../output/reporter.js';
 import { guardedIo } from '../output/workflow-command-guard.js';
 import { resolveSettings, type Settings } from '../settings/resolve-settings.js';
-import { commandPath, flagWords, type CommandContext } from './command-context.js';
-import { findDefinition } from './command-definition.js';
+import { commandPath, flagWords, type CommandContext, type RunCommandLine } from '../command-kit/command-context.js';
+import { findDefinition } from '../command-kit/command-definition.js';
 import { COMMANDS } from '../commands/registry.js';
 import { canPrompt, wantsColor, type Io } from '../output/io.js';
 
@@ -49,7 +49,7 @@ function handlerLoaded(): void {
   (globalThis as { [key: symbol]: (() => void) | undefined })[Symbol.for('dpgw.handlerLoaded')]?.();
 }
 
-export async function dispatch(command: Command, io: Io, argv: readonly string[]): Promise<number> {
+export async function dispatch(command: Command, io: Io, argv: readonly string[], runCommandLine: RunCommandLine): Promise<number> {
   const options: Record<string, unknown> = command.optsWithGlobals();
   const name = commandPath(command);
   const color = options.color as boolean | undefined;
@@ -75,11 +75,12 @@ export async function dispatch(command: Command, io: Io, argv: readonly string[]
     settings: () => (settings ??= resolveSettings({ flags: options, env: io.env })),
     gateway: async () => {
       if (!gateway) {
-        const { createGatewayClient } = await import('./create-gateway-client.js');
+        const { createGatewayClient } = await import('../command-kit/create-gateway-client.js');
         gateway = createGatewayClient(await context.settings(), reporter, io);
       }
       return gateway;
     },
+    runCommandLine: (words) => runCommandLine(words, io),
   };
 
   try {

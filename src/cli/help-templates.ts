@@ -15,9 +15,9 @@ import { Help } from 'commander';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { buildProgram } from './program.js';
 import { runCli } from './run-cli.js';
-import { COMPLETE_COMMAND } from './completion.js';
+import { COMPLETE_COMMAND } from '../command-kit/completion.js';
 import { packageRoot } from '../package-root.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../command-kit/version.js';
 
 /**
  * Text as it is, or a description commander wraps: `[indent, text]`, wrapped to the help's

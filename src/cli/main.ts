@@ -1,6 +1,6 @@
 /** The dpgw binary's entry: run the CLI on the real process. */
 import { processIo } from '../output/io.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../command-kit/version.js';
 import { loadDispatch } from './load-dispatch.js';
 
 // `dpgw … | head` closes the pipe early; that is the reader's choice, not an error.

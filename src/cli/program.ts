@@ -9,8 +9,8 @@ import { Command as CommanderCommand, Help, Option as CommanderOption } from 'co
 import { closestMatch } from '../text/closest-match.js';
 import { SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
 import { COMMANDS } from '../commands/registry.js';
-import { commandName, type AnyCommand, type CommandDefinition } from './command-definition.js';
-import { optionKit } from './option-kit.js';
+import { commandName, type AnyCommand, type CommandDefinition, type GlobalOptions } from '../command-kit/command-definition.js';
+import { optionKit } from '../command-kit/option-kit.js';
 import { packageRoot } from '../package-root.js';
 import { join } from 'node:path';
 
@@ -74,8 +74,15 @@ function declareProgram(version: string) {
   }
   return program;
 }
-/** The global options every command's handler gets, typed from their declaration above. */
-export type GlobalOptions = ReturnType<ReturnType<typeof declareProgram>['opts']>;
+/**
+ * The global options as declared above are the ones the command kit promises every handler
+ * (GlobalOptions, written out there so that the kit imports nothing of the root): a flag added,
+ * renamed or retyped here and not there is a type error.
+ */
+type DeclaredGlobalOptions = ReturnType<ReturnType<typeof declareProgram>['opts']>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const globalOptionsAgree: Same<DeclaredGlobalOptions, GlobalOptions> = true;
+void globalOptionsAgree;
 
 /** The definitions of src/commands/registry.ts as commander commands, each wired to dispatch. */
 function declareCommands(program: AnyCommand, dispatch: Dispatch, examples: Example[]): void {

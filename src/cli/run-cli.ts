@@ -9,15 +9,15 @@ import { CommanderError } from 'commander';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
-import { commandPath, flagWords } from './command-context.js';
+import { commandPath, flagWords } from '../command-kit/command-context.js';
 import type { Io } from '../output/io.js';
 import { loadDispatch } from './load-dispatch.js';
 import { guardedIo } from '../output/workflow-command-guard.js';
 import { terminalLine } from '../text/terminal-text.js';
-import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from './completion.js';
+import { COMPLETE_COMMAND, completionCandidates, HELP_COMMAND } from '../command-kit/completion.js';
 import { buildProgram, suggestInUsageError } from './program.js';
 import { COMMANDS } from '../commands/registry.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../command-kit/version.js';
 
 const EXIT_USAGE = 2;
 
@@ -27,7 +27,7 @@ export async function runCli(argv: readonly string[], given: Io): Promise<number
   let exitCode = 0;
   const program = buildProgram(VERSION, async (command) => {
     const { dispatch } = await loadDispatch();
-    exitCode = await dispatch(command, io, argv);
+    exitCode = await dispatch(command, io, argv, runCli);
   });
   const wantsJson = flagWords(argv).includes('--json');
   const helpWidth = io.stdout.isTTY && io.stdout.columns ? Math.min(io.stdout.columns, 120) : 100;

@@ -4,7 +4,7 @@
  * (the handler, imported only when the command runs). program.ts builds the commander tree
  * from this list; dispatch.ts finds the running command here and imports its handler.
  */
-import type { Definition } from '../cli/command-definition.js';
+import type { Definition } from '../command-kit/command-definition.js';
 import { accessControl } from './access-control/access-control.command.js';
 import { auth } from './auth/auth.command.js';
 import { catalog } from './catalog/catalog.command.js';

@@ -4,7 +4,7 @@
  * into the analytics store (schemas and tables, which it refuses with '.' or white space)
  * and into SQL. A name outside these rules used to be sent, half-applied (an enablement
  * created) and only then refused. The contract names no rule; docs/gateway-api.md says
- * what dpgw assumes. One home: flags (cli/option-kit.ts), manifests and schema files use this.
+ * what dpgw assumes. One home: flags (command-kit/option-kit.ts), manifests and schema files use this.
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 

@@ -2,9 +2,10 @@
  * Where config.yaml lives and what settings read from it, without the YAML library:
  * every command resolves its settings, and most runs in CI have no config file at all,
  * so the `yaml` library (114 KB of bundle) is loaded only when there is one to read
- * (resolve-settings.ts; docs/benchmarks.md, "Catalog listing").
+ * (resolve-settings.ts; docs/benchmarks.md, "Catalog listing"). The file's values are read by
+ * config-values.ts, which imports config-file.ts only when there is a file: config-file.ts
+ * imports the names here, so this module imports nothing of it.
  */
-import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,20 +31,4 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
   if (env.DPGW_CONFIG_DIR) return env.DPGW_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'dpgw');
   return join(env.HOME || homedir(), '.config', 'dpgw');
-}
-
-/**
- * The config file's values: none when no file is there (what config-file.ts's loadConfigFile
- * answers then), else the file read by it. Anything but "no such file" — a folder in the
- * way, a permission — is left to loadConfigFile, which reports it as before.
- */
-export async function loadConfigValues(directory: string): Promise<ConfigValues> {
-  const path = join(directory, CONFIG_FILE_NAME);
-  try {
-    await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, exists: false, profiles: new Map() };
-  }
-  const { loadConfigFile } = await import('./config-file.js');
-  return loadConfigFile(directory);
 }

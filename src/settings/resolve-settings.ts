@@ -4,7 +4,8 @@
  */
 import { DpgwError } from '../errors/dpgw-error.js';
 import { registerSecret } from '../secrets/redaction.js';
-import { configDirectory, DEFAULT_PROFILE, loadConfigValues, type ConfigValues } from './config-location.js';
+import { configDirectory, DEFAULT_PROFILE, type ConfigValues } from './config-location.js';
+import { loadConfigValues } from './config-values.js';
 import { checkProfileName } from './profile-name.js';
 import { unknownProfileHint } from './unknown-profile.js';
 import { flagAttribute, flagName, SETTING_DEFINITIONS, type SettingKey } from './setting-definitions.js';

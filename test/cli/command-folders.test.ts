@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/registry.js';
-import type { CommandDefinition } from '../../src/cli/command-definition.js';
+import type { CommandDefinition } from '../../src/command-kit/command-definition.js';
 import { COMMAND_PATHS, TOP_LEVEL_COMMANDS } from '../helpers/command-tree.js';
 
 const folder = new URL('../../src/commands/', import.meta.url);

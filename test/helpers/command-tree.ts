@@ -1,6 +1,6 @@
 /** The command tree as users meet it, from the program itself: so a test's "every command" never lags behind it. */
 import { buildProgram, type AnyCommand } from '../../src/cli/program.js';
-import { COMPLETE_COMMAND } from '../../src/cli/completion.js';
+import { COMPLETE_COMMAND } from '../../src/command-kit/completion.js';
 
 const program = buildProgram('0.0.0', async () => undefined);
 

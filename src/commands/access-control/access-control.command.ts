@@ -1,14 +1,6 @@
-/** `dpgw access-control render|check`: the group and its flags; the handlers are access-control.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-
-const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => kit
-    .scopedSettings(command, 'access')
-    .option('-o, --output <file>', 'write the file here (default: standard output); an existing file that differs is refused without --force')
-    .option('--force', 'replace an existing --output file that differs');
-const checkOptions = (command: CommandFor<'check <file>'>, kit: OptionKit) => kit.scopedSettings(command, 'access');
-export type AccessControlRenderCommand = ReturnType<typeof renderOptions>;
-export type AccessControlCheckCommand = ReturnType<typeof checkOptions>;
+/** `dpgw access-control render|check`: the group and its definition (flags: access-control.flags.ts); the handlers are access-control.handler.ts. */
+import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
+import { renderOptions, checkOptions } from './access-control.flags.js';
 
 export const accessControl = defineGroup({
   name: 'access-control',

@@ -1,7 +1,7 @@
 /** `dpgw access-control render|check`: the query-engine coordinator's access-control.properties (contract step 1). */
 import { MB, readRegularFile } from '../../files/read-regular-file.js';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { AccessControlRenderCommand, AccessControlCheckCommand } from './access-control.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { AccessControlRenderCommand, AccessControlCheckCommand } from './access-control.flags.js';
 import { ACCESS_CONTROL_FILE_NAME } from '../../contract/constants.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';

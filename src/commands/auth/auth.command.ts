@@ -1,8 +1,5 @@
-/** `dpgw auth status|token`: the group and its subcommands; the handlers are auth.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-
-export type AuthStatusCommand = CommandFor<'status'>;
-export type AuthTokenCommand = CommandFor<'token'>;
+/** `dpgw auth status|token`: the group and its subcommands (their types: auth.flags.ts); the handlers are auth.handler.ts. */
+import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 
 export const auth = defineGroup({
   name: 'auth',

@@ -1,11 +1,11 @@
 /** `dpgw auth status` and `dpgw auth token`: the signed-in session, as the token cache or DPGW_TOKEN holds it. */
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { SessionSummary } from '../../auth/session.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { serverText } from '../../text/terminal-text.js';
 import { clock, sessionContext } from '../shared/session-context.js';
-import type { AuthStatusCommand, AuthTokenCommand } from './auth.command.js';
+import type { AuthStatusCommand, AuthTokenCommand } from './auth.flags.js';
 
 export const status: HandlerOf<AuthStatusCommand> = async (context) => {
   const { sessionStatus, loginHint } = await import('../../auth/session.js');

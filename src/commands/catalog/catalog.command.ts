@@ -1,26 +1,7 @@
-/** `dpgw catalog sources|offers|enablements|datasets|show`: the group and each subcommand's flags; the handlers are catalog.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+/** `dpgw catalog sources|offers|enablements|datasets|show`: the group and each subcommand's definition (flags: catalog.flags.ts); the handlers are catalog.handler.ts. */
+import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
-
-const NAME_PATTERN = "only data sets whose name matches (* and ? as wildcards; quote it: 'tr*'); also as the argument";
-
-const offersOptions = (command: CommandFor<'offers [pattern]'>, kit: OptionKit) =>
-  command.addOption(kit.name('--datasource <name|id>', 'only this data source', 'data source')).option('--name <pattern>', NAME_PATTERN);
-const enablementsOptions = (command: CommandFor<'enablements'>, kit: OptionKit) =>
-  command.addOption(kit.name('--datasource <name|id>', 'only this data source', 'data source')).addOption(kit.name('--enablement <name|id>', 'only this enablement', 'enablement'));
-const dataSetsOptions = (command: CommandFor<'datasets [pattern]'>, kit: OptionKit) =>
-  command
-    .addOption(kit.name('--datasource <name|id>', 'only this data source', 'data source'))
-    .addOption(kit.name('--enablement <name|id>', 'only this enablement', 'enablement'))
-    .option('--name <pattern>', NAME_PATTERN);
-const showOptions = (command: CommandFor<'show [dataset]'>, kit: OptionKit) => command.addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'));
-
-export type CatalogSourcesCommand = CommandFor<'sources'>;
-export type CatalogOffersCommand = ReturnType<typeof offersOptions>;
-export type CatalogEnablementsCommand = ReturnType<typeof enablementsOptions>;
-export type CatalogDatasetsCommand = ReturnType<typeof dataSetsOptions>;
-export type CatalogShowCommand = ReturnType<typeof showOptions>;
+import { offersOptions, enablementsOptions, dataSetsOptions, showOptions } from './catalog.flags.js';
 
 export const catalog = defineGroup({
   name: 'catalog',

@@ -4,9 +4,9 @@
  * GET requests only, thin over catalog/catalog-lookup.ts.
  */
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext } from '../../cli/command-context.js';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { CatalogSourcesCommand, CatalogOffersCommand, CatalogEnablementsCommand, CatalogDatasetsCommand, CatalogShowCommand } from './catalog.command.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { CatalogSourcesCommand, CatalogOffersCommand, CatalogEnablementsCommand, CatalogDatasetsCommand, CatalogShowCommand } from './catalog.flags.js';
 import { catalogEnablements, catalogOffers, enabledDataSets, selectDataSources, storagePathOf, type CatalogFilter, type EnabledDataSetView } from '../../catalog/catalog-lookup.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { CommandOutput } from '../../output/reporter.js';

@@ -1,10 +1,6 @@
-/** `dpgw completion <shell>`: its argument; the handler is completion.handler.ts, the candidates cli/completion.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-import { SHELLS } from '../../cli/completion.js';
-
-const completionOptions = (command: CommandFor<'completion'>, kit: OptionKit) => command.addArgument(kit.argument('<shell>', 'bash, zsh or fish').choices(SHELLS));
-export type CompletionCommand = ReturnType<typeof completionOptions>;
+/** `dpgw completion <shell>`: its definition (its argument: completion.flags.ts); the handler is completion.handler.ts, the candidates command-kit/completion.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
+import { completionOptions } from './completion.flags.js';
 
 export const completion = defineCommand({
   usage: 'completion',

@@ -1,7 +1,7 @@
 /** `dpgw completion bash|zsh|fish`: the script that hooks dpgw into the shell's Tab completion. */
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { CompletionCommand } from './completion.command.js';
-import { completionScript } from '../../cli/completion.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { CompletionCommand } from './completion.flags.js';
+import { completionScript } from '../../command-kit/completion.js';
 
 export const completion: HandlerOf<CompletionCommand> = async (context) => {
   const [shell] = context.args;

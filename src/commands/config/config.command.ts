@@ -1,15 +1,8 @@
-/** `dpgw config [show|set|unset|use|profiles|path]`: the group and its subcommands; the handlers are config.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
+/** `dpgw config [show|set|unset|use|profiles|path]`: the group and its subcommands (their types: config.flags.ts); the handlers are config.handler.ts. */
+import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
 
-export type ConfigShowCommand = CommandFor<'show'>;
-export type ConfigSetCommand = CommandFor<'set <key> <value>'>;
-export type ConfigUnsetCommand = CommandFor<'unset <key>'>;
-export type ConfigUseCommand = CommandFor<'use [profile]'>;
-export type ConfigProfilesCommand = CommandFor<'profiles'>;
-export type ConfigPathCommand = CommandFor<'path'>;
-
-const show = defineCommand({
+export const show = defineCommand({
   usage: 'show',
   description: 'show the effective settings and where each came from (secrets masked)',
   example: 'dpgw config show --profile dev',

@@ -1,6 +1,6 @@
 /** `dpgw config`: the effective settings with their sources, and profile edits. */
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { ConfigShowCommand, ConfigSetCommand, ConfigUnsetCommand, ConfigUseCommand, ConfigProfilesCommand, ConfigPathCommand } from './config.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { ConfigShowCommand, ConfigSetCommand, ConfigUnsetCommand, ConfigUseCommand, ConfigProfilesCommand, ConfigPathCommand } from './config.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { MASK } from '../../secrets/redaction.js';
 import { isSecretReference } from '../../secrets/secret-reference.js';

@@ -1,17 +1,7 @@
-/** `dpgw dashboard`: its flags; the handler is dashboard.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+/** `dpgw dashboard`: its definition (flags: dashboard.flags.ts); the handler is dashboard.handler.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
-
-const dashboardOptions = (command: CommandFor<'dashboard'>, kit: OptionKit) =>
-  kit
-    .scopedSettings(command, 'dashboard')
-    .addOption(kit.name('--dataset <name>', 'the data set whose table is mapped (asked for at a terminal)', 'data set'))
-    .addOption(kit.name('--table <name>', 'the table (default: the data set name)', 'table'))
-    .option('--dashboard <title>', 'dashboard to save the chart to, found by title or created (default: the data set name)')
-    .option('--chart <name>', 'chart name (default: "<table> positions")')
-    .addOption(kit.option('--rows <n>', 'rows of the data set: SELECT * FROM default.<table> LIMIT <n>').argParser(kit.wholeNumber(1, 100_000, 'row count')).default(100));
-export type DashboardCommand = ReturnType<typeof dashboardOptions>;
+import { dashboardOptions } from './dashboard.flags.js';
 
 export const dashboard = defineCommand({
   usage: 'dashboard',

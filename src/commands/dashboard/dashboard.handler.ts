@@ -1,8 +1,8 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
-import type { DashboardCommand } from './dashboard.command.js';
+import type { DashboardCommand } from './dashboard.flags.js';
 import { buildDashboard } from '../../dashboard/build-dashboard.js';
 import { requireName } from '../../names/platform-names.js';
 import { ExitCode } from '../../errors/exit-code.js';
@@ -21,7 +21,7 @@ export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
   const rows = options.rows;
   const settings = await context.settings();
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  const { createDashboardClient } = await import('../../cli/create-dashboard-client.js');
+  const { createDashboardClient } = await import('../../command-kit/create-dashboard-client.js');
   const client = await createDashboardClient(settings, reporter, io, prompt);
   try {
     const result = await buildDashboard(client, {

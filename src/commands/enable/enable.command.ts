@@ -1,16 +1,6 @@
-/** `dpgw enable`: its flags; the handler is enable.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-
-const enableOptions = (command: CommandFor<'enable'>, kit: OptionKit) =>
-  command
-    .addOption(kit.name('--datasource <name|id>', 'data source offering the data set (asked for at a terminal)', 'data source'))
-    .addOption(kit.name('--dataset <name>', 'data set to enable (asked for at a terminal)', 'data set'))
-    .addOption(kit.names('--group <group...>', 'group(s) that may read the data set (needed for a new enablement; asked for at a terminal)', 'group'))
-    .addOption(kit.name('--enablement <name>', 'enablement name (reused when it exists)', 'enablement'))
-    .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for the topic').argParser(kit.seconds).default(120))
-    .option('--dry-run', 'print the requests and send nothing');
-export type EnableCommand = ReturnType<typeof enableOptions>;
+/** `dpgw enable`: its definition (flags: enable.flags.ts); the handler is enable.handler.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
+import { enableOptions } from './enable.flags.js';
 
 export const enable = defineCommand({
   usage: 'enable',

@@ -1,7 +1,7 @@
 /** `dpgw enable`: step 2 of the contract, waiting for the data set's topic. */
 import { serverText } from '../../text/terminal-text.js';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { EnableCommand } from './enable.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { EnableCommand } from './enable.flags.js';
 import { enableDataSet, type EnableRequest } from '../../catalog/enable-data-set.js';
 import { applyEnable } from '../../provision/steps/enable-step.js';
 import { startProgress, type Progress } from '../../output/progress.js';

@@ -1,18 +1,6 @@
-/** `dpgw export --output DIR`: its flags; the handler is export.handler.ts, the work src/export/. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-
-const exportOptions = (command: CommandFor<'export'>, kit: OptionKit) =>
-  kit.scopedSettings(
-    command
-      .requiredOption('-o, --output <dir>', 'the folder to write provision.yaml and the schema files to (created when missing)')
-      .addOption(kit.names('--dataset <name...>', 'only the tables of this data set (repeatable)', 'data set'))
-      .addOption(kit.names('--table <name...>', 'only this table (repeatable)', 'table'))
-      .option('--manifest <name>', 'only the tables this manifest manages (metadata.customConfigs["dpgw.manifest"]); the manifest gets name: <name>')
-      .option('--force', 'replace the provision.yaml and schema files of an earlier export in the folder'),
-    'table',
-  );
-export type ExportCommand = ReturnType<typeof exportOptions>;
+/** `dpgw export --output DIR`: its definition (flags: export.flags.ts); the handler is export.handler.ts, the work src/export/. */
+import { defineCommand } from '../../command-kit/command-definition.js';
+import { exportOptions } from './export.flags.js';
 
 export const exportCommand = defineCommand({
   usage: 'export',

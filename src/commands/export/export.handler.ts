@@ -1,8 +1,8 @@
 /** `dpgw export --output DIR`: the platform's tables as a provision manifest and schema files. */
 import { mkdir } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { ExportCommand } from './export.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { ExportCommand } from './export.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-tables.js';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';

@@ -1,10 +1,6 @@
-/** `dpgw health`: its flags; the handler is health.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-
-const healthOptions = (command: CommandFor<'health [component]'>, kit: OptionKit) =>
-  command.addOption(kit.option('--watch <seconds>', 'check again every few seconds (in place on a terminal) until Ctrl-C').argParser(kit.positiveSeconds));
-export type HealthCommand = ReturnType<typeof healthOptions>;
+/** `dpgw health`: its definition (flags: health.flags.ts); the handler is health.handler.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
+import { healthOptions } from './health.flags.js';
 
 export const health = defineCommand({
   usage: 'health [component]',

@@ -1,7 +1,7 @@
 /** `dpgw health [component]`: the platform's health as a tree; exit 6 when not UP. */
 import type { ChalkInstance } from 'chalk';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { HealthCommand } from './health.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { HealthCommand } from './health.flags.js';
 import { HEALTH_COMPONENTS, HEALTH_STATUS_UP } from '../../contract/constants.js';
 import type { HealthRecord } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';

@@ -1,26 +1,6 @@
-/** `dpgw init [dir]`: its flags; the handler is init.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
-import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
-
-const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =>
-  kit.settings(
-    command
-      .addOption(kit.name('--datasource <name|id>', 'data source offering the data set', 'data source'))
-      .addOption(kit.name('--dataset <name>', 'data set to provision', 'data set'))
-      .addOption(kit.name('--enablement <name>', 'enablement to enable it in (default: the one it is enabled in, else its name)', 'enablement'))
-      .addOption(kit.names('--group <group...>', 'group(s) that may read it (needed for a new enablement)', 'group'))
-      .addOption(kit.name('--table <name>', "table name (default: the data set's name; with --schema, the schema's)", 'table'))
-      .addOption(kit.option('--retention-days <days>', 'segment retention in days (default: the settings\' retentionDays, 7)').argParser(kit.wholeNumber(1, 36_500, 'number of days')))
-      .option('--time-column <name>', "the date-time column (default: the one column whose values are dates (epoch seconds, milliseconds or days, or dates as text), else time, filled with now())")
-      .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
-      .option('--schema <file>', "take the schema from this file instead of the topic's messages")
-      .option('--from-messages <file>', "infer the schema from this file of messages (JSON Lines or a JSON array) instead of the topic's")
-      .addOption(kit.option('--sample <n>', "messages of the topic (or the file) to infer from").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
-      .option('--force', 'replace provision.yaml and the schema file in the folder'),
-    ['brokerList', 'streamUser', 'streamPassword'],
-  );
-export type InitCommand = ReturnType<typeof initOptions>;
+/** `dpgw init [dir]`: its definition (flags: init.flags.ts); the handler is init.handler.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
+import { initOptions } from './init.flags.js';
 
 export const init = defineCommand({
   usage: 'init [dir]',

@@ -9,8 +9,8 @@ import { lstatSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import type { InitCommand } from './init.command.js';
+import type { ContextOf, HandlerOf } from '../../command-kit/command-definition.js';
+import type { InitCommand } from './init.flags.js';
 import { catalogEnablements, enabledDataSets } from '../../catalog/catalog-lookup.js';
 import { sameSet } from '../../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../../contract/types.js';
@@ -116,8 +116,7 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   reporter.next(planCommand);
   const data = { folder: shownPath(io.cwd, folder), manifest: shownManifest, schema: shownSchema, dataSource, dataSet, enablement: enablement.value, groups, table: table.value, retentionDays: Number(retention.value), next: planCommand };
   if (context.canPrompt && !reporter.options.json && (await confirmPrompt(context, 'Run the plan now?', true))) {
-    const { runCli } = await import('../../cli/run-cli.js');
-    const exitCode = await runCli(['provision', shownManifest, '--plan', ...globalFlagWords(context.argv)], io);
+    const exitCode = await context.runCommandLine(['provision', shownManifest, '--plan', ...globalFlagWords(context.argv)]);
     return { data, printed: true, exitCode };
   }
   return { data, human: () => [] };

@@ -1,8 +1,6 @@
-/** `dpgw login`: its flags; the handler is login.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-
-const loginOptions = (command: CommandFor<'login'>) => command.option('--password-stdin', 'read the password from standard input (else DPGW_PASSWORD, else a hidden prompt)');
-export type LoginCommand = ReturnType<typeof loginOptions>;
+/** `dpgw login`: its definition (flags: login.flags.ts); the handler is login.handler.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
+import { loginOptions } from './login.flags.js';
 
 export const login = defineCommand({
   usage: 'login',

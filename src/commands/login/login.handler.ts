@@ -1,5 +1,5 @@
 /** `dpgw login`: the password grant, and the token cached for the profile (auth/session.ts). */
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
@@ -8,7 +8,7 @@ import { definitionOf, flagName, SIGN_IN_KEYS } from '../../settings/setting-def
 import { serverText } from '../../text/terminal-text.js';
 import { textPrompt } from '../shared/prompts.js';
 import { clock, sessionContext } from '../shared/session-context.js';
-import type { LoginCommand } from './login.command.js';
+import type { LoginCommand } from './login.flags.js';
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   let text = '';

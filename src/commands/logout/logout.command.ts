@@ -1,7 +1,5 @@
-/** `dpgw logout`: no flags of its own; the handler is logout.handler.ts. */
-import { defineCommand, type CommandFor } from '../../cli/command-definition.js';
-
-export type LogoutCommand = CommandFor<'logout'>;
+/** `dpgw logout`: no flags of its own (its type: logout.flags.ts); the handler is logout.handler.ts. */
+import { defineCommand } from '../../command-kit/command-definition.js';
 
 export const logout = defineCommand({
   usage: 'logout',

@@ -1,7 +1,7 @@
 /** `dpgw logout`: forget the cached token and end the session at the identity provider. */
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { sessionContext } from '../shared/session-context.js';
-import type { LogoutCommand } from './logout.command.js';
+import type { LogoutCommand } from './logout.flags.js';
 
 export const logout: HandlerOf<LogoutCommand> = async (context) => {
   const { logout } = await import('../../auth/session.js');

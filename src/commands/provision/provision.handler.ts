@@ -1,12 +1,12 @@
 /** `dpgw provision <manifest>`: the whole workflow for every data set of a manifest. */
 import type { ChalkInstance } from 'chalk';
-import type { CommandContext } from '../../cli/command-context.js';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { ProvisionCommand } from './provision.command.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { ProvisionCommand } from './provision.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { HEALTH_STATUS_UP } from '../../contract/constants.js';
-import { stopOnSignal } from '../../cli/interruption.js';
+import { stopOnSignal } from '../../command-kit/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
 import { paths } from '../../contract/paths.js';
 import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamCheckModeOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
@@ -133,7 +133,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
   const sampling = await sampleCheckOf({ asked: options.sampleCheck !== false, mode, limit: options.sample, planOnly, streamPassword, settings, env: io.env });
   const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
 
-  const { createGatewayClient } = await import('../../cli/create-gateway-client.js');
+  const { createGatewayClient } = await import('../../command-kit/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
   const engines = await queryEngines(context, loaded, settings);
   // A plan signs nothing in and reads no password.
@@ -276,7 +276,7 @@ async function dashboardTools(context: CommandContext, loaded: Awaited<ReturnTyp
   const tools = new Map<string, { client: SupersetClient; databaseName: string }>();
   const profiles = new Set(loaded.entries.flatMap((entry) => (entry.dashboard ? [entry.dashboard.profile ?? ''] : [])));
   if (profiles.size === 0) return tools;
-  const { createDashboardClient } = await import('../../cli/create-dashboard-client.js');
+  const { createDashboardClient } = await import('../../command-kit/create-dashboard-client.js');
   for (const profile of profiles) {
     const profileSettings = profile === '' ? settings : settingsOfProfile(context, loaded, settings, profile);
     tools.set(profile, { client: await createDashboardClient(profileSettings, context.reporter, context.io, prompt), databaseName: profileSettings.values.dashboardDatabase.value! });
@@ -327,7 +327,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   const profiles = new Set(loaded.entries.flatMap((entry) => (entry.verify ? verifyProfiles(entry.verify).map((p) => p.profile) : [])));
   const engines = new Map<string, StatementClient>();
   if (profiles.size === 0) return engines;
-  const { createQueryEngineClient } = await import('../../cli/create-query-engine-client.js');
+  const { createQueryEngineClient } = await import('../../command-kit/create-query-engine-client.js');
   for (const profile of profiles) {
     engines.set(profile, createQueryEngineClient(settingsOfProfile(context, loaded, settings, profile), context.reporter, { ...context.io, env: profileInputs(context, settings, profile).env }));
   }

@@ -1,31 +1,7 @@
-/** `dpgw schema push|get|validate|infer`: the group and each subcommand's flags; the handlers are schema.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+/** `dpgw schema push|get|validate|infer`: the group and each subcommand's definition (flags: schema.flags.ts); the handlers are schema.handler.ts. */
+import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
-
-const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'print the request and send nothing');
-export type SchemaPushCommand = ReturnType<typeof pushOptions>;
-export type SchemaGetCommand = CommandFor<'get [name]'>;
-const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
-export type SchemaDeleteCommand = ReturnType<typeof deleteOptions>;
-export type SchemaValidateCommand = CommandFor<'validate [file]'>;
-
-const inferOptions = (command: CommandFor<'infer [files...]'>, kit: OptionKit) =>
-  kit.settings(
-    command
-      .addOption(kit.name('--dataset <name>', "read the messages from this data set's topic (read-only, from the earliest offset)", 'data set'))
-      .addOption(kit.name('--topic <name>', 'read the messages from this topic (no catalog lookup)', 'topic'))
-      .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
-      .addOption(kit.option('--sample <n>', 'read at most this many messages (default: all of the files; 200 of a topic)').argParser(kit.wholeNumber(1, 10_000_000, 'number of messages')))
-      .addOption(kit.name('--name <name>', 'schemaName (default: the data set, else the first file name)', 'schema'))
-      .option('--time-column <name>', 'the date-time column (default: the one column whose values are dates (epoch seconds, milliseconds or days, or dates as text), else time, filled with now())')
-      .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
-      .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
-      .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it; an existing file is refused without --force')
-      .option('--force', 'replace an existing --output file (a link: the link itself, never its target)'),
-    ['brokerList', 'streamUser', 'streamPassword'],
-  );
-export type SchemaInferCommand = ReturnType<typeof inferOptions>;
+import { pushOptions, deleteOptions, inferOptions } from './schema.flags.js';
 
 export const schema = defineGroup({
   name: 'schema',

@@ -3,7 +3,7 @@
  * (enabled or not), its enablements with their groups, the enabled data sets. Names the
  * platform would refuse are shown but cannot be chosen, as a flag would refuse them.
  */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { catalogDataSources, catalogEnablements, catalogOffers, enabledDataSets } from '../../catalog/catalog-lookup.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';

@@ -5,7 +5,7 @@
  * (where the command has it and it was not given), so the run and the printed command line
  * name the same data set.
  */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { askDataSource, askEnabledDataSet, askOfferedDataSet } from './catalog-questions.js';
 import type { Questions } from './questions.js';
 

@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { MB, readRegularFile } from '../../files/read-regular-file.js';
 import { choosePrompt, textPrompt, type Choice } from './prompts.js';
 

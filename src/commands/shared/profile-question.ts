@@ -1,5 +1,5 @@
 /** The profile `dpgw config use` makes current, chosen from config.yaml's profiles (issue #36), the current one marked and first. */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { ConfigFile } from '../../settings/config-file.js';
 import { choosePrompt } from './prompts.js';

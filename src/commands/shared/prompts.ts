@@ -2,7 +2,7 @@
  * dpgw's prompts, all through inquirer and all on stderr (stdout stays data). Everything a
  * server named is shown escaped: a catalog label can move no cursor and forge no line.
  */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
 import { serverText } from '../../text/terminal-text.js';

@@ -5,7 +5,7 @@
  * or an argument: once the questions are answered, dpgw prints the command line that runs
  * the same without them, so a person learns the flags and can script the command.
  */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { shellWord } from '../../text/shell-word.js';
 

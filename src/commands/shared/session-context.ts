@@ -1,5 +1,5 @@
 /** The session a login, logout or auth command works on: the settings, the io, and how to warn, trace and prompt. */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import type { SessionContext } from '../../auth/session.js';
 import { hiddenPrompt } from './prompts.js';
 import { sessionOptionsOf } from '../../settings/core-options.js';

@@ -4,7 +4,7 @@
  * nothing sent); `--dry-run` prints the request and sends nothing. The reads, the DELETE and
  * the wait until the store has dropped it are the delete step's (provision/steps/delete-step.ts).
  */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { requireName, shown } from '../../names/platform-names.js';
 import type { CommandOutput } from '../../output/reporter.js';

@@ -3,7 +3,7 @@
  * store's listing when the gateway passes it on, else typed; a schema's name typed (the
  * gateway offers no listing of schemas). Either is checked as the argument would be.
  */
-import type { CommandContext } from '../../cli/command-context.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { nameProblem } from '../../names/platform-names.js';
 import { choosePrompt, textPrompt } from './prompts.js';

@@ -4,8 +4,8 @@
  * them all). The server's words are escaped as any output is.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CommandContext } from '../../cli/command-context.js';
-import { onStopSignal } from '../../cli/interruption.js';
+import type { CommandContext } from '../../command-kit/command-context.js';
+import { onStopSignal } from '../../command-kit/interruption.js';
 import { redactText } from '../../secrets/redaction.js';
 import { terminalLine } from '../../text/terminal-text.js';
 

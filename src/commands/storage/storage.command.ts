@@ -1,15 +1,7 @@
-/** `dpgw storage touch`: the group and its flags; the handler is storage.handler.ts. */
-import { defineCommand, defineGroup, type CommandFor } from '../../cli/command-definition.js';
-import type { OptionKit } from '../../cli/option-kit.js';
+/** `dpgw storage touch`: the group and its definition (flags: storage.flags.ts); the handler is storage.handler.ts. */
+import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
-
-const touchOptions = (command: CommandFor<'touch'>, kit: OptionKit) =>
-  command
-    .addOption(kit.name('--dataset <name>', 'catalog data set (asked for at a terminal)', 'data set'))
-    .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
-    .option('--force', 'make the call even when the platform does not need it')
-    .option('--dry-run', 'print the request and send nothing');
-export type StorageTouchCommand = ReturnType<typeof touchOptions>;
+import { touchOptions } from './storage.flags.js';
 
 export const storage = defineGroup({
   name: 'storage',

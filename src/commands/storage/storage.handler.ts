@@ -1,6 +1,6 @@
 /** `dpgw storage touch`: step 6 of the contract, for platforms older than 1.15.165. */
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { StorageTouchCommand } from './storage.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { StorageTouchCommand } from './storage.flags.js';
 import { storageDecision, storagePathParts } from '../../catalog/table-and-storage-steps.js';
 import { applyStorage } from '../../provision/steps/storage-step.js';
 import { checkedWhenSet } from '../../settings/setting-values.js';

@@ -1,7 +1,7 @@
 /** `dpgw table status <name>`: per partition, whether the store consumes the table's topic and how far behind it is; exit 6 when not. */
 import type { ChalkInstance } from 'chalk';
-import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import type { TableStatusCommand } from './table.command.js';
+import type { ContextOf, HandlerOf } from '../../command-kit/command-definition.js';
+import type { TableStatusCommand } from './table.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { requireName } from '../../names/platform-names.js';

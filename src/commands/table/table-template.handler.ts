@@ -1,7 +1,7 @@
 /** `dpgw table template <config>`: a store's table config as a dpgw template (olap/table-config-template.ts). */
 import { stringify } from 'yaml';
-import type { HandlerOf } from '../../cli/command-definition.js';
-import type { TableTemplateCommand } from './table.command.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
+import type { TableTemplateCommand } from './table.flags.js';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { readLocatedDocument } from '../../olap/located-document.js';
 import { tableConfigToTemplate } from '../../olap/table-config-template.js';

@@ -1,6 +1,6 @@
 /** `dpgw table create` and `dpgw table render`: step 5 of the contract. */
-import type { ContextOf, HandlerOf } from '../../cli/command-definition.js';
-import type { TableCreateCommand, TableDeleteCommand, TableGetCommand, TableRenderCommand } from './table.command.js';
+import type { ContextOf, HandlerOf } from '../../command-kit/command-definition.js';
+import type { TableCreateCommand, TableDeleteCommand, TableGetCommand, TableRenderCommand } from './table.flags.js';
 import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';

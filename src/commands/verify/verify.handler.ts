@@ -2,10 +2,10 @@
 import { requireName } from '../../names/platform-names.js';
 import type { ChalkInstance } from 'chalk';
 import { serverText } from '../../text/terminal-text.js';
-import type { HandlerOf } from '../../cli/command-definition.js';
+import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
-import type { VerifyCommand } from './verify.command.js';
+import type { VerifyCommand } from './verify.flags.js';
 import { sessionOptionsOf } from '../../settings/core-options.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { verifyAccess, type Expectation, type VerifyReport } from '../../query-engine/verify-access.js';
@@ -23,7 +23,7 @@ export const verify: HandlerOf<VerifyCommand> = async (context) => {
   const minRows = options.minRows;
   const waitSeconds = options.wait;
   const settings = await context.settings();
-  const { createQueryEngineClient } = await import('../../cli/create-query-engine-client.js');
+  const { createQueryEngineClient } = await import('../../command-kit/create-query-engine-client.js');
   const client = createQueryEngineClient(settings, reporter, io);
   try {
     const report = await verifyAccess(client, {

@@ -1,7 +1,7 @@
 /**
  * How a command is defined in its folder (src/commands/<command>/): its usage, description,
- * example and flags — data the start-up bundle turns into the commander tree (program.ts) —
- * and its handler, imported only when the command runs (dispatch.ts).
+ * example and flags — data the start-up bundle turns into the commander tree (cli/program.ts) —
+ * and its handler, imported only when the command runs (cli/dispatch.ts).
  *
  * A definition names its handler by an import, and `defineCommand` checks the handler's
  * type against the flags the definition declares: a renamed flag, a missing handler or a
@@ -12,9 +12,23 @@
 import type * as Typed from '@commander-js/extra-typings';
 import type { CommandContext, Handler } from './command-context.js';
 import type { OptionKit } from './option-kit.js';
-import type { GlobalOptions } from './program.js';
 
 export type AnyCommand = Typed.CommandUnknownOpts;
+
+/**
+ * The global options every command's handler gets. The program declares them (cli/program.ts,
+ * which checks at compile time that its declaration gives exactly this type); they are written
+ * out here so that a command's definition needs nothing from the root that imports it.
+ */
+// A type, not an interface: commander's OptionValues wants the implicit index signature only a type alias has.
+export type GlobalOptions = {
+  json?: true | undefined;
+  quiet?: true | undefined;
+  verbose?: true | undefined;
+  color: boolean;
+  input: boolean;
+  profile?: string | undefined;
+};
 
 /** The commander command a usage string declares (`push <file>`: one string argument), with the global options. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no options yet, written as @commander-js/extra-typings writes it
@@ -26,7 +40,7 @@ export type HandlerOf<Declared extends AnyCommand> = Handler<ReturnType<Declared
 /** What a declared command's handler gets (for a handler's helpers). */
 export type ContextOf<Declared extends AnyCommand> = CommandContext<ReturnType<Declared['optsWithGlobals']>, Declared['processedArgs']>;
 
-/** What completes a positional argument at a Tab (cli/completion.ts); otherwise the shell completes a file name. */
+/** What completes a positional argument at a Tab (completion.ts); otherwise the shell completes a file name. */
 export type ArgumentValues = 'profile' | 'profile key' | 'health component' | 'data set';
 
 export interface CommandDefinition {

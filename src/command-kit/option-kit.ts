@@ -8,7 +8,6 @@ import type * as Typed from '@commander-js/extra-typings';
 import { Argument as CommanderArgument, InvalidArgumentError, Option as CommanderOption } from 'commander';
 import { nameProblem, type NameKind } from '../names/platform-names.js';
 import { SETTING_DEFINITIONS, type SettingKey, type SettingScope } from '../settings/setting-definitions.js';
-import type { AnyCommand } from './command-definition.js';
 
 /** commander's own classes, seen through @commander-js/extra-typings (types only: nothing more is loaded). */
 const Option = CommanderOption as unknown as typeof Typed.Option;
@@ -50,7 +49,7 @@ export const optionKit = {
   port: (value: string): number => wholeNumber(0, 65_535, 'port number')(value),
 
   /** Some settings as flags of a command; read through resolveSettings, so their flags need no static type. */
-  settings<C extends AnyCommand>(command: C, keys: readonly SettingKey[]): C {
+  settings<C extends Typed.CommandUnknownOpts>(command: C, keys: readonly SettingKey[]): C {
     for (const definition of SETTING_DEFINITIONS) {
       if (keys.includes(definition.key) && definition.flag) command.addOption(new CommanderOption(definition.flag, `${definition.description} (env ${definition.env}; profile key ${definition.profileKey})`));
     }
@@ -58,7 +57,7 @@ export const optionKit = {
   },
 
   /** The settings of one scope (table: stream, retention, tenants, classes; access; query; dashboard) as flags of a command. */
-  scopedSettings<C extends AnyCommand>(command: C, scope: SettingScope): C {
+  scopedSettings<C extends Typed.CommandUnknownOpts>(command: C, scope: SettingScope): C {
     return optionKit.settings(
       command,
       SETTING_DEFINITIONS.filter((d) => d.scope === scope).map((d) => d.key),

@@ -23,7 +23,16 @@ export interface CommandContext<Options = Record<string, unknown>, Args extends 
   argv: readonly string[];
   settings(): Promise<Settings>;
   gateway(): Promise<GatewayClient>;
+  /**
+   * Runs another dpgw command line in this process, with this io, as if the user had typed it
+   * (init's "Run the plan now?"); returns its exit code. The root hands it in (cli/run-cli.ts),
+   * so that a command never imports the root that imports it.
+   */
+  runCommandLine(argv: readonly string[]): Promise<number>;
 }
+
+/** How the root runs a command line: what `runCommandLine` calls. */
+export type RunCommandLine = (argv: readonly string[], io: Io) => Promise<number>;
 
 export type Handler<Options = Record<string, unknown>, Args extends unknown[] = unknown[]> = (context: CommandContext<Options, Args>) => Promise<CommandOutput>;
 
