@@ -7,19 +7,21 @@
  * - a string YAML 1.1 reads as another type (`yes`, `on`, `y`, `010`, `1_000`) is quoted as
  *   well as one YAML 1.2 reads so (`true`, `null`, `1e3`): dpgw reads its files with js-yaml's
  *   core schema, but users open them with other tools;
+ * - a string js-yaml, dpgw's own reader, would read plain as anything else is quoted too;
  * - a string with a character some reader refuses raw (DEL, C1 controls, U+FFFE, U+FFFF),
  *   reads another way (U+0085 and the line and paragraph separators break a line in YAML 1.1)
  *   or an editor shows reordered (bidirectional controls: Trojan Source) is one double-quoted
  *   scalar, with that character escaped;
  * - a comment cannot end its line or the document: controls in it are replaced.
  */
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { Document, isScalar, Scalar, visit, type Node } from 'yaml';
 
 /** Characters a double-quoted scalar must hold escaped which JSON.stringify (the library's double-quoted writer) leaves raw. */
 const ESCAPED_IN_QUOTES = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
-/** Characters that end a comment's line or the document, or that a reader refuses raw. */
+/** Characters that end a comment's line or the document, or that a reader refuses raw (a lone surrogate half too). */
 // eslint-disable-next-line no-control-regex
-const NOT_IN_COMMENTS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
+const NOT_IN_COMMENTS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** A document for a file dpgw writes; `header`: its opening comment, a line each. */
 export function yamlFileDocument(value: unknown, header: readonly string[] = []): Document {
@@ -44,7 +46,7 @@ export function doubleQuoted(node: Node | undefined): void {
 export function yamlFileText(document: Document): string {
   visit(document, {
     Scalar(_, scalar) {
-      if (typeof scalar.value === 'string' && new RegExp(ESCAPED_IN_QUOTES.source).test(scalar.value)) scalar.type = Scalar.QUOTE_DOUBLE;
+      if (typeof scalar.value === 'string' && (new RegExp(ESCAPED_IN_QUOTES.source).test(scalar.value) || !readsPlainAsItself(scalar.value))) scalar.type = Scalar.QUOTE_DOUBLE;
     },
   });
   const text = document.toString({
@@ -58,6 +60,19 @@ export function yamlFileText(document: Document): string {
   });
   // These characters stand only inside double-quoted scalars now (forced above; comments hold none): `\uXXXX` is the same character to every reader.
   return text.replace(ESCAPED_IN_QUOTES, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Whether js-yaml, which reads dpgw's files (olap/located-document.ts), reads the text written
+ * plain as that text. Its core schema takes more as numbers than the `yaml` library's: a signed
+ * `0o` octal (`-0o17` is -15), which neither YAML version's schema makes a number.
+ */
+function readsPlainAsItself(text: string): boolean {
+  try {
+    return loadYaml(text, { schema: CORE_SCHEMA }) === text;
+  } catch {
+    return false;
+  }
 }
 
 /** A line of text as comment text: a line break or control character in it (a file's name) would end the comment or the document. */
