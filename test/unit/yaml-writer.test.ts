@@ -2,7 +2,8 @@
  * Every YAML file dpgw writes reads back as the values written (issue 46 §3): names and values
  * made of what YAML readers take another way — YAML 1.1 words, indicators, number look-alikes,
  * line breaks, controls, bidirectional controls, astral characters — go through each writer
- * (schema file, `dpgw export`'s manifest, `dpgw init`'s manifest) and are read back with the
+ * (schema file, `dpgw export`'s manifest, `dpgw init`'s manifest, `dpgw table template`'s
+ * config, whose keys are the config's own) and are read back with the
  * parser dpgw reads manifests and schemas with (olap/located-document.ts), and with a YAML 1.1
  * reader (what other tools may open the files with): the same values, every time.
  * A small seeded generator, not a library: the same cases on every run, a failing seed named.
@@ -12,6 +13,7 @@ import { parse } from 'yaml';
 import type { AnalyticsSchema } from '../../src/contract/types.js';
 import { manifestText, type ExportedTable } from '../../src/export/export-tables.js';
 import { initManifestText, type InitManifest } from '../../src/init/init-manifest.js';
+import { yamlFileDocument, yamlFileText } from '../../src/output/yaml-file.js';
 import { parseLocatedDocument } from '../../src/olap/located-document.js';
 import { schemaYaml } from '../../src/schema-inference/schema-text.js';
 
@@ -149,6 +151,16 @@ describe('every YAML writer of dpgw, read back', () => {
         ],
       };
       expectReadBack(initManifestText(manifest, text()), 'provision.yaml', expected, seed);
+    }
+  });
+
+  it(`dpgw table template's writer: ${CASES} generated configs, keys as well as values, read back as written`, () => {
+    for (let seed = 1; seed <= CASES; seed++) {
+      const { random, text, texts } = generator(seed);
+      const leaf = (): unknown => [() => text(), () => Math.floor(random() * 2000) - 1000, () => random() < 0.5, () => null, () => texts(3)][Math.floor(random() * 5)]!();
+      const map = (depth: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: 1 + Math.floor(random() * 4) }, () => [text(), depth > 0 && random() < 0.4 ? map(depth - 1) : leaf()]));
+      const config = map(2);
+      expectReadBack(yamlFileText(yamlFileDocument(config, texts(2))), 'template.yaml', config, seed);
     }
   });
 });
