@@ -1,6 +1,6 @@
 /**
- * Every YAML file dpgw writes (schema files, `dpgw export`'s manifest, `dpgw init`'s manifest)
- * is built as a `yaml` Document — values as nodes, comments as comment nodes — and written
+ * Every YAML file dpgw writes (schema files, `dpgw export`'s and `dpgw init`'s manifests,
+ * `dpgw table template`'s templates) is built as a `yaml` Document — values as nodes, comments as comment nodes — and written
  * here, once: the library decides how each scalar is written, so no value is quoted by hand
  * (a hand-made quoting function had to satisfy two parsers, and once let a name inject YAML).
  * What the library leaves to its caller is settled here, for every file alike:
@@ -18,7 +18,7 @@ import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { Document, isScalar, Scalar, visit, type Node } from 'yaml';
 
 /** Characters a double-quoted scalar must hold escaped which JSON.stringify (the library's double-quoted writer) leaves raw. */
-const ESCAPED_IN_QUOTES = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/g;
+const ESCAPED_IN_QUOTES = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]/;
 /** Characters that end a comment's line or the document, or that a reader refuses raw (a lone surrogate half too). */
 // eslint-disable-next-line no-control-regex
 const NOT_IN_COMMENTS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -46,7 +46,7 @@ export function doubleQuoted(node: Node | undefined): void {
 export function yamlFileText(document: Document): string {
   visit(document, {
     Scalar(_, scalar) {
-      if (typeof scalar.value === 'string' && (new RegExp(ESCAPED_IN_QUOTES.source).test(scalar.value) || !readsPlainAsItself(scalar.value))) scalar.type = Scalar.QUOTE_DOUBLE;
+      if (typeof scalar.value === 'string' && (ESCAPED_IN_QUOTES.test(scalar.value) || !readsPlainAsItself(scalar.value))) scalar.type = Scalar.QUOTE_DOUBLE;
     },
   });
   const text = document.toString({
@@ -55,17 +55,17 @@ export function yamlFileText(document: Document): string {
     blockQuote: false,
     singleQuote: false,
     doubleQuotedAsJSON: true,
-    // A comment line (from yamlFileDocument) is ` text`; a line comment (from commentAfter) is `text`, written two spaces after its value.
+    // A comment line (from yamlFileDocument) is ` text`; a line comment (from commentAfter) is `text`, written two spaces after its value (as yamllint wants).
     commentString: (comment) => comment.replace(/^(?!$)( ?)/gm, (_, space: string) => (space ? '#' + space : ' # ')),
   });
   // These characters stand only inside double-quoted scalars now (forced above; comments hold none): `\uXXXX` is the same character to every reader.
-  return text.replace(ESCAPED_IN_QUOTES, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(new RegExp(ESCAPED_IN_QUOTES.source, 'g'), (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
  * Whether js-yaml, which reads dpgw's files (olap/located-document.ts), reads the text written
- * plain as that text. Its core schema takes more as numbers than the `yaml` library's: a signed
- * `0o` octal (`-0o17` is -15), which neither YAML version's schema makes a number.
+ * plain as that text. Its core schema takes more as numbers than YAML 1.1 or 1.2 do: a signed
+ * `0o` octal (`-0o17` is -15), which the library, asking only those two, would write plain.
  */
 function readsPlainAsItself(text: string): boolean {
   try {
