@@ -8,6 +8,7 @@
  * compares them (olap/live-diff.ts). A table that cannot be mapped or reproduced is left out,
  * with its reason.
  */
+import { isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
 import { objectAt } from '../olap/object-at.js';
 import { manifestMarkOf, type ManifestMark } from '../olap/manifest-mark.js';
 import type { AnalyticsSchema, DateTimeFieldSpec, FieldSpec } from '../contract/types.js';
@@ -18,7 +19,8 @@ import { diffTable, tableDiffLines } from '../olap/live-diff.js';
 import { nameProblem } from '../names/platform-names.js';
 import { manifestSchema } from '../provision/manifest.js';
 import { MASK } from '../secrets/redaction.js';
-import { checkedSchemaYaml, yamlString } from '../schema-inference/schema-text.js';
+import { checkedSchemaYaml } from '../schema-inference/schema-text.js';
+import { yamlFileDocument, yamlFileText } from '../output/yaml-file.js';
 import { closestMatch } from '../text/closest-match.js';
 import { plural } from '../text/plural.js';
 import { quotedServerText, serverText } from '../text/terminal-text.js';
@@ -335,23 +337,25 @@ function schemaFiles(exported: ReadonlyArray<{ table: ExportedTable; schemaText:
  * The manifest: every entry with only what differs from the defaults; of the settings only tenants and classes the
  * tables share; no endpoint, identity or secret — the run that provisions it brings its own.
  */
-function manifestText(exported: ExportedTable[], settings: Partial<Record<ManifestSettingKey, string>>, manifestName: string | undefined): string {
-  const s = yamlString;
-  const lines = [
-    '# Written by `dpgw export`: the tables as the platform holds them. While they stay so,',
-    '# `dpgw provision provision.yaml --plan --detailed-exitcode` exits 0 (no changes).',
-    'version: 1',
-    ...(manifestName !== undefined ? [`name: ${s(manifestName)}`] : []),
-    ...(Object.keys(settings).length ? ['settings:', ...Object.entries(settings).map(([key, value]) => `  ${key}: ${s(value)}`)] : []),
-    'dataSets:',
-  ];
-  for (const { origin, schemaFile, tableSettings } of exported) {
-    lines.push(`  - datasource: ${s(origin.datasource)}`, `    dataset: ${s(origin.dataset)}`);
-    if (origin.enablement !== origin.dataset) lines.push(`    enablement: ${s(origin.enablement)}`);
-    if (origin.groups.length) lines.push(`    groups: [${origin.groups.map(s).join(', ')}]`);
-    lines.push(`    schema: ${s(schemaFile)}`);
-    const settings = Object.entries(tableSettings).filter(([, value]) => value !== undefined);
-    if (settings.length) lines.push('    table:', ...settings.map(([key, value]) => `      ${key}: ${typeof value === 'number' ? value : s(String(value))}`));
+export function manifestText(exported: ExportedTable[], settings: Partial<Record<ManifestSettingKey, string>>, manifestName: string | undefined): string {
+  const entries = exported.map(({ origin, schemaFile, tableSettings }) => {
+    const table = Object.fromEntries(Object.entries(tableSettings).filter(([, value]) => value !== undefined));
+    return {
+      datasource: origin.datasource,
+      dataset: origin.dataset,
+      ...(origin.enablement !== origin.dataset ? { enablement: origin.enablement } : {}),
+      ...(origin.groups.length ? { groups: origin.groups } : {}),
+      schema: schemaFile,
+      ...(Object.keys(table).length ? { table } : {}),
+    };
+  });
+  const document = yamlFileDocument({ version: 1, ...(manifestName !== undefined ? { name: manifestName } : {}), ...(Object.keys(settings).length ? { settings } : {}), dataSets: entries }, [
+    'Written by `dpgw export`: the tables as the platform holds them. While they stay so,',
+    '`dpgw provision provision.yaml --plan --detailed-exitcode` exits 0 (no changes).',
+  ]);
+  for (const entry of (document.get('dataSets') as YAMLSeq<YAMLMap>).items) {
+    const groups = entry.get('groups');
+    if (isSeq(groups)) groups.flow = true;
   }
-  return `${lines.join('\n')}\n`;
+  return yamlFileText(document);
 }

@@ -5,7 +5,8 @@
  * by src/names/platform-names.ts or a number, and is written as a YAML scalar that reads
  * back as itself; comments (a topic's name, a path) cannot break out of their line.
  */
-import { commentText, yamlString } from '../schema-inference/schema-text.js';
+import { isSeq, type Node } from 'yaml';
+import { commentAfter, yamlFileDocument, yamlFileText } from '../output/yaml-file.js';
 
 /** A value of the manifest and, when dpgw chose it, why (written as its comment). */
 export interface Chosen<T> {
@@ -36,28 +37,25 @@ export const INIT_MANIFEST_FILE = 'provision.yaml';
 export const INIT_SCHEMA_FILE = 'schema.yaml';
 
 export function initManifestText(manifest: InitManifest, manifestPath: string): string {
-  const line = (indent: string, key: string, value: string, comment?: string) => `${indent}${key}: ${value}${comment ? `  # ${commentText(comment)}` : ''}`;
-  const entry = '    ';
-  return [
-    ...[
-      `Provisions data set ${manifest.dataSet} of ${manifest.dataSource}; written by \`dpgw init\`.`,
-      'Review it and the schema, then:',
-      `  dpgw provision ${manifestPath} --plan    shows what the run would change`,
-      `  dpgw provision ${manifestPath}           provisions it`,
-      'Endpoints, users and secrets are not written here: they come from the profile,',
-      'the environment (DPGW_*) or flags.',
-    ].map((text) => `# ${commentText(text)}`),
-    'version: 1',
-    ...(manifest.name !== undefined ? [line('', 'name', yamlString(manifest.name), 'its tables carry it (metadata.customConfigs["dpgw.manifest"]); --prune deletes only tables marked with it')] : []),
-    'dataSets:',
-    line('  - ', 'datasource', yamlString(manifest.dataSource)),
-    line(entry, 'dataset', yamlString(manifest.dataSet)),
-    line(entry, 'enablement', yamlString(manifest.enablement.value), [manifest.enablement.chosenBecause, manifest.enablement.exists ? undefined : 'new: the first run creates it'].filter(Boolean).join('; ') || undefined),
-    ...(manifest.groups.length > 0 ? [line(entry, 'groups', `[${manifest.groups.map(yamlString).join(', ')}]`)] : []),
-    line(entry, 'schema', yamlString(manifest.schemaFile), manifest.schemaFrom),
-    `${entry}table:`,
-    line(`${entry}  `, 'name', yamlString(manifest.table.value), manifest.table.chosenBecause),
-    line(`${entry}  `, 'retentionDays', String(manifest.retentionDays.value), manifest.retentionDays.chosenBecause),
-    '',
-  ].join('\n');
+  const table = { name: manifest.table.value, retentionDays: manifest.retentionDays.value };
+  const entry = { datasource: manifest.dataSource, dataset: manifest.dataSet, enablement: manifest.enablement.value, ...(manifest.groups.length > 0 ? { groups: manifest.groups } : {}), schema: manifest.schemaFile, table };
+  const document = yamlFileDocument({ version: 1, ...(manifest.name !== undefined ? { name: manifest.name } : {}), dataSets: [entry] }, [
+    `Provisions data set ${manifest.dataSet} of ${manifest.dataSource}; written by \`dpgw init\`.`,
+    'Review it and the schema, then:',
+    `  dpgw provision ${manifestPath} --plan    shows what the run would change`,
+    `  dpgw provision ${manifestPath}           provisions it`,
+    'Endpoints, users and secrets are not written here: they come from the profile,',
+    'the environment (DPGW_*) or flags.',
+  ]);
+  const comment = (path: Array<string | number>, text: string | undefined) => {
+    if (text) commentAfter(document.getIn(path, true) as Node, text);
+  };
+  comment(['name'], manifest.name !== undefined ? 'its tables carry it (metadata.customConfigs["dpgw.manifest"]); --prune deletes only tables marked with it' : undefined);
+  comment(['dataSets', 0, 'enablement'], [manifest.enablement.chosenBecause, manifest.enablement.exists ? undefined : 'new: the first run creates it'].filter(Boolean).join('; '));
+  comment(['dataSets', 0, 'schema'], manifest.schemaFrom);
+  comment(['dataSets', 0, 'table', 'name'], manifest.table.chosenBecause);
+  comment(['dataSets', 0, 'table', 'retentionDays'], manifest.retentionDays.chosenBecause);
+  const groups = document.getIn(['dataSets', 0, 'groups']);
+  if (isSeq(groups)) groups.flow = true;
+  return yamlFileText(document);
 }

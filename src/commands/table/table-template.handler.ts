@@ -1,5 +1,4 @@
 /** `dpgw table template <config>`: a store's table config as a dpgw template (olap/table-config-template.ts). */
-import { stringify } from 'yaml';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { TableTemplateCommand } from './table.flags.js';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
@@ -7,6 +6,7 @@ import { readLocatedDocument } from '../../olap/located-document.js';
 import { tableConfigToTemplate } from '../../olap/table-config-template.js';
 import { streamConfigPlace } from '../../olap/stream-config-place.js';
 import { fieldPath } from '../../olap/schema-validation.js';
+import { yamlFileDocument, yamlFileText } from '../../output/yaml-file.js';
 import { MASK, maskSecrets } from '../../secrets/redaction.js';
 import { serverText } from '../../text/terminal-text.js';
 
@@ -23,10 +23,10 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   if (output) checkOutputFile(output, { where: '--output', force: options.force === true });
   const { template: converted, replaced } = tableConfigToTemplate(await readLocatedDocument(file, 'table config'));
   // The file's name escaped: a line break in it would end the comment and write the rest into the template as YAML.
-  const header = `# A dpgw table template from ${serverText(file)} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).\n`;
-  const text = header + stringify(converted, { lineWidth: 0 });
+  const header = [`A dpgw table template from ${serverText(file)} (dpgw table template): dpgw fills each \${placeholder} (docs/tables.md).`];
+  const text = yamlFileText(yamlFileDocument(converted, header));
   // The file keeps the config's own values; what is printed shows its secrets masked.
-  const shown = header + stringify(maskSecrets(converted), { lineWidth: 0 });
+  const shown = yamlFileText(yamlFileDocument(maskSecrets(converted), header));
   const changeOf = ({ was, now }: { was?: unknown; now?: unknown }) => (now === undefined ? 'removed' : was === undefined ? 'added' : 'replaced');
   for (const change of replaced) reporter.info(`${changeOf(change)} ${change.field}${change.now !== undefined ? `: ${change.now}` : ''}`);
   // The store's own default is the topic's latest offset: a table made from its examples reads none of the messages
