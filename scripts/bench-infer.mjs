@@ -30,6 +30,7 @@ import { load as loadYaml } from 'js-yaml';
 import { writeBenchSection } from './bench-doc.mjs';
 import { measuredEnv } from './bench-env.mjs';
 import { storeExamples } from './platform/store-examples.mjs';
+import { seededRandom } from '../dist/lib/sandbox/http-kit.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200_000);
@@ -48,17 +49,8 @@ const ROUNDS = roundsFlag > 0 ? Number(process.argv[roundsFlag + 1]) : 5;
 const GOALS = { plainMessagesPerSecond: 75_000, againstPlain: 1.5, rssMb: 150 };
 const work = mkdtempSync(join(tmpdir(), 'dpgw-bench-infer-'));
 
-/** mulberry32: a small seeded generator, so every run infers from the same bytes. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the sandbox's seeded generator), so every run infers from the same bytes. */
+const random = seededRandom;
 
 const COUNTRIES = ['DE', 'FR', 'US', 'BR', 'JP', 'IN', 'NG', 'AU'];
 const CITIES = ['Berlin', 'Lyon', 'Austin', 'Recife', 'Osaka', 'Pune', 'Lagos', 'Perth'];

@@ -16,6 +16,7 @@ import { namePattern, nameProblem, type NameKind } from '../names/platform-names
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
 import { PROFILE_KEYS, SETTING_DEFINITIONS } from '../settings/setting-definitions.js';
 import { closestMatch, unknownNameSuffix } from '../text/closest-match.js';
+import { TIME_COLUMN_HELP } from '../schema-inference/time-column-help.js';
 
 const name = z.string().min(1);
 /** A name sent to the platform: the one rule of src/names/platform-names.ts, also as the JSON Schema's pattern for editors. */
@@ -57,7 +58,7 @@ const dashboardSettings = z.strictObject({
 const inferSettings = z.strictObject({
   sample: z.number().int().positive().max(100_000).optional().describe('messages to read from the earliest offset of the topic (default 200)'),
   name: platformName('schema').optional().describe('schemaName (default: the data set name)'),
-  timeColumn: name.optional().describe('the date-time column (default: the one column whose values are dates (epoch seconds, milliseconds or days, or dates as text), else time, filled with now())'),
+  timeColumn: name.optional().describe(TIME_COLUMN_HELP),
   metrics: z.array(name).optional().describe('integer columns to make metrics (decimals are metrics already)'),
 });
 

@@ -16,20 +16,12 @@ import { initManifestText, type InitManifest } from '../../src/init/init-manifes
 import { yamlFileDocument, yamlFileText } from '../../src/output/yaml-file.js';
 import { parseLocatedDocument } from '../../src/olap/located-document.js';
 import { schemaYaml } from '../../src/schema-inference/schema-text.js';
+import { seededRandom } from '../../src/sandbox/http-kit.js';
 
 const CASES = 2_000;
 
-/** mulberry32: a tiny seeded PRNG, values in [0, 1). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the sandbox's seeded generator): values in [0, 1). */
+const prng = seededRandom;
 
 /** Pieces a YAML reader may take for something other than text, alone or inside a value. */
 const ATOMS = [

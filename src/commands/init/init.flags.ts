@@ -2,6 +2,7 @@
 import type { CommandFor } from '../../command-kit/command-definition.js';
 import type { OptionKit } from '../../command-kit/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
+import { TIME_COLUMN_HELP } from '../../schema-inference/time-column-help.js';
 
 export const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =>
   kit.settings(
@@ -12,7 +13,7 @@ export const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =
       .addOption(kit.names('--group <group...>', 'group(s) that may read it (needed for a new enablement)', 'group'))
       .addOption(kit.name('--table <name>', "table name (default: the data set's name; with --schema, the schema's)", 'table'))
       .addOption(kit.option('--retention-days <days>', 'segment retention in days (default: the settings\' retentionDays, 7)').argParser(kit.wholeNumber(1, 36_500, 'number of days')))
-      .option('--time-column <name>', "the date-time column (default: the one column whose values are dates (epoch seconds, milliseconds or days, or dates as text), else time, filled with now())")
+      .option('--time-column <name>', TIME_COLUMN_HELP)
       .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
       .option('--schema <file>', "take the schema from this file instead of the topic's messages")
       .option('--from-messages <file>', "infer the schema from this file of messages (JSON Lines or a JSON array) instead of the topic's")

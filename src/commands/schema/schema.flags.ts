@@ -1,6 +1,7 @@
 /** `dpgw schema push|get|validate|infer`: the flags of each subcommand and the types they give its handlers; schema.command.ts declares the command with them, and schema.handler.ts imports only their types (the definition imports the handler: apart, the two do not import each other). */
 import type { CommandFor } from '../../command-kit/command-definition.js';
 import type { OptionKit } from '../../command-kit/option-kit.js';
+import { TIME_COLUMN_HELP } from '../../schema-inference/time-column-help.js';
 
 export const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'print the request and send nothing');
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;
@@ -17,7 +18,7 @@ export const inferOptions = (command: CommandFor<'infer [files...]'>, kit: Optio
       .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
       .addOption(kit.option('--sample <n>', 'read at most this many messages (default: all of the files; 200 of a topic)').argParser(kit.wholeNumber(1, 10_000_000, 'number of messages')))
       .addOption(kit.name('--name <name>', 'schemaName (default: the data set, else the first file name)', 'schema'))
-      .option('--time-column <name>', 'the date-time column (default: the one column whose values are dates (epoch seconds, milliseconds or days, or dates as text), else time, filled with now())')
+      .option('--time-column <name>', TIME_COLUMN_HELP)
       .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
       .option('--check <schema file>', 'compare the messages with this schema instead: every missing, extra or mistyped column, exit 2 when any')
       .option('-o, --output <file>', 'write the schema here (.json: JSON; else YAML) instead of printing it; an existing file is refused without --force')
