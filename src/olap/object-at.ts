@@ -8,3 +8,8 @@ export function objectAt(value: unknown, ...path: readonly (string | number)[]):
   for (const key of path) current = typeof current === 'object' && current !== null && Object.hasOwn(current, key) ? (current as Record<string | number, unknown>)[key] : undefined;
   return typeof current === 'object' && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
 }
+
+/** A mapping of a parsed document or an answer (an object, never an array or null). */
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

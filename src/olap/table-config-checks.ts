@@ -15,6 +15,7 @@
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import type { PathPart } from './located-document.js';
 import { fieldPath, type ValidationIssue } from './schema-validation.js';
+import { isMapping } from './object-at.js';
 
 /** A column as the store's Schema.getFieldSpecFor finds it: any of the four groups. */
 interface Column {
@@ -80,11 +81,10 @@ function columnsOf(schema: AnalyticsSchema): Map<string, Column> {
   return columns;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const objectAt = (root: Record<string, unknown>, ...keys: string[]): Record<string, unknown> | undefined => {
   let node: unknown = root;
-  for (const key of keys) node = isObject(node) ? node[key] : undefined;
-  return isObject(node) ? node : undefined;
+  for (const key of keys) node = isMapping(node) ? node[key] : undefined;
+  return isMapping(node) ? node : undefined;
 };
 /** The names of a list of column names, with their index; the store drops empty names first (TableConfigUtils.sanitize). */
 const namesIn = (value: unknown): [string, number][] => (Array.isArray(value) ? value.flatMap((name, index) => (typeof name === 'string' && name !== '' ? [[name, index] as [string, number]] : [])) : []);
@@ -112,7 +112,7 @@ function aggregationIssues(context: Context): Set<string> {
   }
   const aggregated = new Set<string>();
   list.forEach((entry: unknown, index) => {
-    if (!isObject(entry)) return;
+    if (!isMapping(entry)) return;
     const path = [...base, index];
     const { columnName, aggregationFunction } = entry;
     if (typeof columnName !== 'string' || typeof aggregationFunction !== 'string') {
@@ -152,7 +152,7 @@ function transformIssues(context: Context, aggregationSources: Set<string>): voi
   const list = objectAt(context.config, 'ingestionConfig')?.transformConfigs;
   if (!Array.isArray(list)) return;
   const base: PathPart[] = ['ingestionConfig', 'transformConfigs'];
-  const entries = list.map((entry: unknown, index) => ({ entry: isObject(entry) ? entry : {}, index }));
+  const entries = list.map((entry: unknown, index) => ({ entry: isMapping(entry) ? entry : {}, index }));
   const argumentsOf = new Map(entries.map(({ entry, index }) => [index, typeof entry.transformFunction === 'string' ? functionArguments(entry.transformFunction) : undefined]));
   const seen = new Set<string>();
   for (const { entry, index } of entries) {
@@ -301,7 +301,7 @@ function starTreeIssues(context: Context, indexing: Record<string, unknown>, noD
   if (!Array.isArray(list)) return;
   const derived = timestampIndexColumns(context.config);
   list.forEach((entry: unknown, index) => {
-    if (!isObject(entry)) return;
+    if (!isMapping(entry)) return;
     const path: PathPart[] = ['tableIndexConfig', 'starTreeIndexConfigs', index];
     const column = (name: string, at: PathPart[], what: string, dimension: boolean) => {
       if (derived.has(name)) return;
@@ -334,7 +334,7 @@ function starTreeIssues(context: Context, indexing: Record<string, unknown>, noD
     }
     if (Array.isArray(entry.aggregationConfigs)) {
       entry.aggregationConfigs.forEach((aggregation: unknown, i) => {
-        const name = isObject(aggregation) ? aggregation.columnName : undefined;
+        const name = isMapping(aggregation) ? aggregation.columnName : undefined;
         if (typeof name === 'string' && name !== '*') column(name, [...path, 'aggregationConfigs', i, 'columnName'], 'aggregated column', false);
       });
     }
@@ -347,7 +347,7 @@ function timestampIndexColumns(config: Record<string, unknown>): Set<string> {
   const list = config.fieldConfigList;
   if (!Array.isArray(list)) return derived;
   for (const entry of list) {
-    if (!isObject(entry) || typeof entry.name !== 'string') continue;
+    if (!isMapping(entry) || typeof entry.name !== 'string') continue;
     for (const [granularity] of namesIn(objectAt(entry, 'timestampConfig')?.granularities)) derived.add(`$${entry.name}$${granularity}`);
   }
   return derived;
@@ -366,7 +366,7 @@ function fieldConfigIssues(context: Context): void {
   const noDictionary = new Set([...namesIn(indexing.noDictionaryColumns).map(([name]) => name), ...Object.keys(objectAt(indexing, 'noDictionaryConfig') ?? {})]);
   const seen = new Set<string>();
   list.forEach((entry: unknown, index) => {
-    if (!isObject(entry) || typeof entry.name !== 'string') return;
+    if (!isMapping(entry) || typeof entry.name !== 'string') return;
     const path: PathPart[] = ['fieldConfigList', index];
     const name = entry.name;
     const column = mustExist(context, name, [...path, 'name'], 'field config column');

@@ -1,8 +1,8 @@
 /**
  * A store's REALTIME table config (as `GET /tables/x` answers it, or as its examples are
- * written) turned into a dpgw table template: what dpgw's run fills (the names, the time
- * column, the topic, the stream connection, retention in days, tenants) becomes its
- * ${placeholder}; everything else (upsert, indexes, routing, star-tree, complex types,
+ * written) turned into a dpgw table template: what dpgw's run fills (the names, the topic,
+ * the stream connection, retention in days, tenants) becomes its ${placeholder}; everything
+ * else (the time column, upsert, indexes, routing, star-tree, complex types,
  * aggregation, dedup, transforms, flush thresholds…) is kept as it is.
  */
 import { DpgwError } from '../errors/dpgw-error.js';
@@ -11,6 +11,7 @@ import type { LocatedDocument, PathPart } from './located-document.js';
 import { fieldPath } from './schema-validation.js';
 import { STREAM_CONFIG_MAPS_PATH, streamConfigPlace } from './stream-config-place.js';
 import { STREAM_CONNECTION_KEY } from './table-template.js';
+import { isMapping } from './object-at.js';
 
 export interface TemplateReplacement {
   path: PathPart[];
@@ -36,15 +37,14 @@ const ZOOKEEPER_KEY = /(^|\.)(zk\.connect\.string|zk\.broker\.url)$/i;
 
 const at = (path: PathPart[]) => ({ path, field: fieldPath(path) });
 
-const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function tableConfigToTemplate(document: LocatedDocument): ConvertedTemplate {
   // `GET /tables/x` answers { "REALTIME": {…} } (and "OFFLINE" for a hybrid table).
   const given = document.value;
-  const wrapped = isMap(given) && (isMap(given.REALTIME) || isMap(given.OFFLINE)) && given.tableName === undefined;
+  const wrapped = isMapping(given) && (isMapping(given.REALTIME) || isMapping(given.OFFLINE)) && given.tableName === undefined;
   const config = wrapped ? (given as Record<string, unknown>).REALTIME : given;
-  if (!isMap(config) || String(config.tableType).toUpperCase() !== 'REALTIME') {
-    const type = isMap(config) ? String(config.tableType) : wrapped ? 'OFFLINE' : 'none';
+  if (!isMapping(config) || String(config.tableType).toUpperCase() !== 'REALTIME') {
+    const type = isMapping(config) ? String(config.tableType) : wrapped ? 'OFFLINE' : 'none';
     throw new DpgwError('SCHEMA_INVALID', `the table config is not a REALTIME table (tableType: ${type}): dpgw templates fill real-time tables from a stream`, { where: document.at(wrapped ? [] : ['tableType']), hint: "give a REALTIME table config (an OFFLINE table's segments come from batch ingestion, which dpgw does not provision)" });
   }
   const template = structuredClone(config);
@@ -56,12 +56,12 @@ export function tableConfigToTemplate(document: LocatedDocument): ConvertedTempl
   };
   // The store writes the REALTIME name with its suffix (`x_REALTIME`) in a GET's answer.
   set(template, [], 'tableName', '${tableName}');
-  const segments = isMap(template.segmentsConfig) ? template.segmentsConfig : (template.segmentsConfig = {});
+  const segments = isMapping(template.segmentsConfig) ? template.segmentsConfig : (template.segmentsConfig = {});
   if (segments.schemaName !== undefined) set(segments, ['segmentsConfig'], 'schemaName', '${schemaName}');
   // The time column is the table's own choice among its schema's date-time columns (airlineStats has three): kept as written.
   // Retention is dpgw's setting when it is counted in days; another unit stays as the config has it.
   if (segments.retentionTimeValue !== undefined && String(segments.retentionTimeUnit).toUpperCase() === TABLE_DEFAULTS.retentionTimeUnit) set(segments, ['segmentsConfig'], 'retentionTimeValue', '${retentionDays}');
-  const tenants = isMap(template.tenants) ? template.tenants : (template.tenants = {});
+  const tenants = isMapping(template.tenants) ? template.tenants : (template.tenants = {});
   set(tenants, ['tenants'], 'broker', '${brokerTenant}');
   set(tenants, ['tenants'], 'server', '${serverTenant}');
   const place = streamConfigPlace(template);

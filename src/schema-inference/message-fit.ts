@@ -14,6 +14,7 @@
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import { closestMatch } from '../text/closest-match.js';
+import { isMapping } from '../olap/object-at.js';
 
 export interface MissingColumn {
   column: string;
@@ -258,7 +259,7 @@ function ingestionOf(table: RealtimeTableDefinition | undefined, schema: Analyti
   const config = (table?.ingestionConfig ?? {}) as Record<string, unknown>;
   // The store reads streamIngestionConfig.streamConfigMaps in place of tableIndexConfig.streamConfigs (IngestionConfigUtils.getStreamConfigMaps).
   const maps = (config.streamIngestionConfig as { streamConfigMaps?: unknown } | undefined)?.streamConfigMaps;
-  const streamConfigs = ((Array.isArray(maps) && isObject(maps[0]) ? maps[0] : table?.tableIndexConfig?.streamConfigs) ?? {}) as Record<string, unknown>;
+  const streamConfigs = ((Array.isArray(maps) && isMapping(maps[0]) ? maps[0] : table?.tableIndexConfig?.streamConfigs) ?? {}) as Record<string, unknown>;
   const streamType = typeof streamConfigs.streamType === 'string' ? streamConfigs.streamType : 'kafka';
   const populate = streamConfigs[`stream.${streamType}.metadata.populate`];
   const transforms = new Map<string, string>();
@@ -273,13 +274,13 @@ function ingestionOf(table: RealtimeTableDefinition | undefined, schema: Analyti
 }
 
 function complexTypeOf(config: unknown): ComplexType | undefined {
-  if (!isObject(config)) return undefined;
+  if (!isMapping(config)) return undefined;
   const mode = String(config.collectionNotUnnestedToJson ?? 'NON_PRIMITIVE').toUpperCase();
   return {
     fieldsToUnnest: Array.isArray(config.fieldsToUnnest) ? config.fieldsToUnnest.filter((field): field is string => typeof field === 'string').sort() : [],
     delimiter: typeof config.delimiter === 'string' ? config.delimiter : '.',
     collectionToJson: mode === 'ALL' || mode === 'NONE' ? mode : 'NON_PRIMITIVE',
-    prefixesToRename: isObject(config.prefixesToRename) ? Object.entries(config.prefixesToRename).map(([from, to]) => [from, String(to)]) : [],
+    prefixesToRename: isMapping(config.prefixesToRename) ? Object.entries(config.prefixesToRename).map(([from, to]) => [from, String(to)]) : [],
   };
 }
 
@@ -304,7 +305,7 @@ export function flattenMessage(message: Record<string, unknown>, config: Complex
       return value.map((item) => {
         const copy = { ...current };
         delete copy[collection];
-        if (isObject(item)) for (const [key, inner] of Object.entries(flattenObject(item, '', config, collection))) copy[`${collection}${config.delimiter}${key}`] = inner;
+        if (isMapping(item)) for (const [key, inner] of Object.entries(flattenObject(item, '', config, collection))) copy[`${collection}${config.delimiter}${key}`] = inner;
         else copy[collection] = item;
         return copy;
       });
@@ -329,7 +330,7 @@ function flattenObject(object: Record<string, unknown>, prefix: string, config: 
   for (const [key, value] of Object.entries(object)) {
     const name = `${prefix}${key}`;
     const fullPath = path === '' ? name : `${path}${config.delimiter}${name}`;
-    if (isObject(value)) Object.assign(flat, flattenObject(value, `${name}${config.delimiter}`, config, path));
+    if (isMapping(value)) Object.assign(flat, flattenObject(value, `${name}${config.delimiter}`, config, path));
     else if (Array.isArray(value) && !config.fieldsToUnnest.includes(fullPath) && collectionToJson(value, config)) flat[name] = JSON.stringify(value);
     else flat[name] = value;
   }
@@ -340,7 +341,7 @@ function flattenObject(object: Record<string, unknown>, prefix: string, config: 
 function collectionToJson(value: unknown[], config: ComplexType): boolean {
   if (config.collectionToJson === 'ALL') return true;
   if (config.collectionToJson === 'NONE') return false;
-  return value.length > 0 && (isObject(value[0]) || Array.isArray(value[0]));
+  return value.length > 0 && (isMapping(value[0]) || Array.isArray(value[0]));
 }
 
 /** SQL words that make an expression more than calls of columns and literals: not judged. */
@@ -461,12 +462,9 @@ export function notJudgedWarning(judged: FitJudged): string | undefined {
 }
 
 function asArray(value: unknown): Array<Record<string, unknown>> {
-  return Array.isArray(value) ? value.filter(isObject) : [];
+  return Array.isArray(value) ? value.filter(isMapping) : [];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function exampleOf(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);

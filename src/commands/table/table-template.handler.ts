@@ -7,13 +7,11 @@ import { tableConfigToTemplate } from '../../olap/table-config-template.js';
 import { streamConfigPlace } from '../../olap/stream-config-place.js';
 import { fieldPath } from '../../olap/schema-validation.js';
 import { yamlFileDocument, yamlFileText } from '../../output/yaml-file.js';
-import { MASK, maskSecrets } from '../../secrets/redaction.js';
+import { isSecretKey, MASK, maskSecrets } from '../../secrets/redaction.js';
 import { serverText } from '../../text/terminal-text.js';
 
-/** A replaced value that carries a credential (a JAAS line, a password, a private key): shown masked. */
-const SECRET_KEY = /jaas|password|secret|credential/i;
-/** A replaced value as --json shows it: masked whole under a credential's key, else masked as any value under its key is (a URL's password, a registry's user info). */
-const shownWas = (path: readonly unknown[], field: string, was: unknown): unknown => (SECRET_KEY.test(field) ? MASK : maskSecrets({ [String(path.at(-1))]: was })[String(path.at(-1))]);
+/** A replaced value as --json shows it: masked whole under a secret's key (a JAAS line too: it was the config's, not the run's), else redacted as any value (a URL's password). */
+const shownWas = (path: readonly unknown[], was: unknown): unknown => (isSecretKey(String(path.at(-1))) ? MASK : maskSecrets(was));
 
 export const template: HandlerOf<TableTemplateCommand> = async (context) => {
   const { options, reporter } = context;
@@ -44,7 +42,7 @@ export const template: HandlerOf<TableTemplateCommand> = async (context) => {
     reporter.next(`dpgw table render --dataset <name> --schema <schema file> --template ${output}`);
   }
   return {
-    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: shownWas(path, field, was) } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
+    data: { template: maskSecrets(converted), replaced: replaced.map(({ path, field, was, now }) => ({ field, path, ...(was !== undefined ? { was: shownWas(path, was) } : {}), ...(now !== undefined ? { now } : {}) })), ...(output ? { file: output } : {}) },
     human: () => (output ? [] : shown.trimEnd().split('\n')),
   };
 };
