@@ -7,11 +7,14 @@
 // alternately, BENCH_RUNS times each (default 5), each run on a new sandbox so that every run
 // does the same work; the table gives medians and min–max. Also: requests per data set, token
 // endpoint calls (with --large the token expires several times during the run), gateway
-// connections, dpgw's CPU per request and peak RSS. Exits 1 when a goal is missed.
+// connections, dpgw's CPU per request and the floor client's, and peak RSS. Exits 1 only when
+// a goal of issue #46 §7 is missed (GOALS below), or when the measurement itself is not valid.
 // BENCH_BASELINE=<a built checkout of dpgw> runs that one too, in the same alternation, and
-// prints it side by side (what a change bought; docs/benchmarks.md); the table is not written then.
+// prints it side by side with this checkout (the whole command, its ratio to the floor
+// client, CPU per request and its ratio to the floor client's, peak RSS); docs/benchmarks.md
+// then gets both tables (what a change bought, measured in one run).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, URLSearchParams } from 'node:url';
@@ -23,20 +26,26 @@ import { measuredEnv, runBinary, sandboxAdminSettings } from './bench-env.mjs';
 const LARGE = process.argv.includes('--large');
 /** With --checks, as a user runs it: the stream pre-flight and the consumption proof on (the defaults). */
 const CHECKS = process.argv.includes('--checks');
-const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? (LARGE ? 2000 : 200));
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (LARGE ? 32 : 8));
+/** The run the goals are set for: 200 data sets 8 at a time, or with --large 2,000 32 at a time, the gateway 20 ms away. */
+const GOAL_RUN = { dataSets: LARGE ? 2000 : 200, concurrency: LARGE ? 32 : 8, latencyMs: 20 };
+const DATA_SETS = Number(process.env.BENCH_DATA_SETS ?? GOAL_RUN.dataSets);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? GOAL_RUN.concurrency);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** BENCH_LATENCY_MS: a gateway further away (a laptop's or a hosted runner's round trip); the goals are set at 20 ms. */
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? GOAL_RUN.latencyMs);
 /** With --large, shorter than the run: dpgw must refresh the token as it goes. */
 const TOKEN_LIFETIME_S = LARGE ? 4 : 300;
-const GOALS = {
-  floorRatio: 1.15,
-  cpuMsPerRequest: 0.5,
-  rssMb: (LARGE ? 120 : 100) + (CHECKS ? (LARGE ? 40 : 15) : 0),
-  // The goal, set apart from the product's own bound (RUN_WIDE_READS_AT_ONCE in src/provision/provision-run.ts), which it checks.
-  extraConnections: 2,
-};
+/**
+ * Issue #46 §7, the only figures the bench exits 1 on: the whole command ≤ 1.15× the fetch floor
+ * client, dpgw's CPU per request ≤ 1.5× the floor client's in the same run (a ratio, so it holds
+ * at both sizes; it replaces issue #35's 0.5 ms, which got alone exceeds), and dpgw's peak RSS.
+ * Held on the run they are set for, with the checks off: with --checks dpgw's broker work has no
+ * counterpart in the floor client, and other sizes or latencies move every ratio; there they are shown.
+ */
+const GOALS = { floorRatio: 1.15, cpuToFloor: 1.5, rssMb: LARGE ? 120 : 100 };
+const GOALS_HELD = !CHECKS && DATA_SETS === GOAL_RUN.dataSets && CONCURRENCY === GOAL_RUN.concurrency && LATENCY_MS === GOAL_RUN.latencyMs;
+/** The product's own bound (RUN_WIDE_READS_AT_ONCE in src/provision/provision-run.ts): shown and noted, not a goal (tests hold it). */
+const EXTRA_CONNECTIONS = 2;
 const BASELINE = process.env.BENCH_BASELINE;
 const floorScript = fileURLToPath(new URL('./bench-floor-client.mjs', import.meta.url));
 
@@ -187,7 +196,7 @@ const template = { plan: floorPlan(recorded.log), brokerList: recorded.brokerLis
 delete recorded.log;
 const dpgwRuns = [];
 const floorRuns = [];
-/** The same floor client through node:http, the cheapest of Node's HTTP clients: what issue #35's 0.5 ms of CPU per request takes. */
+/** The same floor client through node:http, the cheapest of Node's HTTP clients per request: shown beside the fetch floor the goals are set against. */
 const httpFloorRuns = [];
 const baselineRuns = [];
 for (let round = 0; round < RUNS; round++) {
@@ -205,8 +214,12 @@ const floorWall = floorRuns.map((r) => r.wallMs);
 const floorRatio = median(dpgwWall) / median(floorWall);
 const pairRatios = dpgwRuns.map((r, i) => r.wallMs / floorRuns[i].wallMs);
 const idealRatio = median(dpgwWall) / idealMs;
+// Both the same way: the process's CPU (user + system, scripts/report-rss.cjs, start-up included)
+// over every request it sent to the gateway and the identity provider, token refreshes included.
 const cpuPerRequest = dpgwRuns.map((r) => r.measured.cpuMs / r.requests);
 const floorCpuPerRequest = floorRuns.map((r) => r.measured.cpuMs / r.requests);
+const cpuToFloor = median(cpuPerRequest) / median(floorCpuPerRequest);
+const cpuPairRatios = cpuPerRequest.map((cpu, i) => cpu / floorCpuPerRequest[i]);
 const httpFloorCpuPerRequest = httpFloorRuns.map((r) => r.measured.cpuMs / r.requests);
 const rssMb = dpgwRuns.map((r) => r.measured.rssKb / 1024);
 const peakRssMb = Math.max(...rssMb);
@@ -216,6 +229,10 @@ const perDataSet = dpgwRuns.map((r) => r.perDataSet);
 const requests = dpgwRuns.map((r) => r.requests - r.refreshes.length);
 const floorRequests = floorRuns.map((r) => r.requests - r.refreshes);
 
+/** A goal's cell: in bold where the bench holds it (exits 1 when missed), and where it is set otherwise. */
+const goalCell = (text) => (GOALS_HELD ? `**${text}**` : `(${text} at ${GOAL_RUN.dataSets.toLocaleString('en-US')} data sets, checks off)`);
+/** The ratios of each round's pair, beside a ratio of medians (none for a single round). */
+const pairs = (ratios) => (ratios.length > 1 ? ` (pairs ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)` : '');
 const rows = [
   ['data sets / concurrency / gateway latency / runs of each', `${DATA_SETS} / ${CONCURRENCY} / ${LATENCY_MS} ms / ${RUNS}`, ''],
   ['data sets done (every run)', `${DATA_SETS - Math.max(...failed)} of ${DATA_SETS}`, `${DATA_SETS}`],
@@ -224,36 +241,64 @@ const rows = [
   ['requests to the gateway and the identity provider (token refreshes aside), dpgw / floor client', `${sameOrRange(requests)} / ${sameOrRange(floorRequests)}`, 'the same'],
   ['floor client: the same requests with Node\'s fetch, process start to exit', timesFigure(floorWall), ''],
   ['dpgw provision, process start to exit', timesFigure(dpgwWall), ''],
-  ['ratio to the floor client', `${floorRatio.toFixed(2)}× (pairs ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}×)`, LARGE || CHECKS ? `(≤ ${GOALS.floorRatio}× at 200 data sets, checks off)` : `≤ ${GOALS.floorRatio}×`],
+  ['ratio to the floor client', `${floorRatio.toFixed(2)}×${pairs(pairRatios)}`, goalCell(`≤ ${GOALS.floorRatio}×`)],
   ['ideal: ceil(data sets / concurrency) × minimum × latency', seconds(idealMs), ''],
   ['ratio to the ideal (dpgw) / (floor client)', `${idealRatio.toFixed(2)}× / ${(median(floorWall) / idealMs).toFixed(2)}×`, ''],
   ['of which the run dpgw reports (first request to summary)', timesFigure(dpgwRuns.map((r) => r.summary.seconds * 1000)), ''],
   ['mean time the gateway held a request (latency included)', `${median(dpgwRuns.map((r) => r.gatewayMs)).toFixed(2)} ms`, ''],
-  ['dpgw CPU per request (process CPU / its gateway and identity requests)', `${median(cpuPerRequest).toFixed(2)} ms${spread(cpuPerRequest, (v) => v.toFixed(2))}`, LARGE || CHECKS ? `(≤ ${GOALS.cpuMsPerRequest} ms at 200 data sets, checks off)` : `≤ ${GOALS.cpuMsPerRequest} ms`],
-  ['floor client CPU per request', `${median(floorCpuPerRequest).toFixed(2)} ms${spread(floorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
+  ['dpgw CPU per request (process CPU / its gateway and identity requests)', `${median(cpuPerRequest).toFixed(2)} ms${spread(cpuPerRequest, (v) => v.toFixed(2))}`, ''],
+  ['floor client CPU per request (the same: process CPU / its requests)', `${median(floorCpuPerRequest).toFixed(2)} ms${spread(floorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
+  ['dpgw CPU per request against the floor client\'s', `${cpuToFloor.toFixed(2)}×${pairs(cpuPairRatios)}`, goalCell(`≤ ${GOALS.cpuToFloor}×`)],
   ['the floor client through node:http instead of fetch: process start to exit / CPU per request', `${timesFigure(httpFloorRuns.map((r) => r.wallMs))} / ${median(httpFloorCpuPerRequest).toFixed(2)} ms${spread(httpFloorCpuPerRequest, (v) => v.toFixed(2))}`, ''],
   ['CPU: dpgw / sandbox during dpgw\'s run (2 cores shared)', `${seconds(median(dpgwRuns.map((r) => r.measured.cpuMs)))} / ${seconds(median(dpgwRuns.map((r) => r.sandboxCpuMs)))}`, ''],
   ['token endpoint: password grants / refreshes', `${sameOrRange(dpgwRuns.map((r) => r.passwordGrants))} / ${sameOrRange(dpgwRuns.map((r) => r.refreshes.length))}`, `1 / ${LARGE ? 'one per expiry' : 0}`],
   ['gateway answers 401', String(Math.max(...dpgwRuns.map((r) => r.unauthorized))), '0'],
   // The goal is on connections open at once: a keep-alive connection the gateway closed after 5 s idle
   // (a long run's last phase) and opened again is one more accepted, not one more at a time.
-  ['gateway TCP connections, most open at once (accepted in all), dpgw / floor client', `${sameOrRange(dpgwRuns.map((r) => r.connectionsAtOnce))} (${sameOrRange(dpgwRuns.map((r) => r.connections))}) / ${sameOrRange(floorRuns.map((r) => r.connectionsAtOnce))} (${sameOrRange(floorRuns.map((r) => r.connections))})`, `≤ ${CONCURRENCY + GOALS.extraConnections} at once`],
-  ['peak RSS of dpgw (its own high-water mark, VmHWM), median (highest)', `${median(rssMb).toFixed(1)} MB (${peakRssMb.toFixed(1)} MB)`, `≤ ${GOALS.rssMb} MB`],
+  ['gateway TCP connections, most open at once (accepted in all), dpgw / floor client', `${sameOrRange(dpgwRuns.map((r) => r.connectionsAtOnce))} (${sameOrRange(dpgwRuns.map((r) => r.connections))}) / ${sameOrRange(floorRuns.map((r) => r.connectionsAtOnce))} (${sameOrRange(floorRuns.map((r) => r.connections))})`, `≤ ${CONCURRENCY + EXTRA_CONNECTIONS} at once`],
+  ['peak RSS of dpgw (its own high-water mark, VmHWM), median (highest)', `${median(rssMb).toFixed(1)} MB (${peakRssMb.toFixed(1)} MB)`, goalCell(`≤ ${GOALS.rssMb} MB`)],
 ];
-const table = ['| measure | value | goal |', '|---|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const table = ['| measure | value | goal (bold: the bench exits 1 when missed) or what is expected |', '|---|---:|---:|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 console.log(table);
 
+/** A checkout's commit, for the side-by-side heading: what was compared, not where it was on this machine. */
+const commitOf = (checkout) => {
+  try {
+    return execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return checkout;
+  }
+};
+// Side by side: this checkout and the baseline, alternated in this one run, each against the
+// same floor client runs (a run's pair is the floor run of its own round).
+let sideBySide;
 if (BASELINE) {
-  // Side by side: this checkout and the baseline, alternated in this one run.
-  const of = (runs) => ({
-    wall: timesFigure(runs.map((r) => r.wallMs)),
-    cpu: `${median(runs.map((r) => r.measured.cpuMs / r.requests)).toFixed(2)} ms${spread(runs.map((r) => r.measured.cpuMs / r.requests), (v) => v.toFixed(2))}`,
-    rss: `${median(runs.map((r) => r.measured.rssKb / 1024)).toFixed(1)} MB${spread(runs.map((r) => r.measured.rssKb / 1024), (v) => v.toFixed(1))}`,
-    floor: `${(median(runs.map((r) => r.wallMs)) / median(floorWall)).toFixed(2)}×`,
-  });
+  const of = (runs) => {
+    const cpu = runs.map((r) => r.measured.cpuMs / r.requests);
+    const rss = runs.map((r) => r.measured.rssKb / 1024);
+    return {
+      wall: timesFigure(runs.map((r) => r.wallMs)),
+      floor: `${(median(runs.map((r) => r.wallMs)) / median(floorWall)).toFixed(2)}×${pairs(runs.map((r, i) => r.wallMs / floorRuns[i].wallMs))}`,
+      cpu: `${median(cpu).toFixed(2)} ms${spread(cpu, (v) => v.toFixed(2))}`,
+      cpuToFloor: `${(median(cpu) / median(floorCpuPerRequest)).toFixed(2)}×${pairs(cpu.map((c, i) => c / floorCpuPerRequest[i]))}`,
+      rss: `${median(rss).toFixed(1)} MB (${Math.max(...rss).toFixed(1)} MB)`,
+    };
+  };
   const [now, before] = [of(dpgwRuns), of(baselineRuns)];
-  console.log(`\nside by side with ${BASELINE}:\n| measure | baseline | this checkout |\n|---|---:|---:|`);
-  console.log(`| process start to exit | ${before.wall} | ${now.wall} |\n| ratio to the floor client | ${before.floor} | ${now.floor} |\n| dpgw CPU per request | ${before.cpu} | ${now.cpu} |\n| peak RSS | ${before.rss} | ${now.rss} |`);
+  const floorCpu = `${median(floorCpuPerRequest).toFixed(2)} ms${spread(floorCpuPerRequest, (v) => v.toFixed(2))}`;
+  sideBySide = [
+    `Side by side with the baseline (${commitOf(BASELINE)}; this checkout ${commitOf(fileURLToPath(new URL('..', import.meta.url)))}), alternated with it and the floor client in the same ${RUNS} rounds:`,
+    '',
+    '| measure | baseline | this checkout | goal (bold: held) |',
+    '|---|---:|---:|---:|',
+    `| the floor client (Node's fetch), the same rounds: process start to exit / CPU per request | ${timesFigure(floorWall)} / ${floorCpu} | the same | |`,
+    `| dpgw provision, process start to exit | ${before.wall} | ${now.wall} | |`,
+    `| ratio to the floor client | ${before.floor} | ${now.floor} | ${goalCell(`≤ ${GOALS.floorRatio}×`)} |`,
+    `| dpgw CPU per request | ${before.cpu} | ${now.cpu} | |`,
+    `| CPU per request against the floor client's | ${before.cpuToFloor} | ${now.cpuToFloor} | ${goalCell(`≤ ${GOALS.cpuToFloor}×`)} |`,
+    `| peak RSS of dpgw, median (highest) | ${before.rss} | ${now.rss} | ${goalCell(`≤ ${GOALS.rssMb} MB`)} |`,
+  ].join('\n');
+  console.log(`\n${sideBySide}`);
 }
 
 const marker = `${LARGE ? 'bench:provision-large' : 'bench:provision'}${CHECKS ? '-checks' : ''}`;
@@ -261,22 +306,30 @@ const section = [
   `<!-- ${marker} -->`,
   `## Provisioning${LARGE ? ', large' : ''}${CHECKS ? ', with the stream checks' : ''} (\`npm run bench:provision${LARGE || CHECKS ? ` --${LARGE ? ' --large' : ''}${CHECKS ? ' --checks' : ''}` : ''}\`)`,
   '',
-  `\`dpgw provision\` of ${DATA_SETS} data sets (inline schemas, one new enablement each) against the sandbox, whose gateway answers every request ${LATENCY_MS} ms after it arrives; topics appear at once${LARGE ? `; access tokens live ${TOKEN_LIFETIME_S} s` : ''}. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString().slice(0, 10)}. The time is the whole command, from process start to exit: start-up, reading and checking the manifest, signing in, the run and the summary. The floor client (\`scripts/bench-floor-client.mjs\`) sends exactly the requests a first dpgw run of the same manifest sent (same order per data set, same bodies, the same concurrency, one token) with Node's own fetch and keep-alive, also as a process of its own, and once more through node:http (\`--transport http\`, the cheapest of Node's HTTP clients per request); dpgw and the two floor clients ran alternately, ${RUNS} times each, each run on a new sandbox: medians, min–max in brackets. ${CHECKS ? 'As a user runs it: the stream pre-flight (one connection to the brokers for the run) and the consumption proof (each table read back until it consumes) are on, the defaults; the floor client replays the gateway\'s and the identity provider\'s requests only, not the brokers\'.' : 'The stream pre-flight and the consumption proof are off here (`--no-stream-check --wait-consuming 0`); `-- --checks` measures the defaults.'}`,
+  `\`dpgw provision\` of ${DATA_SETS} data sets (inline schemas, one new enablement each) against the sandbox, whose gateway answers every request ${LATENCY_MS} ms after it arrives; topics appear at once${LARGE ? `; access tokens live ${TOKEN_LIFETIME_S} s` : ''}. Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString().slice(0, 10)}. The time is the whole command, from process start to exit: start-up, reading and checking the manifest, signing in, the run and the summary. The floor client (\`scripts/bench-floor-client.mjs\`) sends exactly the requests a first dpgw run of the same manifest sent (same order per data set, same bodies, the same concurrency, one token) with Node's own fetch and keep-alive, also as a process of its own, and once more through node:http (\`--transport http\`, the cheapest of Node's HTTP clients per request); dpgw${BASELINE ? ', the baseline' : ''} and the two floor clients ran alternately, ${RUNS} times each, each run on a new sandbox: medians, min–max in brackets. ${CHECKS ? 'As a user runs it: the stream pre-flight (one connection to the brokers for the run) and the consumption proof (each table read back until it consumes) are on, the defaults; the floor client replays the gateway\'s and the identity provider\'s requests only, not the brokers\'.' : 'The stream pre-flight and the consumption proof are off here (`--no-stream-check --wait-consuming 0`); `-- --checks` measures the defaults.'} ${GOALS_HELD ? 'The goals (issue #46 §7) are held on this run: the bench exits 1 when one is missed.' : `The goals (issue #46 §7) are set for ${GOAL_RUN.dataSets.toLocaleString('en-US')} data sets, ${GOAL_RUN.concurrency} at a time, ${GOAL_RUN.latencyMs} ms away, checks off; here they are shown, not held.`}`,
   '',
   table,
+  ...(sideBySide ? ['', sideBySide] : []),
   `<!-- /${marker} -->`,
 ].join('\n');
-if (!BASELINE) writeBenchSection(marker, section);
+writeBenchSection(marker, section);
 
+// The measurement itself: a run whose data sets were not all done, or a floor client that did not
+// send what dpgw sent, compares nothing; the bench fails on it as on a crash, whatever the goals say.
+const invalid = [];
+failed.forEach((n, i) => n > 0 && invalid.push(`run ${i + 1}: ${n} data sets not done`));
+if (floorRequests.some((n, i) => n !== requests[i])) invalid.push(`the floor client sent ${sameOrRange(floorRequests)} requests, dpgw ${sameOrRange(requests)} (token refreshes aside)`);
+// The goals of issue #46 §7: the only figures the bench exits 1 on.
 const missed = [];
-failed.forEach((n, i) => n > 0 && missed.push(`run ${i + 1}: ${n} data sets not done`));
-if (Math.max(...perDataSet) > CONTRACT_MINIMUM) missed.push(`${Math.max(...perDataSet).toFixed(2)} requests per data set > ${CONTRACT_MINIMUM}`);
-if (floorRequests.some((n, i) => n !== requests[i])) missed.push(`the floor client sent ${sameOrRange(floorRequests)} requests, dpgw ${sameOrRange(requests)} (token refreshes aside)`);
-// Issue #35 sets these two for the synthetic run at 200 data sets; at 2,000, and with the stream
-// checks (broker work the floor client does not replay), they are measured and shown, not goals.
-const floorGoals = !LARGE && !CHECKS;
-if (floorGoals && floorRatio > GOALS.floorRatio) missed.push(`ratio to the floor client ${floorRatio.toFixed(2)}× > ${GOALS.floorRatio}×`);
-if (floorGoals && median(cpuPerRequest) > GOALS.cpuMsPerRequest) missed.push(`dpgw CPU per request ${median(cpuPerRequest).toFixed(2)} ms > ${GOALS.cpuMsPerRequest} ms`);
+if (floorRatio > GOALS.floorRatio) missed.push(`ratio to the floor client ${floorRatio.toFixed(2)}× > ${GOALS.floorRatio}×`);
+if (cpuToFloor > GOALS.cpuToFloor) missed.push(`dpgw CPU per request ${median(cpuPerRequest).toFixed(2)} ms, ${cpuToFloor.toFixed(2)}× the floor client's ${median(floorCpuPerRequest).toFixed(2)} ms > ${GOALS.cpuToFloor}×`);
+if (peakRssMb > GOALS.rssMb) missed.push(`peak RSS ${peakRssMb.toFixed(1)} MB > ${GOALS.rssMb} MB`);
+// What the table shows besides: dpgw's requests and tokens as the contract and the identity
+// provider expect them, and its connections within its own bound. The tests hold these
+// (test/cli/provision.test.ts, test/client/session-token.test.ts, test/sandbox/gateway.test.ts);
+// here a departure is named, not a goal missed.
+const noted = [];
+if (Math.max(...perDataSet) > CONTRACT_MINIMUM) noted.push(`${Math.max(...perDataSet).toFixed(2)} requests per data set > ${CONTRACT_MINIMUM}`);
 for (const [i, run] of dpgwRuns.entries()) {
   // Exactly one refresh per expiry: none before the token neared its end, and no expiry without
   // one. A token's exp is in whole seconds and dpgw refreshes in its last tenth, so a token
@@ -285,15 +338,14 @@ for (const [i, run] of dpgwRuns.entries()) {
   const fewestRefreshes = Math.floor(runSeconds / TOKEN_LIFETIME_S);
   const mostRefreshes = Math.ceil(runSeconds / (TOKEN_LIFETIME_S * 0.6));
   const refreshGaps = run.refreshes.slice(1).map((e, j) => (Date.parse(e.at) - Date.parse(run.refreshes[j].at)) / 1000);
-  if (run.passwordGrants !== 1) missed.push(`run ${i + 1}: ${run.passwordGrants} password grants`);
-  if (LARGE && (run.refreshes.length < fewestRefreshes || run.refreshes.length > mostRefreshes)) missed.push(`run ${i + 1}: ${run.refreshes.length} refreshes for a ${runSeconds.toFixed(1)} s run of ${TOKEN_LIFETIME_S} s tokens`);
-  if (refreshGaps.some((gap) => gap < TOKEN_LIFETIME_S * 0.6)) missed.push(`run ${i + 1}: two refreshes within one token lifetime (${refreshGaps.map((g) => g.toFixed(1)).join(', ')} s apart)`);
-  if (!LARGE && run.refreshes.length > 0) missed.push(`run ${i + 1}: ${run.refreshes.length} refreshes`);
-  if (run.unauthorized > 0) missed.push(`run ${i + 1}: ${run.unauthorized} answers 401`);
-  if (run.connectionsAtOnce > CONCURRENCY + GOALS.extraConnections) missed.push(`run ${i + 1}: ${run.connectionsAtOnce} connections open at once`);
+  if (run.passwordGrants !== 1) noted.push(`run ${i + 1}: ${run.passwordGrants} password grants`);
+  if (LARGE && (run.refreshes.length < fewestRefreshes || run.refreshes.length > mostRefreshes)) noted.push(`run ${i + 1}: ${run.refreshes.length} refreshes for a ${runSeconds.toFixed(1)} s run of ${TOKEN_LIFETIME_S} s tokens`);
+  if (refreshGaps.some((gap) => gap < TOKEN_LIFETIME_S * 0.6)) noted.push(`run ${i + 1}: two refreshes within one token lifetime (${refreshGaps.map((g) => g.toFixed(1)).join(', ')} s apart)`);
+  if (!LARGE && run.refreshes.length > 0) noted.push(`run ${i + 1}: ${run.refreshes.length} refreshes`);
+  if (run.unauthorized > 0) noted.push(`run ${i + 1}: ${run.unauthorized} answers 401`);
+  if (run.connectionsAtOnce > CONCURRENCY + EXTRA_CONNECTIONS) noted.push(`run ${i + 1}: ${run.connectionsAtOnce} connections open at once`);
 }
-if (peakRssMb > GOALS.rssMb) missed.push(`peak RSS ${peakRssMb.toFixed(1)} MB > ${GOALS.rssMb} MB`);
-if (missed.length) {
-  console.error(`goal missed: ${missed.join('; ')}`);
-  process.exitCode = 1;
-}
+if (noted.length) console.error(`noted (not a goal): ${noted.join('; ')}`);
+if (missed.length) console.error(`${GOALS_HELD ? 'goal missed' : `above the goals set for ${GOAL_RUN.dataSets.toLocaleString('en-US')} data sets with the checks off (shown, not held here)`}: ${missed.join('; ')}`);
+if (invalid.length) console.error(`the measurement is not valid: ${invalid.join('; ')}`);
+if (invalid.length || (GOALS_HELD && missed.length)) process.exitCode = 1;
