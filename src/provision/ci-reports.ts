@@ -1,14 +1,10 @@
 /**
- * The report files GitLab shows in a merge request (`--report junit=FILE`,
- * `--report codequality=FILE`), written from the same data as the summary: a JUnit test
- * case per data set (failed or refused ones fail), and a Code Quality issue per manifest
- * problem, refused step or failed data set, at its file and line. Names, actions and
- * messages only: no secret is in them (messages pass the same redaction as the terminal).
+ * What the report files GitLab shows in a merge request (`--report junit=FILE`,
+ * `--report codequality=FILE`) say, as items made from the same records as the summary: one
+ * per data set (a failed or refused one fails), or one per manifest problem when the manifest
+ * was refused. src/output/provision/junit.ts and code-quality.ts render them.
  */
-import { createHash } from 'node:crypto';
-import { isAbsolute, relative, sep } from 'node:path';
-import { redactText } from '../secrets/redaction.js';
-import { serverText } from '../text/terminal-text.js';
+import type { DpgwError } from '../errors/dpgw-error.js';
 import type { DataSetResult } from './provision-run.js';
 
 export const REPORT_KINDS = ['junit', 'codequality'] as const;
@@ -35,61 +31,15 @@ export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResul
   });
 }
 
-export function junitReport(suite: string, items: ReportItem[]): string {
-  const failures = items.filter((item) => item.failure !== undefined).length;
-  const cases = items.map((item) => {
-    const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(positionOf(item.where)?.file ?? item.where)}"` : ''}`;
-    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(item.failure)}">${xml(`${item.where ? `${item.where}: ` : ''}${item.failure}`)}</failure>\n  </testcase>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${xml(suite)}" tests="${items.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
+/** A manifest's problems (or the one error) as report items, each at its file, line and column. */
+export function itemsOfError(error: DpgwError): ReportItem[] {
+  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as Array<{ where: string; field: string; message: string }>) : [];
+  if (issues.length) return issues.map((issue) => ({ name: issue.field, where: issue.where, failure: issue.message }));
+  return [{ name: 'provision', where: error.where, failure: error.message }];
 }
 
-/** GitLab's Code Quality format: an issue per failure, at its path (relative to the project) and line. */
-export function codeQualityReport(items: ReportItem[], projectDir: string): string {
-  const issues = items
-    .filter((item) => item.failure !== undefined)
-    .map((item) => {
-      const position = item.where ? positionOf(item.where) : undefined;
-      const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
-      const description = serverText(clean(`${item.name}: ${item.failure}`));
-      return {
-        description,
-        check_name: 'dpgw',
-        fingerprint: createHash('sha256').update(`${path}\u0000${position?.line ?? 0}\u0000${description}`).digest('hex'),
-        severity: 'major',
-        location: { path, lines: { begin: position?.line ?? 1 } },
-      };
-    });
-  return `${JSON.stringify(issues, null, 2)}\n`;
-}
-
-function positionOf(where: string): { file: string; line: number } | undefined {
+/** A file position said as `file:line:column`, for the reports that place an item at its file and line. */
+export function positionOf(where: string): { file: string; line: number } | undefined {
   const match = /^(.+):(\d+):(\d+)$/.exec(where);
   return match ? { file: match[1]!, line: Number(match[2]) } : undefined;
-}
-
-function projectPath(file: string, projectDir: string): string {
-  const inside = isAbsolute(file) ? relative(projectDir, file) : file;
-  return (inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/');
-}
-
-/**
- * What XML 1.0 forbids (C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF; half of a surrogate
- * pair), with DEL and the C1 controls no reader wants: a file holding one does not parse, and GitLab drops the report.
- */
-// eslint-disable-next-line no-control-regex -- the controls are what is matched
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** Masked as the terminal is; a character XML 1.0 forbids shown as its \u escape, so both reports say the same. */
-function clean(text: string): string {
-  return redactText(text).replace(NOT_XML, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/**
- * The one way text enters the JUnit file, an attribute (a name, a message) or the text of a failure: on one line,
- * its line breaks and tabs shown escaped (`\n`) as the terminal shows them, since a reader folds them to spaces in
- * an attribute, and a manifest's key is not to start a line of its own anywhere.
- */
-function xml(text: string): string {
-  return serverText(clean(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

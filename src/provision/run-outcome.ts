@@ -9,6 +9,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import { ExitCode } from '../errors/exit-code.js';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import type { DataSetResult } from './provision-run.js';
+import { plural } from '../text/plural.js';
 
 export type HealthOutcome = HealthRecord & { failing?: string[]; error?: string };
 
@@ -53,4 +54,21 @@ export function runExitCode(results: DataSetResult[], outcome: { interrupted: bo
   // 0 only when everything was compared and equal: a table that could not be read back counts as a change.
   if (outcome.detailedExitcode && (results.some((r) => r.changed || r.uncompared) || outcome.pruned?.changed)) return ExitCode.Changed;
   return ExitCode.Ok;
+}
+
+/** How the run ended, in the words of its last line and of the job summary's title: interrupted, failed, or done and what it changed. */
+export function runOutcomeLine(results: DataSetResult[], outcome: { interrupted: boolean; changed: boolean; pruneFailed: boolean }): string {
+  const failed = results.filter((r) => r.status === 'failed').length;
+  const uncompared = results.filter((r) => r.uncompared).length;
+  if (outcome.interrupted) return 'interrupted';
+  if (failed) return `${failed} of ${results.length} failed`;
+  if (outcome.pruneFailed) return 'the prune failed';
+  if (outcome.changed) return 'done: changes made';
+  return uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
+}
+
+/** Why the prune does not run after these data sets (it never follows a run that was stopped or failed), or undefined when it runs. */
+export function pruneSkippedBecause(results: DataSetResult[], interrupted: boolean): string | undefined {
+  if (interrupted) return 'the run was interrupted';
+  return results.some((r) => r.status === 'failed') ? 'a data set failed, and a run that failed prunes nothing' : undefined;
 }

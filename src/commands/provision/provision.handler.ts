@@ -1,5 +1,4 @@
-/** `dpgw provision <manifest>`: the whole workflow for every data set of a manifest. */
-import type { ChalkInstance } from 'chalk';
+/** `dpgw provision <manifest>`: the whole workflow for every data set of a manifest; the output formats are rendered in src/output/provision/. */
 import type { CommandContext } from '../../command-kit/command-context.js';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { ProvisionCommand } from './provision.flags.js';
@@ -7,24 +6,20 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../command-kit/interruption.js';
-import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
+import { finalHealthCheck, pruneSkippedBecause, runExitCode, runOutcomeLine } from '../../provision/run-outcome.js';
+import { planOutcome } from '../../provision/plan-outcome.js';
 import { paths } from '../../contract/paths.js';
 import { brokerAddresses, provisionSettingsOf, sessionOptionsOf, streamCheckModeOf, streamConnectionOf, streamPasswordOf, streamUserOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
 import type { SampleCheck } from '../../provision/steps/sample-step.js';
 import { checkedWhenSet, timeoutMs } from '../../settings/setting-values.js';
 import { startProgress } from '../../output/progress.js';
-import { jsonLines } from '../../output/document-lines.js';
 import { locatedValue } from '../../olap/located-document.js';
 import { loadManifest } from '../../provision/manifest.js';
-import { appendStepSummary, githubActionsOf, markdownFence, markdownText, MAX_ANNOTATIONS, setStepOutputs, whereInWorkspace } from '../../output/github-actions.js';
-import { redactText } from '../../secrets/redaction.js';
-import type { ValidationIssue } from '../../olap/schema-validation.js';
-import { codeQualityReport, itemsOf, junitReport, type ReportItem } from '../../provision/ci-reports.js';
-import { PLAN_FORMAT_VERSION } from '../../provision/plan-format.js';
+import { appendStepSummary, githubActionsOf, setStepOutputs } from '../../output/github-actions.js';
+import { itemsOf, itemsOfError, type ReportItem } from '../../provision/ci-reports.js';
 import { checkOutputFile, writeFileAtomic } from '../../files/atomic-write.js';
-import { checkBeforeRun, inferSettingsOf, plan, PLAN_ACTIONS, prepare, run, RUN_WIDE_READS_AT_ONCE, type DataSetResult, type PlanAction } from '../../provision/provision-run.js';
-import { STEP_STATUSES } from '../../provision/steps/step-record.js';
+import { checkBeforeRun, inferSettingsOf, plan, prepare, run, RUN_WIDE_READS_AT_ONCE, type DataSetResult } from '../../provision/provision-run.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
 import { flagAttribute, SETTING_DEFINITIONS, SIGN_IN_KEYS } from '../../settings/setting-definitions.js';
@@ -34,11 +29,19 @@ import { verifyProfiles } from '../../provision/steps/verify-step.js';
 import { confirmPrompt, hiddenPrompt } from '../shared/prompts.js';
 import { applyPrune, planPrune, skippedPrune, type PrunePlan } from '../../provision/prune.js';
 import { MANIFEST_MARK_KEY } from '../../olap/manifest-mark.js';
-import type { StepRecord } from '../../provision/steps/step-record.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { plural } from '../../text/plural.js';
 import { Questions } from '../shared/questions.js';
 import { askManifestFile } from '../shared/file-questions.js';
+import { terminalPlan, type PlanToRender } from '../../output/provision/terminal-plan.js';
+import { terminalSummary, type RunToRender } from '../../output/provision/terminal-summary.js';
+import { finishedLine, stepLines } from '../../output/provision/terminal-progress.js';
+import { markdownPlan, markdownSummary } from '../../output/provision/markdown.js';
+import { planStepSummary, runStepSummary, stoppedStepSummary, type WorkflowReport } from '../../output/provision/step-summary.js';
+import { failedDataSetAnnotations } from '../../output/provision/annotations.js';
+import { junitReport } from '../../output/provision/junit.js';
+import { codeQualityReport } from '../../output/provision/code-quality.js';
+import { planJson, runJson } from '../../output/provision/json.js';
 
 export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const toWorkflow = workflowReportOf(context);
@@ -64,74 +67,36 @@ export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   }
 };
 
+type ProvisionContext = Parameters<HandlerOf<ProvisionCommand>>[0];
+type ProvisionOutput = ReturnType<HandlerOf<ProvisionCommand>>;
+type Loaded = Awaited<ReturnType<typeof loadManifest>>;
+type Settings = Awaited<ReturnType<typeof resolveSettings>>;
+
 /** Writes the job's summary and the step's outputs, once a run: from the plan or the run, else from the error that ended it. */
-type WorkflowReport = (summary: string, outputs: { 'exit-code': number; changes: number; failed: number }) => void;
+type ToWorkflow = (report: WorkflowReport) => void;
 
 /** The writer of the summary and the outputs inside a GitHub Actions workflow; undefined outside one. */
-function workflowReportOf(context: CommandContext): WorkflowReport | undefined {
+function workflowReportOf(context: CommandContext): ToWorkflow | undefined {
   const actions = githubActionsOf(context.io.env);
   if (!actions) return undefined;
   let written = false;
-  return (summary, outputs) => {
+  return ({ summary, outputs }) => {
     if (written) return;
     written = true;
     appendStepSummary(actions, summary);
-    setStepOutputs(actions, outputs);
+    setStepOutputs(actions, { ...outputs });
   };
 }
 
-const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand>>[0], file: string, toWorkflow: WorkflowReport | undefined): ReturnType<HandlerOf<ProvisionCommand>> => {
+const provisionAndReport = async (context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined): ProvisionOutput => {
   const { options, reporter, io } = context;
   const planOnly = options.plan === true || options.dryRun === true;
 
   // Everything that can fail without the platform fails here, before any request.
-  const config = await loadConfigFile(configDirectory(io.env));
-  const loaded = await loadManifest(file, {
-    allowOutsideFiles: options.allowOutsideFiles === true,
-    allowEndpoints: options.allowManifestEndpoints === true,
-    allowSecrets: options.allowManifestSecrets === true,
-    runValue: (profileKey, manifestProfile) => runValueWithoutManifest(config, options, io.env, profileKey, manifestProfile),
-  });
-  const settings = resolveWithConfig(
-    {
-      flags: options,
-      env: io.env,
-      manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
-    },
-    config,
-  );
-  checkedWhenSet(settings, 'platformVersion');
   const prompt = context.canPrompt ? (message: string) => hiddenPrompt(context, message) : undefined;
-  const warnings = new Set<string>();
-  const warn = (message: string) => {
-    if (!warnings.has(message)) reporter.warn(message);
-    warnings.add(message);
-  };
-  // Every problem of the manifest is found before any password is asked for or read.
-  const tableSettings = tableSettingsOf(settings);
-  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true, sampleIgnore: options.sampleIgnore }, warn);
-  // A name taken from the path is shared by every folder of that name (teamA/analytics, teamB/analytics): its mark cannot say which one's a table is.
-  if (options.prune === true && !loaded.named) {
-    throw new DpgwError('MANIFEST_NAME_REQUIRED', `--prune needs a manifest with a name: of its own, and ${file} has none (its tables are marked ${MANIFEST_MARK_KEY}: ${loaded.name}, from its path, as any manifest in a folder named ${loaded.name} marks them); nothing was sent`, {
-      where: loaded.document.at([]),
-      hint: `add name: <a name no other manifest of this platform uses> at the top of the manifest, or leave out --prune`,
-    });
-  }
-  // Deleting needs consent, and a script without it learns so before any request: at a terminal the run asks once it knows what it would delete.
-  if (options.prune === true && !planOnly && options.yes !== true && !context.canPrompt) {
-    throw new DpgwError('CONFIRMATION_REQUIRED', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
-  }
-  // A plan asks for no password and compares tables without it, unless it reads a topic to show an inferred schema
-  // (the sample step reads one only when it is at hand without asking: sampleCheckOf).
-  const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
-  const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
-  const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
-  // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
-  // A schema inferred from its topic needs the brokers from here anyway: then out of reach fails the run before anything is sent, as with require.
-  const asked = streamCheckModeOf(settings);
-  const mode = asked === 'auto' && infers ? 'require' : asked;
-  const sampling = await sampleCheckOf({ asked: options.sampleCheck !== false, mode, limit: options.sample, planOnly, streamPassword, settings, env: io.env });
-  const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
+  const { loaded, settings, tableSettings, prepared, warn } = await loadAndPrepare(context, file);
+  refuseUnsafePrune(context, file, loaded, planOnly);
+  const { streamPassword, stream, sampling, preflight } = await streamChecksOf(context, loaded, settings, planOnly, prompt);
 
   const { createGatewayClient } = await import('../../command-kit/create-gateway-client.js');
   const client = createGatewayClient(settings, reporter, io, prompt);
@@ -174,30 +139,10 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     if (pruning?.steps.length && !planOnly && options.yes !== true) await confirmPrune(context, pruning);
     // A stream user the brokers refuse fails the run here, before anything is sent (brokers out of reach under auto: each data set says skipped).
     if (!planOnly && preflight && (await preflight.skippedBecause()) === undefined) await preflight.signIn();
-    const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
       const planned = await plan(prepared, runOptions);
-      const changes = planned.some((r) => r.changed || r.uncompared) || (pruning?.steps.length ?? 0) > 0;
-      const actions = countActions([...planned.flatMap((r) => r.steps), ...(pruning?.steps ?? [])]);
-      // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
-      // Else --detailed-exitcode: 0 only when everything was read back and matches the manifest.
-      const exitCode = actions.refused + actions.blocked > 0 ? ExitCode.Usage : options.detailedExitcode === true && changes ? ExitCode.Changed : ExitCode.Ok;
-      const reportFailure = await writeReports(context, file, () => itemsOf(planned, (r) => whereOfResult(loaded, prepared, planned, r))).then(() => undefined, (error: unknown) => error);
-      if (toWorkflow) {
-        const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
-        toWorkflow(stepSummary(`dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : changes ? 'changes to make' : 'no changes'}`, planned, (step) => step.action) + whyNotLines(planned) + (pruning ? fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)) : ''), {
-          'exit-code': reportFailure === undefined ? exitCode : exitCodeOf(reportFailure),
-          changes: actions.create + actions.update + actions.delete,
-          failed: refusedDataSets,
-        });
-      }
-      if (reportFailure !== undefined) throw reportFailure;
-      const planTitle = `dpgw provision --plan ${file}`;
-      return {
-        data: { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(pruning ? { prune: pruneData(pruning, pruning.steps) } : {}), ...(healthCheck ? { healthCheck } : {}) },
-        exitCode,
-        human: (style) => (options.format === 'markdown' ? markdownLines(markdownPlan(planTitle, planned, pruning)) : renderPlan(planned, style, healthCheck, pruning)),
-      };
+      const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
+      return await reportPlan(context, file, toWorkflow, { planned, healthCheck, pruning }, (r) => whereOfResult(loaded, prepared, planned, r));
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
@@ -211,40 +156,8 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     } finally {
       progress.stop();
     }
-    // Nothing new starts after Ctrl-C or SIGTERM: the health check neither.
-    const interrupted = stop.stopping();
-    const failedBeforePrune = results.some((r) => r.status === 'failed');
-    // Tables first, schemas after; not at all when a data set failed or the run was stopped.
-    const pruned = !pruning ? undefined : interrupted || failedBeforePrune ? { steps: skippedPrune(pruning, interrupted ? 'the run was interrupted' : 'a data set failed, and a run that failed prunes nothing') } : await pruneWithProgress(context, client, pruning, timeoutMs(settings), stop.stopping);
-    const health = loaded.manifest.healthCheck && !interrupted ? await finalHealthCheck(client, loaded.manifest.healthCheck) : undefined;
-    if (loaded.manifest.healthCheck && interrupted) reporter.warn('health check not run: the run was interrupted');
-    const failed = results.filter((r) => r.status === 'failed');
-    const prunedChanges = (pruned?.steps ?? []).some((step) => step.status === 'changed');
-    const changed = results.some((r) => r.changed) || prunedChanges;
-    const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: options.detailedExitcode === true, pruned: pruned ? { changed: prunedChanges, error: pruned.error } : undefined });
-    const summary = { manifest: file, ok: failed.length === 0 && !interrupted && !pruned?.error, interrupted, changed, seconds: (Date.now() - started) / 1000, dataSets: results, ...(pruning && pruned ? { prune: pruneData(pruning, pruned.steps) } : {}), ...(health ? { health } : {}) };
-    if (pruned?.error) reporter.error(new DpgwError(pruned.error.errorCode, `prune: ${pruned.error.message}`, { hint: pruned.error.hint }), { stdout: false, annotate: false });
-    for (const result of failed) reporter.error(new DpgwError('DATA_SET_FAILED', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
-    // In a workflow, each failed data set is annotated at its entry of the manifest (the runner shows 10).
-    for (const result of failed.slice(0, MAX_ANNOTATIONS)) {
-      reporter.annotate({ where: whereOfResult(loaded, prepared, results, result), title: `dpgw: data set ${result.dataset} failed`, message: String(result.error?.message ?? 'failed') });
-    }
-    if (health && health.status !== HEALTH_STATUS_UP) {
-      reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
-    }
-    const uncompared = results.filter((r) => r.uncompared).length;
-    const outcome = interrupted ? 'interrupted' : failed.length ? `${failed.length} of ${results.length} failed` : pruned?.error ? 'the prune failed' : changed ? 'done: changes made' : uncompared ? `done: ${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : 'done: nothing to change';
-    if (!reporter.options.json) reporter.info(`${outcome} in ${summary.seconds.toFixed(1)} s`);
-    // A report that cannot be written ends the step with its own exit code: the outputs say that one, with the run's counts.
-    const reportFailure = await writeReports(context, file, () => itemsOf(results, (r) => whereOfResult(loaded, prepared, results, r))).then(() => undefined, (error: unknown) => error);
-    toWorkflow?.(stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action) + whyNotLines(results) + (pruning && pruned ? fenced(pruneBlock(pruning, pruned.steps, (step) => `${step.action} ${step.status ?? ''}`.trimEnd())) : ''), {
-      'exit-code': reportFailure === undefined ? exitCode : exitCodeOf(reportFailure),
-      changes: [...results.flatMap((r) => r.steps), ...(pruned?.steps ?? [])].filter((step) => step.status === 'changed').length,
-      failed: failed.length,
-    });
-    if (reportFailure !== undefined) throw reportFailure;
-    const pruneLines = pruning && pruned ? pruneBlock(pruning, pruned.steps, (step) => (step.status ? `${step.action} ${step.status}` : step.action)) : [];
-    return { data: summary, exitCode, human: (style) => [...(options.format === 'markdown' ? markdownLines(stepSummary(`dpgw provision ${file}: ${outcome}`, results, (step) => step.status ?? step.action)) : renderSummary(results, style, health)), ...(pruneLines.length ? ['', ...pruneLines] : [])] };
+    const ended = await afterDataSets(context, client, results, { pruning, healthCheck: loaded.manifest.healthCheck, timeout: timeoutMs(settings), stopping: stop.stopping });
+    return await reportRun(context, file, toWorkflow, { results, ...ended, seconds: (Date.now() - started) / 1000 }, (r) => whereOfResult(loaded, prepared, results, r));
   } finally {
     stop.release();
     client.close();
@@ -253,6 +166,127 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     for (const dashboard of dashboards.values()) dashboard.client.close();
   }
 };
+
+/** The manifest read, the run's settings resolved and every data set prepared: every problem of the manifest is found before any password is asked for or read. */
+async function loadAndPrepare(context: ProvisionContext, file: string) {
+  const { options, reporter, io } = context;
+  const config = await loadConfigFile(configDirectory(io.env));
+  const loaded = await loadManifest(file, {
+    allowOutsideFiles: options.allowOutsideFiles === true,
+    allowEndpoints: options.allowManifestEndpoints === true,
+    allowSecrets: options.allowManifestSecrets === true,
+    runValue: (profileKey, manifestProfile) => runValueWithoutManifest(config, options, io.env, profileKey, manifestProfile),
+  });
+  const settings = resolveWithConfig(
+    {
+      flags: options,
+      env: io.env,
+      manifest: { profile: loaded.manifest.profile ? locatedValue(loaded.document, ['profile'], loaded.manifest.profile) : undefined, settings: loaded.settings },
+    },
+    config,
+  );
+  checkedWhenSet(settings, 'platformVersion');
+  const warnings = new Set<string>();
+  const warn = (message: string) => {
+    if (!warnings.has(message)) reporter.warn(message);
+    warnings.add(message);
+  };
+  const tableSettings = tableSettingsOf(settings);
+  const prepared = await prepare(loaded, { table: tableSettings, profiles: { names: [...settings.config.profiles.keys()], file: settings.config.path }, allowManifestEndpoints: options.allowManifestEndpoints === true, sampleIgnore: options.sampleIgnore }, warn);
+  return { loaded, settings, tableSettings, prepared, warn };
+}
+
+/** --prune refused before any request: without a manifest name of its own, or without consent a script cannot give at a prompt. */
+function refuseUnsafePrune(context: ProvisionContext, file: string, loaded: Loaded, planOnly: boolean): void {
+  const { options } = context;
+  if (options.prune !== true) return;
+  // A name taken from the path is shared by every folder of that name (teamA/analytics, teamB/analytics): its mark cannot say which one's a table is.
+  if (!loaded.named) {
+    throw new DpgwError('MANIFEST_NAME_REQUIRED', `--prune needs a manifest with a name: of its own, and ${file} has none (its tables are marked ${MANIFEST_MARK_KEY}: ${loaded.name}, from its path, as any manifest in a folder named ${loaded.name} marks them); nothing was sent`, {
+      where: loaded.document.at([]),
+      hint: `add name: <a name no other manifest of this platform uses> at the top of the manifest, or leave out --prune`,
+    });
+  }
+  // Deleting needs consent, and a script without it learns so before any request: at a terminal the run asks once it knows what it would delete.
+  if (!planOnly && options.yes !== true && !context.canPrompt) {
+    throw new DpgwError('CONFIRMATION_REQUIRED', '--prune deletes tables and schemas and needs confirmation, and there is no terminal to ask on; nothing was sent', { where: '--yes', hint: `see what it would delete with --plan --prune, then pass --yes` });
+  }
+}
+
+/** The stream password, the connection an inferred schema reads its topic with, the sample check and the stream pre-flight of this run. */
+async function streamChecksOf(context: ProvisionContext, loaded: Loaded, settings: Settings, planOnly: boolean, prompt: ((message: string) => Promise<string>) | undefined) {
+  const { options, io } = context;
+  // A plan asks for no password and compares tables without it, unless it reads a topic to show an inferred schema
+  // (the sample step reads one only when it is at hand without asking: sampleCheckOf).
+  const infers = loaded.entries.some((entry) => inferSettingsOf(entry) !== undefined);
+  const streamPassword = planOnly && !infers ? undefined : await streamPasswordOf(settings, io.env, prompt);
+  const stream = infers ? streamConnectionOf(settings, streamPassword) : undefined;
+  // One connection to the brokers serves every table's stream pre-flight (a plan describes it and connects nowhere).
+  // A schema inferred from its topic needs the brokers from here anyway: then out of reach fails the run before anything is sent, as with require.
+  const asked = streamCheckModeOf(settings);
+  const mode = asked === 'auto' && infers ? 'require' : asked;
+  const sampling = await sampleCheckOf({ asked: options.sampleCheck !== false, mode, limit: options.sample, planOnly, streamPassword, settings, env: io.env });
+  const preflight = mode === 'off' ? undefined : new StreamPreflight(planOnly ? { brokers: brokerAddresses(settings), username: streamUserOf(settings) } : streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings) });
+  return { streamPassword, stream, sampling, preflight };
+}
+
+/** The plan's output: its JSON, terminal or Markdown text, the report files and the job's summary. */
+async function reportPlan(context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined, toRender: PlanToRender, whereOf: (result: DataSetResult) => string | undefined): ProvisionOutput {
+  const { planned, pruning } = toRender;
+  const outcome = planOutcome(planned, pruning, context.options.detailedExitcode === true);
+  // A report that cannot be written ends the step with its own exit code: the outputs say that one, with the plan's counts.
+  const reportFailure = await writeReports(context, file, () => itemsOf(planned, whereOf)).then(() => undefined, (error: unknown) => error);
+  toWorkflow?.(planStepSummary(file, planned, pruning, outcome, reportFailure === undefined ? outcome.exitCode : exitCodeOf(reportFailure)));
+  if (reportFailure !== undefined) throw reportFailure;
+  return {
+    data: planJson(file, toRender, outcome),
+    exitCode: outcome.exitCode,
+    human: (style) => (context.options.format === 'markdown' ? markdownPlan(`dpgw provision --plan ${file}`, planned, pruning) : terminalPlan(toRender, style)),
+  };
+}
+
+/** After the data sets: the prune (or why it is skipped), then the final health check. Nothing new starts after Ctrl-C or SIGTERM: the health check neither. */
+async function afterDataSets(context: ProvisionContext, client: GatewayClient, results: DataSetResult[], inputs: { pruning: PrunePlan | undefined; healthCheck: boolean | string | undefined; timeout: number; stopping: () => boolean }) {
+  const interrupted = inputs.stopping();
+  const { pruning } = inputs;
+  const skipPrune = pruneSkippedBecause(results, interrupted);
+  // Tables first, schemas after; not at all when a data set failed or the run was stopped.
+  const pruned = !pruning ? undefined : skipPrune !== undefined ? { steps: skippedPrune(pruning, skipPrune), error: undefined } : await pruneWithProgress(context, client, pruning, inputs.timeout, inputs.stopping);
+  const health = inputs.healthCheck && !interrupted ? await finalHealthCheck(client, inputs.healthCheck) : undefined;
+  if (inputs.healthCheck && interrupted) context.reporter.warn('health check not run: the run was interrupted');
+  return { interrupted, health, prune: pruning && pruned ? { plan: pruning, steps: pruned.steps } : undefined, pruneError: pruned?.error };
+}
+
+type RunEnded = RunToRender & { interrupted: boolean; pruneError?: DpgwError; seconds: number };
+
+/** The run's output: its failures said, its outcome line, its JSON, terminal or Markdown summary, the report files and the job's summary. */
+async function reportRun(context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined, ended: RunEnded, whereOf: (result: DataSetResult) => string | undefined): ProvisionOutput {
+  const { results, interrupted, pruneError, health } = ended;
+  const failed = results.filter((r) => r.status === 'failed');
+  const prunedChanges = (ended.prune?.steps ?? []).some((step) => step.status === 'changed');
+  const changed = results.some((r) => r.changed) || prunedChanges;
+  const exitCode = runExitCode(results, { interrupted, health, detailedExitcode: context.options.detailedExitcode === true, pruned: ended.prune ? { changed: prunedChanges, error: pruneError } : undefined });
+  const data = runJson(file, ended, { ok: failed.length === 0 && !interrupted && !pruneError, interrupted, changed, seconds: ended.seconds });
+  reportProblems(context, failed, ended, whereOf);
+  const outcome = runOutcomeLine(results, { interrupted, changed, pruneFailed: pruneError !== undefined });
+  if (!context.reporter.options.json) context.reporter.info(`${outcome} in ${ended.seconds.toFixed(1)} s`);
+  // A report that cannot be written ends the step with its own exit code: the outputs say that one, with the run's counts.
+  const reportFailure = await writeReports(context, file, () => itemsOf(results, whereOf)).then(() => undefined, (error: unknown) => error);
+  toWorkflow?.(runStepSummary(file, outcome, ended, reportFailure === undefined ? exitCode : exitCodeOf(reportFailure)));
+  if (reportFailure !== undefined) throw reportFailure;
+  return { data, exitCode, human: (style) => (context.options.format === 'markdown' ? markdownSummary(`dpgw provision ${file}: ${outcome}`, ended) : terminalSummary(ended, style)) };
+}
+
+/** A failed prune, each failed data set and a health check not UP, on stderr; in a workflow each failed data set is annotated at its entry of the manifest. */
+function reportProblems(context: ProvisionContext, failed: DataSetResult[], { pruneError, health }: RunEnded, whereOf: (result: DataSetResult) => string | undefined): void {
+  const { reporter } = context;
+  if (pruneError) reporter.error(new DpgwError(pruneError.errorCode, `prune: ${pruneError.message}`, { hint: pruneError.hint }), { stdout: false, annotate: false });
+  for (const result of failed) reporter.error(new DpgwError('DATA_SET_FAILED', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
+  for (const annotation of failedDataSetAnnotations(failed, whereOf)) reporter.annotate(annotation);
+  if (health && health.status !== HEALTH_STATUS_UP) {
+    reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
+  }
+}
 
 /**
  * How the run holds sampled messages against each schema: with the run's stream connection,
@@ -334,42 +368,6 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
   return engines;
 }
 
-/** One data set as it finishes: `[3/8] track (enablement track): done in 1.2 s — enable changed, schema accepted, table changed, storage changed`. */
-function finishedLine(result: DataSetResult, done: number, total: number): string {
-  const steps = result.steps.map((s) => `${s.step} ${s.status}`).join(', ');
-  const why = result.status === 'failed' && result.error ? `: ${String(result.error.message)}` : '';
-  return `[${done}/${total}] ${result.dataset} (enablement ${result.enablement}): ${result.status} in ${(result.ms / 1000).toFixed(1)} s${steps ? ` — ${steps}` : ''}${why}`;
-}
-
-/** A data set's steps, one line each: `  table     update  changed       table track updated: …`. */
-function stepLines(result: DataSetResult): string[] {
-  return result.steps.map((s) => `  ${s.step.padEnd(9)} ${s.action.padEnd(ACTION_WIDTH)} ${(s.status ?? '').padEnd(STATUS_WIDTH)} ${s.reason}`);
-}
-const STATUS_WIDTH = Math.max(...STEP_STATUSES.map((status) => status.length));
-
-function renderSummary(results: DataSetResult[], style: ChalkInstance, health: HealthOutcome | undefined): string[] {
-  const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
-  const has = (step: string) => results.some((r) => r.steps.some((s) => s.step === step));
-  const optional = ['verify', 'dashboard'].filter(has);
-  // One data set in two enablements is two rows that only the enablement tells apart.
-  const names = results.map((r) => r.dataset);
-  const withEnablement = new Set(names).size < names.length;
-  // "3 of 3" partitions consuming; else the step's status (skipped: not checked).
-  const consuming = (r: DataSetResult) => {
-    const step = r.steps.find((s) => s.step === 'consume');
-    if (step?.status === 'passed' && step.facts?.consuming !== undefined) return `${step.facts.consuming} of ${step.facts.partitions ?? '?'}`;
-    return step?.status === 'skipped' ? 'not checked' : (step?.status ?? '-');
-  };
-  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
-  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
-  const statusColumn = header.indexOf('STATUS');
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
-  const healthLine = health ? [`health: ${health.status === HEALTH_STATUS_UP ? style.green(health.status) : style.red(`${health.status}${health.failing?.length ? `; not UP: ${health.failing.join(', ')}` : ''}`)}`] : [];
-  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row))), ...healthLine];
-}
-
 /** A data set's line in the manifest (its `dataset` key), for annotations and reports. */
 function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepared: Array<{ entry: { index: number } }>, results: DataSetResult[], result: DataSetResult): string | undefined {
   const entry = prepared[results.indexOf(result)]?.entry;
@@ -378,7 +376,7 @@ function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepare
 
 /** The report files asked for with --report, from the plan's or the run's items. */
 /** The items are made only when a report is asked for: each item's file:line:column parses the manifest again for positions (41 ms at 200 data sets). */
-async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0], file: string, itemsOfRun: () => ReportItem[]): Promise<void> {
+async function writeReports(context: ProvisionContext, file: string, itemsOfRun: () => ReportItem[]): Promise<void> {
   const requests = context.options.report ?? [];
   if (requests.length === 0) return;
   const items = itemsOfRun();
@@ -392,43 +390,16 @@ async function writeReports(context: Parameters<HandlerOf<ProvisionCommand>>[0],
 /** A report is the run's own output: an earlier one is replaced, a link never written through (there is no --force for reports). */
 const REPORT_FILE = { where: '--report', force: false, existing: 'replace', linkHint: 'remove the link, or give --report another path' } as const;
 
-/** What stopped the command before its plan or run had a result, as the summary's title says it (the exit codes of docs/ci.md); a manifest's problems say so themselves. */
-const STOPPED_BECAUSE: Partial<Record<DpgwError['kind'], string>> = {
-  input: 'refused',
-  usage: 'refused',
-  rejected: 'the gateway refused',
-  auth: 'the sign-in failed',
-  network: 'a server could not be reached',
-  interrupted: 'interrupted',
-};
-/** A job summary has room for a terminal's worth of problems; the annotations and --json have the rest. */
-const SUMMARY_PROBLEMS = 100;
-
 /**
- * The summary and the outputs of a command stopped by an error before it had a plan or a
- * run to show: exit-code as the process exits, no change, and failed counting the data sets
- * the manifest's problems are in. The summary names what stopped it and lists the problems,
- * each at its place; secrets are masked as on the terminal. A failure to write them is said,
- * and the error that stopped the command stays the one reported.
+ * The job's summary and the step's outputs of a command stopped by an error before it had a plan
+ * or a run to show (step-summary.ts). A failure to write them is said, and the error that stopped
+ * the command stays the one reported.
  */
-function stoppedInWorkflow(context: CommandContext, toWorkflow: WorkflowReport, file: string | undefined, thrown: unknown): void {
+function stoppedInWorkflow(context: CommandContext, toWorkflow: ToWorkflow, file: string | undefined, thrown: unknown): void {
   const error = thrown instanceof DpgwError ? thrown : new DpgwError('UNEXPECTED_FAILURE', `unexpected error: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
-  const actions = githubActionsOf(context.io.env)!;
-  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
-  const problems = issues.length ? issues.map((issue) => ({ where: issue.where, text: `${issue.field}: ${issue.message}` })) : [{ where: error.where, text: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
-  const line = (problem: { where?: string; text: string }) => `- ${problem.where ? `${markdownText(redactText(whereInWorkspace(actions, problem.where)))}: ` : ''}${markdownText(redactText(problem.text))}`;
   const command = `dpgw provision${context.options.plan === true || context.options.dryRun === true ? ' --plan' : ''}${file === undefined ? '' : ` ${file}`}`;
-  const because = `${issues.length ? `the manifest was refused: ${plural(issues.length, 'problem')}` : (STOPPED_BECAUSE[error.kind] ?? 'failed')} (exit ${error.exitCode})`;
-  const summary = [
-    `### ${markdownText(redactText(`${command}: ${because}`))}`,
-    '',
-    ...problems.slice(0, SUMMARY_PROBLEMS).map(line),
-    ...(problems.length > SUMMARY_PROBLEMS ? [`- … and ${problems.length - SUMMARY_PROBLEMS} more; \`--json\` lists them all`] : []),
-    '',
-  ].join('\n');
-  const dataSets = new Set(issues.flatMap((issue) => /^dataSets\[(\d+)\]/.exec(issue.field)?.[1] ?? []));
   try {
-    toWorkflow(summary, { 'exit-code': exitCodeOf(thrown), changes: 0, failed: dataSets.size });
+    toWorkflow(stoppedStepSummary(command, error, exitCodeOf(thrown), githubActionsOf(context.io.env)!));
   } catch (writing) {
     context.reporter.problem(`the job summary and the step outputs were not written: ${writing instanceof Error ? writing.message : String(writing)}`);
   }
@@ -437,72 +408,6 @@ function stoppedInWorkflow(context: CommandContext, toWorkflow: WorkflowReport, 
 /** The exit an error makes, as dispatch reports it (one that is not dpgw's own: 1). */
 function exitCodeOf(error: unknown): number {
   return error instanceof DpgwError ? error.exitCode : ExitCode.Failure;
-}
-
-/** A manifest's problems (or the one error) as report items, each at its file, line and column. */
-function itemsOfError(error: DpgwError): ReportItem[] {
-  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as Array<{ where: string; field: string; message: string }>) : [];
-  if (issues.length) return issues.map((issue) => ({ name: issue.field, where: issue.where, failure: issue.message }));
-  return [{ name: 'provision', where: error.where, failure: error.message }];
-}
-
-/** Markdown dpgw wrote as lines: every value in it went through markdownText or markdownFence, which keep it on its line. */
-function markdownLines(markdown: string): string[] {
-  return markdown.replace(/\n$/, '').split('\n');
-}
-
-/** The plan for a pull-request comment: the table of actions, and what differs under it. */
-function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePlan | undefined): string {
-  const differences = planned.flatMap((r) =>
-    r.steps
-      .filter((step) => step.difference?.length || step.action === 'refused')
-      .map((step) => [`**${markdownText(r.dataset)}** — ${step.step} (${step.action}): ${markdownText(step.reason)}`, ...(step.difference?.length ? [markdownFence(step.difference, 'diff')] : [])].join('\n')),
-  );
-  const prune = pruning ? [fenced(pruneBlock(pruning, pruning.steps, (step) => step.action)).trim()] : [];
-  return [stepSummary(title, planned, (step) => step.action ?? step.status), ...differences, ...prune].join('\n\n');
-}
-
-/** The plan or the run as a Markdown table for the job's step summary: a row per data set, a column per step. No secret is in it: names and actions only. */
-function stepSummary(title: string, results: DataSetResult[], cell: (step: DataSetResult['steps'][number]) => string): string {
-  const steps = [...new Set(results.flatMap((r) => r.steps.map((step) => step.step)))];
-  const rows = results.map((r) => `| ${markdownText(r.dataset)} | ${steps.map((name) => markdownText(r.steps.find((step) => step.step === name) ? cell(r.steps.find((step) => step.step === name)!) : '')).join(' | ')} | ${markdownText(r.status)} |`);
-  return [`### ${markdownText(title)}`, '', `| data set | ${steps.join(' | ')} | status |`, `|---|${steps.map(() => '---').join('|')}|---|`, ...rows, ''].join('\n');
-}
-
-/**
- * Under the summary's table, why each refused or failed step is so (a table another manifest owns,
- * a schema the store would refuse): a pull request's reader sees it without opening the log. One
- * line each, the reason as Markdown text; no difference (the table stays small for thousands of rows).
- */
-function whyNotLines(results: DataSetResult[]): string {
-  const lines = results.flatMap((r) => r.steps.filter((step) => step.action === 'refused' || step.status === 'failed').map((step) => `- **${markdownText(r.dataset)}** — ${step.step} (${step.status ?? step.action}): ${markdownText(redactText(step.reason))}`));
-  return lines.length ? `\n${lines.join('\n')}\n` : '';
-}
-
-/** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */
-function countActions(steps: StepRecord[]): Record<PlanAction, number> {
-  const counts = Object.fromEntries(PLAN_ACTIONS.map((action) => [action, 0])) as Record<PlanAction, number>;
-  for (const step of steps) if (step.action) counts[step.action]++;
-  return counts;
-}
-
-/** The prune's part of --json: the mark looked for, its steps, and what it never deletes. */
-function pruneData(plan: PrunePlan, steps: StepRecord[]) {
-  return { manifest: plan.manifest, mark: { key: MANIFEST_MARK_KEY, value: plan.manifest }, steps, note: plan.note };
-}
-
-/** The prune as lines under the plan or the summary: each deletion, and the note about enablements once. */
-function pruneBlock(plan: PrunePlan, steps: StepRecord[], cell: (step: StepRecord) => string): string[] {
-  return [
-    `prune (tables marked ${MANIFEST_MARK_KEY}: ${plan.manifest})`,
-    ...(steps.length ? steps.map((s, i) => `  ${i + 1}. ${s.step.padEnd(9)} ${cell(s).padEnd(ACTION_WIDTH)} ${s.reason}`) : ['  nothing to delete: no table marked by this manifest is missing from it']),
-    `  ${plan.note}`,
-  ];
-}
-
-/** Lines as a Markdown code block (names pass the name rule; a reason quoting a server is escaped, and the fence outlasts any backticks). */
-function fenced(lines: string[]): string {
-  return `\n${markdownFence(lines)}\n`;
 }
 
 /** At a terminal, what --prune would delete, and a question; no is exit 2 with nothing sent. */
@@ -523,51 +428,6 @@ async function pruneWithProgress(context: CommandContext, client: GatewayClient,
     progress.stop();
   }
 }
-
-/** A plan's action as its own column, padded to the longest action word. */
-function actionCell(action: PlanAction, style: ChalkInstance): string {
-  const text = action.padEnd(ACTION_WIDTH);
-  if (action === 'create') return style.green(text);
-  if (action === 'update' || action === 'not-compared') return style.yellow(text);
-  if (action === 'delete' || action === 'refused' || action === 'blocked') return style.red(text);
-  return action === 'none' || action === 'skipped' ? style.dim(text) : text;
-}
-const ACTION_WIDTH = Math.max(...PLAN_ACTIONS.map((action) => action.length));
-
-function renderPlan(planned: DataSetResult[], style: ChalkInstance, healthCheck: { path: string } | undefined, pruning: PrunePlan | undefined): string[] {
-  const blocks = planned.map((r) =>
-    [
-      style.bold(`${r.dataset} (${r.datasource})`),
-      ...r.steps.flatMap((s, i) => [
-        `  ${i + 1}. ${s.step.padEnd(9)} ${actionCell(s.action, style)} ${s.action === 'skipped' ? style.dim(s.reason) : s.action === 'refused' || s.action === 'blocked' ? style.red(s.reason) : s.reason}`,
-        ...(s.difference ?? []).map((line) => `       ${line.startsWith('+') ? style.green(line) : line.startsWith('-') ? style.red(line) : style.yellow(line)}`),
-        // The inferred schema as its serializer wrote it (schema-text.ts: every name one scalar on its line).
-        ...(s.shown ? s.shown.trimEnd().split('\n').map((line) => `     ${line}`) : []),
-      ]),
-      // A new table is shown whole; an existing one by what differs.
-      ...r.steps.filter((s) => s.step === 'table' && s.request?.method === 'POST').flatMap((s) => jsonLines(s.request!.body).map((line) => `     ${line}`)),
-    ],
-  );
-  const health = healthCheck ? [[style.bold('health'), `  after provisioning: GET ${healthCheck.path}; not UP makes the run exit 6`]] : [];
-  // A refused step blocks the rest of its data set: nothing of it would change, so it counts as refused only.
-  const isRefused = (r: DataSetResult) => r.steps.some((s) => s.action === 'refused');
-  const changing = planned.filter((r) => r.changed && !isRefused(r)).length;
-  const uncompared = planned.filter((r) => r.uncompared).length;
-  const refused = planned.filter(isRefused).length;
-  const prune = pruning ? [pruneBlock(pruning, pruning.steps, (step) => step.action).map((line, i) => (i === 0 ? style.bold(line) : line.replace(/^( {2}\d+\. \S+ +)(delete)/, (_, before: string, action: string) => `${before}${style.red(action)}`)))] : [];
-  const deletions = pruning?.steps.length ? `${plural(pruning.tables.length, 'table')} and ${plural(pruning.schemas.length, 'schema')} to delete` : '';
-  const totals = [
-    changing ? `${plural(changing, 'data set')} to change` : deletions || refused ? '' : 'no changes',
-    deletions,
-    uncompared ? `${plural(uncompared, 'data set')} not compared (the gateway does not expose reads of the analytics store)` : '',
-    refused ? `${plural(refused, 'data set')} refused: the run would fail (exit 2)` : '',
-  ]
-    .filter(Boolean)
-    .join('; ');
-  // Blocks apart by an empty line.
-  return [[style.dim('plan: nothing was sent that changes the platform')], ...blocks, ...prune, ...health, [totals]].flatMap((block, index) => (index === 0 ? block : ['', ...block]));
-}
-
 
 /** The value a setting has in this run without the manifest's settings (its profile choice kept); undefined when unset or the profile is unknown (reported later, in full). */
 function runValueWithoutManifest(config: ConfigFile, flags: Record<string, unknown>, env: NodeJS.ProcessEnv, profileKey: string, manifestProfile: string | undefined): string | undefined {

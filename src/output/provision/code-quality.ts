@@ -1,0 +1,29 @@
+/** `--report codequality=FILE`: GitLab's Code Quality format, an issue per failed report item at its path (relative to the project) and line. */
+import { createHash } from 'node:crypto';
+import { isAbsolute, relative, sep } from 'node:path';
+import { positionOf, type ReportItem } from '../../provision/ci-reports.js';
+import { serverText } from '../../text/terminal-text.js';
+import { reportText } from './report-text.js';
+
+export function codeQualityReport(items: ReportItem[], projectDir: string): string {
+  const issues = items
+    .filter((item) => item.failure !== undefined)
+    .map((item) => {
+      const position = item.where ? positionOf(item.where) : undefined;
+      const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
+      const description = serverText(reportText(`${item.name}: ${item.failure}`));
+      return {
+        description,
+        check_name: 'dpgw',
+        fingerprint: createHash('sha256').update(`${path}\u0000${position?.line ?? 0}\u0000${description}`).digest('hex'),
+        severity: 'major',
+        location: { path, lines: { begin: position?.line ?? 1 } },
+      };
+    });
+  return `${JSON.stringify(issues, null, 2)}\n`;
+}
+
+function projectPath(file: string, projectDir: string): string {
+  const inside = isAbsolute(file) ? relative(projectDir, file) : file;
+  return (inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/');
+}

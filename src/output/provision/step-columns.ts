@@ -1,0 +1,8 @@
+/** The widths of a step's action and status columns, so every renderer's step lines line up alike. */
+import { PLAN_ACTIONS, STEP_STATUSES } from '../../provision/steps/step-record.js';
+
+/** The longest action word: a plan's action column is padded to it. */
+export const ACTION_WIDTH = Math.max(...PLAN_ACTIONS.map((action) => action.length));
+
+/** The longest status word: a run's status column is padded to it. */
+export const STATUS_WIDTH = Math.max(...STEP_STATUSES.map((status) => status.length));

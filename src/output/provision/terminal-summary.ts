@@ -1,0 +1,52 @@
+/** A provision run's summary at a terminal: a row per data set, a column per step, the health check, and the prune under it. */
+import type { ChalkInstance } from 'chalk';
+import { HEALTH_STATUS_UP } from '../../contract/constants.js';
+import type { DataSetResult } from '../../provision/provision-run.js';
+import type { PrunePlan } from '../../provision/prune.js';
+import type { HealthOutcome } from '../../provision/run-outcome.js';
+import type { StepRecord } from '../../provision/steps/step-record.js';
+import { prunedCell, pruneLines } from './prune-lines.js';
+
+export interface RunToRender {
+  results: DataSetResult[];
+  health?: HealthOutcome;
+  /** The prune as planned and the steps it ran (or skipped). */
+  prune?: { plan: PrunePlan; steps: StepRecord[] };
+}
+
+export function terminalSummary({ results, health, prune }: RunToRender, style: ChalkInstance): string[] {
+  return [...summaryTable(results, style), ...healthLines(health, style), ...runPruneLines(prune)];
+}
+
+/** The prune under a run's summary, apart by an empty line; nothing without --prune. */
+export function runPruneLines(prune: RunToRender['prune']): string[] {
+  return prune ? ['', ...pruneLines(prune.plan, prune.steps, prunedCell)] : [];
+}
+
+function summaryTable(results: DataSetResult[], style: ChalkInstance): string[] {
+  const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
+  const has = (step: string) => results.some((r) => r.steps.some((s) => s.step === step));
+  const optional = ['verify', 'dashboard'].filter(has);
+  // One data set in two enablements is two rows that only the enablement tells apart.
+  const names = results.map((r) => r.dataset);
+  const withEnablement = new Set(names).size < names.length;
+  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
+  const statusColumn = header.indexOf('STATUS');
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
+  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row)))];
+}
+
+/** "3 of 3" partitions consuming; else the step's status (skipped: not checked). */
+function consuming(r: DataSetResult): string {
+  const step = r.steps.find((s) => s.step === 'consume');
+  if (step?.status === 'passed' && step.facts?.consuming !== undefined) return `${step.facts.consuming} of ${step.facts.partitions ?? '?'}`;
+  return step?.status === 'skipped' ? 'not checked' : (step?.status ?? '-');
+}
+
+function healthLines(health: HealthOutcome | undefined, style: ChalkInstance): string[] {
+  if (!health) return [];
+  return [`health: ${health.status === HEALTH_STATUS_UP ? style.green(health.status) : style.red(`${health.status}${health.failing?.length ? `; not UP: ${health.failing.join(', ')}` : ''}`)}`];
+}
