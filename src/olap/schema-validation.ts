@@ -10,12 +10,16 @@ import { CONTRACT_DATA_TYPES } from '../contract/constants.js';
 import { COMPLEX_DATA_TYPES, dateTimeFormatProblem, dateTimeFormatOlderReleaseNote, defaultValueProblem, granularityForm, METRIC_DATA_TYPES, sampleValueProblem, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { closestMatch, unknownNameSuffix } from '../text/closest-match.js';
+import { whereText, type Where } from '../errors/source-location.js';
 import type { LocatedDocument, PathPart } from './located-document.js';
 
 export interface ValidationIssue {
-  where: string;
-  /** JSON-pointer-like path of the field: `dimensionFieldSpecs[3].dataType`. */
+  /** A place in a file (printed `file:line:column`), or a flag, setting or file named as text. */
+  where: Where;
+  /** JSON-pointer-like path of the field as printed: `dimensionFieldSpecs[3].dataType`. */
   field: string;
+  /** The field's path in its document, when the issue is about one (`['dimensionFieldSpecs', 3, 'dataType']`). */
+  path?: readonly PathPart[];
   message: string;
   /** A problem (the default) refuses; a warning is shown at its place and refuses nothing. */
   severity?: 'problem' | 'warning';
@@ -23,7 +27,7 @@ export interface ValidationIssue {
 
 export const isWarning = (issue: ValidationIssue): boolean => issue.severity === 'warning';
 /** An issue as one line: `file:line:col: field: message`. */
-export const issueLine = (issue: ValidationIssue): string => `${issue.where}: ${issue.field}: ${issue.message}`;
+export const issueLine = (issue: ValidationIssue): string => `${whereText(issue.where)}: ${issue.field}: ${issue.message}`;
 
 // The fields the store's Schema reads and dpgw checks; Schema is @JsonIgnoreProperties(ignoreUnknown = true), so any other is read and dropped.
 const SCHEMA_KEYS = ['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs', 'complexFieldSpecs', 'primaryKeyColumns', 'enableColumnBasedNullHandling', 'description'];
@@ -41,6 +45,12 @@ const ALL_TYPES = [...new Set<string>([...CONTRACT_DATA_TYPES, ...STORE_DATA_TYP
 /** The text Jackson coerces to a boolean (its StdDeserializer reads "true", "True", "TRUE" and likewise false). */
 const BOOLEAN_TEXT: Record<string, boolean> = { true: true, True: true, TRUE: true, false: false, False: false, FALSE: false };
 
+/** An issue about the value at a path of a document (or, `atKey`, about its key), at its place. */
+export function issueAt(document: LocatedDocument, path: readonly PathPart[], message: string, options: { atKey?: boolean; severity?: 'warning' } = {}): ValidationIssue {
+  const where = options.atKey ? document.keyAt(path) : document.at(path);
+  return { where, field: fieldPath(path) || '(top level)', path: [...path], message, ...(options.severity ? { severity: options.severity } : {}) };
+}
+
 export function fieldPath(path: readonly PathPart[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }
@@ -51,10 +61,8 @@ export function fieldPath(path: readonly PathPart[]): string {
  */
 export function validateSchema(document: LocatedDocument): { schema?: AnalyticsSchema; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
-  const issue = (path: readonly PathPart[], message: string, atKey = false) =>
-    issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
-  const warning = (path: readonly PathPart[], message: string, atKey = false) =>
-    issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message, severity: 'warning' });
+  const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push(issueAt(document, path, message, { atKey }));
+  const warning = (path: readonly PathPart[], message: string, atKey = false) => issues.push(issueAt(document, path, message, { atKey, severity: 'warning' }));
   const value = document.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     issue([], 'a schema must be a mapping with schemaName and field specs');

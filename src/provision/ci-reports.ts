@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
+import { isSourceLocation, whereText, type Where } from '../errors/source-location.js';
 import { redactText } from '../secrets/redaction.js';
 import { serverText } from '../text/terminal-text.js';
 import type { DataSetResult } from './provision-run.js';
@@ -18,16 +19,16 @@ export interface ReportRequest {
   file: string;
 }
 
-/** One thing a report says: where (file:line:column, or none), a name, and what went wrong (undefined: it passed). */
+/** One thing a report says: where (a place in a file, a flag, or none), a name, and what went wrong (undefined: it passed). */
 export interface ReportItem {
   name: string;
-  where?: string;
+  where?: Where;
   failure?: string;
   seconds?: number;
 }
 
 /** The items of a plan or a run: one per data set; a refused, blocked or failed step makes it fail. */
-export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResult) => string | undefined): ReportItem[] {
+export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResult) => Where | undefined): ReportItem[] {
   return results.map((result) => {
     const bad = result.steps.find((step) => step.action === 'refused' || step.status === 'failed');
     const failure = bad ? `${bad.step}: ${bad.reason}` : result.status === 'failed' ? String(result.error?.message ?? 'failed') : undefined;
@@ -38,8 +39,8 @@ export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResul
 export function junitReport(suite: string, items: ReportItem[]): string {
   const failures = items.filter((item) => item.failure !== undefined).length;
   const cases = items.map((item) => {
-    const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(positionOf(item.where)?.file ?? item.where)}"` : ''}`;
-    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(item.failure)}">${xml(`${item.where ? `${item.where}: ` : ''}${item.failure}`)}</failure>\n  </testcase>`;
+    const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(isSourceLocation(item.where) ? item.where.file : item.where)}"` : ''}`;
+    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(item.failure)}">${xml(`${item.where ? `${whereText(item.where)}: ` : ''}${item.failure}`)}</failure>\n  </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${xml(suite)}" tests="${items.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
 }
@@ -49,7 +50,7 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
   const issues = items
     .filter((item) => item.failure !== undefined)
     .map((item) => {
-      const position = item.where ? positionOf(item.where) : undefined;
+      const position = isSourceLocation(item.where) ? item.where : undefined;
       const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
       const description = serverText(clean(`${item.name}: ${item.failure}`));
       return {
@@ -61,11 +62,6 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
       };
     });
   return `${JSON.stringify(issues, null, 2)}\n`;
-}
-
-function positionOf(where: string): { file: string; line: number } | undefined {
-  const match = /^(.+):(\d+):(\d+)$/.exec(where);
-  return match ? { file: match[1]!, line: Number(match[2]) } : undefined;
 }
 
 function projectPath(file: string, projectDir: string): string {

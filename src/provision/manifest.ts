@@ -9,8 +9,9 @@ import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
-import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
+import { lazyLocation, locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
+import type { SourceLocation } from '../errors/source-location.js';
+import { issueAt, type ValidationIssue } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { namePattern, nameProblem, type NameKind } from '../names/platform-names.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
@@ -118,7 +119,7 @@ export interface LoadedManifest {
   /** Settings from the manifest with their locations, for the settings' sources. */
   settings: Map<string, { value: string; location: string }>;
   /** Entries with paths resolved from the manifest's folder and their locations; an entry that is not well formed is left out (its problems are in `problems`). */
-  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string }; sampleIgnoreAt?: string }>;
+  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: SourceLocation }; sampleIgnoreAt?: SourceLocation }>;
   /**
    * The schema files of the entries left out, well formed or not, that the rules let dpgw read (inside the
    * manifest's folder, or --allow-outside-files, and there): prepare reads and checks them too, so their
@@ -150,7 +151,7 @@ export interface ManifestOptions {
 export async function loadManifest(file: string, options: ManifestOptions = {}): Promise<LoadedManifest> {
   const document = await readLocatedDocument(file, 'manifest', 'MANIFEST_NOT_FOUND');
   const issues: ValidationIssue[] = [];
-  const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
+  const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push(issueAt(document, path, message, { atKey }));
 
   const parsed = manifestSchema.safeParse(document.value);
   if (!parsed.success) {
@@ -244,7 +245,7 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
       if (entry.verify?.hidden?.includes(profile)) issue(['dataSets', index, 'verify'], `profile ${profile} is listed as both visible and hidden`);
     }
     // Where `infer` is, found only when a message needs it.
-    const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
+    const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? lazyLocation(document, ['dataSets', index, 'schema', 'infer']) : undefined;
     // Its table is filled only when the manifest found nothing wrong with it; its schema file is read either way.
     const sampleIgnoreAt = entry.sampleCheck?.ignore ? document.at(['dataSets', index, 'sampleCheck', 'ignore']) : undefined;
     if (issues.length === problemsBefore) return [{ ...entry, index, schemaFile, templateFile, inferAt, ...(sampleIgnoreAt !== undefined ? { sampleIgnoreAt } : {}) }];

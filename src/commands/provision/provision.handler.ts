@@ -5,6 +5,7 @@ import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { ProvisionCommand } from './provision.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
+import type { SourceLocation, Where } from '../../errors/source-location.js';
 import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../command-kit/interruption.js';
 import { finalHealthCheck, runExitCode, type HealthOutcome } from '../../provision/run-outcome.js';
@@ -371,7 +372,7 @@ function renderSummary(results: DataSetResult[], style: ChalkInstance, health: H
 }
 
 /** A data set's line in the manifest (its `dataset` key), for annotations and reports. */
-function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepared: Array<{ entry: { index: number } }>, results: DataSetResult[], result: DataSetResult): string | undefined {
+function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepared: Array<{ entry: { index: number } }>, results: DataSetResult[], result: DataSetResult): SourceLocation | undefined {
   const entry = prepared[results.indexOf(result)]?.entry;
   return entry ? loaded.document.at(['dataSets', entry.index, 'dataset']) : undefined;
 }
@@ -416,7 +417,7 @@ function stoppedInWorkflow(context: CommandContext, toWorkflow: WorkflowReport, 
   const actions = githubActionsOf(context.io.env)!;
   const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
   const problems = issues.length ? issues.map((issue) => ({ where: issue.where, text: `${issue.field}: ${issue.message}` })) : [{ where: error.where, text: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
-  const line = (problem: { where?: string; text: string }) => `- ${problem.where ? `${markdownText(redactText(whereInWorkspace(actions, problem.where)))}: ` : ''}${markdownText(redactText(problem.text))}`;
+  const line = (problem: { where?: Where; text: string }) => `- ${problem.where ? `${markdownText(redactText(whereInWorkspace(actions, problem.where)))}: ` : ''}${markdownText(redactText(problem.text))}`;
   const command = `dpgw provision${context.options.plan === true || context.options.dryRun === true ? ' --plan' : ''}${file === undefined ? '' : ` ${file}`}`;
   const because = `${issues.length ? `the manifest was refused: ${plural(issues.length, 'problem')}` : (STOPPED_BECAUSE[error.kind] ?? 'failed')} (exit ${error.exitCode})`;
   const summary = [
@@ -426,7 +427,7 @@ function stoppedInWorkflow(context: CommandContext, toWorkflow: WorkflowReport, 
     ...(problems.length > SUMMARY_PROBLEMS ? [`- … and ${problems.length - SUMMARY_PROBLEMS} more; \`--json\` lists them all`] : []),
     '',
   ].join('\n');
-  const dataSets = new Set(issues.flatMap((issue) => /^dataSets\[(\d+)\]/.exec(issue.field)?.[1] ?? []));
+  const dataSets = new Set(issues.flatMap((issue) => (issue.path?.[0] === 'dataSets' && typeof issue.path[1] === 'number' ? [issue.path[1]] : [])));
   try {
     toWorkflow(summary, { 'exit-code': exitCodeOf(thrown), changes: 0, failed: dataSets.size });
   } catch (writing) {
@@ -441,7 +442,7 @@ function exitCodeOf(error: unknown): number {
 
 /** A manifest's problems (or the one error) as report items, each at its file, line and column. */
 function itemsOfError(error: DpgwError): ReportItem[] {
-  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as Array<{ where: string; field: string; message: string }>) : [];
+  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
   if (issues.length) return issues.map((issue) => ({ name: issue.field, where: issue.where, failure: issue.message }));
   return [{ name: 'provision', where: error.where, failure: error.message }];
 }
