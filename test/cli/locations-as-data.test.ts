@@ -60,6 +60,17 @@ describe('places in files whose names hold `:line:column`', () => {
     expect(outputs).toMatchObject({ 'exit-code': '2', failed: '2' });
   });
 
+  it('--json: each problem says where as text, as before, and its field as a path to read without parsing field', async () => {
+    const { env, folder } = workflow();
+    const manifest = join(folder, 'a:1:2.yaml');
+    writeFileSync(manifest, 'name: t\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: missing.yaml }\n');
+    const result = await spawnDpgw(['provision', manifest, '--json'], { env });
+    expect(result.code, result.stderr).toBe(2);
+    const { error } = JSON.parse(result.stdout) as { error: { where: string; details: { issues: Array<{ where: string; field: string; path: unknown[] }> } } };
+    expect(error.where).toMatch(/x:9:9\/a:1:2\.yaml:3:\d+$/);
+    expect(error.details.issues).toEqual([expect.objectContaining({ where: error.where, field: 'dataSets[0].schema', path: ['dataSets', 0, 'schema'] })]);
+  });
+
   it('a manifest named m:7:7 that does not exist: named as text, at no line 7 of a file m', async () => {
     const { env, folder, reports, read } = workflow();
     const missing = join(folder, 'm:7:7');
