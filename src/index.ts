@@ -5,6 +5,7 @@ export { GatewayError, type HttpService } from './gateway/gateway-error.js';
 export { messageFromErrorBody, type ErrorBodyShape } from './gateway/error-body.js';
 export { DEFAULT_RETRY, nextRetryDelay, parseRetryAfter, type RetryOptions } from './gateway/retry-policy.js';
 export { DpgwError, type ErrorKind } from './errors/dpgw-error.js';
+export { SourceLocation, isSourceLocation, whereText, type Where } from './errors/source-location.js';
 export type { ErrorCode } from './errors/error-codes.js';
 export { ExitCode } from './errors/exit-code.js';
 export { paths, CATALOG_BASE, normaliseSelfHref } from './contract/paths.js';

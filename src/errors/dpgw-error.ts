@@ -1,5 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import { ExitCode, type ExitCodeValue } from './exit-code.js';
+import { whereText, type Where } from './source-location.js';
 
 /** The small set of error kinds; each maps to one exit code, and a code's exit code decides its kind. */
 export type ErrorKind = 'usage' | 'input' | 'rejected' | 'auth' | 'network' | 'unhealthy' | 'verification' | 'not-found' | 'failure' | 'interrupted';
@@ -53,8 +54,8 @@ function errorKindOf(code: ErrorCode): ErrorKind {
 }
 
 export interface DpgwErrorOptions {
-  /** Where the problem is: file:line:column, a field path, a flag, a URL. */
-  where?: string;
+  /** Where the problem is: a place in a file (SourceLocation), or a field path, a flag, a URL as text. */
+  where?: Where;
   /** What to do next. */
   hint?: string;
   /** Extra data for --json output (never secrets). */
@@ -68,7 +69,7 @@ export interface DpgwErrorOptions {
  */
 export class DpgwError extends Error {
   readonly kind: ErrorKind;
-  readonly where?: string;
+  readonly where?: Where;
   readonly hint?: string;
   readonly details?: Record<string, unknown>;
   /** The stable code (`code` in --json); not `code`, which Node's errors use for errno names (ENOSPC) that walkers of a cause chain look for. */
@@ -91,7 +92,7 @@ export class DpgwError extends Error {
 
   /** The one line a user reads. */
   toLine(): string {
-    const where = this.where ? `${this.where}: ` : '';
+    const where = this.where ? `${whereText(this.where)}: ` : '';
     const hint = this.hint ? ` — ${this.hint}` : '';
     return `${where}${this.message}${hint}`;
   }
@@ -102,7 +103,7 @@ export class DpgwError extends Error {
       kind: this.kind,
       exitCode: this.exitCode,
       message: this.message,
-      ...(this.where ? { where: this.where, location: this.where } : {}),
+      ...(this.where ? { where: whereText(this.where), location: whereText(this.where) } : {}),
       ...(this.hint ? { hint: this.hint } : {}),
       ...(this.details ? { details: this.details } : {}),
     };

@@ -1,6 +1,6 @@
 /**
  * A YAML or JSON file read with the position of every value, so each complaint
- * about it can say file:line:column. JSON files are parsed as strict JSON (a
+ * about it can say where (file, line, column). JSON files are parsed as strict JSON (a
  * trailing comma is an error there, though YAML would accept it).
  */
 import { MB, readRegularFile } from '../files/read-regular-file.js';
@@ -8,24 +8,37 @@ import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
+import { SourceLocation, type Where } from '../errors/source-location.js';
 
 export type PathPart = string | number;
 
 export interface LocatedDocument {
   file: string;
   value: unknown;
-  /** file:line:column of the value at a path (or of its nearest parent that exists). */
-  at(path: readonly PathPart[]): string;
-  /** file:line:column of the key of the entry at a path (for unknown keys). */
-  keyAt(path: readonly PathPart[]): string;
+  /** Where the value at a path is (or its nearest parent that exists). */
+  at(path: readonly PathPart[]): SourceLocation;
+  /** Where the key of the entry at a path is (for unknown keys). */
+  keyAt(path: readonly PathPart[]): SourceLocation;
 }
 
-/** A value with its file:line:column, found only when read: a position costs a second parse of a large file. */
+/** Where the value at a path is, found only when read: a position costs a second parse of a large file. */
+export function lazyLocation(document: LocatedDocument, path: readonly PathPart[]): { readonly location: SourceLocation } {
+  return {
+    get location() {
+      return document.at(path);
+    },
+  };
+}
+
+/**
+ * A value with its file:line:column as text, found only when read: a position costs a second parse of a large file.
+ * Text, since the settings' sources it joins (flags, environment, config.yaml) say where as text.
+ */
 export function locatedValue<T>(document: LocatedDocument, path: readonly PathPart[], value: T): { value: T; readonly location: string } {
   return {
     value,
     get location() {
-      return document.at(path);
+      return document.at(path).toString();
     },
   };
 }
@@ -87,14 +100,14 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
     // Nesting past js-yaml's own bound (maxDepth, 100 nodes): the same refusal as past dpgw's, at js-yaml's mark —
     // the yaml library, asked for a position, would overflow its stack on the same text.
     const mark = (error as { mark?: { line: number; column: number } }).mark;
-    if (/^nesting exceeded maxDepth/.test((error as { reason?: string }).reason ?? '')) throw tooDeep(file, () => `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`);
+    if (/^nesting exceeded maxDepth/.test((error as { reason?: string }).reason ?? '')) throw tooDeep(file, () => new SourceLocation(file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1));
     if (error instanceof RangeError) throw tooDeep(file, () => file);
     // The yaml library's message and position are the ones dpgw reports.
     const { syntaxError } = locator();
     if (syntaxError) throw syntaxError;
     if (isJson) throw jsonSyntaxError(error as Error, locator());
     // js-yaml refused what the yaml library accepts: its own words and mark (0-based).
-    throw new DpgwError('SYNTAX_INVALID', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { where: `${file}:${(mark?.line ?? 0) + 1}:${(mark?.column ?? 0) + 1}`, hint: 'fix the YAML' });
+    throw new DpgwError('SYNTAX_INVALID', `YAML syntax error: ${(error as { reason?: string }).reason ?? (error as Error).message.split('\n')[0]}`, { where: new SourceLocation(file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1), hint: 'fix the YAML' });
   }
   // Positions of a document that parsed: js-yaml again, recording where each node starts;
   // the yaml library's positions cost a large manifest many times the time and memory
@@ -126,8 +139,8 @@ export function parseLocatedDocument(text: string, file: string): LocatedDocumen
  */
 export const MAX_NESTING = 64;
 
-function tooDeep(file: string, where: () => string): DpgwError {
-  let at: string;
+function tooDeep(file: string, where: () => Where): DpgwError {
+  let at: Where;
   try {
     at = where();
   } catch {
@@ -171,8 +184,8 @@ function tooDeepPath(root: unknown): PathPart[] | undefined {
   return undefined;
 }
 
-/** file:line:column of the first JSON bracket nested deeper than MAX_NESTING (outside strings). */
-function jsonDepthPosition(text: string, file: string): string {
+/** Where the first JSON bracket nested deeper than MAX_NESTING (outside strings) is; the file when none is. */
+function jsonDepthPosition(text: string, file: string): Where {
   let depth = 0;
   let line = 1;
   let lineStart = 0;
@@ -184,7 +197,7 @@ function jsonDepthPosition(text: string, file: string): string {
       line++;
       lineStart = index + 1;
     } else if (char === '[' || char === '{') {
-      if (++depth > MAX_NESTING) return `${file}:${line}:${index - lineStart + 1}`;
+      if (++depth > MAX_NESTING) return new SourceLocation(file, line, index - lineStart + 1);
     } else if (char === ']' || char === '}') depth--;
   }
   return file;
@@ -211,7 +224,7 @@ function deepestWithin(node: object, nodeHeight: number, levels: number, height:
 }
 
 interface PositionTree {
-  locate(path: readonly PathPart[], wantKey: boolean): string;
+  locate(path: readonly PathPart[], wantKey: boolean): SourceLocation;
 }
 
 /** A node as js-yaml composed it: where it starts and ends, its kind, a scalar's value (keys are matched by it), its children in order. */
@@ -243,7 +256,7 @@ function positionTree(text: string, file: string): PositionTree {
   });
   const root = stack[0]!.children?.[0];
   let lineStarts: number[] | undefined;
-  const position = (offset: number): string => {
+  const position = (offset: number): SourceLocation => {
     // The node's first character: js-yaml opens a node before the blanks and comments ahead of it.
     let at = offset;
     for (;;) {
@@ -259,7 +272,7 @@ function positionTree(text: string, file: string): PositionTree {
       if (lineStarts[middle]! <= at) low = middle;
       else high = middle - 1;
     }
-    return `${file}:${low + 1}:${at - lineStarts[low]! + 1}`;
+    return new SourceLocation(file, low + 1, at - lineStarts[low]! + 1);
   };
   // A block sequence's flow item comes wrapped once more, over the same text.
   const unwrap = (node: Composed): Composed => {
@@ -306,9 +319,9 @@ function positionTree(text: string, file: string): PositionTree {
 
 function locateWithYaml(text: string, file: string, isJson: boolean) {
   const lineCounter = new LineCounter();
-  const position = (offset: number): string => {
+  const position = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
-    return `${file}:${line}:${col}`;
+    return new SourceLocation(file, line, col);
   };
   const document: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: !isJson });
   const first = document.errors[0];
@@ -335,7 +348,7 @@ function locateWithYaml(text: string, file: string, isJson: boolean) {
     }
     return ((wantKey ? keyNode : undefined) ?? node) as Node | undefined;
   };
-  const locate = (path: readonly PathPart[], wantKey: boolean): string => position(nodeAt(path, wantKey)?.range?.[0] ?? 0);
+  const locate = (path: readonly PathPart[], wantKey: boolean): SourceLocation => position(nodeAt(path, wantKey)?.range?.[0] ?? 0);
   return { position, locate, syntaxError, firstErrorOffset: first?.pos[0] };
 }
 

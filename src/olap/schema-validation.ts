@@ -10,12 +10,16 @@ import { CONTRACT_DATA_TYPES } from '../contract/constants.js';
 import { COMPLEX_DATA_TYPES, dateTimeFormatProblem, dateTimeFormatOlderReleaseNote, defaultValueProblem, granularityForm, METRIC_DATA_TYPES, sampleValueProblem, STORE_DATA_TYPES, TIME_UNITS } from '../contract/olap-vocabulary.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { closestMatch, unknownNameSuffix } from '../text/closest-match.js';
+import { whereText, type Where } from '../errors/source-location.js';
 import type { LocatedDocument, PathPart } from './located-document.js';
 
 export interface ValidationIssue {
-  where: string;
-  /** JSON-pointer-like path of the field: `dimensionFieldSpecs[3].dataType`. */
+  /** A place in a file (printed `file:line:column`), or a flag, setting or file named as text. */
+  where: Where;
+  /** JSON-pointer-like path of the field as printed: `dimensionFieldSpecs[3].dataType`. */
   field: string;
+  /** The field's path in its document, when the issue is about one (`['dimensionFieldSpecs', 3, 'dataType']`). */
+  path?: readonly PathPart[];
   message: string;
   /** A problem (the default) refuses; a warning is shown at its place and refuses nothing. */
   severity?: 'problem' | 'warning';
@@ -23,7 +27,7 @@ export interface ValidationIssue {
 
 export const isWarning = (issue: ValidationIssue): boolean => issue.severity === 'warning';
 /** An issue as one line: `file:line:col: field: message`. */
-export const issueLine = (issue: ValidationIssue): string => `${issue.where}: ${issue.field}: ${issue.message}`;
+export const issueLine = (issue: ValidationIssue): string => `${whereText(issue.where)}: ${issue.field}: ${issue.message}`;
 
 // The fields the store's Schema reads and dpgw checks; Schema is @JsonIgnoreProperties(ignoreUnknown = true), so any other is read and dropped.
 const SCHEMA_KEYS = ['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs', 'complexFieldSpecs', 'primaryKeyColumns', 'enableColumnBasedNullHandling', 'description'];
@@ -41,6 +45,12 @@ const ALL_TYPES = [...new Set<string>([...CONTRACT_DATA_TYPES, ...STORE_DATA_TYP
 /** The text Jackson coerces to a boolean (its StdDeserializer reads "true", "True", "TRUE" and likewise false). */
 const BOOLEAN_TEXT: Record<string, boolean> = { true: true, True: true, TRUE: true, false: false, False: false, FALSE: false };
 
+/** An issue about the value at a path of a document (or, `atKey`, about its key), at its place. */
+export function issueAt(document: LocatedDocument, path: readonly PathPart[], message: string, options: { atKey?: boolean; severity?: 'warning' } = {}): ValidationIssue {
+  const where = options.atKey ? document.keyAt(path) : document.at(path);
+  return { where, field: fieldPath(path) || '(top level)', path: [...path], message, ...(options.severity ? { severity: options.severity } : {}) };
+}
+
 export function fieldPath(path: readonly PathPart[]): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }
@@ -51,10 +61,8 @@ export function fieldPath(path: readonly PathPart[]): string {
  */
 export function validateSchema(document: LocatedDocument): { schema?: AnalyticsSchema; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
-  const issue = (path: readonly PathPart[], message: string, atKey = false) =>
-    issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
-  const warning = (path: readonly PathPart[], message: string, atKey = false) =>
-    issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message, severity: 'warning' });
+  const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push(issueAt(document, path, message, { atKey }));
+  const warning = (path: readonly PathPart[], message: string, atKey = false) => issues.push(issueAt(document, path, message, { atKey, severity: 'warning' }));
   const value = document.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     issue([], 'a schema must be a mapping with schemaName and field specs');
@@ -68,18 +76,15 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
   else if (nameProblem('schema', name) !== undefined) issue(['schemaName'], nameProblem('schema', name)!);
   textField(schema, 'description', [], issue);
 
-  const seen = new Map<string, PathPart[]>();
-  // SchemaUtils.validate(schema, isIgnoreCase): from release 1.0 the controller's table cache is case-insensitive by default
-  // (CommonConstants.Helix.DEFAULT_ENABLE_CASE_INSENSITIVE), and two columns whose names differ only in case are refused.
-  const seenLowerCase = new Map<string, string>();
+  const names: ColumnNames = { seen: new Map(), seenLowerCase: new Map() };
   let columns = 0;
   const transforms: SchemaTransform[] = [];
   if (schema.timeFieldSpec !== undefined && schema.timeFieldSpec !== null) {
     const time = timeFieldSpecIssues(schema.timeFieldSpec, issue, warning);
     if (time !== undefined) {
       columns++;
-      seen.set(time, ['timeFieldSpec', 'incomingGranularitySpec']);
-      seenLowerCase.set(time.toLowerCase(), time);
+      names.seen.set(time, ['timeFieldSpec', 'incomingGranularitySpec']);
+      names.seenLowerCase.set(time.toLowerCase(), time);
     }
   }
   for (const group of [...GROUPS, 'complexFieldSpecs'] as const) {
@@ -98,52 +103,11 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
       const field = spec as Record<string, unknown>;
       columns++;
       unknownKeys(field, group === 'dateTimeFieldSpecs' ? DATE_TIME_KEYS : group === 'complexFieldSpecs' ? COMPLEX_KEYS : FIELD_KEYS, path, warning);
-      if (typeof field.name !== 'string' || field.name === '') issue([...path, 'name'], 'the field name is missing');
-      else if (columnNameProblem(field.name) !== undefined) issue([...path, 'name'], columnNameProblem(field.name)!);
-      else if (seen.has(field.name)) issue([...path, 'name'], `column ${escapedName(field.name)} is defined twice (also at ${document.at([...seen.get(field.name)!, 'name'])})`);
-      else if (seenLowerCase.has(field.name.toLowerCase())) issue([...path, 'name'], `column ${escapedName(field.name)} differs only in case from column ${escapedName(seenLowerCase.get(field.name.toLowerCase())!)}, which the store (case-insensitive by default from release 1.0) refuses: rename one of them`);
-      else {
-        seen.set(field.name, path);
-        seenLowerCase.set(field.name.toLowerCase(), field.name);
-      }
+      columnNameIssues(field, path, names, document, issue);
       const shownName = typeof field.name === 'string' ? escapedName(field.name) : '(unnamed)';
-      // The store's serialisation writes fieldType; Jackson takes it as the subtype's id, so it must be the group's own.
-      if (field.fieldType !== undefined && field.fieldType !== FIELD_TYPE_OF[group]) {
-        issue([...path, 'fieldType'], `fieldType ${shortJson(field.fieldType)} does not match ${group}, whose fields are ${FIELD_TYPE_OF[group]}: move the field to its group, or drop fieldType`);
-      }
-      const type = field.dataType;
-      if (typeof type !== 'string') issue([...path, 'dataType'], 'dataType is missing');
-      else if (group === 'complexFieldSpecs') {
-        // FieldSpec.getDefaultNullValue(COMPLEX, …) (release 1.x) has a default only for MAP and LIST: STRUCT is refused on upload.
-        if (!(COMPLEX_DATA_TYPES as readonly string[]).includes(type)) issue([...path, 'dataType'], `complex column ${shownName} must be ${COMPLEX_DATA_TYPES.join(' or ')}, not ${shortJson(type)}`);
-        // ComplexFieldSpec's childFieldSpecs are FieldSpecs: release 1.x reads each by its fieldType (FieldSpec's @JsonTypeInfo).
-        childFieldSpecIssues(field.childFieldSpecs, [...path, 'childFieldSpecs'], issue);
-      } else if (!ALL_TYPES.includes(type)) {
-        const near = closestMatch(type, ALL_TYPES);
-        issue([...path, 'dataType'], `unknown dataType "${type}"${near ? ` (did you mean ${near}?)` : ''}; the contract uses ${CONTRACT_DATA_TYPES.join(', ')}`);
-      } else if (group === 'metricFieldSpecs' && !METRIC_DATA_TYPES.has(type)) {
-        // Schema.validate(FieldType, DataType): a METRIC is numeric, or BYTES (a serialized sketch).
-        issue([...path, 'dataType'], `metric ${shownName} must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL) or BYTES, not ${type}`);
-      } else if (type === 'BIG_DECIMAL' && group !== 'metricFieldSpecs') {
-        // FieldSpec.getDefaultNullValue: release 0.11 has no dimension or date-time default for BIG_DECIMAL and refuses it; 1.0 on reads it.
-        warning([...path, 'dataType'], `a BIG_DECIMAL ${group === 'dateTimeFieldSpecs' ? 'date-time' : 'dimension'} column is read from the store's release 1.0 on; release 0.11 refuses it`);
-      }
-      if (group === 'dateTimeFieldSpecs') dateTimeIssues(field, path, issue, warning);
-      for (const key of ['notNull', 'singleValueField'] as const) booleanField(field, key, path, issue, warning);
-      if (field.singleValueField === false && typeof type === 'string') multiValueIssues(group, type, shownName, [...path, 'singleValueField'], issue);
-      maxLengthIssues(field, path, issue, warning);
-      if (field.maxLengthExceedStrategy !== undefined && !MAX_LENGTH_STRATEGIES.includes(field.maxLengthExceedStrategy as string)) {
-        issue([...path, 'maxLengthExceedStrategy'], `maxLengthExceedStrategy must be one of ${MAX_LENGTH_STRATEGIES.join(', ')}, not ${shortJson(field.maxLengthExceedStrategy)}`);
-      }
-      if (field.defaultNullValue !== undefined && field.defaultNullValue !== null && typeof type === 'string' && group !== 'complexFieldSpecs') {
-        const problem = defaultValueProblem(type, field.defaultNullValue);
-        if (problem !== undefined) issue([...path, 'defaultNullValue'], `defaultNullValue ${shortJson(field.defaultNullValue)} of ${shownName}: ${problem}`);
-      }
-      textField(field, 'description', path, issue);
-      if (group === 'dateTimeFieldSpecs' && field.sampleValue !== undefined && field.sampleValue !== null && typeof field.format === 'string') {
-        const problem = sampleValueProblem(field.format, field.sampleValue);
-        if (problem !== undefined) issue([...path, 'sampleValue'], `sampleValue ${shortJson(field.sampleValue)} of ${shownName}: ${problem}`);
-      }
+      const checking: FieldChecking = { group, field, path, shownName, issue, warning };
+      dataTypeIssues(checking);
+      fieldValueIssues(checking);
       if (field.transformFunction !== undefined && field.transformFunction !== null) {
         if (typeof field.transformFunction !== 'string' || field.transformFunction.trim() === '') issue([...path, 'transformFunction'], `transformFunction must be the text of a function, not ${shortJson(field.transformFunction)}`);
         else transforms.push({ column: typeof field.name === 'string' ? field.name : '', expression: field.transformFunction, path: [...path, 'transformFunction'] });
@@ -157,7 +121,7 @@ export function validateSchema(document: LocatedDocument): { schema?: AnalyticsS
   if (primaryKeys !== undefined) {
     if (!Array.isArray(primaryKeys) || primaryKeys.some((column) => typeof column !== 'string')) issue(['primaryKeyColumns'], `primaryKeyColumns must be a list of column names, not ${shortJson(primaryKeys)}`);
     // SchemaUtils.validate: "The primary key column must exist".
-    else for (const [index, column] of primaryKeys.entries()) if (!seen.has(column as string)) issue(['primaryKeyColumns', index], `primary key column ${escapedName(column as string)} is not a column of the schema`);
+    else for (const [index, column] of primaryKeys.entries()) if (!names.seen.has(column as string)) issue(['primaryKeyColumns', index], `primary key column ${escapedName(column as string)} is not a column of the schema`);
   }
   const problems = issues.filter((found) => !isWarning(found));
   if (columns === 0 && problems.length === 0) issue([], 'the schema has no columns: add dimensionFieldSpecs, metricFieldSpecs or dateTimeFieldSpecs');
@@ -170,6 +134,87 @@ interface SchemaTransform {
   column: string;
   expression: string;
   path: PathPart[];
+}
+
+
+/** The column names met so far: where each is named, and each in lower case. */
+interface ColumnNames {
+  seen: Map<string, PathPart[]>;
+  /**
+   * SchemaUtils.validate(schema, isIgnoreCase): from release 1.0 the controller's table cache is case-insensitive by default
+   * (CommonConstants.Helix.DEFAULT_ENABLE_CASE_INSENSITIVE), and two columns whose names differ only in case are refused.
+   */
+  seenLowerCase: Map<string, string>;
+}
+
+/** A field spec's name: given, a name the store takes, and not a second column's (nor one differing only in case). */
+function columnNameIssues(field: Record<string, unknown>, path: PathPart[], names: ColumnNames, document: LocatedDocument, issue: IssueAt): void {
+  const at = [...path, 'name'];
+  if (typeof field.name !== 'string' || field.name === '') return issue(at, 'the field name is missing');
+  const problem = columnNameProblem(field.name);
+  if (problem !== undefined) return issue(at, problem);
+  const first = names.seen.get(field.name);
+  if (first) return issue(at, `column ${escapedName(field.name)} is defined twice (also at ${whereText(document.at([...first, 'name']))})`);
+  const other = names.seenLowerCase.get(field.name.toLowerCase());
+  if (other !== undefined) return issue(at, `column ${escapedName(field.name)} differs only in case from column ${escapedName(other)}, which the store (case-insensitive by default from release 1.0) refuses: rename one of them`);
+  names.seen.set(field.name, path);
+  names.seenLowerCase.set(field.name.toLowerCase(), field.name);
+}
+
+/** One field spec being checked: its group, its value, its path, its name as shown, and where its issues go. */
+interface FieldChecking {
+  group: Group;
+  field: Record<string, unknown>;
+  path: PathPart[];
+  shownName: string;
+  issue: IssueAt;
+  warning: IssueAt;
+}
+
+/** A field spec's fieldType and dataType, as the store reads them for its group. */
+function dataTypeIssues({ group, field, path, shownName, issue, warning }: FieldChecking): void {
+  // The store's serialisation writes fieldType; Jackson takes it as the subtype's id, so it must be the group's own.
+  if (field.fieldType !== undefined && field.fieldType !== FIELD_TYPE_OF[group]) {
+    issue([...path, 'fieldType'], `fieldType ${shortJson(field.fieldType)} does not match ${group}, whose fields are ${FIELD_TYPE_OF[group]}: move the field to its group, or drop fieldType`);
+  }
+  const type = field.dataType;
+  if (typeof type !== 'string') issue([...path, 'dataType'], 'dataType is missing');
+  else if (group === 'complexFieldSpecs') {
+    // FieldSpec.getDefaultNullValue(COMPLEX, …) (release 1.x) has a default only for MAP and LIST: STRUCT is refused on upload.
+    if (!(COMPLEX_DATA_TYPES as readonly string[]).includes(type)) issue([...path, 'dataType'], `complex column ${shownName} must be ${COMPLEX_DATA_TYPES.join(' or ')}, not ${shortJson(type)}`);
+    // ComplexFieldSpec's childFieldSpecs are FieldSpecs: release 1.x reads each by its fieldType (FieldSpec's @JsonTypeInfo).
+    childFieldSpecIssues(field.childFieldSpecs, [...path, 'childFieldSpecs'], issue);
+  } else if (!ALL_TYPES.includes(type)) {
+    const near = closestMatch(type, ALL_TYPES);
+    issue([...path, 'dataType'], `unknown dataType "${type}"${near ? ` (did you mean ${near}?)` : ''}; the contract uses ${CONTRACT_DATA_TYPES.join(', ')}`);
+  } else if (group === 'metricFieldSpecs' && !METRIC_DATA_TYPES.has(type)) {
+    // Schema.validate(FieldType, DataType): a METRIC is numeric, or BYTES (a serialized sketch).
+    issue([...path, 'dataType'], `metric ${shownName} must be numeric (INT, LONG, FLOAT, DOUBLE, BIG_DECIMAL) or BYTES, not ${type}`);
+  } else if (type === 'BIG_DECIMAL' && group !== 'metricFieldSpecs') {
+    // FieldSpec.getDefaultNullValue: release 0.11 has no dimension or date-time default for BIG_DECIMAL and refuses it; 1.0 on reads it.
+    warning([...path, 'dataType'], `a BIG_DECIMAL ${group === 'dateTimeFieldSpecs' ? 'date-time' : 'dimension'} column is read from the store's release 1.0 on; release 0.11 refuses it`);
+  }
+}
+
+/** A field spec's other values: date-time format, booleans, multi-value, lengths, default, description, sample value. */
+function fieldValueIssues({ group, field, path, shownName, issue, warning }: FieldChecking): void {
+  const type = field.dataType;
+  if (group === 'dateTimeFieldSpecs') dateTimeIssues(field, path, issue, warning);
+  for (const key of ['notNull', 'singleValueField'] as const) booleanField(field, key, path, issue, warning);
+  if (field.singleValueField === false && typeof type === 'string') multiValueIssues(group, type, shownName, [...path, 'singleValueField'], issue);
+  maxLengthIssues(field, path, issue, warning);
+  if (field.maxLengthExceedStrategy !== undefined && !MAX_LENGTH_STRATEGIES.includes(field.maxLengthExceedStrategy as string)) {
+    issue([...path, 'maxLengthExceedStrategy'], `maxLengthExceedStrategy must be one of ${MAX_LENGTH_STRATEGIES.join(', ')}, not ${shortJson(field.maxLengthExceedStrategy)}`);
+  }
+  if (field.defaultNullValue !== undefined && field.defaultNullValue !== null && typeof type === 'string' && group !== 'complexFieldSpecs') {
+    const problem = defaultValueProblem(type, field.defaultNullValue);
+    if (problem !== undefined) issue([...path, 'defaultNullValue'], `defaultNullValue ${shortJson(field.defaultNullValue)} of ${shownName}: ${problem}`);
+  }
+  textField(field, 'description', path, issue);
+  if (group === 'dateTimeFieldSpecs' && field.sampleValue !== undefined && field.sampleValue !== null && typeof field.format === 'string') {
+    const problem = sampleValueProblem(field.format, field.sampleValue);
+    if (problem !== undefined) issue([...path, 'sampleValue'], `sampleValue ${shortJson(field.sampleValue)} of ${shownName}: ${problem}`);
+  }
 }
 
 /**

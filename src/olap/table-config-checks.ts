@@ -14,6 +14,7 @@
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 import type { PathPart } from './located-document.js';
+import type { Where } from '../errors/source-location.js';
 import { fieldPath, type ValidationIssue } from './schema-validation.js';
 import { isMapping } from './object-at.js';
 
@@ -41,10 +42,10 @@ const UPSERT_MODES = ['FULL', 'PARTIAL', 'NONE'];
 
 type Issue = (path: PathPart[], message: string) => void;
 
-export function tableConfigIssues(table: RealtimeTableDefinition, schema: AnalyticsSchema, at: (path: PathPart[]) => string): ValidationIssue[] {
+export function tableConfigIssues(table: RealtimeTableDefinition, schema: AnalyticsSchema, at: (path: PathPart[]) => Where): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const problem: Issue = (path, message) => issues.push({ where: at(path), field: fieldPath(path), message });
-  const warning: Issue = (path, message) => issues.push({ where: at(path), field: fieldPath(path), message, severity: 'warning' });
+  const problem: Issue = (path, message) => issues.push({ where: at(path), field: fieldPath(path), path, message });
+  const warning: Issue = (path, message) => issues.push({ where: at(path), field: fieldPath(path), path, message, severity: 'warning' });
   const config = table as unknown as Record<string, unknown>;
   const columns = columnsOf(schema);
   const context: Context = { config, schema, columns, problem, warning, name: schema.schemaName };

@@ -7,6 +7,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
+import { isSourceLocation, SourceLocation, type Where } from '../errors/source-location.js';
 import { serverText } from '../text/terminal-text.js';
 
 export interface GithubActions {
@@ -24,26 +25,25 @@ export function githubActionsOf(env: NodeJS.ProcessEnv): GithubActions | undefin
 }
 
 export interface Annotation {
-  /** Where, as dpgw says it: `file:line:column`, a flag, a URL. Only a file position becomes the annotation's place. */
-  where?: string;
+  /** Where: a place in a file, which becomes the annotation's place, or a flag, a URL as text, said before the message. */
+  where?: Where;
   title: string;
   message: string;
 }
 
 /** `::error file=…,line=…,col=…,title=…::message`, the file relative to the workspace, every value escaped as the runner reads it. */
 export function errorAnnotation(actions: GithubActions, annotation: Annotation): string {
-  const position = annotation.where === undefined ? undefined : /^(.+):(\d+):(\d+)$/.exec(annotation.where);
+  const { where: place } = annotation;
   const properties: string[] = [];
-  if (position) properties.push(`file=${escapeProperty(workspaceFile(actions, position[1]!))}`, `line=${position[2]}`, `col=${position[3]}`);
+  if (isSourceLocation(place)) properties.push(`file=${escapeProperty(workspaceFile(actions, place.file))}`, `line=${place.line}`, `col=${place.column}`);
   properties.push(`title=${escapeProperty(annotation.title)}`);
-  const where = annotation.where !== undefined && !position ? `${annotation.where}: ` : '';
+  const where = typeof place === 'string' ? `${place}: ` : '';
   return `::error ${properties.join(',')}::${escapeData(`${where}${annotation.message}`)}`;
 }
 
-/** Where, as dpgw says it, with a file position's file relative to the workspace (as annotations name it); anything else as it is. */
-export function whereInWorkspace(actions: GithubActions, where: string): string {
-  const position = /^(.+):(\d+):(\d+)$/.exec(where);
-  return position ? `${workspaceFile(actions, position[1]!)}:${position[2]}:${position[3]}` : where;
+/** Where as text, a place in a file with its file relative to the workspace (as annotations name it); a flag or URL as it is. */
+export function whereInWorkspace(actions: GithubActions, where: Where): string {
+  return isSourceLocation(where) ? new SourceLocation(workspaceFile(actions, where.file), where.line, where.column).toString() : where;
 }
 
 /** A file inside the workspace relative to it, with forward slashes; one outside it as given. */

@@ -6,7 +6,7 @@
  * (text/terminal-text.ts), so no data inside one (a server's words, a manifest's key,
  * a path) can start a line of its own. What means several lines passes several.
  */
-import type { ValidationIssue } from '../olap/schema-validation.js';
+import { issueLine, type ValidationIssue } from '../olap/schema-validation.js';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { DpgwError } from '../errors/dpgw-error.js';
 import { redactedJson, redactText } from '../secrets/redaction.js';
@@ -162,7 +162,7 @@ export class Reporter {
     this.stderr.write(shown(`${this.err.red('dpgw:')} ${error.toLine()}`) + '\n');
     // An input error found several problems (a manifest, a schema): the line above names the first, one line each for the rest.
     const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
-    for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(`${issue.where}: ${issue.field}: ${issue.message}`);
+    for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(issueLine(issue));
     if (issues.length > LISTED_PROBLEMS) this.problem(`… and ${issues.length - LISTED_PROBLEMS} more; --json lists them all`);
     const actions = this.options.githubActions;
     if (actions && options.annotate !== false) {

@@ -5,6 +5,8 @@
  * was refused. src/output/provision/junit.ts and code-quality.ts render them.
  */
 import type { DpgwError } from '../errors/dpgw-error.js';
+import type { Where } from '../errors/source-location.js';
+import type { ValidationIssue } from '../olap/schema-validation.js';
 import type { DataSetResult } from './provision-run.js';
 
 export const REPORT_KINDS = ['junit', 'codequality'] as const;
@@ -14,16 +16,16 @@ export interface ReportRequest {
   file: string;
 }
 
-/** One thing a report says: where (file:line:column, or none), a name, and what went wrong (undefined: it passed). */
+/** One thing a report says: where (a place in a file, a flag, or none), a name, and what went wrong (undefined: it passed). */
 export interface ReportItem {
   name: string;
-  where?: string;
+  where?: Where;
   failure?: string;
   seconds?: number;
 }
 
 /** The items of a plan or a run: one per data set; a refused, blocked or failed step makes it fail. */
-export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResult) => string | undefined): ReportItem[] {
+export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResult) => Where | undefined): ReportItem[] {
   return results.map((result) => {
     const bad = result.steps.find((step) => step.action === 'refused' || step.status === 'failed');
     const failure = bad ? `${bad.step}: ${bad.reason}` : result.status === 'failed' ? String(result.error?.message ?? 'failed') : undefined;
@@ -33,13 +35,8 @@ export function itemsOf(results: DataSetResult[], whereOf: (result: DataSetResul
 
 /** A manifest's problems (or the one error) as report items, each at its file, line and column. */
 export function itemsOfError(error: DpgwError): ReportItem[] {
-  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as Array<{ where: string; field: string; message: string }>) : [];
+  const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
   if (issues.length) return issues.map((issue) => ({ name: issue.field, where: issue.where, failure: issue.message }));
   return [{ name: 'provision', where: error.where, failure: error.message }];
 }
 
-/** A file position said as `file:line:column`, for the reports that place an item at its file and line. */
-export function positionOf(where: string): { file: string; line: number } | undefined {
-  const match = /^(.+):(\d+):(\d+)$/.exec(where);
-  return match ? { file: match[1]!, line: Number(match[2]) } : undefined;
-}

@@ -6,9 +6,10 @@
  * many data sets (a setting missing for the template) is reported once, with a count.
  */
 import { DpgwError } from '../errors/dpgw-error.js';
+import { isSourceLocation, whereText } from '../errors/source-location.js';
 import type { PathPart } from '../olap/located-document.js';
 import type { ValidationIssue } from '../olap/schema-validation.js';
-import { fieldPath } from '../olap/schema-validation.js';
+import { fieldPath, issueAt } from '../olap/schema-validation.js';
 import { plural } from '../text/plural.js';
 import type { LoadedManifest } from './manifest.js';
 
@@ -45,7 +46,7 @@ export class EntryProblems {
   /** A problem of one data set's field (`table.name`), at that field's line, or at the data set's when the field is not written. */
   addAt(entry: LoadedManifest['entries'][number], field: readonly PathPart[], message: string): void {
     const path: PathPart[] = ['dataSets', entry.index, ...(hasPath(entry, field) ? field : ['dataset'])];
-    this.keep({ where: this.loaded.document.at(path), field: fieldPath(path), message }, `${path.join('.')}${message}`, entry);
+    this.keep(issueAt(this.loaded.document, path, message), `${path.join('.')}${message}`, entry);
   }
 
   issues(): ValidationIssue[] {
@@ -58,18 +59,18 @@ export class EntryProblems {
     const { document, file } = this.loaded;
     const entryPath: PathPart[] = ['dataSets', entry.index];
     // Already placed in this manifest (an inline schema's own check).
-    if (issue.where.startsWith(`${file}:`)) return this.keep({ ...issue, field: issue.field || fieldPath(entryPath) }, `${issue.where}${issue.message}`, entry);
-    const flagField = FIELD_OF_FLAG[issue.where];
+    if (isSourceLocation(issue.where) && issue.where.file === file) return this.keep({ ...issue, field: issue.field || fieldPath(entryPath), path: issue.path ?? entryPath }, `${whereText(issue.where)}${issue.message}`, entry);
+    const flagField = typeof issue.where === 'string' ? FIELD_OF_FLAG[issue.where] : undefined;
     if (flagField && hasPath(entry, flagField)) {
       const path = [...entryPath, ...flagField];
-      return this.keep({ where: document.at(path), field: fieldPath(path), message: issue.message }, `${path.join('.')}${issue.message}`, entry);
+      return this.keep(issueAt(document, path, issue.message), `${path.join('.')}${issue.message}`, entry);
     }
     // From a template line, a schema file or the settings: the data set's line, and where the check looked.
     // An entry without a data set name (not well formed, its schema file checked all the same): the schema's line.
-    const source = issue.where && !flagField ? ` (${issue.field ? `${issue.where}: ${issue.field}` : issue.where})` : '';
+    const source = issue.where && !flagField ? ` (${issue.field ? `${whereText(issue.where)}: ${issue.field}` : whereText(issue.where)})` : '';
     const path = [...entryPath, entry.dataset === undefined ? 'schema' : 'dataset'];
-    const placed = { where: document.at(path), field: fieldPath(path), message: `${entry.dataset === undefined ? '' : `data set ${entry.dataset}: `}${issue.message}${source}` };
-    this.keep(placed, `${issue.where}${issue.field}${issue.message}`, entry);
+    const placed = issueAt(document, path, `${entry.dataset === undefined ? '' : `data set ${entry.dataset}: `}${issue.message}${source}`);
+    this.keep(placed, `${whereText(issue.where)}${issue.field}${issue.message}`, entry);
   }
 
   private keep(issue: ValidationIssue, key: string, entry: ProblemEntry): void {

@@ -9,8 +9,9 @@ import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
-import { fieldPath, type ValidationIssue } from '../olap/schema-validation.js';
+import { lazyLocation, locatedValue, readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
+import { whereText, type SourceLocation } from '../errors/source-location.js';
+import { issueAt, type ValidationIssue } from '../olap/schema-validation.js';
 import { failOnIssues } from '../olap/table-template.js';
 import { namePattern, nameProblem, type NameKind } from '../names/platform-names.js';
 import { isSecretReference, notAReference } from '../secrets/secret-reference.js';
@@ -118,7 +119,7 @@ export interface LoadedManifest {
   /** Settings from the manifest with their locations, for the settings' sources. */
   settings: Map<string, { value: string; location: string }>;
   /** Entries with paths resolved from the manifest's folder and their locations; an entry that is not well formed is left out (its problems are in `problems`). */
-  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: string }; sampleIgnoreAt?: string }>;
+  entries: Array<DataSetEntry & { index: number; schemaFile?: string; templateFile?: string; inferAt?: { readonly location: SourceLocation }; sampleIgnoreAt?: SourceLocation }>;
   /**
    * The schema files of the entries left out, well formed or not, that the rules let dpgw read (inside the
    * manifest's folder, or --allow-outside-files, and there): prepare reads and checks them too, so their
@@ -150,76 +151,15 @@ export interface ManifestOptions {
 export async function loadManifest(file: string, options: ManifestOptions = {}): Promise<LoadedManifest> {
   const document = await readLocatedDocument(file, 'manifest', 'MANIFEST_NOT_FOUND');
   const issues: ValidationIssue[] = [];
-  const issue = (path: readonly PathPart[], message: string, atKey = false) => issues.push({ where: atKey ? document.keyAt(path) : document.at(path), field: fieldPath(path) || '(top level)', message });
+  const issue: IssueAt = (path, message, atKey = false) => issues.push(issueAt(document, path, message, { atKey }));
 
   const parsed = manifestSchema.safeParse(document.value);
-  if (!parsed.success) {
-    const pathOf = (problem: (typeof parsed.error.issues)[number]) => problem.path.filter((p): p is string | number => typeof p !== 'symbol');
-    // A misspelt key (`dataSet:`) leaves the key it meant missing: one problem, said at the misspelling, not two.
-    const meant = new Set<string>();
-    for (const problem of parsed.error.issues) {
-      if (problem.code !== 'unrecognized_keys') continue;
-      const path = pathOf(problem);
-      for (const key of problem.keys) {
-        const near = closestMatch(key, knownKeysAt(path));
-        if (near !== undefined && objectAt(document.value, ...path)[near] === undefined) meant.add(JSON.stringify([...path, near]));
-      }
-    }
-    // Only a key the manifest needs: an optional one left out is no problem of its own.
-    const needed = new Set(parsed.error.issues.filter((problem) => problem.code !== 'unrecognized_keys').map((problem) => JSON.stringify(pathOf(problem))));
-    for (const path of meant) if (!needed.has(path)) meant.delete(path);
-    for (const problem of parsed.error.issues) {
-      const path = pathOf(problem);
-      if (problem.code === 'unrecognized_keys') {
-        for (const key of problem.keys) {
-          const known = knownKeysAt(path);
-          const near = closestMatch(key, known);
-          const missing = near !== undefined && meant.has(JSON.stringify([...path, near]));
-          issue([...path, key], missing ? `unknown key "${key}" (did you mean ${near}? the manifest needs it)` : `unknown key "${key}"${unknownNameSuffix(key, known)}`, true);
-        }
-      } else if (!meant.has(JSON.stringify(path))) {
-        issue(path, friendly(problem));
-      }
-    }
-  }
+  if (!parsed.success) shapeIssues(document, parsed.error.issues, issue);
   // A manifest with problems is checked on: every entry and setting that is well formed by
   // itself goes through the other checks too, so one run lists every problem.
   const manifest = parsed.success ? parsed.data : usableParts(document.value, issues);
   const folder = dirname(resolve(file));
-  const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
-  // A manifest from a pull request must not make a CI job read (and send) any file it can reach: not by its path,
-  // and not through a symbolic link committed inside its folder. "Inside" is decided twice, on the path as written
-  // and on the real path (every link resolved), here as the manifest is loaded, before any file it names is read (a
-  // link swapped in the instants between needs write access to the checkout during the run: not checked again at the
-  // open); a link that stays inside is fine.
-  // `opened` is the path as the reader will open it, when that differs from the one shown (`sub/../x` is opened
-  // through sub, wherever it leads, but shown resolved as text).
-  let realFolder: string | undefined;
-  const outsideProblem = (what: string, path: string, opened = path): string | undefined => {
-    if (options.allowOutsideFiles) return undefined;
-    if (!within(folder, path)) return `${what} ${path} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
-    const real = realPathOf(opened);
-    if (within((realFolder ??= realPathOf(folder)), real)) return undefined;
-    const how = isLink(opened) ? 'is a link to' : 'leads through a link to';
-    return `${what} ${path} ${how} ${real}, outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
-  };
-
-  // The files an entry names. A file outside the folder is refused before anything looks at it, and only a
-  // schema file that passed both checks is read (by prepare). Checked for an entry that is not well formed
-  // too, whenever its file can be told, so one run lists its file problems with its other problems.
-  const checkFiles = (index: number, schema: unknown, template: unknown) => {
-    const schemaFile = typeof schema === 'string' && schema !== '' ? fromManifest(schema) : undefined;
-    let schemaReadable = false;
-    const schemaOutside = schemaFile && outsideProblem('schema file', schemaFile);
-    if (schemaOutside) issue(['dataSets', index, 'schema'], schemaOutside);
-    else if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
-    else schemaReadable = schemaFile !== undefined;
-    const templateFile = typeof template === 'string' && template !== '' ? fromManifest(template) : undefined;
-    const templateOutside = templateFile && outsideProblem('template', templateFile);
-    if (templateOutside) issue(['dataSets', index, 'table', 'template'], templateOutside);
-    else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
-    return { schemaFile, templateFile, schemaReadable };
-  };
+  const check: ManifestCheck = { document, issues, issue, folder, outsideProblem: outsideProblemOf(folder, options.allowOutsideFiles === true) };
 
   // Indexes, not positions: a position costs a full parse with the yaml library, paid only for a problem.
   const seen = new Map<string, number>();
@@ -229,57 +169,157 @@ export async function loadManifest(file: string, options: ManifestOptions = {}):
       // Not well formed (its problems are listed already): its files are checked when it names them by a text.
       // A hole is only ever left in a list of data sets (usableParts).
       const raw = objectAt(document.value, 'dataSets', index);
-      const { schemaFile, schemaReadable } = checkFiles(index, raw.schema, objectAt(raw, 'table').template);
+      const { schemaFile, schemaReadable } = checkFiles(check, index, raw.schema, objectAt(raw, 'table').template);
       if (schemaReadable) leftOutSchemaFiles.push({ index, schemaFile: schemaFile!, ...(typeof raw.dataset === 'string' && raw.dataset !== '' ? { dataset: raw.dataset } : {}) });
       return [];
     }
-    const problemsBefore = issues.length;
-    const key = `${entry.datasource}/${entry.enablement ?? entry.dataset}/${entry.dataset}`;
-    const first = seen.get(key);
-    if (first !== undefined) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${document.at(['dataSets', first, 'dataset'])})`);
-    else seen.set(key, index);
-    const { schemaFile, templateFile, schemaReadable } = checkFiles(index, entry.schema, entry.table?.template);
-    if (entry.verify && !entry.verify.visible && !entry.verify.hidden) issue(['dataSets', index, 'verify'], 'name the profiles to check: visible, hidden, or both');
-    for (const profile of entry.verify?.visible ?? []) {
-      if (entry.verify?.hidden?.includes(profile)) issue(['dataSets', index, 'verify'], `profile ${profile} is listed as both visible and hidden`);
-    }
-    // Where `infer` is, found only when a message needs it.
-    const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? locatedValue(document, ['dataSets', index, 'schema', 'infer'], undefined) : undefined;
-    // Its table is filled only when the manifest found nothing wrong with it; its schema file is read either way.
-    const sampleIgnoreAt = entry.sampleCheck?.ignore ? document.at(['dataSets', index, 'sampleCheck', 'ignore']) : undefined;
-    if (issues.length === problemsBefore) return [{ ...entry, index, schemaFile, templateFile, inferAt, ...(sampleIgnoreAt !== undefined ? { sampleIgnoreAt } : {}) }];
-    if (schemaReadable) leftOutSchemaFiles.push({ index, dataset: entry.dataset, schemaFile: schemaFile! });
-    return [];
+    return checkedEntry(check, entry, index, seen, leftOutSchemaFiles);
   });
 
-  const settings = new Map<string, { value: string; location: string }>();
-  for (const [key, raw] of Object.entries(manifest.settings ?? {})) {
-    if (raw === undefined) continue;
-    const value = String(raw);
-    const runChosen = RUN_CHOSEN_KEYS.get(key);
-    if (REFERENCE_KEYS.has(key) && !isSecretReference(value)) {
-      issue(['settings', key], notAReference(key));
-    } else if (REFERENCE_KEYS.has(key) && !options.allowSecrets) {
-      // A reference runs a command or reads a file on the machine that runs the manifest.
-      issue(['settings', key], `a manifest may not name where the ${key} comes from (a reference can run a command or read a file): set it in the profile, the environment or a flag, or pass --allow-manifest-secrets to trust this manifest`);
-    } else if (REFERENCE_KEYS.has(key)) {
-      const file = referencedFile(value);
-      const problem = file && outsideProblem(`the ${key} file`, file.shown, file.opened);
-      if (problem) issue(['settings', key], problem);
-    } else if (runChosen && !options.allowEndpoints && !sameSetting(value, options.runValue?.(key, manifest.profile))) {
-      const consequence = runChosen.identity ? "dpgw would send the run's password or secret for it" : 'dpgw would send your credentials or data there';
-      issue(['settings', key], `a manifest may not choose the ${runChosen.description} (${key}): ${consequence}; set it in the profile, ${runChosen.env ?? 'the environment'} or ${runChosen.flag?.split(' ')[0] ?? 'a flag'}, or pass --allow-manifest-endpoints to trust this manifest`);
-    } else if (key === 'caFile') {
-      const problem = outsideProblem('the CA file', readPath(value), value);
-      if (problem) issue(['settings', key], problem);
-    }
-    settings.set(key, locatedValue(document, ['settings', key], value));
-  }
+  const settings = manifestSettings(check, manifest, options);
   const name = manifest.name ?? manifestNameOf(file);
   if (manifest.name === undefined && nameProblem('manifest', name) !== undefined) {
     issue([], `${nameProblem('manifest', name)!}; this name comes from the manifest's path, and its tables are marked with it: give the manifest a name: of its own`);
   }
   return { file, name, named: manifest.name !== undefined, manifest: manifest as Manifest, document, settings, entries, leftOutSchemaFiles, problems: issues };
+}
+
+type IssueAt = (path: readonly PathPart[], message: string, atKey?: boolean) => void;
+/** What is wrong with a file the manifest names being read, by its path; undefined when it may be. `opened`: the path as the reader opens it. */
+type OutsideProblem = (what: string, path: string, opened?: string) => string | undefined;
+
+/** One manifest being checked: its document, its problems so far and where they go, its folder and the rule on files outside it. */
+interface ManifestCheck {
+  document: LocatedDocument;
+  issues: ValidationIssue[];
+  issue: IssueAt;
+  folder: string;
+  outsideProblem: OutsideProblem;
+}
+
+/** The manifest's shape problems (its JSON schema's), each at its place: a misspelt key once, at the misspelling. */
+function shapeIssues(document: LocatedDocument, problems: readonly z.core.$ZodIssue[], issue: IssueAt): void {
+  const pathOf = (problem: z.core.$ZodIssue) => problem.path.filter((p): p is string | number => typeof p !== 'symbol');
+  // A misspelt key (`dataSet:`) leaves the key it meant missing: one problem, said at the misspelling, not two.
+  const meant = new Set<string>();
+  for (const problem of problems) {
+    if (problem.code !== 'unrecognized_keys') continue;
+    const path = pathOf(problem);
+    for (const key of problem.keys) {
+      const near = closestMatch(key, knownKeysAt(path));
+      if (near !== undefined && objectAt(document.value, ...path)[near] === undefined) meant.add(JSON.stringify([...path, near]));
+    }
+  }
+  // Only a key the manifest needs: an optional one left out is no problem of its own.
+  const needed = new Set(problems.filter((problem) => problem.code !== 'unrecognized_keys').map((problem) => JSON.stringify(pathOf(problem))));
+  for (const path of meant) if (!needed.has(path)) meant.delete(path);
+  for (const problem of problems) {
+    const path = pathOf(problem);
+    if (problem.code === 'unrecognized_keys') {
+      for (const key of problem.keys) {
+        const known = knownKeysAt(path);
+        const near = closestMatch(key, known);
+        const missing = near !== undefined && meant.has(JSON.stringify([...path, near]));
+        issue([...path, key], missing ? `unknown key "${key}" (did you mean ${near}? the manifest needs it)` : `unknown key "${key}"${unknownNameSuffix(key, known)}`, true);
+      }
+    } else if (!meant.has(JSON.stringify(path))) {
+      issue(path, friendly(problem));
+    }
+  }
+}
+
+/**
+ * A manifest from a pull request must not make a CI job read (and send) any file it can reach: not by its path,
+ * and not through a symbolic link committed inside its folder. "Inside" is decided twice, on the path as written
+ * and on the real path (every link resolved), here as the manifest is loaded, before any file it names is read (a
+ * link swapped in the instants between needs write access to the checkout during the run: not checked again at the
+ * open); a link that stays inside is fine.
+ * `opened` is the path as the reader will open it, when that differs from the one shown (`sub/../x` is opened
+ * through sub, wherever it leads, but shown resolved as text).
+ */
+function outsideProblemOf(folder: string, allowOutsideFiles: boolean): OutsideProblem {
+  let realFolder: string | undefined;
+  return (what, path, opened = path) => {
+    if (allowOutsideFiles) return undefined;
+    if (!within(folder, path)) return `${what} ${path} is outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
+    const real = realPathOf(opened);
+    if (within((realFolder ??= realPathOf(folder)), real)) return undefined;
+    const how = isLink(opened) ? 'is a link to' : 'leads through a link to';
+    return `${what} ${path} ${how} ${real}, outside the manifest's folder ${folder}: move it there, or pass --allow-outside-files to read it`;
+  };
+}
+
+/**
+ * The files an entry names. A file outside the folder is refused before anything looks at it, and only a
+ * schema file that passed both checks is read (by prepare). Checked for an entry that is not well formed
+ * too, whenever its file can be told, so one run lists its file problems with its other problems.
+ */
+function checkFiles({ folder, outsideProblem, issue }: ManifestCheck, index: number, schema: unknown, template: unknown) {
+  const fromManifest = (path: string) => (isAbsolute(path) ? path : resolve(folder, path));
+  const schemaFile = typeof schema === 'string' && schema !== '' ? fromManifest(schema) : undefined;
+  let schemaReadable = false;
+  const schemaOutside = schemaFile && outsideProblem('schema file', schemaFile);
+  if (schemaOutside) issue(['dataSets', index, 'schema'], schemaOutside);
+  else if (schemaFile && !existsSync(schemaFile)) issue(['dataSets', index, 'schema'], `schema file ${schemaFile} does not exist`);
+  else schemaReadable = schemaFile !== undefined;
+  const templateFile = typeof template === 'string' && template !== '' ? fromManifest(template) : undefined;
+  const templateOutside = templateFile && outsideProblem('template', templateFile);
+  if (templateOutside) issue(['dataSets', index, 'table', 'template'], templateOutside);
+  else if (templateFile && !existsSync(templateFile)) issue(['dataSets', index, 'table', 'template'], `template ${templateFile} does not exist`);
+  return { schemaFile, templateFile, schemaReadable };
+}
+
+/** A well-formed entry, checked: itself when the manifest found nothing wrong with it, else nothing (its schema file is read either way). */
+function checkedEntry(check: ManifestCheck, entry: DataSetEntry, index: number, seen: Map<string, number>, leftOutSchemaFiles: LoadedManifest['leftOutSchemaFiles']): LoadedManifest['entries'] {
+  const { document, issues, issue } = check;
+  const problemsBefore = issues.length;
+  const key = `${entry.datasource}/${entry.enablement ?? entry.dataset}/${entry.dataset}`;
+  const first = seen.get(key);
+  if (first !== undefined) issue(['dataSets', index, 'dataset'], `data set ${entry.dataset} of ${entry.datasource} (enablement ${entry.enablement ?? entry.dataset}) is listed twice (first at ${whereText(document.at(['dataSets', first, 'dataset']))})`);
+  else seen.set(key, index);
+  const { schemaFile, templateFile, schemaReadable } = checkFiles(check, index, entry.schema, entry.table?.template);
+  if (entry.verify && !entry.verify.visible && !entry.verify.hidden) issue(['dataSets', index, 'verify'], 'name the profiles to check: visible, hidden, or both');
+  for (const profile of entry.verify?.visible ?? []) {
+    if (entry.verify?.hidden?.includes(profile)) issue(['dataSets', index, 'verify'], `profile ${profile} is listed as both visible and hidden`);
+  }
+  // Where `infer` is, found only when a message needs it.
+  const inferAt = typeof entry.schema === 'object' && 'infer' in entry.schema ? lazyLocation(document, ['dataSets', index, 'schema', 'infer']) : undefined;
+  // Its table is filled only when the manifest found nothing wrong with it; its schema file is read either way.
+  const sampleIgnoreAt = entry.sampleCheck?.ignore ? document.at(['dataSets', index, 'sampleCheck', 'ignore']) : undefined;
+  if (issues.length === problemsBefore) return [{ ...entry, index, schemaFile, templateFile, inferAt, ...(sampleIgnoreAt !== undefined ? { sampleIgnoreAt } : {}) }];
+  if (schemaReadable) leftOutSchemaFiles.push({ index, dataset: entry.dataset, schemaFile: schemaFile! });
+  return [];
+}
+
+/** The manifest's settings with their places, each checked: a secret's source, an endpoint or identity the run chose, a file outside the folder. */
+function manifestSettings({ document, issue, outsideProblem }: ManifestCheck, manifest: Pick<Manifest, 'settings' | 'profile'>, options: ManifestOptions): LoadedManifest['settings'] {
+  const settings: LoadedManifest['settings'] = new Map();
+  for (const [key, raw] of Object.entries(manifest.settings ?? {})) {
+    if (raw === undefined) continue;
+    const value = String(raw);
+    const problem = settingProblem(key, value, manifest.profile, options, outsideProblem);
+    if (problem !== undefined) issue(['settings', key], problem);
+    settings.set(key, locatedValue(document, ['settings', key], value));
+  }
+  return settings;
+}
+
+/** What is wrong with a setting the manifest gives; undefined when nothing is. */
+function settingProblem(key: string, value: string, profile: string | undefined, options: ManifestOptions, outsideProblem: OutsideProblem): string | undefined {
+  const runChosen = RUN_CHOSEN_KEYS.get(key);
+  if (REFERENCE_KEYS.has(key)) {
+    if (!isSecretReference(value)) return notAReference(key);
+    // A reference runs a command or reads a file on the machine that runs the manifest.
+    if (!options.allowSecrets) return `a manifest may not name where the ${key} comes from (a reference can run a command or read a file): set it in the profile, the environment or a flag, or pass --allow-manifest-secrets to trust this manifest`;
+    const file = referencedFile(value);
+    return file && outsideProblem(`the ${key} file`, file.shown, file.opened);
+  }
+  if (runChosen && !options.allowEndpoints && !sameSetting(value, options.runValue?.(key, profile))) {
+    const consequence = runChosen.identity ? "dpgw would send the run's password or secret for it" : 'dpgw would send your credentials or data there';
+    return `a manifest may not choose the ${runChosen.description} (${key}): ${consequence}; set it in the profile, ${runChosen.env ?? 'the environment'} or ${runChosen.flag?.split(' ')[0] ?? 'a flag'}, or pass --allow-manifest-endpoints to trust this manifest`;
+  }
+  if (key === 'caFile') return outsideProblem('the CA file', readPath(value), value);
+  return undefined;
 }
 
 /** The file name without its extension, or the folder's name for a file named provision (examples/track/provision.yaml: track). */

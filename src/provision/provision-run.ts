@@ -10,6 +10,7 @@ import { nameProblem } from '../names/platform-names.js';
 import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
+import { isSourceLocation, whereText, type Where } from '../errors/source-location.js';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
@@ -196,12 +197,9 @@ function knownProfiles(loaded: LoadedManifest, profiles: KnownProfiles, problems
   }
 }
 
-/** Problems sorted by file, line and column, as an editor lists them. */
+/** Problems sorted by file, line and column, as an editor lists them; one named by a flag or a file alone first in its file. */
 function inFileOrder(issues: ValidationIssue[]): ValidationIssue[] {
-  const key = (where: string) => {
-    const match = /^(.*):(\d+):(\d+)$/.exec(where);
-    return match ? { file: match[1]!, line: Number(match[2]), column: Number(match[3]) } : { file: where, line: 0, column: 0 };
-  };
+  const key = (where: Where) => (isSourceLocation(where) ? where : { file: where, line: 0, column: 0 });
   return issues
     .map((issue) => ({ issue, at: key(issue.where) }))
     .sort((a, b) => a.at.file.localeCompare(b.at.file) || a.at.line - b.at.line || a.at.column - b.at.column)
@@ -283,7 +281,7 @@ async function ownersBeforeRun(loaded: LoadedManifest, prepared: Prepared[], opt
       options.tableReads!.set(entry.index, read);
       if (read.kind !== 'found') continue;
       const where = loaded.document.at(entry.table?.name === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table', 'name']);
-      const refusal = ownershipRefusal(tableName, read.body, options.manifestMark, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where });
+      const refusal = ownershipRefusal(tableName, read.body, options.manifestMark, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where: whereText(where) });
       if (refusal) options.refusedTables!.set(entry.index, refusal);
     }
   };
@@ -305,7 +303,7 @@ async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepare
       const live = await reads.get(key)!;
       options.schemaComparisons!.set(entry.index, live);
       if (live.change === 'incompatible') {
-        const where = entry.schemaFile ?? loaded.document.at(['dataSets', entry.index, 'schema']);
+        const where = entry.schemaFile ?? whereText(loaded.document.at(['dataSets', entry.index, 'schema']));
         options.refusedSchemas!.set(entry.index, refusedSchemaError(schema.schemaName, live, where, 'nothing of this data set was sent'));
       }
     }
@@ -501,7 +499,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
       // Held against the messages it was inferred from: nothing to check.
     } else if (stream.skippedBecause !== undefined && options.sampleCheck) steps.push({ step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${stream.skippedBecause}` });
     else {
-      const sample = await applySample(options.sampleCheck, topic, schema, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
+      const sample = await applySample(options.sampleCheck, topic, schema, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location.toString(), sampleIgnoreOf(entry, options));
       if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
       if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
       steps.push(sample.record);
@@ -509,7 +507,7 @@ async function provisionOne({ entry, schema: given, tableName }: Prepared, resul
 
     current = 'schema';
     attempted = 'create';
-    steps.push((await applySchema(options.client, { schema, known: options.schemaComparisons?.get(entry.index), inferred: inferred?.detail, where: entry.inferAt?.location, refusedHint: 'its schema and table were not sent' })).record);
+    steps.push((await applySchema(options.client, { schema, known: options.schemaComparisons?.get(entry.index), inferred: inferred?.detail, where: entry.inferAt?.location.toString(), refusedHint: 'its schema and table were not sent' })).record);
     if (options.interrupted()) return finish('interrupted');
 
     current = 'table';
@@ -613,7 +611,9 @@ function sampleIgnoreOf(entry: Prepared['entry'], options: Pick<RunOptions, 'sam
   const own = entry.sampleCheck?.ignore ?? [];
   const flag = options.sampleIgnore ?? [];
   if (own.length === 0 && flag.length === 0) return undefined;
-  const where = [flag.length ? '--sample-ignore' : undefined, own.length ? entry.sampleIgnoreAt : undefined].filter((w) => w !== undefined).join(' and ');
+  // The entry's own place stays a place, where its problems are said; with the flag too, both are named as text.
+  const at = own.length ? entry.sampleIgnoreAt : undefined;
+  const where: Where = flag.length === 0 ? (at ?? '') : at === undefined ? '--sample-ignore' : `--sample-ignore and ${whereText(at)}`;
   return { columns: [...flag, ...own], where };
 }
 
@@ -624,7 +624,7 @@ export function inferSettingsOf(entry: Prepared['entry']): InferSettings | undef
 
 function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: string, options: RunOptions) {
   if (!options.stream) throw new Error('a manifest entry infers its schema, but the run has no stream connection');
-  return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
+  return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location.toString() ?? `data set ${entry.dataset}`, warn: options.warn };
 }
 
 function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestMark: ManifestMark): TableInputs {
@@ -649,7 +649,7 @@ function inlineSchema(document: LocatedDocument, index: number, schema: Analytic
   const { schema: checked, issues } = validateSchema(view);
   // Named from the manifest's top, as every other manifest problem is.
   failOnIssues(
-    issues.map((issue) => ({ ...issue, field: `${fieldPath(prefix)}${issue.field ? `.${issue.field}` : ''}` })),
+    issues.map((issue) => ({ ...issue, field: `${fieldPath(prefix)}${issue.field ? `.${issue.field}` : ''}`, ...(issue.path ? { path: [...prefix, ...issue.path] } : {}) })),
     'inline schema',
     warn,
   );

@@ -17,10 +17,10 @@ describe('parseLocatedDocument', () => {
   it('gives the value and, when asked, the position of any value or key', () => {
     const document = parseLocatedDocument('version: 1\ndataSets:\n  - dataset: track\n    groups: [a, b]\n', 'm.yaml');
     expect(document.value).toEqual({ version: 1, dataSets: [{ dataset: 'track', groups: ['a', 'b'] }] });
-    expect(document.at(['dataSets', 0, 'groups', 1])).toBe('m.yaml:4:17');
-    expect(document.keyAt(['dataSets', 0, 'groups'])).toBe('m.yaml:4:5');
+    expect(document.at(['dataSets', 0, 'groups', 1])).toEqual({ file: 'm.yaml', line: 4, column: 17 });
+    expect(document.keyAt(['dataSets', 0, 'groups'])).toEqual({ file: 'm.yaml', line: 4, column: 5 });
     // A path that does not exist points at its nearest parent.
-    expect(document.at(['dataSets', 0, 'table', 'name'])).toBe('m.yaml:3:5');
+    expect(document.at(['dataSets', 0, 'table', 'name'])).toEqual({ file: 'm.yaml', line: 3, column: 5 });
   });
 
   it('keeps YAML 1.2 core scalars: a date stays a string, yes stays a string', () => {
@@ -30,18 +30,18 @@ describe('parseLocatedDocument', () => {
   it('reports a YAML syntax error and a duplicate key with their positions', () => {
     const syntax = errorOf('a: [1, 2\nb: 3\n', 'bad.yaml');
     expect(syntax.message).toMatch(/^YAML syntax error: /);
-    expect(syntax.where).toMatch(/^bad\.yaml:\d+:\d+$/);
+    expect(String(syntax.where)).toMatch(/^bad\.yaml:\d+:\d+$/);
     const duplicate = errorOf('name: a\nother: 1\nname: b\n', 'dup.yaml');
     expect(duplicate.message).toMatch(/^YAML syntax error: .*unique/i);
-    expect(duplicate.where).toBe('dup.yaml:3:1');
+    expect(duplicate.where).toEqual({ file: 'dup.yaml', line: 3, column: 1 });
   });
 
   it('parses .json as strict JSON, with the position of the mistake', () => {
     expect(parseLocatedDocument('{"a": [1, 2]}', 'x.json').value).toEqual({ a: [1, 2] });
     const trailing = errorOf('{\n  "a": 1,\n}\n', 'x.json');
     expect(trailing.message).toMatch(/^JSON syntax error: /);
-    expect(trailing.where).toMatch(/^x\.json:3:1$/);
+    expect(String(trailing.where)).toMatch(/^x\.json:3:1$/);
     const truncated = errorOf('{\n  "a": [1,', 'cut.json');
-    expect(truncated.where).toMatch(/^cut\.json:\d+:\d+$/);
+    expect(String(truncated.where)).toMatch(/^cut\.json:\d+:\d+$/);
   });
 });

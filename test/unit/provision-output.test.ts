@@ -3,6 +3,7 @@
  * records in, text out. The spawned-CLI tests (test/cli/provision*.test.ts, github-actions.test.ts,
  * lifecycle-prune.test.ts) hold the whole output; these hold what each renderer does to hostile text.
  */
+import { SourceLocation } from '../../src/errors/source-location.js';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { DpgwError } from '../../src/errors/dpgw-error.js';
@@ -126,8 +127,8 @@ describe('GitHub step summary and outputs (step-summary.ts)', () => {
     const error = new DpgwError('MANIFEST_INVALID', 'the manifest has 2 problems', {
       details: {
         issues: [
-          { where: '/ws/shop.yaml:4:5', field: 'dataSets[0].topic', message: 'required' },
-          { where: '/ws/shop.yaml:9:5', field: 'dataSets[2].schema', message: 'a *secret* token=abc' },
+          { where: new SourceLocation('/ws/shop.yaml', 4, 5), field: 'dataSets[0].topic', path: ['dataSets', 0, 'topic'], message: 'required' },
+          { where: new SourceLocation('/ws/shop.yaml', 9, 5), field: 'dataSets[2].schema', path: ['dataSets', 2, 'schema'], message: 'a *secret* token=abc' },
         ],
       },
     });
@@ -148,7 +149,7 @@ describe('annotations (annotations.ts)', () => {
 
 describe('JUnit (junit.ts)', () => {
   it('escapes a control character, a line break and XML in a failure, and places a case at its file', () => {
-    const xml = junitReport('dpgw provision shop.yaml', itemsOf([refused, created], () => '/ws/shop.yaml:7:5'));
+    const xml = junitReport('dpgw provision shop.yaml', itemsOf([refused, created], () => new SourceLocation('/ws/shop.yaml', 7, 5)));
     expect(xml).toContain('<testsuite name="dpgw provision shop.yaml" tests="2" failures="1">');
     expect(xml).toContain('file="/ws/shop.yaml"');
     expect(xml).toContain('<failure message="schema: the store said ````\\u0007 **bold** | &lt;b&gt;x&lt;/b&gt;\\n::error::x">');
@@ -160,7 +161,7 @@ describe('JUnit (junit.ts)', () => {
 
 describe('Code Quality (code-quality.ts)', () => {
   it('reports a failed item at its path relative to the project and its line, with a stable fingerprint', () => {
-    const items = itemsOf([refused, created], () => '/ws/teams/shop.yaml:7:5');
+    const items = itemsOf([refused, created], () => new SourceLocation('/ws/teams/shop.yaml', 7, 5));
     const issues = JSON.parse(codeQualityReport(items, '/ws')) as Array<{ description: string; location: unknown; fingerprint: string }>;
     expect(issues).toHaveLength(1);
     expect(issues[0]!.location).toEqual({ path: 'teams/shop.yaml', lines: { begin: 7 } });

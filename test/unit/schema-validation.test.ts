@@ -95,8 +95,8 @@ describe('validateSchema', () => {
     expect(schema).toBeDefined();
     expect(problems(issues)).toEqual([]);
     expect(warnings(issues).map((issue) => [issue.where, issue.field])).toEqual([
-      ['s.yaml:2:1', 'colour'],
-      ['s.yaml:4:34', 'dimensionFieldSpecs[0].aliases'],
+      [{ file: 's.yaml', line: 2, column: 1 }, 'colour'],
+      [{ file: 's.yaml', line: 4, column: 34 }, 'dimensionFieldSpecs[0].aliases'],
     ]);
     expect(warnings(issues)[0]!.message).toMatch(/^"colour" is not a field dpgw checks, so it is sent as written and the store ignores it unless it knows it; known: schemaName, /);
   });

@@ -4,6 +4,7 @@ import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { ProvisionCommand } from './provision.flags.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { ExitCode } from '../../errors/exit-code.js';
+import type { SourceLocation, Where } from '../../errors/source-location.js';
 import { HEALTH_STATUS_UP } from '../../contract/constants.js';
 import { stopOnSignal } from '../../command-kit/interruption.js';
 import { finalHealthCheck, pruneSkippedBecause, runExitCode, runOutcomeLine } from '../../provision/run-outcome.js';
@@ -231,7 +232,7 @@ async function streamChecksOf(context: ProvisionContext, loaded: Loaded, setting
 }
 
 /** The plan's output: its JSON, terminal or Markdown text, the report files and the job's summary. */
-async function reportPlan(context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined, toRender: PlanToRender, whereOf: (result: DataSetResult) => string | undefined): ProvisionOutput {
+async function reportPlan(context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined, toRender: PlanToRender, whereOf: (result: DataSetResult) => Where | undefined): ProvisionOutput {
   const { planned, pruning } = toRender;
   const outcome = planOutcome(planned, pruning, context.options.detailedExitcode === true);
   // A report that cannot be written ends the step with its own exit code: the outputs say that one, with the plan's counts.
@@ -260,7 +261,7 @@ async function afterDataSets(context: ProvisionContext, client: GatewayClient, r
 type RunEnded = RunToRender & { interrupted: boolean; pruneError?: DpgwError; seconds: number };
 
 /** The run's output: its failures said, its outcome line, its JSON, terminal or Markdown summary, the report files and the job's summary. */
-async function reportRun(context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined, ended: RunEnded, whereOf: (result: DataSetResult) => string | undefined): ProvisionOutput {
+async function reportRun(context: ProvisionContext, file: string, toWorkflow: ToWorkflow | undefined, ended: RunEnded, whereOf: (result: DataSetResult) => Where | undefined): ProvisionOutput {
   const { results, interrupted, pruneError, health } = ended;
   const failed = results.filter((r) => r.status === 'failed');
   const prunedChanges = (ended.prune?.steps ?? []).some((step) => step.status === 'changed');
@@ -278,7 +279,7 @@ async function reportRun(context: ProvisionContext, file: string, toWorkflow: To
 }
 
 /** A failed prune, each failed data set and a health check not UP, on stderr; in a workflow each failed data set is annotated at its entry of the manifest. */
-function reportProblems(context: ProvisionContext, failed: DataSetResult[], { pruneError, health }: RunEnded, whereOf: (result: DataSetResult) => string | undefined): void {
+function reportProblems(context: ProvisionContext, failed: DataSetResult[], { pruneError, health }: RunEnded, whereOf: (result: DataSetResult) => Where | undefined): void {
   const { reporter } = context;
   if (pruneError) reporter.error(new DpgwError(pruneError.errorCode, `prune: ${pruneError.message}`, { hint: pruneError.hint }), { stdout: false, annotate: false });
   for (const result of failed) reporter.error(new DpgwError('DATA_SET_FAILED', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
@@ -369,7 +370,7 @@ async function queryEngines(context: CommandContext, loaded: Awaited<ReturnType<
 }
 
 /** A data set's line in the manifest (its `dataset` key), for annotations and reports. */
-function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepared: Array<{ entry: { index: number } }>, results: DataSetResult[], result: DataSetResult): string | undefined {
+function whereOfResult(loaded: Awaited<ReturnType<typeof loadManifest>>, prepared: Array<{ entry: { index: number } }>, results: DataSetResult[], result: DataSetResult): SourceLocation | undefined {
   const entry = prepared[results.indexOf(result)]?.entry;
   return entry ? loaded.document.at(['dataSets', entry.index, 'dataset']) : undefined;
 }

@@ -1,7 +1,8 @@
 /** `--report codequality=FILE`: GitLab's Code Quality format, an issue per failed report item at its path (relative to the project) and line. */
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, sep } from 'node:path';
-import { positionOf, type ReportItem } from '../../provision/ci-reports.js';
+import type { ReportItem } from '../../provision/ci-reports.js';
+import { isSourceLocation } from '../../errors/source-location.js';
 import { serverText } from '../../text/terminal-text.js';
 import { reportText } from './report-text.js';
 
@@ -9,7 +10,7 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
   const issues = items
     .filter((item) => item.failure !== undefined)
     .map((item) => {
-      const position = item.where ? positionOf(item.where) : undefined;
+      const position = isSourceLocation(item.where) ? item.where : undefined;
       const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
       const description = serverText(reportText(`${item.name}: ${item.failure}`));
       return {

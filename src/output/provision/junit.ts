@@ -1,13 +1,14 @@
 /** `--report junit=FILE`: a JUnit test case per report item (a data set, or a manifest problem); a failed item fails. */
-import { positionOf, type ReportItem } from '../../provision/ci-reports.js';
+import type { ReportItem } from '../../provision/ci-reports.js';
+import { isSourceLocation, whereText } from '../../errors/source-location.js';
 import { serverText } from '../../text/terminal-text.js';
 import { reportText } from './report-text.js';
 
 export function junitReport(suite: string, items: ReportItem[]): string {
   const failures = items.filter((item) => item.failure !== undefined).length;
   const cases = items.map((item) => {
-    const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(positionOf(item.where)?.file ?? item.where)}"` : ''}`;
-    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(item.failure)}">${xml(`${item.where ? `${item.where}: ` : ''}${item.failure}`)}</failure>\n  </testcase>`;
+    const open = `  <testcase classname="${xml(suite)}" name="${xml(item.name)}"${item.seconds !== undefined ? ` time="${item.seconds.toFixed(3)}"` : ''}${item.where ? ` file="${xml(isSourceLocation(item.where) ? item.where.file : item.where)}"` : ''}`;
+    return item.failure === undefined ? `${open}/>` : `${open}>\n    <failure message="${xml(item.failure)}">${xml(`${item.where ? `${whereText(item.where)}: ` : ''}${item.failure}`)}</failure>\n  </testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${xml(suite)}" tests="${items.length}" failures="${failures}">\n${cases.join('\n')}\n</testsuite>\n`;
 }

@@ -3,6 +3,7 @@
  * sets as the step's outputs (docs/ci.md): from the plan, from the run, or from the error
  * that stopped the command before either. Names, actions and masked messages only.
  */
+import type { Where } from '../../errors/source-location.js';
 import type { DpgwError } from '../../errors/dpgw-error.js';
 import type { ValidationIssue } from '../../olap/schema-validation.js';
 import type { PlanOutcome } from '../../provision/plan-outcome.js';
@@ -67,7 +68,7 @@ const SUMMARY_PROBLEMS = 100;
 export function stoppedStepSummary(command: string, error: DpgwError, exitCode: number, actions: GithubActions): WorkflowReport {
   const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
   const problems = issues.length ? issues.map((issue) => ({ where: issue.where, text: `${issue.field}: ${issue.message}` })) : [{ where: error.where, text: `${error.message}${error.hint ? ` — ${error.hint}` : ''}` }];
-  const line = (problem: { where?: string; text: string }) => `- ${problem.where ? `${markdownText(redactText(whereInWorkspace(actions, problem.where)))}: ` : ''}${markdownText(redactText(problem.text))}`;
+  const line = (problem: { where?: Where; text: string }) => `- ${problem.where ? `${markdownText(redactText(whereInWorkspace(actions, problem.where)))}: ` : ''}${markdownText(redactText(problem.text))}`;
   const because = `${issues.length ? `the manifest was refused: ${plural(issues.length, 'problem')}` : (STOPPED_BECAUSE[error.kind] ?? 'failed')} (exit ${error.exitCode})`;
   const summary = [
     `### ${markdownText(redactText(`${command}: ${because}`))}`,
@@ -76,6 +77,6 @@ export function stoppedStepSummary(command: string, error: DpgwError, exitCode: 
     ...(problems.length > SUMMARY_PROBLEMS ? [`- … and ${problems.length - SUMMARY_PROBLEMS} more; \`--json\` lists them all`] : []),
     '',
   ].join('\n');
-  const dataSets = new Set(issues.flatMap((issue) => /^dataSets\[(\d+)\]/.exec(issue.field)?.[1] ?? []));
+  const dataSets = new Set(issues.flatMap((issue) => (issue.path?.[0] === 'dataSets' && typeof issue.path[1] === 'number' ? [issue.path[1]] : [])));
   return { summary, outputs: { 'exit-code': exitCode, changes: 0, failed: dataSets.size } };
 }

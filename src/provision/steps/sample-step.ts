@@ -6,6 +6,7 @@
  */
 import type { AnalyticsSchema, RealtimeTableDefinition } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
+import type { Where } from '../../errors/source-location.js';
 import { judgedText, MessageFit, notJudgedWarning, type FitReport, type MissingColumn } from '../../schema-inference/message-fit.js';
 import { schemaColumns } from '../../olap/schema-validation.js';
 import { closestMatch } from '../../text/closest-match.js';
@@ -30,7 +31,7 @@ export interface SampleCheck {
 /** Columns of one table the user knows better about (`--sample-ignore`, a manifest entry's `sampleCheck.ignore`), and where they were named. */
 export interface SampleIgnore {
   columns: readonly string[];
-  where: string;
+  where: Where;
 }
 
 export type SampleOutcome = { kind: 'fit'; report: FitReport } | { kind: 'misfit'; report: FitReport; error: DpgwError } | { kind: 'skipped'; why: string };
