@@ -7,8 +7,8 @@
  * platform is checked before the first request (prepare).
  */
 import { nameProblem } from '../names/platform-names.js';
-import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
-import type { AnalyticsSchema } from '../contract/types.js';
+import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache, type EnableResult } from '../catalog/enable-data-set.js';
+import type { AnalyticsSchema, CatalogDataSet, RealtimeTableDefinition } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
@@ -19,7 +19,7 @@ import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-
 import { closestMatch } from '../text/closest-match.js';
 import { failOnIssues } from '../olap/table-template.js';
 import type { InferSettings, LoadedManifest } from './manifest.js';
-import { inferredSchemaName, inferStep } from './infer-step.js';
+import { inferredSchemaName, inferStep, type InferredForStep } from './infer-step.js';
 import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
 import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
@@ -28,13 +28,13 @@ import type { StatementClient } from '../query-engine/statement-client.js';
 import type { SupersetClient } from '../dashboard/superset-client.js';
 import { compareSchema, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
-import { streamCheckSkipped, type StreamPreflight } from '../stream/stream-preflight.js';
-import { blockedStep, changedSomething, notStartedStep, STEP_ORDER, wouldChange, type PlanAction, type StepName, type StepRecord } from './steps/step-record.js';
-import { StepInterrupted } from './steps/step-interrupted.js';
+import { streamCheckSkipped, type StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
+import { changedSomething, notStartedStep, wouldChange, type StepRecord } from './steps/step-record.js';
+import { OwnedInput, walkSideBySide, walkSteps, type Step, type StepMode } from './executor.js';
 import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream } from './steps/stream-step.js';
 import { applySample, checkIgnored, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
-import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError } from './steps/schema-step.js';
+import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError, refusedSchemaRecord } from './steps/schema-step.js';
 import { applyTable, ownershipRefusal, planTable, refusedTableRecord } from './steps/table-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
@@ -84,55 +84,74 @@ export interface KnownProfiles {
   file: string;
 }
 
+/** How a run goes, filled once by its command and never changed after: what the run reads before it starts comes back as RunReads. */
 export interface RunOptions {
-  client: GatewayClient;
+  readonly client: GatewayClient;
   /** The manifest: every table it creates or updates carries its mark (olap/manifest-mark.ts). */
-  manifestMark: ManifestMark;
-  settings: ProvisionSettings;
-  streamPassword?: string;
+  readonly manifestMark: ManifestMark;
+  readonly settings: ProvisionSettings;
+  readonly streamPassword?: string;
   /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
-  stream?: StreamConnection;
+  readonly stream?: StreamConnection;
   /** The whole read of one topic. */
-  streamTimeoutMs?: number;
+  readonly streamTimeoutMs?: number;
   /** The stream pre-flight before each table; undefined with --no-stream-check. */
-  preflight?: StreamPreflight;
+  readonly preflight?: StreamPreflight;
   /** Sampled messages held against each schema before its table; undefined when off, and why (`sampleCheckOff`). */
-  sampleCheck?: SampleCheck;
-  sampleCheckOff?: string;
+  readonly sampleCheck?: SampleCheck;
+  readonly sampleCheckOff?: string;
   /** `--sample-ignore`: columns every data set's sample check passes unjudged. */
-  sampleIgnore?: string[];
+  readonly sampleIgnore?: readonly string[];
   /** How long to wait for the store to consume each table (0: not checked). */
-  waitConsumingMs?: number;
-  concurrency: number;
-  failFast: boolean;
-  failOnExists: boolean;
-  waitTimeoutMs: number;
+  readonly waitConsumingMs?: number;
+  /** Data sets side by side, in a plan as in a run. */
+  readonly concurrency: number;
+  readonly failFast: boolean;
+  readonly failOnExists: boolean;
+  readonly waitTimeoutMs: number;
   /** Set by Ctrl-C: no new step starts. */
-  interrupted: () => boolean;
+  readonly interrupted: () => boolean;
   /** Aborted by Ctrl-C: a wait for a topic ends at once. */
-  stopSignal?: AbortSignal;
-  /** The store's schemas compared before the run (checkBeforeRun), by entry index. */
-  schemaComparisons?: Map<number, LiveComparison>;
-  /** Entries whose schema the store would refuse: they fail before any request of theirs. */
-  refusedSchemas?: Map<number, DpgwError>;
+  readonly stopSignal?: AbortSignal;
   /** `--adopt`: a table another manifest marked is updated and marked as this manifest's, not refused. */
-  adopt?: boolean;
-  /** The store's tables read before the run (checkBeforeRun), by entry index. */
-  tableReads?: Map<number, StoreRead<Record<string, unknown>>>;
-  /** Entries whose table another manifest marked (and no --adopt): they fail before any request of theirs. */
-  refusedTables?: Map<number, DpgwError>;
-  /** Data sources and their offers, asked once per run. */
-  catalogCache?: CatalogCache;
-  /** The platform's version as the gateway answered it, asked once per run (platformVersion). */
-  platformVersionRead?: Promise<string | undefined>;
+  readonly adopt?: boolean;
   /** The query engine as a profile, for the verify steps (created before the run). */
-  engineOf?: (profile: string) => StatementClient;
+  readonly engineOf?: (profile: string) => StatementClient;
   /** The dashboard tool as a profile (undefined: the run's settings), with its connection's name. */
-  dashboardOf?: (profile: string | undefined) => { client: SupersetClient; databaseName: string };
-  warn: (message: string) => void;
-  onProgress?: (done: number, total: number, current: string) => void;
+  readonly dashboardOf?: (profile: string | undefined) => { client: SupersetClient; databaseName: string };
+  readonly warn: (message: string) => void;
+  readonly onProgress?: (done: number, total: number, current: string) => void;
   /** Each data set as it finishes. */
-  onFinished?: (result: DataSetResult, done: number, total: number) => void;
+  readonly onFinished?: (result: DataSetResult, done: number, total: number) => void;
+}
+
+/** What checkBeforeRun read, handed to plan and run: asked once per run, by entry index where it is a data set's. */
+export interface RunReads {
+  /** Data sources and their offers. */
+  readonly catalogCache: CatalogCache;
+  /** The platform's version: the settings' when set, else as the gateway answered it. */
+  readonly platformVersion: Promise<string | undefined>;
+  /** The store's schemas compared with the manifest's. */
+  readonly schemaComparisons: ReadonlyMap<number, LiveComparison>;
+  /** Entries whose schema the store would refuse: they fail before any request of theirs. */
+  readonly refusedSchemas: ReadonlyMap<number, DpgwError>;
+  /** The store's tables. */
+  readonly tableReads: ReadonlyMap<number, StoreRead<Record<string, unknown>>>;
+  /** Entries whose table another manifest marked (and no --adopt): they fail before any request of theirs. */
+  readonly refusedTables: ReadonlyMap<number, DpgwError>;
+}
+
+/** Nothing read before the run: each step reads for itself (a caller that skips checkBeforeRun). */
+export function nothingReadBeforeRun(options: Pick<RunOptions, 'client' | 'settings'>): RunReads {
+  return { catalogCache: newCatalogCache(), platformVersion: platformVersionOf(options), schemaComparisons: new Map(), refusedSchemas: new Map(), tableReads: new Map(), refusedTables: new Map() };
+}
+
+function platformVersionOf(options: Pick<RunOptions, 'client' | 'settings'>): Promise<string | undefined> {
+  if (options.settings.platformVersion !== undefined) return Promise.resolve(options.settings.platformVersion);
+  const read = options.client.platformVersion();
+  // Awaited by plan and run, which say its error; until then it is not an unhandled rejection.
+  read.catch(() => undefined);
+  return read;
 }
 
 /**
@@ -242,8 +261,9 @@ export const RUN_WIDE_READS_AT_ONCE = 2;
  * the gateway one after another they add up. The client bounds how many are on the wire at
  * once (limitRequestsAtOnce).
  */
-export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions, { forPlan = false }: { forPlan?: boolean } = {}): Promise<void> {
-  const cache = (options.catalogCache ??= newCatalogCache());
+export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions, { forPlan = false }: { forPlan?: boolean } = {}): Promise<RunReads> {
+  const cache = newCatalogCache();
+  const platformVersion = platformVersionOf(options);
   startRunWideReads(prepared, options, cache, forPlan);
   const schemaReads = compareSchemasBeforeRun(loaded, prepared, options);
   const tableReads = ownersBeforeRun(loaded, prepared, options);
@@ -254,7 +274,7 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   await Promise.all(
     prepared.map(({ entry }) =>
       findOffered(options.client, entry.datasource, entry.dataset, cache)
-        .then(() => enablementWithoutGroups(entry, options))
+        .then(() => enablementWithoutGroups(entry, options, cache))
         .then(
           () => undefined,
           // The catalog's suggestion ("did you mean …") belongs to the problem's own line.
@@ -263,8 +283,7 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
-  await schemaReads;
-  await tableReads;
+  return { catalogCache: cache, platformVersion, ...(await schemaReads), ...(await tableReads) };
 }
 
 /**
@@ -272,28 +291,29 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
  * marked fails its data set before any request of it (its enablement, its schema), unless the
  * run adopts it (docs/lifecycle.md, "Ownership"). The plan compares with the same reads.
  */
-async function ownersBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
-  options.tableReads = new Map();
-  options.refusedTables = new Map();
+async function ownersBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<Pick<RunReads, 'tableReads' | 'refusedTables'>> {
+  const tableReads = new Map<number, StoreRead<Record<string, unknown>>>();
+  const refusedTables = new Map<number, DpgwError>();
   const pending = [...prepared];
   const reader = async () => {
     for (let item = pending.shift(); item; item = pending.shift()) {
       const { entry, tableName } = item;
       const read = await options.client.getTable(tableName);
-      options.tableReads!.set(entry.index, read);
+      tableReads.set(entry.index, read);
       if (read.kind !== 'found') continue;
       const where = loaded.document.at(entry.table?.name === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table', 'name']);
       const refusal = ownershipRefusal(tableName, read.body, options.manifestMark, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where });
-      if (refusal) options.refusedTables!.set(entry.index, refusal);
+      if (refusal) refusedTables.set(entry.index, refusal);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
+  return { tableReads, refusedTables };
 }
 
 /** The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it. */
-async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<void> {
-  options.schemaComparisons = new Map();
-  options.refusedSchemas = new Map();
+async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<Pick<RunReads, 'schemaComparisons' | 'refusedSchemas'>> {
+  const schemaComparisons = new Map<number, LiveComparison>();
+  const refusedSchemas = new Map<number, DpgwError>();
   // One read per schema name, however many data sets share it; as many at once as the run's concurrency.
   const reads = new Map<string, Promise<LiveComparison>>();
   const pending = prepared.filter((p) => p.schema !== undefined);
@@ -303,25 +323,24 @@ async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepare
       const key = `${schema.schemaName}\u0000${JSON.stringify(schema)}`;
       if (!reads.has(key)) reads.set(key, compareSchema(options.client, schema));
       const live = await reads.get(key)!;
-      options.schemaComparisons!.set(entry.index, live);
+      schemaComparisons.set(entry.index, live);
       if (live.change === 'incompatible') {
         const where = entry.schemaFile ?? loaded.document.at(['dataSets', entry.index, 'schema']);
-        options.refusedSchemas!.set(entry.index, refusedSchemaError(schema.schemaName, live, where, 'nothing of this data set was sent'));
+        refusedSchemas.set(entry.index, refusedSchemaError(schema.schemaName, live, where, 'nothing of this data set was sent'));
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
+  return { schemaComparisons, refusedSchemas };
 }
 
 /**
  * Starts the reads the run needs once, before its data sets, so that they go with the checks
- * above rather than after them: the platform's version, each data source's enablements, and the
- * listing of every data set (a plan reads it always; a run only when an enablement of the
- * manifest exists already, to see what is enabled in it). Their errors reach the steps that
- * await them, as if asked there.
+ * above rather than after them: each data source's enablements, and the listing of every data
+ * set (a plan reads it always; a run only when an enablement of the manifest exists already,
+ * to see what is enabled in it). Their errors reach the steps that await them, as if asked there.
  */
 function startRunWideReads(prepared: Prepared[], options: RunOptions, cache: CatalogCache, forPlan: boolean): void {
-  platformVersion(options).catch(() => undefined);
   if (forPlan) everyDataSetListed(options.client, cache).catch(() => undefined);
   for (const dataSource of new Set(prepared.map((p) => p.entry.datasource))) {
     enablementsOf(options.client, dataSource, cache)
@@ -334,268 +353,320 @@ function startRunWideReads(prepared: Prepared[], options: RunOptions, cache: Cat
   }
 }
 
-/** The steps a data set of the manifest goes through, in the documented order. */
-function stepsOf(entry: Prepared['entry']): StepName[] {
-  return ['enable', 'stream', 'sample', 'schema', 'table', 'storage', 'consume', ...(entry.verify ? (['verify'] as const) : []), ...(entry.dashboard ? (['dashboard'] as const) : [])];
+/** The plan: what each data set would do, found with GET requests only; data sets side by side as in a run, in the manifest's order. */
+export async function plan(prepared: Prepared[], options: RunOptions, reads: RunReads = nothingReadBeforeRun(options)): Promise<DataSetResult[]> {
+  const version = await reads.platformVersion;
+  const listed = await everyDataSetListed(options.client, reads.catalogCache);
+  return walkDataSets('plan', prepared, { options, reads, version, listed });
 }
 
-/** The plan: what each data set would do, found with GET requests only. */
-export async function plan(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
-  const version = await platformVersion(options);
-  const listed = await everyDataSetListed(options.client, (options.catalogCache ??= newCatalogCache()));
-  const results: DataSetResult[] = [];
-  for (const { entry, schema: given, schemaName, tableName } of prepared) {
-    const started = Date.now();
-    const names = stepsOf(entry);
-    const steps: StepRecord[] = [];
-    const ownedElsewhere = options.refusedTables?.get(entry.index);
-    if (ownedElsewhere) {
-      // Another manifest's table: the run would send nothing of this data set, so nothing more is asked for it.
-      steps.push(refusedTableRecord(ownedElsewhere, false), ...names.filter((name) => name !== 'table').map((name) => blockedStep(name, 'table', false)));
-      sortSteps(steps);
-      results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: entry.enablement ?? entry.dataset, schema: schemaName, table: tableName, status: 'planned', changed: true, uncompared: false, steps, ms: Date.now() - started });
-      continue;
-    }
-    const enabled = await planEnable(options.client, enableRequest(entry, options), listed);
-    const { topic } = enabled;
-    steps.push(enabled.record);
-    const stream = await planStream(options.preflight);
-    steps.push(stream);
-    const infer = inferSettingsOf(entry);
-    let schema = given;
-    let schemaKnownBeforeRun = true;
-    if (infer && topic === undefined) {
-      steps.push(plannedInferredSchema(schemaName, entry.dataset, infer.sample ?? DEFAULT_TOPIC_SAMPLE));
-    } else {
-      const inferred = infer ? await inferStep(inferInputs(entry, infer, topic!, options)) : undefined;
-      schemaKnownBeforeRun = inferred === undefined;
-      schema = inferred?.schema ?? schema;
-      const known = inferred ? undefined : options.schemaComparisons?.get(entry.index);
-      steps.push((await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record);
-    }
-    const { table } = await buildTable(tableInputs(entry, schema ?? standInSchema(schemaName, infer!), options.settings.table, topic ?? `<topic of ${entry.dataset}, created when enabled>`, options.streamPassword ?? '***', options.warn, options.manifestMark));
-    // The sample is read only where the run would read it: not past a refused schema, nor from brokers out of reach.
-    const schemaRefused = steps.some((step) => step.action === 'refused');
-    const sampleTopic = entry.table?.topic ?? topic;
-    if (!schemaRefused) {
-      steps.push(stream.action === 'skipped' && options.sampleCheck ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${stream.reason}` } : await planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, sampleTopic, infer ? undefined : schema, table, sampleIgnoreOf(entry, options)));
-    }
-    sortSteps(steps);
-    const refused = steps.find((step) => step.action === 'refused');
-    if (refused) {
-      // Nothing after a refused step is asked for: the run would send none of it.
-      steps.push(...names.filter((name) => !steps.some((step) => step.step === name)).map((name) => blockedStep(name, refused.step, false)));
-      // A schema refused before the run keeps its enablement from being sent too; after a refused sample, steps after it are blocked.
-      steps.forEach((step, index) => {
-        const dependsOn = (refused.step === 'schema' && schemaKnownBeforeRun) || STEP_ORDER.indexOf(step.step) > STEP_ORDER.indexOf(refused.step);
-        if (step !== refused && step.action !== 'blocked' && dependsOn) steps[index] = blockedStep(step.step, refused.step, false);
-      });
-      sortSteps(steps);
-    } else {
-      steps.push(await planTable(options.client, table, { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: options.tableReads?.get(entry.index) }));
-      steps.push(planStorage(version), planConsume(options.waitConsumingMs ?? 0));
-      if (entry.verify) steps.push(planVerify(entry.verify));
-      if (entry.dashboard) steps.push(planDashboard(dashboardSpec(entry, tableName)));
-    }
-    const changed = refused !== undefined || steps.some(wouldChange);
-    const uncompared = steps.some((step) => step.action === 'not-compared');
-    results.push({ dataset: entry.dataset, datasource: entry.datasource, enablement: enabled.enablement, topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started });
-  }
-  return results;
+export async function run(prepared: Prepared[], options: RunOptions, reads: RunReads = nothingReadBeforeRun(options)): Promise<DataSetResult[]> {
+  primeCatalog(options.client, reads.catalogCache);
+  const version = await reads.platformVersion;
+  return walkDataSets('apply', prepared, { options, reads, version, listed: [] });
 }
 
-export async function run(prepared: Prepared[], options: RunOptions): Promise<DataSetResult[]> {
-  primeCatalog(options.client, (options.catalogCache ??= newCatalogCache()));
-  const version = await platformVersion(options);
-  const results: DataSetResult[] = prepared.map(({ entry, schemaName, tableName }) => ({
-    dataset: entry.dataset,
-    datasource: entry.datasource,
-    enablement: entry.enablement ?? entry.dataset,
-    schema: schemaName,
-    table: tableName,
-    status: 'skipped',
-    changed: false,
-    steps: [],
-    ms: 0,
-  }));
-  let next = 0;
-  let done = 0;
-  let stop = false;
-  const worker = async () => {
-    for (;;) {
-      if (stop || options.interrupted()) return;
-      const index = next++;
-      if (index >= prepared.length) return;
-      options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
-      results[index] = await provisionOne(prepared[index]!, results[index]!, version, options);
-      done++;
-      options.onFinished?.(results[index]!, done, prepared.length);
-      options.onProgress?.(done, prepared.length, prepared[index]!.entry.dataset);
-      if (results[index]!.status === 'failed' && options.failFast) stop = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, prepared.length)) }, worker));
-  return results;
+/** What every data set's steps share: the run's options, its reads, the platform's version and (a plan's) the catalog's listing. */
+interface RunContext {
+  readonly options: RunOptions;
+  readonly reads: RunReads;
+  readonly version: string | undefined;
+  readonly listed: readonly CatalogDataSet[];
 }
 
-async function provisionOne({ entry, schema: given, tableName }: Prepared, result: DataSetResult, version: string | undefined, options: RunOptions): Promise<DataSetResult> {
+/** One walk over the data sets for both modes: side by side up to --concurrency, a run stopping on --fail-fast and Ctrl-C. */
+function walkDataSets(mode: StepMode, prepared: Prepared[], run: RunContext): Promise<DataSetResult[]> {
+  const { options } = run;
+  return walkSideBySide(prepared, (item) => walkDataSet(mode, item, run), {
+    concurrency: options.concurrency,
+    ...(mode === 'apply' ? { interrupted: options.interrupted, stopsAll: (result: DataSetResult) => result.status === 'failed' && options.failFast } : {}),
+    notStarted: notStartedResult,
+    label: (item) => item.entry.dataset,
+    onProgress: options.onProgress,
+    onFinished: options.onFinished,
+  });
+}
+
+function notStartedResult({ entry, schemaName, tableName }: Prepared): DataSetResult {
+  return { dataset: entry.dataset, datasource: entry.datasource, enablement: entry.enablement ?? entry.dataset, schema: schemaName, table: tableName, status: 'skipped', changed: false, steps: [], ms: 0 };
+}
+
+async function walkDataSet(mode: StepMode, item: Prepared, run: RunContext): Promise<DataSetResult> {
   const started = Date.now();
-  const names = stepsOf(entry);
-  const steps: StepRecord[] = [];
-  // Every step of the data set is in its result: the ones after a failure are blocked, the ones after a stop not started.
-  const finish = (status: DataSetResult['status'], error?: DpgwError): DataSetResult => {
-    const failedStep = steps.find((step) => step.status === 'failed');
-    const rest = names.filter((name) => !steps.some((step) => step.step === name)).map((name) => (failedStep ? blockedStep(name, failedStep.step, true) : notStartedStep(name)));
-    const all = [...steps, ...rest].sort((a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step));
-    return {
-      ...result,
-      steps: all,
-      status,
-      changed: all.some(changedSomething),
-      uncompared: all.some((s) => s.status === 'not-compared'),
-      ...(error ? { error: error.toJSON(), exitCode: error.exitCode } : {}),
-      ms: Date.now() - started,
-    };
+  const { entry, schemaName, tableName } = item;
+  const work = new DataSetWork(mode, item, run);
+  // Another manifest's table first, then a schema the store refuses: found before the run, nothing of this data set is sent.
+  const refusedBeforeRun = run.reads.refusedTables.get(entry.index) ?? run.reads.refusedSchemas.get(entry.index);
+  const walked = await walkSteps(mode, dataSetSteps(entry), work, { interrupted: run.options.interrupted, refusedBeforeRun });
+  const { steps } = walked;
+  const uncompared = steps.some((step) => (mode === 'plan' ? step.action : step.status) === 'not-compared');
+  if (mode === 'plan') {
+    const changed = steps.some((step) => step.action === 'refused' || wouldChange(step));
+    return { dataset: entry.dataset, datasource: entry.datasource, enablement: work.enablement, topic: work.topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started };
+  }
+  const status = walked.outcome === 'failed' ? 'failed' : walked.outcome === 'interrupted' ? 'interrupted' : 'done';
+  // The keys in the order a run's summary has always had them.
+  return {
+    ...notStartedResult(item),
+    enablement: work.enablement,
+    status,
+    changed: steps.some(changedSomething),
+    steps,
+    ms: Date.now() - started,
+    ...(work.enabled ? { topic: work.enabled.topic } : {}),
+    uncompared,
+    ...(walked.error ? { error: walked.error.toJSON(), exitCode: walked.error.exitCode } : {}),
   };
-  let current: StepName = 'enable';
-  let attempted: PlanAction = 'create';
-  const ownedElsewhere = options.refusedTables?.get(entry.index);
-  if (ownedElsewhere) {
-    // Another manifest's table, found before the run: nothing of this data set is sent, its enablement and schema neither.
-    steps.push(refusedTableRecord(ownedElsewhere, true));
-    return finish('failed', ownedElsewhere);
-  }
-  const refused = options.refusedSchemas?.get(entry.index);
-  if (refused) {
-    // Refused before the run: nothing of this data set is sent, its enablement neither.
-    steps.push({ step: 'schema', action: 'refused', status: 'failed', reason: refused.toLine(), ...(Array.isArray(refused.details?.difference) ? { difference: refused.details.difference as string[] } : {}) });
-    return finish('failed', refused);
-  }
-  try {
-    const enabled = await applyEnable(options.client, enableRequest(entry, options));
-    result.topic = enabled.result.topic;
-    result.enablement = enabled.result.enablement.name;
-    steps.push(enabled.record);
-    if (options.interrupted()) return finish('interrupted');
+}
 
-    // Before anything of the table is sent: would the store consume its topic?
-    current = 'stream';
-    attempted = 'check';
-    const topic = entry.table?.topic ?? enabled.result.topic!;
-    const stream = await applyStream(options.preflight, topic, tableName);
-    if (stream.skippedBecause !== undefined) options.warn(streamCheckSkipped(stream.skippedBecause));
-    steps.push(stream.record);
+/** A data set's own state while its steps are walked: what the steps before found, for the steps after. */
+class DataSetWork {
+  readonly entry: Prepared['entry'];
+  enablement: string;
+  /** The topic: a plan's when the data set is enabled already; a run's once enabled. */
+  topic?: string;
+  /** A run's enablement and data set, once enabled. */
+  enabled?: EnableResult;
+  /** Why the stream step was skipped: the sample is skipped with it. */
+  streamSkipped?: string;
+  streamFacts?: TopicFacts;
+  /** The schema given, or inferred from the topic (a plan's, before the topic exists: none). */
+  readonly schema: OwnedInput<{ schema?: AnalyticsSchema; inferred?: InferredForStep }>;
+  /** The table definition, built with the schema: the schema step's, as it is sent with it. */
+  readonly table: OwnedInput<RealtimeTableDefinition>;
 
+  constructor(
+    readonly mode: StepMode,
+    readonly prepared: Prepared,
+    readonly run: RunContext,
+  ) {
+    const { entry, schemaName } = prepared;
+    const { options } = run;
+    this.entry = entry;
+    this.enablement = entry.enablement ?? entry.dataset;
     const infer = inferSettingsOf(entry);
-    if (infer) steps.push({ step: 'sample', action: 'skipped', status: 'skipped', reason: 'the schema is inferred from the same messages' });
-    current = 'schema';
-    attempted = 'create';
-    const inferred = infer ? await inferStep(inferInputs(entry, infer, topic, options)) : undefined;
-    const schema = inferred?.schema ?? given!;
-    const { table } = await buildTable(tableInputs(entry, schema, options.settings.table, enabled.result.topic!, options.streamPassword, options.warn, options.manifestMark));
+    this.schema = new OwnedInput('schema', async () => {
+      if (!infer || (mode === 'plan' && this.topic === undefined)) return { schema: prepared.schema };
+      // A plan infers from the data set's topic; a run from the topic its table consumes.
+      const inferred = await inferStep(inferInputs(entry, infer, mode === 'plan' ? this.topic! : this.sampleTopic()!, options));
+      return { schema: inferred.schema, inferred };
+    });
+    this.table = new OwnedInput('schema', async () => {
+      const schema = (await this.schema.get()).schema ?? standInSchema(schemaName, infer!);
+      const topic = mode === 'plan' ? (this.topic ?? `<topic of ${entry.dataset}, created when enabled>`) : this.enabled!.topic!;
+      const password = mode === 'plan' ? (options.streamPassword ?? '***') : options.streamPassword;
+      return (await buildTable(tableInputs(entry, schema, options.settings.table, topic, password, options.warn, options.manifestMark))).table;
+    });
+  }
 
+  get options(): RunOptions {
+    return this.run.options;
+  }
+
+  /** The topic the table consumes: the entry's own, or the data set's (undefined in a plan before it exists). */
+  sampleTopic(): string | undefined {
+    return this.entry.table?.topic ?? (this.mode === 'plan' ? this.topic : this.enabled!.topic);
+  }
+}
+
+/** The steps of a data set of the manifest, in the documented order; verify and dashboard only when the entry has them. */
+function dataSetSteps(entry: Prepared['entry']): Step<DataSetWork>[] {
+  return DATA_SET_STEPS.filter((step) => (step.name !== 'verify' || entry.verify !== undefined) && (step.name !== 'dashboard' || entry.dashboard !== undefined));
+}
+
+/** The sample is read only where the stream step read the brokers: skipped with it, in a plan as in a run. */
+function sampleSkippedWithStream(work: DataSetWork): StepRecord | undefined {
+  if (work.streamSkipped === undefined || !work.options.sampleCheck) return undefined;
+  return work.mode === 'plan' ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${work.streamSkipped}` } : { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${work.streamSkipped}` };
+}
+
+/**
+ * The contract's workflow for one data set, each step's plan and apply the halves in steps/*.ts.
+ * Each step needs the one before it: a failure blocks every step after it. The plan reads the
+ * schema (inferred from the topic) before the sample check that holds the messages against it;
+ * the run sends the schema only once the check held.
+ */
+const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
+  {
+    name: 'enable',
+    needs: [],
+    attempts: 'create',
+    stopsBefore: false,
+    async plan(work) {
+      const { options, reads, listed } = work.run;
+      const enabled = await planEnable(options.client, enableRequest(work.entry, options, reads.catalogCache), listed);
+      work.enablement = enabled.enablement;
+      work.topic = enabled.topic;
+      return enabled.record;
+    },
+    async apply(work) {
+      const { options, reads } = work.run;
+      const enabled = await applyEnable(options.client, enableRequest(work.entry, options, reads.catalogCache));
+      work.enabled = enabled.result;
+      work.enablement = enabled.result.enablement.name;
+      return enabled.record;
+    },
+  },
+  {
+    name: 'stream',
+    needs: ['enable'],
+    attempts: 'check',
+    stopsBefore: true,
+    async plan(work) {
+      const record = await planStream(work.options.preflight);
+      work.streamSkipped = record.action === 'skipped' ? record.reason : undefined;
+      return record;
+    },
+    // Before anything of the table is sent: would the store consume its topic?
+    async apply(work) {
+      const stream = await applyStream(work.options.preflight, work.sampleTopic()!, work.prepared.tableName);
+      if (stream.skippedBecause !== undefined) work.options.warn(streamCheckSkipped(stream.skippedBecause));
+      work.streamSkipped = stream.skippedBecause;
+      work.streamFacts = stream.facts;
+      return stream.record;
+    },
+  },
+  {
+    name: 'sample',
+    needs: ['stream'],
+    planReads: ['schema'],
+    attempts: 'check',
+    stopsBefore: false,
+    async plan(work) {
+      const { options } = work;
+      const table = await work.table.get();
+      const { schema } = await work.schema.get();
+      const infer = inferSettingsOf(work.entry);
+      return sampleSkippedWithStream(work) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.sampleTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
+    },
     // Before the schema and the table: do the topic's messages carry the schema's columns?
-    current = 'sample';
-    attempted = 'check';
-    if (inferred) {
-      // Held against the messages it was inferred from: nothing to check.
-    } else if (stream.skippedBecause !== undefined && options.sampleCheck) steps.push({ step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${stream.skippedBecause}` });
-    else {
-      const sample = await applySample(options.sampleCheck, topic, schema, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
+    async apply(work) {
+      const { options, entry } = work;
+      // Held against the messages it is inferred from: nothing to check.
+      if (inferSettingsOf(entry)) return { step: 'sample', action: 'skipped', status: 'skipped', reason: 'the schema is inferred from the same messages' };
+      const table = await work.table.get();
+      const skipped = sampleSkippedWithStream(work);
+      if (skipped) return skipped;
+      const { schema } = await work.schema.get();
+      const sample = await applySample(options.sampleCheck, work.sampleTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
       if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
       if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
-      steps.push(sample.record);
-    }
-
-    current = 'schema';
-    attempted = 'create';
-    steps.push((await applySchema(options.client, { schema, known: options.schemaComparisons?.get(entry.index), inferred: inferred?.detail, where: entry.inferAt?.location, refusedHint: 'its schema and table were not sent' })).record);
-    if (options.interrupted()) return finish('interrupted');
-
-    current = 'table';
-    attempted = 'create';
-    const tableOptions = { existing: options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const), adopt: options.adopt };
-    steps.push((await applyTable(options.client, table, tableOptions)).record);
-    if (options.interrupted()) return finish('interrupted');
-
-    current = 'storage';
-    attempted = 'read';
-    // After enabling or creating the table in this run, this is the touch that creates the permissions.
-    const afterChange = steps.some((s) => (s.step === 'enable' || s.step === 'table') && s.status === 'changed');
-    steps.push((await applyStorage(options.client, { dataSet: entry.dataset, selfHref: enabled.result.selfHref, storageId: enabled.result.storageId }, { version, afterChange })).record);
-    if (options.interrupted()) return finish('interrupted');
-
-    current = 'consume';
-    attempted = 'wait';
-    steps.push((await applyConsume(options.client, { tableName, topic, waitMs: options.waitConsumingMs ?? 0, partitions: stream.facts?.partitions, signal: options.stopSignal })).record);
-    if (entry.verify && options.engineOf) {
-      if (options.interrupted()) return finish('interrupted');
-      current = 'verify';
-      attempted = 'check';
-      steps.push((await verifyStep(entry.verify, entry.dataset, tableName, options.engineOf)).record);
-    }
-    if (entry.dashboard && options.dashboardOf) {
-      if (options.interrupted()) return finish('interrupted');
-      current = 'dashboard';
-      attempted = 'create';
-      const { client, databaseName } = options.dashboardOf(entry.dashboard.profile);
-      steps.push(await applyDashboard(client, databaseName, dashboardSpec(entry, tableName)));
-    }
-    return finish('done');
-  } catch (error) {
-    if (error instanceof StepInterrupted) {
-      steps.push(error.record);
-      return finish('interrupted');
-    }
-    const known = error instanceof DpgwError ? error : new DpgwError('UNEXPECTED_FAILURE', (error as Error).message, { cause: error });
-    if (known.kind === 'interrupted') {
-      steps.push({ step: current, action: attempted, status: 'skipped', reason: known.message });
-      return finish('interrupted');
-    }
-    if (known.errorCode === 'TABLE_OWNED_ELSEWHERE') {
-      // Marked by another manifest between the read before the run and the table step's own.
-      steps.push(refusedTableRecord(known, true));
-      return finish('failed', known);
-    }
-    const refusedNow = known.errorCode === 'SCHEMA_CHANGE_REFUSED';
-    steps.push({ step: current, action: refusedNow ? 'refused' : attempted, status: 'failed', reason: known.toLine(), ...(refusedNow && Array.isArray(known.details?.difference) ? { difference: known.details.difference as string[] } : {}) });
-    return finish('failed', known);
-  }
-}
+      return sample.record;
+    },
+  },
+  {
+    name: 'schema',
+    needs: ['sample'],
+    attempts: 'create',
+    stopsBefore: false,
+    async plan(work) {
+      const { options, reads } = work.run;
+      const infer = inferSettingsOf(work.entry);
+      if (infer && work.topic === undefined) return plannedInferredSchema(work.prepared.schemaName, work.entry.dataset, infer.sample ?? DEFAULT_TOPIC_SAMPLE);
+      const { schema, inferred } = await work.schema.get();
+      const known = inferred ? undefined : reads.schemaComparisons.get(work.entry.index);
+      return (await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record;
+    },
+    async apply(work) {
+      const { options, reads } = work.run;
+      const { schema, inferred } = await work.schema.get();
+      // The table is built before its schema is sent: a table dpgw cannot build sends neither.
+      await work.table.get();
+      return (await applySchema(options.client, { schema: schema!, known: reads.schemaComparisons.get(work.entry.index), inferred: inferred?.detail, where: work.entry.inferAt?.location, refusedHint: 'its schema and table were not sent' })).record;
+    },
+    refusal: (error, mode) => (error.errorCode === 'SCHEMA_CHANGE_REFUSED' ? refusedSchemaRecord(error, mode === 'apply') : undefined),
+  },
+  {
+    name: 'table',
+    needs: ['schema'],
+    attempts: 'create',
+    stopsBefore: true,
+    async plan(work) {
+      const { options, reads } = work.run;
+      return planTable(options.client, await work.table.get(), { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index) });
+    },
+    async apply(work) {
+      const { options } = work;
+      const existing = options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const);
+      return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt })).record;
+    },
+    // Another manifest's table: found before the run, or marked since, on the table step's own read.
+    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : undefined),
+  },
+  {
+    name: 'storage',
+    needs: ['table'],
+    attempts: 'read',
+    stopsBefore: true,
+    plan: async (work) => planStorage(work.run.version),
+    async apply(work, done) {
+      const enabled = work.enabled!;
+      // After enabling or creating the table in this run, this is the touch that creates the permissions.
+      const afterChange = done.get('enable')?.status === 'changed' || done.get('table')?.status === 'changed';
+      return (await applyStorage(work.options.client, { dataSet: work.entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId }, { version: work.run.version, afterChange })).record;
+    },
+  },
+  {
+    name: 'consume',
+    needs: ['storage'],
+    attempts: 'wait',
+    stopsBefore: true,
+    plan: async (work) => planConsume(work.options.waitConsumingMs ?? 0),
+    async apply(work) {
+      const { options } = work;
+      return (await applyConsume(options.client, { tableName: work.prepared.tableName, topic: work.sampleTopic()!, waitMs: options.waitConsumingMs ?? 0, partitions: work.streamFacts?.partitions, signal: options.stopSignal })).record;
+    },
+  },
+  {
+    name: 'verify',
+    needs: ['consume'],
+    attempts: 'check',
+    stopsBefore: true,
+    plan: async (work) => planVerify(work.entry.verify!),
+    async apply(work) {
+      const { engineOf } = work.options;
+      if (!engineOf) return notStartedStep('verify');
+      return (await verifyStep(work.entry.verify!, work.entry.dataset, work.prepared.tableName, engineOf)).record;
+    },
+  },
+  {
+    name: 'dashboard',
+    needs: ['consume', 'verify'],
+    attempts: 'create',
+    stopsBefore: true,
+    plan: async (work) => planDashboard(dashboardSpec(work.entry, work.prepared.tableName)),
+    async apply(work) {
+      const { dashboardOf } = work.options;
+      if (!dashboardOf) return notStartedStep('dashboard');
+      const { client, databaseName } = dashboardOf(work.entry.dashboard!.profile);
+      return applyDashboard(client, databaseName, dashboardSpec(work.entry, work.prepared.tableName));
+    },
+  },
+];
 
 /** What a step list says when the sample check is off and no reason was given. */
 const SAMPLE_CHECK_OFF = '--no-sample-check';
 
-/** Steps in the documented order. */
-function sortSteps(steps: StepRecord[]): void {
-  steps.sort((a, b) => STEP_ORDER.indexOf(a.step) - STEP_ORDER.indexOf(b.step));
-}
-
 function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
   return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };
-}
-
-async function platformVersion(options: RunOptions): Promise<string | undefined> {
-  return options.settings.platformVersion ?? (await (options.platformVersionRead ??= options.client.platformVersion()));
 }
 
 /**
  * An entry without `groups` whose enablement does not exist yet cannot be enabled: found with the catalog's reads
  * (the plan's own), before anything is sent, and said at the entry's line rather than as a flag it never had.
  */
-async function enablementWithoutGroups(entry: Prepared['entry'], options: RunOptions): Promise<void> {
+async function enablementWithoutGroups(entry: Prepared['entry'], options: RunOptions, cache: CatalogCache): Promise<void> {
   if ((entry.groups ?? []).length > 0) return;
   try {
-    await enableDataSet(options.client, { ...enableRequest(entry, options), dryRun: true });
+    await enableDataSet(options.client, { ...enableRequest(entry, options, cache), dryRun: true });
   } catch (error) {
     if (!(error instanceof DpgwError) || error.where !== '--group') throw error;
     throw new DpgwError('MANIFEST_INVALID', `${error.message}: add groups: [<group>, …] to this data set's entry`);
   }
 }
 
-function enableRequest(entry: Prepared['entry'], options: RunOptions) {
-  options.catalogCache ??= newCatalogCache();
-  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache: options.catalogCache, signal: options.stopSignal };
+function enableRequest(entry: Prepared['entry'], options: RunOptions, catalogCache: CatalogCache) {
+  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache, signal: options.stopSignal };
 }
 
 /** Until the schema is inferred, the table template is checked with its date-time column alone. */

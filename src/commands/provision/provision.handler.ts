@@ -168,7 +168,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     };
     // The data sets' requests, and the run's own reads beside them: the connections the gateway sees.
     client.limitRequestsAtOnce(options.concurrency + RUN_WIDE_READS_AT_ONCE);
-    await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly });
+    const reads = await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly });
     // What --prune would delete, read before anything changes (GET requests only).
     const pruning = options.prune === true ? await planPrune(client, { manifestName: loaded.name, keptTables: new Set(prepared.map((p) => p.tableName)), keptSchemas: new Set(prepared.map((p) => p.schemaName)), olapSegment: runOptions.settings.olapSegment }) : undefined;
     if (pruning?.steps.length && !planOnly && options.yes !== true) await confirmPrune(context, pruning);
@@ -176,7 +176,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
     if (!planOnly && preflight && (await preflight.skippedBecause()) === undefined) await preflight.signIn();
     const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
     if (planOnly) {
-      const planned = await plan(prepared, runOptions);
+      const planned = await plan(prepared, runOptions, reads);
       const changes = planned.some((r) => r.changed || r.uncompared) || (pruning?.steps.length ?? 0) > 0;
       const actions = countActions([...planned.flatMap((r) => r.steps), ...(pruning?.steps ?? [])]);
       // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
@@ -207,7 +207,7 @@ const provisionAndReport = async (context: Parameters<HandlerOf<ProvisionCommand
         onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`),
         // In a workflow, each data set is a folded group of its steps, written whole as it finishes (data sets run side by side).
         onFinished: (result, done, total) => (githubActionsOf(io.env) ? reporter.group(finishedLine(result, done, total), stepLines(result)) : progress.note(finishedLine(result, done, total))),
-      });
+      }, reads);
     } finally {
       progress.stop();
     }
