@@ -4,155 +4,35 @@
  * touch (platforms older than 1.15.165, or unknown) — with data sets side by
  * side up to a concurrency, each keeping its own order. Safe to re-run: each step
  * says whether it changed anything. Everything that can be checked without the
- * platform is checked before the first request (prepare).
+ * platform is checked before the first request (prepare), and what the platform holds
+ * is read before anything changes (checkBeforeRun, whose reads plan and run take). A
+ * data set's steps are data-set-steps.ts; plan and run walk them with executor.ts.
  */
 import { nameProblem } from '../names/platform-names.js';
-import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache, type EnableResult } from '../catalog/enable-data-set.js';
-import type { AnalyticsSchema, CatalogDataSet, RealtimeTableDefinition } from '../contract/types.js';
+import { enableDataSet, enablementsOf, everyDataSetListed, findOffered, newCatalogCache, primeCatalog, type CatalogCache } from '../catalog/enable-data-set.js';
+import type { AnalyticsSchema } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
-import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
-import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
+import type { StoreRead } from '../gateway/gateway-client.js';
+import { buildTable, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
-import type { ManifestMark } from '../olap/manifest-mark.js';
 import type { LocatedDocument, PathPart } from '../olap/located-document.js';
 import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
 import { closestMatch } from '../text/closest-match.js';
 import { failOnIssues } from '../olap/table-template.js';
-import type { InferSettings, LoadedManifest } from './manifest.js';
-import { inferredSchemaName, inferStep, type InferredForStep } from './infer-step.js';
-import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
-import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
-import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
-import type { StreamConnection } from '../stream/stream-connection.js';
-import type { StatementClient } from '../query-engine/statement-client.js';
-import type { SupersetClient } from '../dashboard/superset-client.js';
+import type { LoadedManifest } from './manifest.js';
+import { inferredSchemaName } from './infer-step.js';
 import { compareSchema, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
-import { streamCheckSkipped, type StreamPreflight, type TopicFacts } from '../stream/stream-preflight.js';
-import { changedSomething, notStartedStep, wouldChange, type StepRecord } from './steps/step-record.js';
-import { OwnedInput, walkSideBySide, walkSteps, type Step, type StepMode } from './executor.js';
-import { applyEnable, planEnable } from './steps/enable-step.js';
-import { applyStream, planStream } from './steps/stream-step.js';
-import { applySample, checkIgnored, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
-import { applySchema, planSchema, plannedInferredSchema, refusedSchemaError, refusedSchemaRecord } from './steps/schema-step.js';
-import { applyTable, ownershipRefusal, planTable, refusedTableRecord } from './steps/table-step.js';
-import { applyStorage, planStorage } from './steps/storage-step.js';
-import { applyConsume, planConsume } from './steps/consume-step.js';
-import { planVerify, verifyStep } from './steps/verify-step.js';
-import { applyDashboard, planDashboard, type DashboardSpec } from './steps/dashboard-step.js';
+import { walkSideBySide, type StepMode } from './executor.js';
+import { checkIgnored } from './steps/sample-step.js';
+import { refusedSchemaError } from './steps/schema-step.js';
+import { ownershipRefusal } from './steps/table-step.js';
+import { enableRequest, inferSettingsOf, notStartedResult, sampleIgnoreOf, standInSchema, tableInputs, walkDataSet, type RunContext } from './data-set-steps.js';
+import { nothingReadBeforeRun, platformVersionOf, type DataSetResult, type KnownProfiles, type Prepared, type RunOptions, type RunReads } from './run-options.js';
 
 export { PLAN_ACTIONS, type PlanAction, type StepName, type StepRecord, type StepStatus } from './steps/step-record.js';
-
-export interface DataSetResult {
-  dataset: string;
-  datasource: string;
-  enablement: string;
-  topic?: string;
-  schema: string;
-  table: string;
-  status: 'done' | 'failed' | 'interrupted' | 'skipped' | 'planned';
-  changed: boolean;
-  /** A step found something that exists and could not compare it with the manifest. */
-  uncompared?: boolean;
-  steps: StepRecord[];
-  error?: Record<string, unknown>;
-  exitCode?: number;
-  ms: number;
-}
-
-export interface Prepared {
-  entry: LoadedManifest['entries'][number];
-  /** Undefined for `schema: { infer: … }`: inferred from the topic once the data set is enabled. */
-  schema?: AnalyticsSchema;
-  schemaName: string;
-  tableName: string;
-}
-
-/** The run's settings the steps read (settings/core-options.ts: provisionSettingsOf). */
-export interface ProvisionSettings {
-  table: TableSettings;
-  /** Checked already: the analytics-store word of the gateway's paths. */
-  olapSegment: string;
-  /** Set: the platform version, not asked of the gateway. */
-  platformVersion?: string;
-}
-
-/** The profiles of config.yaml, which verify and dashboard steps must name. */
-export interface KnownProfiles {
-  names: readonly string[];
-  /** The config file, for the message naming a profile it lacks. */
-  file: string;
-}
-
-/** How a run goes, filled once by its command and never changed after: what the run reads before it starts comes back as RunReads. */
-export interface RunOptions {
-  readonly client: GatewayClient;
-  /** The manifest: every table it creates or updates carries its mark (olap/manifest-mark.ts). */
-  readonly manifestMark: ManifestMark;
-  readonly settings: ProvisionSettings;
-  readonly streamPassword?: string;
-  /** How dpgw reads topics, for `schema: { infer: … }` (set when an entry infers). */
-  readonly stream?: StreamConnection;
-  /** The whole read of one topic. */
-  readonly streamTimeoutMs?: number;
-  /** The stream pre-flight before each table; undefined with --no-stream-check. */
-  readonly preflight?: StreamPreflight;
-  /** Sampled messages held against each schema before its table; undefined when off, and why (`sampleCheckOff`). */
-  readonly sampleCheck?: SampleCheck;
-  readonly sampleCheckOff?: string;
-  /** `--sample-ignore`: columns every data set's sample check passes unjudged. */
-  readonly sampleIgnore?: readonly string[];
-  /** How long to wait for the store to consume each table (0: not checked). */
-  readonly waitConsumingMs?: number;
-  /** Data sets side by side, in a plan as in a run. */
-  readonly concurrency: number;
-  readonly failFast: boolean;
-  readonly failOnExists: boolean;
-  readonly waitTimeoutMs: number;
-  /** Set by Ctrl-C: no new step starts. */
-  readonly interrupted: () => boolean;
-  /** Aborted by Ctrl-C: a wait for a topic ends at once. */
-  readonly stopSignal?: AbortSignal;
-  /** `--adopt`: a table another manifest marked is updated and marked as this manifest's, not refused. */
-  readonly adopt?: boolean;
-  /** The query engine as a profile, for the verify steps (created before the run). */
-  readonly engineOf?: (profile: string) => StatementClient;
-  /** The dashboard tool as a profile (undefined: the run's settings), with its connection's name. */
-  readonly dashboardOf?: (profile: string | undefined) => { client: SupersetClient; databaseName: string };
-  readonly warn: (message: string) => void;
-  readonly onProgress?: (done: number, total: number, current: string) => void;
-  /** Each data set as it finishes. */
-  readonly onFinished?: (result: DataSetResult, done: number, total: number) => void;
-}
-
-/** What checkBeforeRun read, handed to plan and run: asked once per run, by entry index where it is a data set's. */
-export interface RunReads {
-  /** Data sources and their offers. */
-  readonly catalogCache: CatalogCache;
-  /** The platform's version: the settings' when set, else as the gateway answered it. */
-  readonly platformVersion: Promise<string | undefined>;
-  /** The store's schemas compared with the manifest's. */
-  readonly schemaComparisons: ReadonlyMap<number, LiveComparison>;
-  /** Entries whose schema the store would refuse: they fail before any request of theirs. */
-  readonly refusedSchemas: ReadonlyMap<number, DpgwError>;
-  /** The store's tables. */
-  readonly tableReads: ReadonlyMap<number, StoreRead<Record<string, unknown>>>;
-  /** Entries whose table another manifest marked (and no --adopt): they fail before any request of theirs. */
-  readonly refusedTables: ReadonlyMap<number, DpgwError>;
-}
-
-/** Nothing read before the run: each step reads for itself (a caller that skips checkBeforeRun). */
-export function nothingReadBeforeRun(options: Pick<RunOptions, 'client' | 'settings'>): RunReads {
-  return { catalogCache: newCatalogCache(), platformVersion: platformVersionOf(options), schemaComparisons: new Map(), refusedSchemas: new Map(), tableReads: new Map(), refusedTables: new Map() };
-}
-
-function platformVersionOf(options: Pick<RunOptions, 'client' | 'settings'>): Promise<string | undefined> {
-  if (options.settings.platformVersion !== undefined) return Promise.resolve(options.settings.platformVersion);
-  const read = options.client.platformVersion();
-  // Awaited by plan and run, which say its error; until then it is not an unhandled rejection.
-  read.catch(() => undefined);
-  return read;
-}
+export { inferSettingsOf } from './data-set-steps.js';
+export { nothingReadBeforeRun, type DataSetResult, type KnownProfiles, type Prepared, type ProvisionSettings, type RunOptions, type RunReads } from './run-options.js';
 
 /**
  * Checks every entry without the platform: schemas, templates and settings, with a stand-in
@@ -366,14 +246,6 @@ export async function run(prepared: Prepared[], options: RunOptions, reads: RunR
   return walkDataSets('apply', prepared, { options, reads, version, listed: [] });
 }
 
-/** What every data set's steps share: the run's options, its reads, the platform's version and (a plan's) the catalog's listing. */
-interface RunContext {
-  readonly options: RunOptions;
-  readonly reads: RunReads;
-  readonly version: string | undefined;
-  readonly listed: readonly CatalogDataSet[];
-}
-
 /** One walk over the data sets for both modes: side by side up to --concurrency, a run stopping on --fail-fast and Ctrl-C. */
 function walkDataSets(mode: StepMode, prepared: Prepared[], run: RunContext): Promise<DataSetResult[]> {
   const { options } = run;
@@ -385,270 +257,6 @@ function walkDataSets(mode: StepMode, prepared: Prepared[], run: RunContext): Pr
     onProgress: options.onProgress,
     onFinished: options.onFinished,
   });
-}
-
-function notStartedResult({ entry, schemaName, tableName }: Prepared): DataSetResult {
-  return { dataset: entry.dataset, datasource: entry.datasource, enablement: entry.enablement ?? entry.dataset, schema: schemaName, table: tableName, status: 'skipped', changed: false, steps: [], ms: 0 };
-}
-
-async function walkDataSet(mode: StepMode, item: Prepared, run: RunContext): Promise<DataSetResult> {
-  const started = Date.now();
-  const { entry, schemaName, tableName } = item;
-  const work = new DataSetWork(mode, item, run);
-  // Another manifest's table first, then a schema the store refuses: found before the run, nothing of this data set is sent.
-  const refusedBeforeRun = run.reads.refusedTables.get(entry.index) ?? run.reads.refusedSchemas.get(entry.index);
-  const walked = await walkSteps(mode, dataSetSteps(entry), work, { interrupted: run.options.interrupted, refusedBeforeRun });
-  const { steps } = walked;
-  const uncompared = steps.some((step) => (mode === 'plan' ? step.action : step.status) === 'not-compared');
-  if (mode === 'plan') {
-    const changed = steps.some((step) => step.action === 'refused' || wouldChange(step));
-    return { dataset: entry.dataset, datasource: entry.datasource, enablement: work.enablement, topic: work.topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started };
-  }
-  const status = walked.outcome === 'failed' ? 'failed' : walked.outcome === 'interrupted' ? 'interrupted' : 'done';
-  // The keys in the order a run's summary has always had them.
-  return {
-    ...notStartedResult(item),
-    enablement: work.enablement,
-    status,
-    changed: steps.some(changedSomething),
-    steps,
-    ms: Date.now() - started,
-    ...(work.enabled ? { topic: work.enabled.topic } : {}),
-    uncompared,
-    ...(walked.error ? { error: walked.error.toJSON(), exitCode: walked.error.exitCode } : {}),
-  };
-}
-
-/** A data set's own state while its steps are walked: what the steps before found, for the steps after. */
-class DataSetWork {
-  readonly entry: Prepared['entry'];
-  enablement: string;
-  /** The topic: a plan's when the data set is enabled already; a run's once enabled. */
-  topic?: string;
-  /** A run's enablement and data set, once enabled. */
-  enabled?: EnableResult;
-  /** Why the stream step was skipped: the sample is skipped with it. */
-  streamSkipped?: string;
-  streamFacts?: TopicFacts;
-  /** The schema given, or inferred from the topic (a plan's, before the topic exists: none). */
-  readonly schema: OwnedInput<{ schema?: AnalyticsSchema; inferred?: InferredForStep }>;
-  /** The table definition, built with the schema: the schema step's, as it is sent with it. */
-  readonly table: OwnedInput<RealtimeTableDefinition>;
-
-  constructor(
-    readonly mode: StepMode,
-    readonly prepared: Prepared,
-    readonly run: RunContext,
-  ) {
-    const { entry, schemaName } = prepared;
-    const { options } = run;
-    this.entry = entry;
-    this.enablement = entry.enablement ?? entry.dataset;
-    const infer = inferSettingsOf(entry);
-    this.schema = new OwnedInput('schema', async () => {
-      if (!infer || (mode === 'plan' && this.topic === undefined)) return { schema: prepared.schema };
-      // A plan infers from the data set's topic; a run from the topic its table consumes.
-      const inferred = await inferStep(inferInputs(entry, infer, mode === 'plan' ? this.topic! : this.sampleTopic()!, options));
-      return { schema: inferred.schema, inferred };
-    });
-    this.table = new OwnedInput('schema', async () => {
-      const schema = (await this.schema.get()).schema ?? standInSchema(schemaName, infer!);
-      const topic = mode === 'plan' ? (this.topic ?? `<topic of ${entry.dataset}, created when enabled>`) : this.enabled!.topic!;
-      const password = mode === 'plan' ? (options.streamPassword ?? '***') : options.streamPassword;
-      return (await buildTable(tableInputs(entry, schema, options.settings.table, topic, password, options.warn, options.manifestMark))).table;
-    });
-  }
-
-  get options(): RunOptions {
-    return this.run.options;
-  }
-
-  /** The topic the table consumes: the entry's own, or the data set's (undefined in a plan before it exists). */
-  sampleTopic(): string | undefined {
-    return this.entry.table?.topic ?? (this.mode === 'plan' ? this.topic : this.enabled!.topic);
-  }
-}
-
-/** The steps of a data set of the manifest, in the documented order; verify and dashboard only when the entry has them. */
-function dataSetSteps(entry: Prepared['entry']): Step<DataSetWork>[] {
-  return DATA_SET_STEPS.filter((step) => (step.name !== 'verify' || entry.verify !== undefined) && (step.name !== 'dashboard' || entry.dashboard !== undefined));
-}
-
-/** The sample is read only where the stream step read the brokers: skipped with it, in a plan as in a run. */
-function sampleSkippedWithStream(work: DataSetWork): StepRecord | undefined {
-  if (work.streamSkipped === undefined || !work.options.sampleCheck) return undefined;
-  return work.mode === 'plan' ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${work.streamSkipped}` } : { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${work.streamSkipped}` };
-}
-
-/**
- * The contract's workflow for one data set, each step's plan and apply the halves in steps/*.ts.
- * Each step needs the one before it: a failure blocks every step after it. The plan reads the
- * schema (inferred from the topic) before the sample check that holds the messages against it;
- * the run sends the schema only once the check held.
- */
-const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
-  {
-    name: 'enable',
-    needs: [],
-    attempts: 'create',
-    stopsBefore: false,
-    async plan(work) {
-      const { options, reads, listed } = work.run;
-      const enabled = await planEnable(options.client, enableRequest(work.entry, options, reads.catalogCache), listed);
-      work.enablement = enabled.enablement;
-      work.topic = enabled.topic;
-      return enabled.record;
-    },
-    async apply(work) {
-      const { options, reads } = work.run;
-      const enabled = await applyEnable(options.client, enableRequest(work.entry, options, reads.catalogCache));
-      work.enabled = enabled.result;
-      work.enablement = enabled.result.enablement.name;
-      return enabled.record;
-    },
-  },
-  {
-    name: 'stream',
-    needs: ['enable'],
-    attempts: 'check',
-    stopsBefore: true,
-    async plan(work) {
-      const record = await planStream(work.options.preflight);
-      work.streamSkipped = record.action === 'skipped' ? record.reason : undefined;
-      return record;
-    },
-    // Before anything of the table is sent: would the store consume its topic?
-    async apply(work) {
-      const stream = await applyStream(work.options.preflight, work.sampleTopic()!, work.prepared.tableName);
-      if (stream.skippedBecause !== undefined) work.options.warn(streamCheckSkipped(stream.skippedBecause));
-      work.streamSkipped = stream.skippedBecause;
-      work.streamFacts = stream.facts;
-      return stream.record;
-    },
-  },
-  {
-    name: 'sample',
-    needs: ['stream'],
-    planReads: ['schema'],
-    attempts: 'check',
-    stopsBefore: false,
-    async plan(work) {
-      const { options } = work;
-      const table = await work.table.get();
-      const { schema } = await work.schema.get();
-      const infer = inferSettingsOf(work.entry);
-      return sampleSkippedWithStream(work) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.sampleTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
-    },
-    // Before the schema and the table: do the topic's messages carry the schema's columns?
-    async apply(work) {
-      const { options, entry } = work;
-      // Held against the messages it is inferred from: nothing to check.
-      if (inferSettingsOf(entry)) return { step: 'sample', action: 'skipped', status: 'skipped', reason: 'the schema is inferred from the same messages' };
-      const table = await work.table.get();
-      const skipped = sampleSkippedWithStream(work);
-      if (skipped) return skipped;
-      const { schema } = await work.schema.get();
-      const sample = await applySample(options.sampleCheck, work.sampleTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
-      if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
-      if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
-      return sample.record;
-    },
-  },
-  {
-    name: 'schema',
-    needs: ['sample'],
-    attempts: 'create',
-    stopsBefore: false,
-    async plan(work) {
-      const { options, reads } = work.run;
-      const infer = inferSettingsOf(work.entry);
-      if (infer && work.topic === undefined) return plannedInferredSchema(work.prepared.schemaName, work.entry.dataset, infer.sample ?? DEFAULT_TOPIC_SAMPLE);
-      const { schema, inferred } = await work.schema.get();
-      const known = inferred ? undefined : reads.schemaComparisons.get(work.entry.index);
-      return (await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record;
-    },
-    async apply(work) {
-      const { options, reads } = work.run;
-      const { schema, inferred } = await work.schema.get();
-      // The table is built before its schema is sent: a table dpgw cannot build sends neither.
-      await work.table.get();
-      return (await applySchema(options.client, { schema: schema!, known: reads.schemaComparisons.get(work.entry.index), inferred: inferred?.detail, where: work.entry.inferAt?.location, refusedHint: 'its schema and table were not sent' })).record;
-    },
-    refusal: (error, mode) => (error.errorCode === 'SCHEMA_CHANGE_REFUSED' ? refusedSchemaRecord(error, mode === 'apply') : undefined),
-  },
-  {
-    name: 'table',
-    needs: ['schema'],
-    attempts: 'create',
-    stopsBefore: true,
-    async plan(work) {
-      const { options, reads } = work.run;
-      return planTable(options.client, await work.table.get(), { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index) });
-    },
-    async apply(work) {
-      const { options } = work;
-      const existing = options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const);
-      return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt })).record;
-    },
-    // Another manifest's table: found before the run, or marked since, on the table step's own read.
-    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : undefined),
-  },
-  {
-    name: 'storage',
-    needs: ['table'],
-    attempts: 'read',
-    stopsBefore: true,
-    plan: async (work) => planStorage(work.run.version),
-    async apply(work, done) {
-      const enabled = work.enabled!;
-      // After enabling or creating the table in this run, this is the touch that creates the permissions.
-      const afterChange = done.get('enable')?.status === 'changed' || done.get('table')?.status === 'changed';
-      return (await applyStorage(work.options.client, { dataSet: work.entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId }, { version: work.run.version, afterChange })).record;
-    },
-  },
-  {
-    name: 'consume',
-    needs: ['storage'],
-    attempts: 'wait',
-    stopsBefore: true,
-    plan: async (work) => planConsume(work.options.waitConsumingMs ?? 0),
-    async apply(work) {
-      const { options } = work;
-      return (await applyConsume(options.client, { tableName: work.prepared.tableName, topic: work.sampleTopic()!, waitMs: options.waitConsumingMs ?? 0, partitions: work.streamFacts?.partitions, signal: options.stopSignal })).record;
-    },
-  },
-  {
-    name: 'verify',
-    needs: ['consume'],
-    attempts: 'check',
-    stopsBefore: true,
-    plan: async (work) => planVerify(work.entry.verify!),
-    async apply(work) {
-      const { engineOf } = work.options;
-      if (!engineOf) return notStartedStep('verify');
-      return (await verifyStep(work.entry.verify!, work.entry.dataset, work.prepared.tableName, engineOf)).record;
-    },
-  },
-  {
-    name: 'dashboard',
-    needs: ['consume', 'verify'],
-    attempts: 'create',
-    stopsBefore: true,
-    plan: async (work) => planDashboard(dashboardSpec(work.entry, work.prepared.tableName)),
-    async apply(work) {
-      const { dashboardOf } = work.options;
-      if (!dashboardOf) return notStartedStep('dashboard');
-      const { client, databaseName } = dashboardOf(work.entry.dashboard!.profile);
-      return applyDashboard(client, databaseName, dashboardSpec(work.entry, work.prepared.tableName));
-    },
-  },
-];
-
-/** What a step list says when the sample check is off and no reason was given. */
-const SAMPLE_CHECK_OFF = '--no-sample-check';
-
-function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
-  return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };
 }
 
 /**
@@ -663,55 +271,6 @@ async function enablementWithoutGroups(entry: Prepared['entry'], options: RunOpt
     if (!(error instanceof DpgwError) || error.where !== '--group') throw error;
     throw new DpgwError('MANIFEST_INVALID', `${error.message}: add groups: [<group>, …] to this data set's entry`);
   }
-}
-
-function enableRequest(entry: Prepared['entry'], options: RunOptions, catalogCache: CatalogCache) {
-  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache, signal: options.stopSignal };
-}
-
-/** Until the schema is inferred, the table template is checked with its date-time column alone. */
-function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchema {
-  const standIn = { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
-  standIns.add(standIn);
-  return standIn;
-}
-
-/** Stand-in schemas: a table checked with one is not held against its columns (the deep checks), which are not known yet. */
-const standIns = new WeakSet<AnalyticsSchema>();
-
-/** The columns an entry's sample check passes unjudged: the run's --sample-ignore and the entry's sampleCheck.ignore, with where they were named. */
-function sampleIgnoreOf(entry: Prepared['entry'], options: Pick<RunOptions, 'sampleIgnore'>): SampleIgnore | undefined {
-  const own = entry.sampleCheck?.ignore ?? [];
-  const flag = options.sampleIgnore ?? [];
-  if (own.length === 0 && flag.length === 0) return undefined;
-  const where = [flag.length ? '--sample-ignore' : undefined, own.length ? entry.sampleIgnoreAt : undefined].filter((w) => w !== undefined).join(' and ');
-  return { columns: [...flag, ...own], where };
-}
-
-/** The entry's `schema: { infer: … }`, when it has one. */
-export function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
-  return typeof entry.schema === 'object' && 'infer' in entry.schema ? (entry.schema.infer as InferSettings) : undefined;
-}
-
-function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: string, options: RunOptions) {
-  if (!options.stream) throw new Error('a manifest entry infers its schema, but the run has no stream connection');
-  return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location ?? `data set ${entry.dataset}`, warn: options.warn };
-}
-
-function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestMark: ManifestMark): TableInputs {
-  return {
-    manifestMark,
-    settings,
-    retentionDays: entry.table?.retentionDays,
-    topic: entry.table?.topic ?? topic,
-    schema: { schema },
-    tableName: entry.table?.name,
-    templateFile: entry.templateFile,
-    timeColumn: entry.table?.timeColumn,
-    streamPassword,
-    columnsUnknown: standIns.has(schema),
-    warn,
-  };
 }
 
 function inlineSchema(document: LocatedDocument, index: number, schema: AnalyticsSchema, warn: (message: string) => void): AnalyticsSchema {
