@@ -96,7 +96,7 @@ class DataSetWork {
     this.schema = new OwnedInput('schema', async () => {
       if (!infer || (mode === 'plan' && this.topic === undefined)) return { schema: prepared.schema };
       // A plan infers from the data set's topic; a run from the topic its table consumes.
-      const inferred = await inferStep(inferInputs(entry, infer, mode === 'plan' ? this.topic! : this.sampleTopic()!, options));
+      const inferred = await inferStep(inferInputs(entry, infer, mode === 'plan' ? this.topic! : this.tableTopic()!, options));
       return { schema: inferred.schema, inferred };
     });
     this.table = new OwnedInput('schema', async () => {
@@ -112,7 +112,7 @@ class DataSetWork {
   }
 
   /** The topic the table consumes: the entry's own, or the data set's (undefined in a plan before it exists). */
-  sampleTopic(): string | undefined {
+  tableTopic(): string | undefined {
     return this.entry.table?.topic ?? (this.mode === 'plan' ? this.topic : this.enabled!.topic);
   }
 }
@@ -167,7 +167,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     },
     // Before anything of the table is sent: would the store consume its topic?
     async apply(work) {
-      const stream = await applyStream(work.options.preflight, work.sampleTopic()!, work.prepared.tableName);
+      const stream = await applyStream(work.options.preflight, work.tableTopic()!, work.prepared.tableName);
       if (stream.skippedBecause !== undefined) work.options.warn(streamCheckSkipped(stream.skippedBecause));
       work.streamSkipped = stream.skippedBecause;
       work.streamFacts = stream.facts;
@@ -185,7 +185,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       const table = await work.table.get();
       const { schema } = await work.schema.get();
       const infer = inferSettingsOf(work.entry);
-      return sampleSkippedWithStream(work) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.sampleTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
+      return sampleSkippedWithStream(work) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.tableTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
     },
     // Before the schema and the table: do the topic's messages carry the schema's columns?
     async apply(work) {
@@ -196,7 +196,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       const skipped = sampleSkippedWithStream(work);
       if (skipped) return skipped;
       const { schema } = await work.schema.get();
-      const sample = await applySample(options.sampleCheck, work.sampleTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
+      const sample = await applySample(options.sampleCheck, work.tableTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location, sampleIgnoreOf(entry, options));
       if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
       if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
       return sample.record;
@@ -262,7 +262,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     plan: async (work) => planConsume(work.options.waitConsumingMs ?? 0),
     async apply(work) {
       const { options } = work;
-      return (await applyConsume(options.client, { tableName: work.prepared.tableName, topic: work.sampleTopic()!, waitMs: options.waitConsumingMs ?? 0, partitions: work.streamFacts?.partitions, signal: options.stopSignal })).record;
+      return (await applyConsume(options.client, { tableName: work.prepared.tableName, topic: work.tableTopic()!, waitMs: options.waitConsumingMs ?? 0, partitions: work.streamFacts?.partitions, signal: options.stopSignal })).record;
     },
   },
   {
