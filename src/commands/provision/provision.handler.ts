@@ -134,14 +134,14 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
     };
     // The data sets' requests, and the run's own reads beside them: the connections the gateway sees.
     client.limitRequestsAtOnce(options.concurrency + RUN_WIDE_READS_AT_ONCE);
-    await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly });
+    const reads = await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly });
     // What --prune would delete, read before anything changes (GET requests only).
     const pruning = options.prune === true ? await planPrune(client, { manifestName: loaded.name, keptTables: new Set(prepared.map((p) => p.tableName)), keptSchemas: new Set(prepared.map((p) => p.schemaName)), olapSegment: runOptions.settings.olapSegment }) : undefined;
     if (pruning?.steps.length && !planOnly && options.yes !== true) await confirmPrune(context, pruning);
     // A stream user the brokers refuse fails the run here, before anything is sent (brokers out of reach under auto: each data set says skipped).
     if (!planOnly && preflight && (await preflight.skippedBecause()) === undefined) await preflight.signIn();
     if (planOnly) {
-      const planned = await plan(prepared, runOptions);
+      const planned = await plan(prepared, runOptions, reads);
       const healthCheck = loaded.manifest.healthCheck ? { path: paths.health(loaded.manifest.healthCheck === true ? undefined : loaded.manifest.healthCheck) } : undefined;
       return await reportPlan(context, file, toWorkflow, { planned, healthCheck, pruning }, (r) => whereOfResult(loaded, prepared, planned, r));
     }
@@ -153,7 +153,7 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
         onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`),
         // In a workflow, each data set is a folded group of its steps, written whole as it finishes (data sets run side by side).
         onFinished: (result, done, total) => (githubActionsOf(io.env) ? reporter.group(finishedLine(result, done, total), stepLines(result)) : progress.note(finishedLine(result, done, total))),
-      });
+      }, reads);
     } finally {
       progress.stop();
     }

@@ -21,6 +21,14 @@ export function refusedSchemaError(schemaName: string, live: LiveComparison, whe
   return new DpgwError('SCHEMA_CHANGE_REFUSED', incompatibleSchemaMessage(schemaName, live.lines), { where, hint, details: { difference: live.lines } });
 }
 
+/** The schema step of a data set refused for a schema the store would not take (refusedSchemaError): in a plan, or failed in a run. */
+export function refusedSchemaRecord(refusal: DpgwError, run: boolean): StepRecord {
+  const lines = Array.isArray(refusal.details?.difference) ? (refusal.details.difference as string[]) : undefined;
+  return run
+    ? { step: 'schema', action: 'refused', status: 'failed', reason: refusal.toLine(), ...(lines ? { difference: lines } : {}) }
+    : { step: 'schema', action: 'refused', reason: `refused, nothing of this data set is sent: ${refusal.message}`, ...(lines?.length ? { difference: lines } : {}) };
+}
+
 export interface SchemaPlanInputs {
   schema: AnalyticsSchema;
   olapSegment: string;

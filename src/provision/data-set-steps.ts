@@ -1,0 +1,352 @@
+/**
+ * The steps of one data set of a manifest, in the contract's order — enable and wait for the
+ * topic → stream pre-flight → sample check → schema → table → storage touch → consumption →
+ * verify and dashboard when the entry has them — each a plan and an apply (the halves in
+ * steps/*.ts) for the one executor (executor.ts) to walk, in a plan as in a run.
+ */
+import { whereText, type Where } from '../errors/source-location.js';
+import { type CatalogCache, type EnableResult } from '../catalog/enable-data-set.js';
+import type { AnalyticsSchema, CatalogDataSet, RealtimeTableDefinition } from '../contract/types.js';
+import { buildTable, type TableInputs, type TableSettings } from '../olap/build-table.js';
+import type { ManifestMark } from '../olap/manifest-mark.js';
+import type { InferSettings } from './manifest.js';
+import { inferStep, type InferredForStep } from './infer-step.js';
+import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
+import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
+import { streamCheckSkipped, type TopicFacts } from '../stream/stream-preflight.js';
+import { changedSomething, notStartedStep, wouldChange, type StepRecord } from './steps/step-record.js';
+import { OwnedInput, walkSteps, type Step, type StepMode } from './executor.js';
+import type { DataSetResult, Prepared, RunOptions, RunReads } from './run-options.js';
+import { applyEnable, planEnable } from './steps/enable-step.js';
+import { applyStream, planStream } from './steps/stream-step.js';
+import { applySample, planSample, sampleCheckSkipped, type SampleIgnore } from './steps/sample-step.js';
+import { applySchema, planSchema, plannedInferredSchema, refusedSchemaRecord } from './steps/schema-step.js';
+import { applyTable, planTable, refusedTableRecord } from './steps/table-step.js';
+import { applyStorage, planStorage } from './steps/storage-step.js';
+import { applyConsume, planConsume } from './steps/consume-step.js';
+import { planVerify, verifyStep } from './steps/verify-step.js';
+import { applyDashboard, planDashboard, type DashboardSpec } from './steps/dashboard-step.js';
+
+/** What every data set's steps share: the run's options, its reads, the platform's version and (a plan's) the catalog's listing. */
+export interface RunContext {
+  readonly options: RunOptions;
+  readonly reads: RunReads;
+  readonly version: string | undefined;
+  readonly listed: readonly CatalogDataSet[];
+}
+
+export function notStartedResult({ entry, schemaName, tableName }: Prepared): DataSetResult {
+  return { dataset: entry.dataset, datasource: entry.datasource, enablement: entry.enablement ?? entry.dataset, schema: schemaName, table: tableName, status: 'skipped', changed: false, steps: [], ms: 0 };
+}
+
+export async function walkDataSet(mode: StepMode, item: Prepared, run: RunContext): Promise<DataSetResult> {
+  const started = Date.now();
+  const { entry, schemaName, tableName } = item;
+  const work = new DataSetWork(mode, item, run);
+  // Another manifest's table first, then a schema the store refuses: found before the run, nothing of this data set is sent.
+  const refusedBeforeRun = run.reads.refusedTables.get(entry.index) ?? run.reads.refusedSchemas.get(entry.index);
+  const walked = await walkSteps(mode, dataSetSteps(entry), work, { interrupted: run.options.interrupted, refusedBeforeRun });
+  const { steps } = walked;
+  const uncompared = steps.some((step) => (mode === 'plan' ? step.action : step.status) === 'not-compared');
+  if (mode === 'plan') {
+    const changed = steps.some((step) => step.action === 'refused' || wouldChange(step));
+    return { dataset: entry.dataset, datasource: entry.datasource, enablement: work.enablement, topic: work.topic, schema: schemaName, table: tableName, status: 'planned', changed, uncompared, steps, ms: Date.now() - started };
+  }
+  const status = walked.outcome === 'failed' ? 'failed' : walked.outcome === 'interrupted' ? 'interrupted' : 'done';
+  // The keys in the order a run's summary has always had them.
+  return {
+    ...notStartedResult(item),
+    enablement: work.enablement,
+    status,
+    changed: steps.some(changedSomething),
+    steps,
+    ms: Date.now() - started,
+    ...(work.enabled ? { topic: work.enabled.topic } : {}),
+    uncompared,
+    ...(walked.error ? { error: walked.error.toJSON(), exitCode: walked.error.exitCode } : {}),
+  };
+}
+
+/** A data set's own state while its steps are walked: what the steps before found, for the steps after. */
+class DataSetWork {
+  readonly entry: Prepared['entry'];
+  enablement: string;
+  /** The topic: a plan's when the data set is enabled already; a run's once enabled. */
+  topic?: string;
+  /** A run's enablement and data set, once enabled. */
+  enabled?: EnableResult;
+  /** Why the stream step was skipped: the sample is skipped with it. */
+  streamSkipped?: string;
+  streamFacts?: TopicFacts;
+  /** The schema given, or inferred from the topic (a plan's, before the topic exists: none). */
+  readonly schema: OwnedInput<{ schema?: AnalyticsSchema; inferred?: InferredForStep }>;
+  /** The table definition, built with the schema: the schema step's, as it is sent with it. */
+  readonly table: OwnedInput<RealtimeTableDefinition>;
+
+  constructor(
+    readonly mode: StepMode,
+    readonly prepared: Prepared,
+    readonly run: RunContext,
+  ) {
+    const { entry, schemaName } = prepared;
+    const { options } = run;
+    this.entry = entry;
+    this.enablement = entry.enablement ?? entry.dataset;
+    const infer = inferSettingsOf(entry);
+    this.schema = new OwnedInput('schema', async () => {
+      if (!infer || (mode === 'plan' && this.topic === undefined)) return { schema: prepared.schema };
+      // A plan infers from the data set's topic; a run from the topic its table consumes.
+      const inferred = await inferStep(inferInputs(entry, infer, mode === 'plan' ? this.topic! : this.tableTopic()!, options));
+      return { schema: inferred.schema, inferred };
+    });
+    this.table = new OwnedInput('schema', async () => {
+      const schema = (await this.schema.get()).schema ?? standInSchema(schemaName, infer!);
+      const topic = mode === 'plan' ? (this.topic ?? `<topic of ${entry.dataset}, created when enabled>`) : this.enabled!.topic!;
+      const password = mode === 'plan' ? (options.streamPassword ?? '***') : options.streamPassword;
+      return (await buildTable(tableInputs(entry, schema, options.settings.table, topic, password, options.warn, options.manifestMark))).table;
+    });
+  }
+
+  get options(): RunOptions {
+    return this.run.options;
+  }
+
+  /** The topic the table consumes: the entry's own, or the data set's (undefined in a plan before it exists). */
+  tableTopic(): string | undefined {
+    return this.entry.table?.topic ?? (this.mode === 'plan' ? this.topic : this.enabled!.topic);
+  }
+}
+
+/** The steps of a data set of the manifest, in the documented order; verify and dashboard only when the entry has them. */
+function dataSetSteps(entry: Prepared['entry']): Step<DataSetWork>[] {
+  return DATA_SET_STEPS.filter((step) => (step.name !== 'verify' || entry.verify !== undefined) && (step.name !== 'dashboard' || entry.dashboard !== undefined));
+}
+
+/** The sample is read only where the stream step read the brokers: skipped with it, in a plan as in a run. */
+function sampleSkippedWithStream(work: DataSetWork): StepRecord | undefined {
+  if (work.streamSkipped === undefined || !work.options.sampleCheck) return undefined;
+  return work.mode === 'plan' ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${work.streamSkipped}` } : { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${work.streamSkipped}` };
+}
+
+/**
+ * The contract's workflow for one data set, each step's plan and apply the halves in steps/*.ts.
+ * Each step needs the one before it: a failure blocks every step after it. The plan reads the
+ * schema (inferred from the topic) before the sample check that holds the messages against it;
+ * the run sends the schema only once the check held.
+ */
+const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
+  {
+    name: 'enable',
+    needs: [],
+    attempts: 'create',
+    stopsBefore: false,
+    async plan(work) {
+      const { options, reads, listed } = work.run;
+      const enabled = await planEnable(options.client, enableRequest(work.entry, options, reads.catalogCache), listed);
+      work.enablement = enabled.enablement;
+      work.topic = enabled.topic;
+      return enabled.record;
+    },
+    async apply(work) {
+      const { options, reads } = work.run;
+      const enabled = await applyEnable(options.client, enableRequest(work.entry, options, reads.catalogCache));
+      work.enabled = enabled.result;
+      work.enablement = enabled.result.enablement.name;
+      return enabled.record;
+    },
+  },
+  {
+    name: 'stream',
+    needs: ['enable'],
+    attempts: 'check',
+    stopsBefore: true,
+    async plan(work) {
+      const record = await planStream(work.options.preflight);
+      work.streamSkipped = record.action === 'skipped' ? record.reason : undefined;
+      return record;
+    },
+    // Before anything of the table is sent: would the store consume its topic?
+    async apply(work) {
+      const stream = await applyStream(work.options.preflight, work.tableTopic()!, work.prepared.tableName);
+      if (stream.skippedBecause !== undefined) work.options.warn(streamCheckSkipped(stream.skippedBecause));
+      work.streamSkipped = stream.skippedBecause;
+      work.streamFacts = stream.facts;
+      return stream.record;
+    },
+  },
+  {
+    name: 'sample',
+    needs: ['stream'],
+    planReads: ['schema'],
+    attempts: 'check',
+    stopsBefore: false,
+    async plan(work) {
+      const { options } = work;
+      const table = await work.table.get();
+      const { schema } = await work.schema.get();
+      const infer = inferSettingsOf(work.entry);
+      return sampleSkippedWithStream(work) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.tableTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
+    },
+    // Before the schema and the table: do the topic's messages carry the schema's columns?
+    async apply(work) {
+      const { options, entry } = work;
+      // Held against the messages it is inferred from: nothing to check.
+      if (inferSettingsOf(entry)) return { step: 'sample', action: 'skipped', status: 'skipped', reason: 'the schema is inferred from the same messages' };
+      const table = await work.table.get();
+      const skipped = sampleSkippedWithStream(work);
+      if (skipped) return skipped;
+      const { schema } = await work.schema.get();
+      const sample = await applySample(options.sampleCheck, work.tableTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location.toString(), sampleIgnoreOf(entry, options));
+      if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
+      if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
+      return sample.record;
+    },
+  },
+  {
+    name: 'schema',
+    needs: ['sample'],
+    attempts: 'create',
+    stopsBefore: false,
+    async plan(work) {
+      const { options, reads } = work.run;
+      const infer = inferSettingsOf(work.entry);
+      if (infer && work.topic === undefined) return plannedInferredSchema(work.prepared.schemaName, work.entry.dataset, infer.sample ?? DEFAULT_TOPIC_SAMPLE);
+      const { schema, inferred } = await work.schema.get();
+      const known = inferred ? undefined : reads.schemaComparisons.get(work.entry.index);
+      return (await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record;
+    },
+    async apply(work) {
+      const { options, reads } = work.run;
+      const { schema, inferred } = await work.schema.get();
+      // The table is built before its schema is sent: a table dpgw cannot build sends neither.
+      await work.table.get();
+      return (await applySchema(options.client, { schema: schema!, known: reads.schemaComparisons.get(work.entry.index), inferred: inferred?.detail, where: work.entry.inferAt?.location.toString(), refusedHint: 'its schema and table were not sent' })).record;
+    },
+    refusal: (error, mode) => (error.errorCode === 'SCHEMA_CHANGE_REFUSED' ? refusedSchemaRecord(error, mode === 'apply') : undefined),
+  },
+  {
+    name: 'table',
+    needs: ['schema'],
+    attempts: 'create',
+    stopsBefore: true,
+    async plan(work) {
+      const { options, reads } = work.run;
+      return planTable(options.client, await work.table.get(), { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index) });
+    },
+    async apply(work) {
+      const { options } = work;
+      const existing = options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const);
+      return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt })).record;
+    },
+    // Another manifest's table: found before the run, or marked since, on the table step's own read.
+    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : undefined),
+  },
+  {
+    name: 'storage',
+    needs: ['table'],
+    attempts: 'read',
+    stopsBefore: true,
+    plan: async (work) => planStorage(work.run.version),
+    async apply(work, done) {
+      const enabled = work.enabled!;
+      // After enabling or creating the table in this run, this is the touch that creates the permissions.
+      const afterChange = done.get('enable')?.status === 'changed' || done.get('table')?.status === 'changed';
+      return (await applyStorage(work.options.client, { dataSet: work.entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId }, { version: work.run.version, afterChange })).record;
+    },
+  },
+  {
+    name: 'consume',
+    needs: ['storage'],
+    attempts: 'wait',
+    stopsBefore: true,
+    plan: async (work) => planConsume(work.options.waitConsumingMs ?? 0),
+    async apply(work) {
+      const { options } = work;
+      return (await applyConsume(options.client, { tableName: work.prepared.tableName, topic: work.tableTopic()!, waitMs: options.waitConsumingMs ?? 0, partitions: work.streamFacts?.partitions, signal: options.stopSignal })).record;
+    },
+  },
+  {
+    name: 'verify',
+    needs: ['consume'],
+    attempts: 'check',
+    stopsBefore: true,
+    plan: async (work) => planVerify(work.entry.verify!),
+    async apply(work) {
+      const { engineOf } = work.options;
+      if (!engineOf) return notStartedStep('verify');
+      return (await verifyStep(work.entry.verify!, work.entry.dataset, work.prepared.tableName, engineOf)).record;
+    },
+  },
+  {
+    name: 'dashboard',
+    needs: ['consume', 'verify'],
+    attempts: 'create',
+    stopsBefore: true,
+    plan: async (work) => planDashboard(dashboardSpec(work.entry, work.prepared.tableName)),
+    async apply(work) {
+      const { dashboardOf } = work.options;
+      if (!dashboardOf) return notStartedStep('dashboard');
+      const { client, databaseName } = dashboardOf(work.entry.dashboard!.profile);
+      return applyDashboard(client, databaseName, dashboardSpec(work.entry, work.prepared.tableName));
+    },
+  },
+];
+
+/** What a step list says when the sample check is off and no reason was given. */
+const SAMPLE_CHECK_OFF = '--no-sample-check';
+
+function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
+  return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };
+}
+
+export function enableRequest(entry: Prepared['entry'], options: RunOptions, catalogCache: CatalogCache) {
+  return { dataSource: entry.datasource, dataSet: entry.dataset, groups: entry.groups ?? [], enablement: entry.enablement, waitTimeoutMs: options.waitTimeoutMs, warn: options.warn, catalogCache, signal: options.stopSignal };
+}
+
+/** Until the schema is inferred, the table template is checked with its date-time column alone. */
+export function standInSchema(schemaName: string, infer: InferSettings): AnalyticsSchema {
+  const standIn = { schemaName, dateTimeFieldSpecs: [{ ...DATE_TIME_DEFAULTS, name: infer.timeColumn ?? FILLED_TIME_COLUMN }] };
+  standIns.add(standIn);
+  return standIn;
+}
+
+/** Stand-in schemas: a table checked with one is not held against its columns (the deep checks), which are not known yet. */
+const standIns = new WeakSet<AnalyticsSchema>();
+
+/** The columns an entry's sample check passes unjudged: the run's --sample-ignore and the entry's sampleCheck.ignore, with where they were named. */
+export function sampleIgnoreOf(entry: Prepared['entry'], options: Pick<RunOptions, 'sampleIgnore'>): SampleIgnore | undefined {
+  const own = entry.sampleCheck?.ignore ?? [];
+  const flag = options.sampleIgnore ?? [];
+  if (own.length === 0 && flag.length === 0) return undefined;
+  // The entry's own place stays a place, where its problems are said; with the flag too, both are named as text.
+  const at = own.length ? entry.sampleIgnoreAt : undefined;
+  const where: Where = flag.length === 0 ? (at ?? '') : at === undefined ? '--sample-ignore' : `--sample-ignore and ${whereText(at)}`;
+  return { columns: [...flag, ...own], where };
+}
+
+/** The entry's `schema: { infer: … }`, when it has one. */
+export function inferSettingsOf(entry: Prepared['entry']): InferSettings | undefined {
+  return typeof entry.schema === 'object' && 'infer' in entry.schema ? (entry.schema.infer as InferSettings) : undefined;
+}
+
+function inferInputs(entry: Prepared['entry'], infer: InferSettings, topic: string, options: RunOptions) {
+  if (!options.stream) throw new Error('a manifest entry infers its schema, but the run has no stream connection');
+  return { infer, dataSet: entry.dataset, topic, stream: options.stream, timeoutMs: options.streamTimeoutMs ?? 30_000, where: entry.inferAt?.location.toString() ?? `data set ${entry.dataset}`, warn: options.warn };
+}
+
+export function tableInputs(entry: Prepared['entry'], schema: AnalyticsSchema, settings: TableSettings, topic: string, streamPassword: string | undefined, warn: (message: string) => void, manifestMark: ManifestMark): TableInputs {
+  return {
+    manifestMark,
+    settings,
+    retentionDays: entry.table?.retentionDays,
+    topic: entry.table?.topic ?? topic,
+    schema: { schema },
+    tableName: entry.table?.name,
+    templateFile: entry.templateFile,
+    timeColumn: entry.table?.timeColumn,
+    streamPassword,
+    columnsUnknown: standIns.has(schema),
+    warn,
+  };
+}
