@@ -326,59 +326,94 @@ export class IdentityClient {
   }
 
   /** One line for each way the provider can say no, with what to do about it. */
-  private failure(error: unknown, what: 'discovery' | 'login' | 'refresh' | 'device' | 'service-account', username?: string): DpgwError {
-    const { clientId, realm, authUrl } = this.settings;
+  private failure(error: unknown, what: SignInStep, username?: string): DpgwError {
     if (error instanceof DpgwError) return error;
-    if (error instanceof oidc.ResponseBodyError) {
-      // The provider's words, on dpgw's one line: every control escaped (a line feed would forge the next line of the log).
-      const said = serverText(String(error.error));
-      const saidDescription = error.error_description === undefined ? undefined : serverText(String(error.error_description));
-      const description = saidDescription ? `${saidDescription} (${said})` : said;
-      const details = { status: error.status, error: said, description: saidDescription };
-      if (what === 'device' && (error.error === 'access_denied' || error.error === 'expired_token')) {
-        return new DpgwError('SIGN_IN_REFUSED', error.error === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { hint: 'run `dpgw login --grant device` again', details });
-      }
-      if (what === 'refresh' && error.error === 'invalid_grant') {
-        return new DpgwError('SESSION_EXPIRED', `the session has ended: ${description}`, { hint: 'run `dpgw login` again', details });
-      }
-      if (error.error === 'invalid_grant') return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused the username or password: ${description}`, { hint: `check the username${username === undefined ? '' : ` (${username})`} and the password, then try again; \`dpgw config\` shows whether the username came from --username, DPGW_USERNAME or the profile`, details });
-      if (what === 'service-account' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
-        return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} cannot sign in as its service account: ${description}`, { hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
-      }
-      if (what === 'device' && (error.error === 'unauthorized_client' || error.error === 'unsupported_grant_type')) {
-        return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} may not use the device grant: ${description}`, { hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
-      }
-      if (error.error === 'unauthorized_client' && error.status === 400) {
-        return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
-      }
-      if (error.error === 'unauthorized_client' || error.error === 'invalid_client') {
-        return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused client ${clientId}: ${description}`, { hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
-      }
-      return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
-    }
+    if (error instanceof oidc.ResponseBodyError) return this.refusal(error, what, username);
     // The cause is the Response, so check its shape.
     const response = (error as { cause?: unknown }).cause as { status?: unknown; url?: string } | undefined;
-    if (error instanceof oidc.ClientError && typeof response?.status === 'number') {
-      if (response.status === 404) {
-        return new DpgwError('SIGN_IN_REFUSED', `realm "${realm}" does not exist at ${authUrl} (404 from ${response.url || this.issuer})`, { hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
-      }
-      if (response.status >= 500 || response.status === 429) {
-        // Down or overloaded, not a refusal: the same as unreachable (exit 5), so a caller may wait and try again.
-        return new DpgwError('SERVER_UNREACHABLE', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'it is down or overloaded: try again shortly, or check its health', details: { status: response.status } });
-      }
-      return new DpgwError('SIGN_IN_REFUSED', `the identity provider answered ${response.status} to the ${what} at ${response.url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status: response.status } });
-    }
+    if (error instanceof oidc.ClientError && typeof response?.status === 'number') return this.statusFailure(response.status, response.url, what);
     const code = networkCode(error);
-    const host = hostOf(authUrl);
-    if (code === 'TIMEOUT') {
-      return new DpgwError('SERVER_TIMEOUT', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
-    }
-    if (code) return new DpgwError('SERVER_UNREACHABLE', `cannot reach the identity provider at ${host} (${code})`, { hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
+    if (code) return this.networkFailure(code);
     if (error instanceof oidc.ClientError || error instanceof oidc.AuthorizationResponseError || error instanceof oidc.WWWAuthenticateChallengeError) {
       return new DpgwError('SIGN_IN_REFUSED', `the identity provider's answer to the ${what} was not usable: ${serverText(error.message)}`, { hint: `check that ${this.issuer} is a Keycloak-style realm` });
     }
     return new DpgwError('SIGN_IN_FAILED', `the ${what} failed: ${serverText(String((error as Error).message))}`, { hint: 'run with --verbose for the exchange', cause: error });
   }
+
+  /** The provider said no in an OAuth error body: what it said, and what to change. */
+  private refusal(error: oidc.ResponseBodyError, what: SignInStep, username: string | undefined): DpgwError {
+    // The provider's words, on dpgw's one line: every control escaped (a line feed would forge the next line of the log).
+    const said = serverText(String(error.error));
+    const saidDescription = error.error_description === undefined ? undefined : serverText(String(error.error_description));
+    const refused = { code: error.error, status: error.status, description: saidDescription ? `${saidDescription} (${said})` : said, details: { status: error.status, error: said, description: saidDescription } };
+    return this.grantRefusal(refused, what) ?? this.clientRefusal(refused, what, username);
+  }
+
+  /** Refusals that mean something of their own for one grant (the device grant, a refresh, the service account). */
+  private grantRefusal({ code, description, details }: ProviderRefusal, what: SignInStep): DpgwError | undefined {
+    const { clientId, realm } = this.settings;
+    const grantNotAllowed = code === 'unauthorized_client' || code === 'unsupported_grant_type';
+    if (what === 'device' && (code === 'access_denied' || code === 'expired_token')) {
+      return new DpgwError('SIGN_IN_REFUSED', code === 'access_denied' ? 'the sign-in was denied in the browser' : 'the code expired before the sign-in was approved', { hint: 'run `dpgw login --grant device` again', details });
+    }
+    if (what === 'refresh' && code === 'invalid_grant') {
+      return new DpgwError('SESSION_EXPIRED', `the session has ended: ${description}`, { hint: 'run `dpgw login` again', details });
+    }
+    // (invalid_grant is said by clientRefusal; these two are about other codes, so it need not come first.)
+    if (what === 'service-account' && grantNotAllowed) {
+      return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} cannot sign in as its service account: ${description}`, { hint: `switch on "Client authentication" and "Service accounts roles" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+    }
+    if (what === 'device' && grantNotAllowed) {
+      return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} may not use the device grant: ${description}`, { hint: `switch on "OAuth 2.0 Device Authorization Grant" for client ${clientId} in realm ${realm}, or use --grant password`, details });
+    }
+    return undefined;
+  }
+
+  /** Refusals of the user's password or of the client, whatever the grant. */
+  private clientRefusal({ code, status, description, details }: ProviderRefusal, what: SignInStep, username: string | undefined): DpgwError {
+    const { clientId, realm } = this.settings;
+    if (code === 'invalid_grant') return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused the username or password: ${description}`, { hint: `check the username${username === undefined ? '' : ` (${username})`} and the password, then try again; \`dpgw config\` shows whether the username came from --username, DPGW_USERNAME or the profile`, details });
+    if (code === 'unauthorized_client' && status === 400) {
+      return new DpgwError('SIGN_IN_REFUSED', `client ${clientId} may not use the password grant: ${description}`, { hint: `switch on "Direct access grants" for client ${clientId} in realm ${realm}, or use a client that has it`, details });
+    }
+    if (code === 'unauthorized_client' || code === 'invalid_client') {
+      return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused client ${clientId}: ${description}`, { hint: `check --client-id and the client secret from ${this.settings.clientSecretFrom ?? 'the clientSecret reference'} (\`dpgw config\`)`, details });
+    }
+    return new DpgwError('SIGN_IN_REFUSED', `the identity provider refused the ${what}: ${description}`, { hint: 'see the message; run with --verbose for the exchange', details });
+  }
+
+  /** The provider answered an HTTP status and no OAuth error body. */
+  private statusFailure(status: number, url: string | undefined, what: SignInStep): DpgwError {
+    const { realm, authUrl } = this.settings;
+    if (status === 404) {
+      return new DpgwError('SIGN_IN_REFUSED', `realm "${realm}" does not exist at ${authUrl} (404 from ${url || this.issuer})`, { hint: 'check --realm and --auth-url (the URL before /auth/realms)', details: { status: 404 } });
+    }
+    if (status >= 500 || status === 429) {
+      // Down or overloaded, not a refusal: the same as unreachable (exit 5), so a caller may wait and try again.
+      return new DpgwError('SERVER_UNREACHABLE', `the identity provider answered ${status} to the ${what} at ${url || this.issuer}`, { hint: 'it is down or overloaded: try again shortly, or check its health', details: { status } });
+    }
+    return new DpgwError('SIGN_IN_REFUSED', `the identity provider answered ${status} to the ${what} at ${url || this.issuer}`, { hint: 'check --auth-url; run with --verbose for the exchange', details: { status } });
+  }
+
+  /** No answer from the provider: too slow, or not reached. */
+  private networkFailure(code: string): DpgwError {
+    const host = hostOf(this.settings.authUrl);
+    if (code === 'TIMEOUT') {
+      return new DpgwError('SERVER_TIMEOUT', `the identity provider at ${host} gave no answer within ${this.settings.timeoutMs / 1000} s`, { hint: 'check that it is up, or allow longer with --timeout <seconds>', details: { code } });
+    }
+    return new DpgwError('SERVER_UNREACHABLE', `cannot reach the identity provider at ${host} (${code})`, { hint: 'check --auth-url, your network and HTTPS_PROXY / NO_PROXY', details: { code } });
+  }
+}
+
+/** What the identity client was doing when the provider said no. */
+type SignInStep = 'discovery' | 'login' | 'refresh' | 'device' | 'service-account';
+
+/** An OAuth error body as dpgw says it: the provider's code, and its words made safe for one line. */
+interface ProviderRefusal {
+  code: string;
+  status: number;
+  description: string;
+  details: { status: number; error: string; description: string | undefined };
 }
 
 /** How far the identity provider's clock may be from this machine's before token times are translated and a warning is shown. */

@@ -109,39 +109,61 @@ export async function enabledDataSets(client: GatewayClient, filter: CatalogFilt
   const enablements = (await fanOut(sources, async (source) => ({ source, enablements: await client.listEnablements(source.id) }))).flatMap(({ source, enablements: list }) =>
     list.map((enablement) => ({ source, enablement })),
   );
-  let chosenEnablement: (typeof enablements)[number] | undefined;
-  if (filter.enablement !== undefined) {
-    const chosen = enablements.filter(({ enablement }) => enablement.id === filter.enablement || enablement.name === filter.enablement);
-    if (chosen.length === 0) throw unknownEnablement(filter.enablement, enablements.map(({ enablement }) => enablement.name));
-    if (chosen.length === 1) chosenEnablement = chosen[0];
-  }
+  const chosenEnablement = filter.enablement === undefined ? undefined : chooseEnablement(enablements, filter.enablement);
   // One listing: of one enablement when it is known, else of every one, narrowed here.
   const records = await (everything ?? client.listDataSets(chosenEnablement ? { dataSourceId: chosenEnablement.source.id, enablementId: chosenEnablement.enablement.id } : { dataSourceId: sources.length === 1 ? sources[0]!.id : CATALOG_ALL }));
-  const sourceIds = new Set(sources.map((s) => s.id));
-  const byEnablement = new Map(enablements.map((e) => [e.enablement.id, e]));
-  const sourceById = new Map(sources.map((s) => [s.id, s]));
+  const known: KnownCatalog = {
+    sourceIds: new Set(sources.map((s) => s.id)),
+    byEnablement: new Map(enablements.map((e) => [e.enablement.id, e])),
+    sourceById: new Map(sources.map((s) => [s.id, s])),
+  };
   const matches = namePattern(filter.name);
-  const views: EnabledDataSetView[] = [];
-  for (const record of records) {
-    if (!matches(record.name)) continue;
-    const selfHref = selfHrefOf(record);
-    const ids = selfHref ? parseSelfHref(selfHref) : undefined;
-    if (ids && !sourceIds.has(ids.dataSourceId)) continue;
-    const known = ids ? byEnablement.get(ids.enablementId) : undefined;
-    if (filter.enablement !== undefined && !(known && (known.enablement.id === filter.enablement || known.enablement.name === filter.enablement))) continue;
-    const storages = (record.storage ?? []).map((s) => ({ name: s.name, id: s.id, default: s.name === DEFAULT_STORAGE_NAME }));
-    // The storage path (storagePathOf) is made when shown: a listing of thousands prints none.
-    views.push({
-      name: record.name,
-      dataSource: { id: ids?.dataSourceId ?? '?', name: ids ? sourceById.get(ids.dataSourceId)?.name : undefined },
-      enablement: { id: ids?.enablementId ?? '?', name: known?.enablement.name, groups: known?.enablement.groups },
-      topic: topicOf(record),
-      storages,
-      selfHref,
-      record,
-    });
-  }
-  return views;
+  return records.flatMap((record) => {
+    if (!matches(record.name)) return [];
+    const view = enabledView(record, known, filter.enablement);
+    return view ? [view] : [];
+  });
+}
+
+interface SourceEnablement {
+  source: CatalogDataSource;
+  enablement: Enablement;
+}
+
+/** The data sources and enablements a listing's records are joined with. */
+interface KnownCatalog {
+  sourceIds: Set<string>;
+  byEnablement: Map<string, SourceEnablement>;
+  sourceById: Map<string, CatalogDataSource>;
+}
+
+const isEnablement = (enablement: Enablement, nameOrId: string): boolean => enablement.id === nameOrId || enablement.name === nameOrId;
+
+/** The one enablement named (by id or name); undefined when the name is shared by several, whose listing is then narrowed record by record. */
+function chooseEnablement(enablements: SourceEnablement[], nameOrId: string): SourceEnablement | undefined {
+  const chosen = enablements.filter(({ enablement }) => isEnablement(enablement, nameOrId));
+  if (chosen.length === 0) throw unknownEnablement(nameOrId, enablements.map(({ enablement }) => enablement.name));
+  return chosen.length === 1 ? chosen[0] : undefined;
+}
+
+/** A listed record as shown, with its source's and enablement's names; undefined when it is of a source or enablement not selected. */
+function enabledView(record: CatalogDataSet, known: KnownCatalog, enablementFilter: string | undefined): EnabledDataSetView | undefined {
+  const selfHref = selfHrefOf(record);
+  const ids = selfHref ? parseSelfHref(selfHref) : undefined;
+  if (ids && !known.sourceIds.has(ids.dataSourceId)) return undefined;
+  const found = ids ? known.byEnablement.get(ids.enablementId) : undefined;
+  if (enablementFilter !== undefined && !(found && isEnablement(found.enablement, enablementFilter))) return undefined;
+  const storages = (record.storage ?? []).map((s) => ({ name: s.name, id: s.id, default: s.name === DEFAULT_STORAGE_NAME }));
+  // The storage path (storagePathOf) is made when shown: a listing of thousands prints none.
+  return {
+    name: record.name,
+    dataSource: { id: ids?.dataSourceId ?? '?', name: ids ? known.sourceById.get(ids.dataSourceId)?.name : undefined },
+    enablement: { id: ids?.enablementId ?? '?', name: found?.enablement.name, groups: found?.enablement.groups },
+    topic: topicOf(record),
+    storages,
+    selfHref,
+    record,
+  };
 }
 
 /** `*` any run of characters, `?` one; everything else as written. No pattern matches all. */

@@ -78,25 +78,8 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   const creatingKey = `${source.id}\u0000${enablementName}`;
   const existing = enablements.find((e) => e.name === enablementName);
   const beingCreated = existing ? undefined : cache.creating.get(creatingKey);
-  if (!existing && !beingCreated && request.groups.length === 0) {
-    throw new DpgwError('MISSING_ARGUMENT', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { where: '--group', hint: 'pass --group <group> (once per group)' });
-  }
-  if (existing && request.groups.length > 0 && !sameSet(existing.groups, request.groups)) {
-    request.warn?.(`enablement "${enablementName}" exists with groups ${existing.groups.join(', ')}; --group ${request.groups.join(', ')} was not applied (dpgw does not change an existing enablement)`);
-  }
-
-  if (request.dryRun) {
-    const planned: PlannedRequest[] = [];
-    if (!existing) planned.push({ method: 'POST', path: paths.enablements(source.id), body: { name: enablementName, groups: request.groups } });
-    planned.push({ method: 'PUT', path: paths.enablementDataSet(source.id, existing?.id ?? '<new enablement id>', request.dataSet), body: {} });
-    return {
-      dataSource: { id: source.id, name: source.name },
-      enablement: { id: existing?.id, name: enablementName, groups: existing?.groups ?? request.groups, created: !existing },
-      dataSet: request.dataSet,
-      change: 'planned',
-      planned,
-    };
-  }
+  checkGroups(request, enablementName, existing, beingCreated !== undefined);
+  if (request.dryRun) return plannedEnable(request, source, enablementName, existing);
 
   let enablement: Enablement;
   let created = false;
@@ -118,14 +101,42 @@ export async function enableDataSet(client: GatewayClient, request: EnableReques
   const before = created || beingCreated ? undefined : await listedBefore(client, cache, source.id, enablement.id, request.dataSet);
   if (before && topicOf(before) && selfHrefOf(before)) return done(before, 'already');
   await client.enableDataSet(source.id, enablement.id, request.dataSet);
+  return done(await waitForTopic(client, request, source.id, { enablement, created }), before ? 'already' : 'enabled');
+}
 
+/** A new enablement needs the groups that may read; an existing one is not changed, so groups that differ are only warned of. */
+function checkGroups(request: EnableRequest, enablementName: string, existing: Enablement | undefined, beingCreated: boolean): void {
+  if (!existing && !beingCreated && request.groups.length === 0) {
+    throw new DpgwError('MISSING_ARGUMENT', `enablement "${enablementName}" does not exist yet and needs the groups that may read the data set`, { where: '--group', hint: 'pass --group <group> (once per group)' });
+  }
+  if (existing && request.groups.length > 0 && !sameSet(existing.groups, request.groups)) {
+    request.warn?.(`enablement "${enablementName}" exists with groups ${existing.groups.join(', ')}; --group ${request.groups.join(', ')} was not applied (dpgw does not change an existing enablement)`);
+  }
+}
+
+/** A dry run: the requests an enable would send, nothing sent. */
+function plannedEnable(request: EnableRequest, source: { id: string; name: string }, enablementName: string, existing: Enablement | undefined): EnableResult {
+  const planned: PlannedRequest[] = [];
+  if (!existing) planned.push({ method: 'POST', path: paths.enablements(source.id), body: { name: enablementName, groups: request.groups } });
+  planned.push({ method: 'PUT', path: paths.enablementDataSet(source.id, existing?.id ?? '<new enablement id>', request.dataSet), body: {} });
+  return {
+    dataSource: { id: source.id, name: source.name },
+    enablement: { id: existing?.id, name: enablementName, groups: existing?.groups ?? request.groups, created: !existing },
+    dataSet: request.dataSet,
+    change: 'planned',
+    planned,
+  };
+}
+
+/** The data set as the catalog lists it once its topic is there; the platform creates topics asynchronously. */
+async function waitForTopic(client: GatewayClient, request: EnableRequest, dataSourceId: string, { enablement, created }: { enablement: Enablement; created: boolean }): Promise<CatalogDataSet> {
   const started = Date.now();
   // Topics usually appear within a fraction of a second: ask every 100 ms for the first
   // second (a cheap GET), then back off to every 2 s.
   for (let attempt = 1; ; attempt++) {
     const delay = attempt <= 10 ? 100 : Math.min(100 * 2 ** (attempt - 9), 2_000);
-    const listed = (await client.listDataSets({ dataSourceId: source.id, enablementId: enablement.id })).find((d) => d.name === request.dataSet);
-    if (listed && topicOf(listed)) return done(listed, before ? 'already' : 'enabled');
+    const listed = (await client.listDataSets({ dataSourceId, enablementId: enablement.id })).find((d) => d.name === request.dataSet);
+    if (listed && topicOf(listed)) return listed;
     const elapsed = Date.now() - started;
     if (elapsed >= request.waitTimeoutMs) {
       throw new DpgwError('TOPIC_NOT_READY', `data set ${request.dataSet} is enabled in enablement ${enablement.name}, but its topic did not appear within ${Math.round(request.waitTimeoutMs / 1000)} s`, {

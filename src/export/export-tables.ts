@@ -244,56 +244,96 @@ async function differencesOf(candidate: Candidate, settings: TableSettings): Pro
   return tableDiffLines(diffTable(table, { REALTIME: candidate.live }, { secretsKnown: false }));
 }
 
-async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic, readSchema: (name: string) => Promise<StoreRead<Record<string, unknown>>>): Promise<Outcome | undefined> {
+async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic, readSchema: SchemaReader): Promise<Outcome | undefined> {
   const leave = (reason: string): Outcome => ({ leftOut: { table: serverText(name), reason } });
-  const badName = nameProblem('table', name);
-  if (badName !== undefined) return leave(`a manifest cannot name it: ${serverText(badName)}`);
-
-  const read = await request.client.getTable(name);
-  if (read.kind === 'not-exposed') throw notExposed(read.url, read.why, 'does not expose reads of the analytics store');
-  if (read.kind !== 'found') return leave('the store lists it but does not return it');
-  const live = realtimeOf(read.body);
-  if (!live) return leave('it is no REALTIME table (dpgw provisions REALTIME tables only)');
+  // Checked in this order; the first reason a table cannot be exported is the one said.
+  const live = await readLiveTable(name, request);
+  if (live instanceof Left) return leave(live.reason);
   if (request.manifestName !== undefined && manifestMarkOf(live)?.name !== request.manifestName) return undefined;
-
-  const streams = objectAt(live, 'tableIndexConfig', 'streamConfigs');
-  const streamType = request.table.streamType;
-  if (streams.streamType !== streamType) return leave(`its stream type is ${quotedServerText(String(streams.streamType ?? 'not set'))}, not this run's ${streamType} (--stream-type)`);
-  const topic = streams[`stream.${streamType}.topic.name`];
-  if (typeof topic !== 'string' || topic === '') return leave(`its stream configs name no topic (stream.${streamType}.topic.name)`);
-  const found = await catalog.originOf(topic);
-  if (found.kind === 'unmapped') return leave(found.reason);
+  const found = await originOfTable(live, request, catalog);
+  if (found instanceof Left) return leave(found.reason);
   const { origin } = found;
   if (request.dataSets?.length && !request.dataSets.includes(origin.dataset)) return undefined;
+  const held = await readTableSchema(name, live, readSchema);
+  if (held instanceof Left) return leave(held.reason);
+  const { schema } = held;
+  const tableSettings = tableSettingsOf(name, live, held, request);
+  if (tableSettings instanceof Left) return leave(tableSettings.reason);
+  const schemaText = schemaTextOf(name, held);
+  if (schemaText instanceof Left) return leave(schemaText.reason);
+  return { candidate: { table: name, origin, schema, schemaText: schemaText.text, tableSettings, live } };
+}
 
+type SchemaReader = (name: string) => Promise<StoreRead<Record<string, unknown>>>;
+/**
+ * Why a table is left out of the export: a step of exportOne gives it instead of its result. A class,
+ * told apart by instanceof: a key of a plain object could come from the store's own answer.
+ */
+class Left {
+  constructor(readonly reason: string) {}
+}
+
+/** The REALTIME table the store holds under a name a manifest can write. */
+async function readLiveTable(name: string, request: ExportRequest): Promise<Record<string, unknown> | Left> {
+  const badName = nameProblem('table', name);
+  if (badName !== undefined) return new Left(`a manifest cannot name it: ${serverText(badName)}`);
+  const read = await request.client.getTable(name);
+  if (read.kind === 'not-exposed') throw notExposed(read.url, read.why, 'does not expose reads of the analytics store');
+  if (read.kind !== 'found') return new Left('the store lists it but does not return it');
+  return realtimeOf(read.body) ?? new Left('it is no REALTIME table (dpgw provisions REALTIME tables only)');
+}
+
+/** The catalog's data set whose topic the table consumes, on this run's stream type. */
+async function originOfTable(live: Record<string, unknown>, request: ExportRequest, catalog: CatalogByTopic): Promise<{ origin: TableOrigin } | Left> {
+  const streams = objectAt(live, 'tableIndexConfig', 'streamConfigs');
+  const streamType = request.table.streamType;
+  if (streams.streamType !== streamType) return new Left(`its stream type is ${quotedServerText(String(streams.streamType ?? 'not set'))}, not this run's ${streamType} (--stream-type)`);
+  const topic = streams[`stream.${streamType}.topic.name`];
+  if (typeof topic !== 'string' || topic === '') return new Left(`its stream configs name no topic (stream.${streamType}.topic.name)`);
+  const found = await catalog.originOf(topic);
+  return found.kind === 'unmapped' ? new Left(found.reason) : { origin: found.origin };
+}
+
+interface HeldSchema {
+  schemaName: string;
+  schema: AnalyticsSchema;
+}
+
+/** The table's schema as the store holds it, under a name a manifest can write. */
+async function readTableSchema(name: string, live: Record<string, unknown>, readSchema: SchemaReader): Promise<HeldSchema | Left> {
   const segments = objectAt(live, 'segmentsConfig');
   const schemaName = typeof segments.schemaName === 'string' ? segments.schemaName : name;
   const badSchemaName = nameProblem('schema', schemaName);
-  if (badSchemaName !== undefined) return leave(`a manifest cannot name its schema: ${serverText(badSchemaName)}`);
+  if (badSchemaName !== undefined) return new Left(`a manifest cannot name its schema: ${serverText(badSchemaName)}`);
   const schemaRead = await readSchema(schemaName);
   if (schemaRead.kind === 'not-exposed') throw notExposed(schemaRead.url, schemaRead.why, 'does not expose reads of the analytics store');
-  if (schemaRead.kind !== 'found') return leave(`its schema ${schemaName} is not in the store`);
-  const schema = schemaOf(schemaRead.body);
+  if (schemaRead.kind !== 'found') return new Left(`its schema ${schemaName} is not in the store`);
+  return { schemaName, schema: schemaOf(schemaRead.body) };
+}
 
-  // The entry's table settings: only what differs from what provision would take by default.
+/** The entry's table settings: only what differs from what provision would take by default. */
+function tableSettingsOf(name: string, live: Record<string, unknown>, { schemaName, schema }: HeldSchema, request: ExportRequest): ExportedTable['tableSettings'] | Left {
+  const segments = objectAt(live, 'segmentsConfig');
   const tableSettings: ExportedTable['tableSettings'] = {};
   if (name !== schemaName) tableSettings.name = name;
   const timeColumn = segments.timeColumnName;
   const dateTimes = (schema.dateTimeFieldSpecs ?? []).map((spec) => spec.name);
-  if (typeof timeColumn !== 'string' || !dateTimes.includes(timeColumn)) return leave(`its time column ${quotedServerText(String(timeColumn))} is no date-time column of schema ${schemaName}`);
+  if (typeof timeColumn !== 'string' || !dateTimes.includes(timeColumn)) return new Left(`its time column ${quotedServerText(String(timeColumn))} is no date-time column of schema ${schemaName}`);
   if (dateTimes.length !== 1) tableSettings.timeColumn = timeColumn;
   const retention = String(segments.retentionTimeValue);
-  if (!/^[1-9]\d{0,8}$/.test(retention)) return leave(`its retention ${quotedServerText(retention)} is no whole number of days`);
+  if (!/^[1-9]\d{0,8}$/.test(retention)) return new Left(`its retention ${quotedServerText(retention)} is no whole number of days`);
   if (retention !== request.table.retentionDays) tableSettings.retentionDays = Number(retention);
+  return tableSettings;
+}
 
-  let schemaText: string;
+/** The schema file's text, written only when the schema passes dpgw's own checks. */
+function schemaTextOf(name: string, { schemaName, schema }: HeldSchema): { text: string } | Left {
   try {
-    schemaText = checkedSchemaYaml(schema, [`Schema ${schemaName} of table ${name}, as the analytics store holds it (dpgw export).`]);
+    return { text: checkedSchemaYaml(schema, [`Schema ${schemaName} of table ${name}, as the analytics store holds it (dpgw export).`]) };
   } catch (error) {
-    if (error instanceof DpgwError) return leave(`its schema ${schemaName} does not pass dpgw's checks: ${serverText(error.message)}`);
+    if (error instanceof DpgwError) return new Left(`its schema ${schemaName} does not pass dpgw's checks: ${serverText(error.message)}`);
     throw error;
   }
-  return { candidate: { table: name, origin, schema, schemaText, tableSettings, live } };
 }
 
 /** The table of a store's answer: `{"REALTIME": {…}}` as the controller wraps it, or the table itself. */

@@ -36,38 +36,66 @@ export function messageFromErrorBody(body: string | undefined): ErrorBodyMessage
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { shape: 'json', message: clip(JSON.stringify(parsed)) };
   }
-  const o = parsed as Record<string, unknown>;
-  const str = (k: string): string | undefined => (typeof o[k] === 'string' && (o[k] as string).trim() !== '' ? (o[k] as string).trim() : undefined);
-
-  if (str('title') !== undefined || (str('detail') !== undefined && 'type' in o)) {
-    const title = str('title');
-    const detail = str('detail');
-    return { shape: 'problem', message: clip([title, detail].filter(Boolean).join(': ')) };
+  const fields = new BodyFields(parsed as Record<string, unknown>);
+  for (const recognise of OBJECT_SHAPES) {
+    const found = recognise(fields);
+    if (found) return { shape: found.shape, message: clip(found.message) };
   }
-  if ('timestamp' in o && ('path' in o || 'status' in o) && (str('message') !== undefined || str('error') !== undefined)) {
-    // Spring hides `message` unless configured; then `error` (the reason phrase) is all there is.
-    const message = str('message');
-    const error = str('error');
-    return { shape: 'spring', message: clip(message && message !== 'No message available' ? message : (error ?? '')) };
-  }
-  if (typeof o.code === 'number' && str('error') !== undefined) {
-    return { shape: 'store', message: clip(str('error')!) };
-  }
-  if (str('error') !== undefined && (str('error_description') !== undefined || Object.keys(o).length === 1)) {
-    const description = str('error_description');
-    return { shape: 'oauth', message: clip(description ? `${description} (${str('error')})` : str('error')!) };
-  }
-  if (Array.isArray(o.errors)) {
-    const messages = o.errors.flatMap((e) => (typeof (e as { message?: unknown })?.message === 'string' ? [(e as { message: string }).message] : []));
-    if (messages.length) return { shape: 'dashboard', message: clip(messages.join('; ')) };
-  }
-  if (o.message !== null && typeof o.message === 'object' && !Array.isArray(o.message)) {
-    const fields = Object.entries(o.message as Record<string, unknown>).map(([field, why]) => `${field}: ${Array.isArray(why) ? why.join(', ') : JSON.stringify(why)}`);
-    return { shape: 'dashboard', message: clip(fields.join('; ')) };
-  }
-  const fallback = str('message') ?? str('error') ?? str('detail');
-  return { shape: 'json', message: clip(fallback ?? JSON.stringify(o)) };
+  const fallback = fields.text('message') ?? fields.text('error') ?? fields.text('detail');
+  return { shape: 'json', message: clip(fallback ?? JSON.stringify(fields.body)) };
 }
+
+/** A JSON object body, and its fields that hold words. */
+class BodyFields {
+  constructor(readonly body: Record<string, unknown>) {}
+
+  /** The field's text, trimmed; undefined when it is not a string or is blank. */
+  text(key: string): string | undefined {
+    const value = this.body[key];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  }
+
+  has(key: string): boolean {
+    return key in this.body;
+  }
+}
+
+/**
+ * The object shapes dpgw recognises, tried in this order (the first that matches says the
+ * message): each gives its shape and the message unclipped, or undefined when it is not its shape.
+ */
+const OBJECT_SHAPES: ReadonlyArray<(fields: BodyFields) => ErrorBodyMessage | undefined> = [
+  // RFC 7807 problem+json.
+  (f) => (f.text('title') !== undefined || (f.text('detail') !== undefined && f.has('type')) ? { shape: 'problem', message: [f.text('title'), f.text('detail')].filter(Boolean).join(': ') } : undefined),
+  (f) => {
+    if (!(f.has('timestamp') && (f.has('path') || f.has('status')) && (f.text('message') !== undefined || f.text('error') !== undefined))) return undefined;
+    // Spring hides `message` unless configured; then `error` (the reason phrase) is all there is.
+    const message = f.text('message');
+    return { shape: 'spring', message: message && message !== 'No message available' ? message : (f.text('error') ?? '') };
+  },
+  // The analytics store: a numeric code beside the error.
+  (f) => (typeof f.body.code === 'number' && f.text('error') !== undefined ? { shape: 'store', message: f.text('error')! } : undefined),
+  (f) => {
+    const error = f.text('error');
+    const description = f.text('error_description');
+    if (error === undefined || (description === undefined && Object.keys(f.body).length !== 1)) return undefined;
+    return { shape: 'oauth', message: description ? `${description} (${error})` : error };
+  },
+  // The dashboard tool's list of errors, each with a message.
+  (f) => {
+    const errors = f.body.errors;
+    if (!Array.isArray(errors)) return undefined;
+    const messages = errors.flatMap((e) => (typeof (e as { message?: unknown })?.message === 'string' ? [(e as { message: string }).message] : []));
+    return messages.length ? { shape: 'dashboard', message: messages.join('; ') } : undefined;
+  },
+  // The dashboard tool's form errors: { message: { field: [why] } }.
+  (f) => {
+    const byField = f.body.message;
+    if (byField === null || typeof byField !== 'object' || Array.isArray(byField)) return undefined;
+    const fields = Object.entries(byField as Record<string, unknown>).map(([field, why]) => `${field}: ${Array.isArray(why) ? why.join(', ') : JSON.stringify(why)}`);
+    return { shape: 'dashboard', message: fields.join('; ') };
+  },
+];
 
 function plainText(text: string): string {
   if (!/^\s*</.test(text)) return text.replace(/\s+/g, ' ');

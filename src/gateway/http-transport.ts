@@ -142,36 +142,55 @@ export class HttpTransport {
       } finally {
         release();
       }
-      if ('response' in outcome) {
-        this.answeredOnce = true;
-        const { status, headers, body } = outcome.response;
-        if (status === 401 && token !== undefined && !refreshed && this.options.tokenSupplier) {
-          // The server refused the token before doing anything, so any method may be re-sent once.
-          refreshed = true;
-          const fresh = await this.token(options.auth ?? 'required', true, token);
-          if (fresh !== undefined && fresh !== token) {
-            token = fresh;
-            this.trace(`  token refused; retrying once with a refreshed token`);
-            continue;
-          }
-        }
-        if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
-          return { status, headers, body: parseBody<T>(body, upper, url), url };
-        }
-        const delay = options.retry === false ? undefined : nextRetryDelay(upper, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - started, retry);
-        if (delay === undefined) throw new GatewayError(status, upper, url, body, this.options.service);
-        this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
-        await sleep(delay);
+      const tried = { method: upper, url, attempt, started, retry, options };
+      if ('error' in outcome) {
+        await sleep(this.delayAfterNetworkError(outcome.error, tried));
         continue;
       }
-      const { error } = outcome;
-      const code = error.code ?? 'ERROR';
-      const retryOutcome: AttemptOutcome = { errorCode: code, answeredBefore: this.answeredOnce, reusedConnection: error.request?.reusedSocket === true && error.response === undefined };
-      const delay = options.retry === false ? undefined : nextRetryDelay(upper, retryOutcome, attempt, Date.now() - started, retry);
-      if (delay === undefined) throw networkError(upper, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.service ?? GATEWAY_SERVICE);
-      this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);
-      await sleep(delay);
+      this.answeredOnce = true;
+      const { status, headers, body } = outcome.response;
+      if (status === 401 && token !== undefined && !refreshed && this.options.tokenSupplier) {
+        // The server refused the token before doing anything, so any method may be re-sent once.
+        refreshed = true;
+        const fresh = await this.refreshedToken(options, token);
+        if (fresh !== undefined) {
+          token = fresh;
+          continue;
+        }
+      }
+      if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
+        return { status, headers, body: parseBody<T>(body, upper, url), url };
+      }
+      await sleep(this.delayAfterStatus(outcome.response, tried));
     }
+  }
+
+  /** A new token after the server refused `refused`; undefined when the supplier has none other. */
+  private async refreshedToken(options: RequestOptions, refused: string): Promise<string | undefined> {
+    const fresh = await this.token(options.auth ?? 'required', true, refused);
+    if (fresh === undefined || fresh === refused) return undefined;
+    this.trace(`  token refused; retrying once with a refreshed token`);
+    return fresh;
+  }
+
+  /** How long to wait before trying again after an answer outside 2xx; a GatewayError when it is not tried again. */
+  private delayAfterStatus({ status, headers, body }: { status: number; headers: Record<string, string | string[] | undefined>; body: string }, tried: TriedRequest): number {
+    const { method, url, attempt, retry, options } = tried;
+    const delay = options.retry === false ? undefined : nextRetryDelay(method, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - tried.started, retry);
+    if (delay === undefined) throw new GatewayError(status, method, url, body, this.options.service);
+    this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
+    return delay;
+  }
+
+  /** How long to wait before trying again after no answer; the network error when it is not tried again. */
+  private delayAfterNetworkError(error: RequestError, tried: TriedRequest): number {
+    const { method, url, attempt, retry, options } = tried;
+    const code = error.code ?? 'ERROR';
+    const retryOutcome: AttemptOutcome = { errorCode: code, answeredBefore: this.answeredOnce, reusedConnection: error.request?.reusedSocket === true && error.response === undefined };
+    const delay = options.retry === false ? undefined : nextRetryDelay(method, retryOutcome, attempt, Date.now() - tried.started, retry);
+    if (delay === undefined) throw networkError(method, url, error, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, this.options.service ?? GATEWAY_SERVICE);
+    this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${code}`);
+    return delay;
   }
 
   private async token(auth: 'required' | 'optional' | 'none', forceRefresh: boolean, refused?: string): Promise<string | undefined> {
@@ -223,6 +242,17 @@ export class HttpTransport {
   private trace(line: string): void {
     this.options.trace?.(redactText(line));
   }
+}
+
+/** One try of a request, as the retry rules weigh it. */
+interface TriedRequest {
+  method: string;
+  url: string;
+  attempt: number;
+  /** When the request's first try began (Date.now()): the retries share its budget. */
+  started: number;
+  retry: RetryOptions;
+  options: RequestOptions;
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -66,7 +66,6 @@ export interface BuiltTable {
 }
 
 export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
-  const { settings } = inputs;
   const given = inputs.schema;
   const fromFile = typeof given === 'string' && (existsSync(given) || /\.(ya?ml|json)$/i.test(given));
   const schema = typeof given !== 'string' ? given.schema : fromFile ? await loadSchema(given, inputs.warn) : undefined;
@@ -80,13 +79,26 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
   const tableName = inputs.tableName ?? schemaName;
   if (tableName !== schemaName) inputs.warn(`table ${tableName} and schema ${schemaName} differ in name: current releases of the analytics store link a table to the schema of the same name`);
 
+  const values = templateValues(inputs, { tableName, schemaName, timeColumn, schemaKnown: schema !== undefined });
+  const template = await readTemplate(inputs.templateFile);
+  const { table: filled, issues } = fillTemplate(template, values);
+  if (issues.length === 0 && inputs.streamConnectionIsTheRuns === true && inputs.templateFile !== undefined) issues.push(...(await ownTemplateIssues(filled, template, values)));
+  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, inputs.columnsUnknown === true ? undefined : schema, template))], 'table settings or template', inputs.warn);
+  // The mark is the manifest's that builds the table, or none: never the template's claim.
+  const table = inputs.manifestMark === undefined ? withoutManifestMark(filled) : withManifestMark(filled, inputs.manifestMark);
+  return { table, schema, schemaName };
+}
+
+/** What fills the template's placeholders, each with how to set it when it is missing. */
+function templateValues(inputs: TableInputs, names: { tableName: string; schemaName: string; timeColumn: string | undefined; schemaKnown: boolean }): TemplateValues {
+  const { settings } = inputs;
   const streamUser = settings.streamUser;
   const streamPassword = inputs.maskStreamPassword ? (settings.streamPasswordSet ? MASK : undefined) : inputs.streamPassword;
   const retention = inputs.retentionDays !== undefined ? String(inputs.retentionDays) : settings.retentionDays;
-  const values: TemplateValues = {
-    tableName: { value: tableName, how: 'pass --name' },
-    schemaName: { value: schemaName, how: 'pass --schema' },
-    timeColumn: { value: timeColumn, how: schema ? 'the schema has several date-time columns: pass --time-column' : 'pass --time-column (the schema was given by name)' },
+  return {
+    tableName: { value: names.tableName, how: 'pass --name' },
+    schemaName: { value: names.schemaName, how: 'pass --schema' },
+    timeColumn: { value: names.timeColumn, how: names.schemaKnown ? 'the schema has several date-time columns: pass --time-column' : 'pass --time-column (the schema was given by name)' },
     topic: { value: inputs.topic, how: 'pass --topic' },
     streamType: { value: settings.streamType, how: 'pass --stream-type' },
     decoderClass: { value: settings.decoderClass, how: howToSet('decoderClass') },
@@ -103,20 +115,19 @@ export async function buildTable(inputs: TableInputs): Promise<BuiltTable> {
     brokerTenant: { value: settings.brokerTenant, how: howToSet('brokerTenant') },
     serverTenant: { value: settings.serverTenant, how: howToSet('serverTenant') },
   };
-  const template = await readTemplate(inputs.templateFile);
-  const { table: filled, issues } = fillTemplate(template, values);
-  if (issues.length === 0 && inputs.streamConnectionIsTheRuns === true && inputs.templateFile !== undefined) {
-    const ours = await readTemplate(undefined);
-    const withoutOptional = Object.fromEntries(Object.entries(values).map(([name, entry]) => [name, entry.optional === true ? { ...entry, value: undefined } : entry]));
-    const optionalKeys = (table: RealtimeTableDefinition) => Object.keys(objectAt(table, ...STREAM_CONFIGS_PATH));
-    const leaner = new Set(optionalKeys(fillTemplate(ours, withoutOptional).table));
-    const mayLeaveOut = new Set(optionalKeys(fillTemplate(ours, values).table).filter((key) => !leaner.has(key)));
-    issues.push(...streamConnectionIssues(filled, fillTemplate(ours, values).table, template, values, mayLeaveOut));
-  }
-  failOnIssues([...issues, ...(issues.length ? [] : checkTable(filled, inputs.columnsUnknown === true ? undefined : schema, template))], 'table settings or template', inputs.warn);
-  // The mark is the manifest's that builds the table, or none: never the template's claim.
-  const table = inputs.manifestMark === undefined ? withoutManifestMark(filled) : withManifestMark(filled, inputs.manifestMark);
-  return { table, schema, schemaName };
+}
+
+/**
+ * A template of the user's own, given the run's stream connection: its stream configs are held
+ * against dpgw's template filled with the same values (a key only an optional value adds may be left out).
+ */
+async function ownTemplateIssues(filled: RealtimeTableDefinition, template: Awaited<ReturnType<typeof readTemplate>>, values: TemplateValues): Promise<ReturnType<typeof fillTemplate>['issues']> {
+  const ours = await readTemplate(undefined);
+  const withoutOptional = Object.fromEntries(Object.entries(values).map(([name, entry]) => [name, entry.optional === true ? { ...entry, value: undefined } : entry]));
+  const optionalKeys = (table: RealtimeTableDefinition) => Object.keys(objectAt(table, ...STREAM_CONFIGS_PATH));
+  const leaner = new Set(optionalKeys(fillTemplate(ours, withoutOptional).table));
+  const mayLeaveOut = new Set(optionalKeys(fillTemplate(ours, values).table).filter((key) => !leaner.has(key)));
+  return streamConnectionIssues(filled, fillTemplate(ours, values).table, template, values, mayLeaveOut);
 }
 
 /** Pinot's decoders that fetch their schema from a registry: KafkaConfluentSchemaRegistry*Decoder. */

@@ -396,7 +396,7 @@ function fieldConfigIssues(context: Context): void {
  * key the store cannot see from the config; it does not check it, and neither does dpgw.
  */
 function upsertAndDedupIssues(context: Context): void {
-  const { config, schema, columns, problem, warning } = context;
+  const { config, problem } = context;
   const upsert = objectAt(config, 'upsertConfig');
   const dedup = objectAt(config, 'dedupConfig');
   if (upsert && upsert.mode !== undefined && !UPSERT_MODES.includes(upsert.mode as string)) {
@@ -411,51 +411,78 @@ function upsertAndDedupIssues(context: Context): void {
   const what = upsertOn ? 'an upsert table' : 'a dedup table';
   if (upsertOn && dedupOn) problem(['dedupConfig', 'dedupEnabled'], 'a table has upsert or dedup, not both');
 
-  const declared = (schema as unknown as Record<string, unknown>).primaryKeyColumns;
+  const primaryKeys = primaryKeyIssues(context, at, what);
+  replicaGroupRoutingIssues(context, at, what);
+  ingestionAggregationIssues(context, what);
+  if (upsertOn && upsert) upsertOnlyIssues(context, upsert, primaryKeys);
+}
+
+/** The schema's primary key columns, which an upsert or dedup table needs (and, in the newest releases, single-value). */
+function primaryKeyIssues(context: Context, at: PathPart[], what: string): string[] {
+  const declared = (context.schema as unknown as Record<string, unknown>).primaryKeyColumns;
   const primaryKeys = Array.isArray(declared) ? (declared as unknown[]).filter((name): name is string => typeof name === 'string') : [];
-  if (primaryKeys.length === 0) problem(at, `${what} needs primary key columns: schema ${context.name} has no primaryKeyColumns`);
+  if (primaryKeys.length === 0) context.problem(at, `${what} needs primary key columns: schema ${context.name} has no primaryKeyColumns`);
   for (const key of primaryKeys) {
     // Newest validateUpsertAndDedupConfig: a primary key column is single-value.
-    if (columns.get(key)?.singleValue === false) warning(at, `primary key column ${quoted(key)} is multi-value, which the newest releases refuse for ${what} (0.11 takes it)`);
+    if (context.columns.get(key)?.singleValue === false) context.warning(at, `primary key column ${quoted(key)} is multi-value, which the newest releases refuse for ${what} (0.11 takes it)`);
   }
+  return primaryKeys;
+}
 
-  const selector = objectAt(config, 'routing')?.instanceSelectorType;
-  if (selector === MULTI_STAGE_REPLICA_GROUP) warning(['routing', 'instanceSelectorType'], `${what} routed by ${MULTI_STAGE_REPLICA_GROUP} is taken by the newest releases; 0.11 takes only ${STRICT_REPLICA_GROUP}`);
+/** An upsert or dedup table is routed by strict replica groups (the newest releases also take the multi-stage kind). */
+function replicaGroupRoutingIssues(context: Context, at: PathPart[], what: string): void {
+  const selector = objectAt(context.config, 'routing')?.instanceSelectorType;
+  if (selector === MULTI_STAGE_REPLICA_GROUP) context.warning(['routing', 'instanceSelectorType'], `${what} routed by ${MULTI_STAGE_REPLICA_GROUP} is taken by the newest releases; 0.11 takes only ${STRICT_REPLICA_GROUP}`);
   else if (typeof selector !== 'string' || selector.toLowerCase() !== STRICT_REPLICA_GROUP.toLowerCase()) {
-    problem(selector === undefined ? at : ['routing', 'instanceSelectorType'], `${what} must be routed by strict replica groups: set routing.instanceSelectorType: ${STRICT_REPLICA_GROUP}${selector === undefined ? '' : `, not ${JSON.stringify(selector)}`}`);
+    context.problem(selector === undefined ? at : ['routing', 'instanceSelectorType'], `${what} must be routed by strict replica groups: set routing.instanceSelectorType: ${STRICT_REPLICA_GROUP}${selector === undefined ? '' : `, not ${JSON.stringify(selector)}`}`);
   }
+}
 
-  const indexing = objectAt(config, 'tableIndexConfig') ?? {};
-  const aggregations = objectAt(config, 'ingestionConfig')?.aggregationConfigs;
+/** An upsert or dedup table keeps every record as sent: no metrics aggregated at ingestion. */
+function ingestionAggregationIssues(context: Context, what: string): void {
+  const indexing = objectAt(context.config, 'tableIndexConfig') ?? {};
+  const aggregations = objectAt(context.config, 'ingestionConfig')?.aggregationConfigs;
   if (indexing.aggregateMetrics === true || (Array.isArray(aggregations) && aggregations.length > 0)) {
-    problem(indexing.aggregateMetrics === true ? ['tableIndexConfig', 'aggregateMetrics'] : ['ingestionConfig', 'aggregationConfigs'], `${what} cannot aggregate metrics at ingestion`);
+    context.problem(indexing.aggregateMetrics === true ? ['tableIndexConfig', 'aggregateMetrics'] : ['ingestionConfig', 'aggregationConfigs'], `${what} cannot aggregate metrics at ingestion`);
   }
-  if (!upsertOn || !upsert) return;
+}
 
+/** What only an upsert table is held to: no star-tree, its named columns exist and fit, and a partial upsert's strategies. */
+function upsertOnlyIssues(context: Context, upsert: Record<string, unknown>, primaryKeys: string[]): void {
+  const indexing = objectAt(context.config, 'tableIndexConfig') ?? {};
   const starTrees = indexing.starTreeIndexConfigs;
   if ((Array.isArray(starTrees) && starTrees.length > 0) || indexing.enableDefaultStarTree === true) {
-    problem(['tableIndexConfig', Array.isArray(starTrees) && starTrees.length > 0 ? 'starTreeIndexConfigs' : 'enableDefaultStarTree'], 'an upsert table cannot have a star-tree index');
+    context.problem(['tableIndexConfig', Array.isArray(starTrees) && starTrees.length > 0 ? 'starTreeIndexConfigs' : 'enableDefaultStarTree'], 'an upsert table cannot have a star-tree index');
   }
-  // 0.11 reads comparisonColumn; newer releases comparisonColumns, and comparisonColumn as a list of one.
+  const comparison = comparisonColumns(upsert);
+  for (const [name, path] of comparison) mustExist(context, name, path, 'comparison column');
+  if (typeof upsert.deleteRecordColumn === 'string') deleteRecordColumnIssues(context, upsert.deleteRecordColumn);
+  if (typeof upsert.outOfOrderRecordColumn === 'string') outOfOrderColumnIssues(context, upsert.outOfOrderRecordColumn, upsert.dropOutOfOrderRecord === true);
+  if (upsert.mode === 'PARTIAL') partialUpsertIssues(context, upsert, primaryKeys, comparison.map(([name]) => name));
+}
+
+/** 0.11 reads comparisonColumn; newer releases comparisonColumns, and comparisonColumn as a list of one. */
+function comparisonColumns(upsert: Record<string, unknown>): [string, PathPart[]][] {
   const comparison: [string, PathPart[]][] = [];
   if (typeof upsert.comparisonColumn === 'string' && upsert.comparisonColumn !== '') comparison.push([upsert.comparisonColumn, ['upsertConfig', 'comparisonColumn']]);
   for (const [name, i] of namesIn(upsert.comparisonColumns)) comparison.push([name, ['upsertConfig', 'comparisonColumns', i]]);
-  for (const [name, path] of comparison) mustExist(context, name, path, 'comparison column');
-  if (typeof upsert.deleteRecordColumn === 'string') {
-    // Newest validateUpsertAndDedupConfig: a single-value BOOLEAN, STRING or numeric column.
-    const path: PathPart[] = ['upsertConfig', 'deleteRecordColumn'];
-    const column = mustExist(context, upsert.deleteRecordColumn, path, 'delete-record column');
-    if (column && (!column.singleValue || !(column.dataType === 'BOOLEAN' || column.dataType === 'STRING' || NUMERIC.has(column.dataType)))) {
-      problem(path, `delete-record column ${quoted(upsert.deleteRecordColumn)} must be a single-value BOOLEAN, STRING or numeric column`);
-    }
+  return comparison;
+}
+
+/** Newest validateUpsertAndDedupConfig: a single-value BOOLEAN, STRING or numeric column. */
+function deleteRecordColumnIssues(context: Context, name: string): void {
+  const path: PathPart[] = ['upsertConfig', 'deleteRecordColumn'];
+  const column = mustExist(context, name, path, 'delete-record column');
+  if (column && (!column.singleValue || !(column.dataType === 'BOOLEAN' || column.dataType === 'STRING' || NUMERIC.has(column.dataType)))) {
+    context.problem(path, `delete-record column ${quoted(name)} must be a single-value BOOLEAN, STRING or numeric column`);
   }
-  if (typeof upsert.outOfOrderRecordColumn === 'string') {
-    const path: PathPart[] = ['upsertConfig', 'outOfOrderRecordColumn'];
-    const column = mustExist(context, upsert.outOfOrderRecordColumn, path, 'out-of-order record column');
-    if (column && (!column.singleValue || column.dataType !== 'BOOLEAN')) problem(path, `out-of-order record column ${quoted(upsert.outOfOrderRecordColumn)} must be a single-value BOOLEAN column`);
-    if (upsert.dropOutOfOrderRecord === true) problem(path, 'outOfOrderRecordColumn and dropOutOfOrderRecord cannot be set together');
-  }
-  if (upsert.mode === 'PARTIAL') partialUpsertIssues(context, upsert, primaryKeys, comparison.map(([name]) => name));
+}
+
+function outOfOrderColumnIssues(context: Context, name: string, dropOutOfOrder: boolean): void {
+  const path: PathPart[] = ['upsertConfig', 'outOfOrderRecordColumn'];
+  const column = mustExist(context, name, path, 'out-of-order record column');
+  if (column && (!column.singleValue || column.dataType !== 'BOOLEAN')) context.problem(path, `out-of-order record column ${quoted(name)} must be a single-value BOOLEAN column`);
+  if (dropOutOfOrder) context.problem(path, 'outOfOrderRecordColumn and dropOutOfOrderRecord cannot be set together');
 }
 
 /** validatePartialUpsertStrategies (0.11.0 and newest). */

@@ -104,106 +104,151 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
     client.tableStatusRead({ sql: `SELECT $segmentName, COUNT(*) FROM "${raw}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` }, table).catch(storeError),
     client.tableStatusRead('debug', table).catch(storeError),
   ]);
-  const offsets = topic !== undefined && options.endOffsets ? await options.endOffsets(topic) : { unknown: topic === undefined ? `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? serverText(held.why) : 'no stream configs'})` : 'not asked' };
+  const offsets = await latestOffsets(held, topic, options);
 
-  const partitions = new Map<number, PartitionStatus>();
-  const partitionOf = (number: number) => {
-    let status = partitions.get(number);
-    if (!status) partitions.set(number, (status = { partition: number, consuming: null, errors: [] }));
-    return status;
-  };
-
+  // Each read adds its facts to the partitions it names, in this order: a later read refines an earlier one's.
+  const partitions = new PartitionTable(raw);
   const consumingMap = checked(consuming, consumingShape, 'consuming segments', unknown, (body) => body);
-  if (consumingMap) {
-    for (const [segment, servers] of Object.entries(consumingMap)) {
-      const name = segmentName(segment, raw);
-      if (!name) continue;
-      const status = partitionOf(name.partition);
-      const consumer = servers.find((s) => s.consumerState === CONSUMING_STATE);
-      const reached = (consumer ?? servers[0])?.partitionToOffsetMap?.[String(name.partition)];
-      if (consumer) status.consuming = true;
-      else if (status.consuming !== true) {
-        status.consuming = false;
-        for (const server of servers) if (server.consumerState) status.errors.push(serverText(`${segment} on ${server.serverName ?? 'a server'}: ${server.consumerState}`));
-      }
-      if (reached !== undefined && (consumer || status.offset === undefined)) status.offset = String(reached);
-    }
-  }
-
+  if (consumingMap) addConsumingSegments(partitions, consumingMap);
   const view = checked(externalView, externalViewShape, 'segment states', unknown, (body) => body);
-  if (view) {
-    const newest = new Map<number, { sequence: number; segment: string; servers: Record<string, string> }>();
-    for (const [segment, servers] of Object.entries(view.REALTIME ?? {})) {
-      const name = segmentName(segment, raw);
-      if (!name) continue;
-      const before = newest.get(name.partition);
-      if (!before || name.sequence > before.sequence) newest.set(name.partition, { sequence: name.sequence, segment, servers });
-    }
-    for (const [partition, { segment, servers }] of newest) {
-      const status = partitionOf(partition);
-      status.segment = segment;
-      const states = Object.values(servers);
-      status.state = states.reduce((worst, state) => (STATE_RANK.indexOf(state) > STATE_RANK.indexOf(worst) ? state : worst), states[0] ?? 'NONE');
-      // Without the consuming segments, a segment the external view shows CONSUMING is what tells.
-      if (!consumingMap) status.consuming = states.includes(CONSUMING_STATE) && status.state !== 'ERROR';
-      if (status.state === 'ERROR' && consumingMap) status.consuming = false;
-    }
+  if (view) addSegmentStates(partitions, view, consumingMap !== undefined);
+  const rows = addRows(partitions, checked(segmentRows, segmentRowsShape, 'rows', unknown, (body) => body), unknown);
+  const tableErrors = addSegmentErrors(partitions, checked(debug, debugShape, 'segment errors', unknown, (body) => body) ?? []);
+  if ('unknown' in offsets) unknown.push({ read: 'latest offsets', why: offsets.unknown });
+  else for (const [partition, latest] of offsets) partitions.of(partition).latestOffset = String(latest);
+
+  const segmentsListed = consumingMap !== undefined || view !== undefined;
+  const listed = partitions.sorted();
+  for (const status of listed) completePartition(status, { segmentsListed, rowsCounted: rows !== undefined });
+  // In the order a reader reads a partition: which, whether, where, how much, how far behind, why.
+  const ordered = listed.map(({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }) => ({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }));
+  const verdict = verdictOf(listed, tableErrors, segmentsListed);
+  return { table, ...(topic !== undefined ? { topic } : {}), verdict, partitions: ordered, ...(rows !== undefined ? { rows } : {}), tableErrors, unknown };
+}
+
+type HeldTable = Awaited<ReturnType<GatewayClient['getTable']>>;
+
+/** The topic's latest offsets, or why they are unknown (no topic in the table's answer, or nobody asked the stream). */
+async function latestOffsets(held: HeldTable, topic: string | undefined, options: TableStatusOptions): Promise<Map<number, bigint> | { unknown: string }> {
+  if (topic !== undefined) return options.endOffsets ? options.endOffsets(topic) : { unknown: 'not asked' };
+  return { unknown: `the table's topic is unknown (GET ${held.url} answered ${held.kind === 'not-exposed' ? serverText(held.why) : 'no stream configs'})` };
+}
+
+/** The partitions the reads name, each made on first mention; another table's segments are none of them. */
+class PartitionTable {
+  private readonly partitions = new Map<number, PartitionStatus>();
+  constructor(private readonly rawTable: string) {}
+
+  of(number: number): PartitionStatus {
+    let status = this.partitions.get(number);
+    if (!status) this.partitions.set(number, (status = { partition: number, consuming: null, errors: [] }));
+    return status;
   }
 
-  const counted = checked(segmentRows, segmentRowsShape, 'rows', unknown, (body) => body);
-  let rows: number | undefined;
-  if (counted?.exceptions?.length) unknown.push({ read: 'rows', why: `the store's broker answered: ${clip(counted.exceptions[0]!.message ?? 'an exception')}` });
-  else if (counted) {
-    rows = 0;
-    for (const [segment, count] of counted.resultTable?.rows ?? []) {
-      const name = segmentName(segment, raw);
-      if (!name) continue;
-      const status = partitionOf(name.partition);
-      status.rows = (status.rows ?? 0) + count;
-      rows += count;
-    }
+  nameOf(segment: string): { partition: number; sequence: number } | undefined {
+    return segmentName(segment, this.rawTable);
   }
 
+  sorted(): PartitionStatus[] {
+    return [...this.partitions.values()].sort((a, b) => a.partition - b.partition);
+  }
+}
+
+/** Whether a server consumes each partition, and the offset it has reached; a segment nobody consumes says its servers' states. */
+function addConsumingSegments(partitions: PartitionTable, consumingMap: z.infer<typeof consumingShape>): void {
+  for (const [segment, servers] of Object.entries(consumingMap)) {
+    const name = partitions.nameOf(segment);
+    if (!name) continue;
+    const status = partitions.of(name.partition);
+    const consumer = servers.find((s) => s.consumerState === CONSUMING_STATE);
+    const reached = (consumer ?? servers[0])?.partitionToOffsetMap?.[String(name.partition)];
+    if (consumer) status.consuming = true;
+    else if (status.consuming !== true) {
+      status.consuming = false;
+      for (const server of servers) if (server.consumerState) status.errors.push(serverText(`${segment} on ${server.serverName ?? 'a server'}: ${server.consumerState}`));
+    }
+    if (reached !== undefined && (consumer || status.offset === undefined)) status.offset = String(reached);
+  }
+}
+
+/** Each partition's newest segment and its servers' worst state in the external view. */
+function addSegmentStates(partitions: PartitionTable, view: z.infer<typeof externalViewShape>, consumingKnown: boolean): void {
+  const newest = new Map<number, { sequence: number; segment: string; servers: Record<string, string> }>();
+  for (const [segment, servers] of Object.entries(view.REALTIME ?? {})) {
+    const name = partitions.nameOf(segment);
+    if (!name) continue;
+    const before = newest.get(name.partition);
+    if (!before || name.sequence > before.sequence) newest.set(name.partition, { sequence: name.sequence, segment, servers });
+  }
+  for (const [partition, { segment, servers }] of newest) {
+    const status = partitions.of(partition);
+    status.segment = segment;
+    const states = Object.values(servers);
+    status.state = states.reduce((worst, state) => (STATE_RANK.indexOf(state) > STATE_RANK.indexOf(worst) ? state : worst), states[0] ?? 'NONE');
+    // Without the consuming segments, a segment the external view shows CONSUMING is what tells.
+    if (!consumingKnown) status.consuming = states.includes(CONSUMING_STATE) && status.state !== 'ERROR';
+    if (status.state === 'ERROR' && consumingKnown) status.consuming = false;
+  }
+}
+
+/** The rows of each partition and of the table, from the broker's count per segment; undefined when unknown. */
+function addRows(partitions: PartitionTable, counted: z.infer<typeof segmentRowsShape> | undefined, unknown: TableStatus['unknown']): number | undefined {
+  if (counted?.exceptions?.length) {
+    unknown.push({ read: 'rows', why: `the store's broker answered: ${clip(counted.exceptions[0]!.message ?? 'an exception')}` });
+    return undefined;
+  }
+  if (!counted) return undefined;
+  let rows = 0;
+  for (const [segment, count] of counted.resultTable?.rows ?? []) {
+    const name = partitions.nameOf(segment);
+    if (!name) continue;
+    const status = partitions.of(name.partition);
+    status.rows = (status.rows ?? 0) + count;
+    rows += count;
+  }
+  return rows;
+}
+
+/** The store's reasons, on the partition of their segment; the table's own (and a segment of no partition's) are returned. */
+function addSegmentErrors(partitions: PartitionTable, debugInfos: z.infer<typeof debugShape>): string[] {
   const tableErrors: string[] = [];
-  const debugInfos = checked(debug, debugShape, 'segment errors', unknown, (body) => body);
-  for (const info of debugInfos ?? []) {
+  for (const info of debugInfos) {
     if (info.ingestionStatus?.ingestionState === 'UNHEALTHY') tableErrors.push(clip(info.ingestionStatus.errorMessage ?? 'ingestion UNHEALTHY (the store gives no reason)'));
     for (const segment of info.segmentDebugInfos ?? []) {
-      const name = segmentName(segment.segmentName, raw);
+      const name = partitions.nameOf(segment.segmentName);
       for (const [server, state] of Object.entries(segment.serverState ?? {})) {
         const message = state.errorInfo?.errorMessage ?? (state.externalView === 'ERROR' ? 'ERROR (the store gives no reason)' : undefined);
         if (message === undefined) continue;
         const line = serverText(`${segment.segmentName} on ${server}: ${clip(message)}`);
         if (name) {
-          const status = partitionOf(name.partition);
+          const status = partitions.of(name.partition);
           // The reason replaces the bare state the consuming segments gave.
           status.errors = [...status.errors.filter((e) => !e.startsWith(`${segment.segmentName} on ${server}: `)), line];
         } else tableErrors.push(line);
       }
     }
   }
+  return tableErrors;
+}
 
-  if ('unknown' in offsets) unknown.push({ read: 'latest offsets', why: offsets.unknown });
-  else for (const [partition, latest] of offsets) partitionOf(partition).latestOffset = String(latest);
-
-  const listed = [...partitions.values()].sort((a, b) => a.partition - b.partition);
-  for (const status of listed) {
-    // A partition of the topic the store has no segment for does not consume.
-    if (status.consuming === null && (consumingMap || view)) status.consuming = false;
-    // A partition whose segments hold no row yet has no group in the count.
-    if (rows !== undefined && status.rows === undefined) status.rows = 0;
-    if (status.state === 'ERROR' && status.errors.length === 0) status.errors.push(`${serverText(status.segment ?? '?')} is in ERROR (the store gives no reason)`);
-    if (status.offset !== undefined && status.latestOffset !== undefined && /^\d+$/.test(status.offset)) {
-      const lag = BigInt(status.latestOffset) - BigInt(status.offset);
-      status.lag = String(lag > 0n ? lag : 0n);
-    }
+/** What the reads together tell of a partition that no one read tells alone. */
+function completePartition(status: PartitionStatus, known: { segmentsListed: boolean; rowsCounted: boolean }): void {
+  // A partition of the topic the store has no segment for does not consume.
+  if (status.consuming === null && known.segmentsListed) status.consuming = false;
+  // A partition whose segments hold no row yet has no group in the count.
+  if (known.rowsCounted && status.rows === undefined) status.rows = 0;
+  if (status.state === 'ERROR' && status.errors.length === 0) status.errors.push(`${serverText(status.segment ?? '?')} is in ERROR (the store gives no reason)`);
+  if (status.offset !== undefined && status.latestOffset !== undefined && /^\d+$/.test(status.offset)) {
+    const lag = BigInt(status.latestOffset) - BigInt(status.offset);
+    status.lag = String(lag > 0n ? lag : 0n);
   }
-  // In the order a reader reads a partition: which, whether, where, how much, how far behind, why.
-  const ordered = listed.map(({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }) => ({ partition, consuming, segment, state, rows, offset, latestOffset, lag, errors }));
+}
+
+function verdictOf(listed: PartitionStatus[], tableErrors: string[], segmentsListed: boolean): TableStatus['verdict'] {
   // A table the store lists no segment of consumes nothing, whatever else it says.
-  const troubled = listed.some((p) => p.consuming === false || p.errors.length > 0) || tableErrors.length > 0 || (listed.length === 0 && (consumingMap !== undefined || view !== undefined));
-  const verdict = troubled ? 'not-consuming' : !consumingMap && !view ? 'unknown' : 'consuming';
-  return { table, ...(topic !== undefined ? { topic } : {}), verdict, partitions: ordered, ...(rows !== undefined ? { rows } : {}), tableErrors, unknown };
+  const troubled = listed.some((p) => p.consuming === false || p.errors.length > 0) || tableErrors.length > 0 || (listed.length === 0 && segmentsListed);
+  if (troubled) return 'not-consuming';
+  return segmentsListed ? 'consuming' : 'unknown';
 }
 
 /**

@@ -138,8 +138,39 @@ function unescape(text: string): string {
 
 /** Every missing, misspelt, duplicated or wrong key; `expected` is what the settings say the file should name. */
 export function checkAccessControl(text: string, expected: { policyEngine?: string } = {}): AccessControlCheck {
-  const entries = parseProperties(text);
   const problems: AccessControlProblem[] = [];
+  const { seen, properties } = readEntries(parseProperties(text), problems);
+  const engineEntry = seen.get(ACCESS_CONTROL_KEYS.policyEngine);
+  const engine = engineEntry?.value || undefined;
+  const engineKeys = engine ? POLICY_ENGINES[engine] : undefined;
+  const endOfFile = { line: Math.max(1, text.replace(/\n$/, '').split('\n').length), column: 1 };
+
+  const misspelt = unknownKeyProblems(seen, problems);
+  const missing = (key: string, why: string): void => {
+    const near = misspelt.get(key);
+    if (near) return; // said already, at the misspelt line
+    problems.push({ severity: 'error', ...endOfFile, key, message: `${key} is missing: ${why}`, hint: `add ${key}=${key === ACCESS_CONTROL_KEYS.fineGrained ? FINE_GRAINED_ENABLED : '…'}` });
+  };
+
+  const fineGrained = seen.get(ACCESS_CONTROL_KEYS.fineGrained);
+  if (!fineGrained) missing(ACCESS_CONTROL_KEYS.fineGrained, 'without it access decisions are not delegated to the policy engine');
+  else if (fineGrained.value !== '' && fineGrained.value.toLowerCase() !== FINE_GRAINED_ENABLED) {
+    problems.push({ severity: 'error', line: fineGrained.line, column: fineGrained.valueColumn, key: fineGrained.key, message: `${fineGrained.key} is "${fineGrained.value}"; the contract requires ${FINE_GRAINED_ENABLED}`, hint: `set ${fineGrained.key}=${FINE_GRAINED_ENABLED}` });
+  }
+  if (!engineEntry) missing(ACCESS_CONTROL_KEYS.policyEngine, 'it names the external policy engine');
+  else if (engine) {
+    const problem = policyEngineProblem(engineEntry, engine, expected.policyEngine);
+    if (problem) problems.push(problem);
+  }
+  if (engine && engineKeys) policyEngineKeyProblems(engine, engineKeys, seen, problems, missing);
+  otherEngineKeyProblems(engine, seen, problems);
+
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { ok: !problems.some((p) => p.severity === 'error'), policyEngine: engine, properties, problems };
+}
+
+/** Each key's last entry (the one the coordinator uses) and value; a repeated key, a keyless line or an empty value is a problem. */
+function readEntries(entries: PropertyEntry[], problems: AccessControlProblem[]): { seen: Map<string, PropertyEntry>; properties: Record<string, string> } {
   const properties: Record<string, string> = {};
   const seen = new Map<string, PropertyEntry>();
   for (const entry of entries) {
@@ -152,15 +183,15 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
     seen.set(entry.key, entry);
     properties[entry.key] = entry.value;
   }
+  return { seen, properties };
+}
 
-  const fineGrained = seen.get(ACCESS_CONTROL_KEYS.fineGrained);
-  const engineEntry = seen.get(ACCESS_CONTROL_KEYS.policyEngine);
-  const engine = engineEntry?.value || undefined;
-  const engineKeys = engine ? POLICY_ENGINES[engine] : undefined;
+/**
+ * Keys nobody reads: a misspelling of a known key is an error (the key it meant is then missing
+ * too, said at the misspelt line: the map returned is meant key → misspelt entry).
+ */
+function unknownKeyProblems(seen: Map<string, PropertyEntry>, problems: AccessControlProblem[]): Map<string, PropertyEntry> {
   const knownKeys = [ACCESS_CONTROL_KEYS.fineGrained, ACCESS_CONTROL_KEYS.policyEngine, ...Object.values(POLICY_ENGINES).flatMap((e) => [...e.required, ...e.optional])];
-  const endOfFile = { line: Math.max(1, text.replace(/\n$/, '').split('\n').length), column: 1 };
-
-  // Keys nobody reads: a misspelling of a known key is an error (the key it meant is then missing too).
   const misspelt = new Map<string, PropertyEntry>();
   for (const entry of seen.values()) {
     if (entry.key === '') continue;
@@ -173,49 +204,50 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
       problems.push({ severity: 'warning', line: entry.line, column: entry.column, key: entry.key, message: `${entry.key} is not a key of the contract or of a policy engine dpgw knows`, hint: 'check it against the query engine documentation' });
     }
   }
-  const missing = (key: string, why: string): void => {
-    const near = misspelt.get(key);
-    if (near) return; // said already, at the misspelt line
-    problems.push({ severity: 'error', ...endOfFile, key, message: `${key} is missing: ${why}`, hint: `add ${key}=${key === ACCESS_CONTROL_KEYS.fineGrained ? FINE_GRAINED_ENABLED : '…'}` });
-  };
+  return misspelt;
+}
 
-  if (!fineGrained) missing(ACCESS_CONTROL_KEYS.fineGrained, 'without it access decisions are not delegated to the policy engine');
-  else if (fineGrained.value !== '' && fineGrained.value.toLowerCase() !== FINE_GRAINED_ENABLED) {
-    problems.push({ severity: 'error', line: fineGrained.line, column: fineGrained.valueColumn, key: fineGrained.key, message: `${fineGrained.key} is "${fineGrained.value}"; the contract requires ${FINE_GRAINED_ENABLED}`, hint: `set ${fineGrained.key}=${FINE_GRAINED_ENABLED}` });
+/** What is wrong with the policy engine the file names, if anything: checked in this order, the first that holds is said. */
+function policyEngineProblem(entry: PropertyEntry, engine: string, expected: string | undefined): AccessControlProblem | undefined {
+  const at = { line: entry.line, column: entry.valueColumn, key: entry.key };
+  if (expected && engine !== expected) {
+    return { severity: 'error', ...at, message: `${entry.key} is "${engine}", but the settings name the policy engine "${expected}"`, hint: `set ${entry.key}=${expected}, or pass --policy-engine ${engine}` };
   }
-  if (!engineEntry) missing(ACCESS_CONTROL_KEYS.policyEngine, 'it names the external policy engine');
-  else if (engine && expected.policyEngine && engine !== expected.policyEngine) {
-    problems.push({ severity: 'error', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `${engineEntry.key} is "${engine}", but the settings name the policy engine "${expected.policyEngine}"`, hint: `set ${engineEntry.key}=${expected.policyEngine}, or pass --policy-engine ${engine}` });
-  } else if (engine && BUILT_IN_ACCESS_CONTROLS.includes(engine)) {
-    problems.push({ severity: 'error', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `${engineEntry.key} is "${engine}", the query engine's own access control: the contract requires access decisions delegated to an external policy engine`, hint: `set ${engineEntry.key}=${KNOWN_POLICY_ENGINES[0]}` });
-  } else if (engine && !engineKeys && engine !== expected.policyEngine && !OTHER_EXTERNAL_ENGINES.includes(engine)) {
+  if (BUILT_IN_ACCESS_CONTROLS.includes(engine)) {
+    return { severity: 'error', ...at, message: `${entry.key} is "${engine}", the query engine's own access control: the contract requires access decisions delegated to an external policy engine`, hint: `set ${entry.key}=${KNOWN_POLICY_ENGINES[0]}` };
+  }
+  if (POLICY_ENGINES[engine]) return undefined;
+  if (engine !== expected && !OTHER_EXTERNAL_ENGINES.includes(engine)) {
     // An engine dpgw does not know counts only when the settings name it: a typo of opa must not pass.
     const near = closestMatch(engine, KNOWN_POLICY_ENGINES);
-    problems.push({ severity: 'error', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `${engineEntry.key} is "${engine}", not a policy engine dpgw knows${near ? ` (did you mean ${near}?)` : ''}`, hint: `set ${engineEntry.key}=${near ?? KNOWN_POLICY_ENGINES[0]}, or name your external policy engine with --policy-engine ${engine}` });
-  } else if (engine && !engineKeys) {
-    problems.push({ severity: 'warning', line: engineEntry.line, column: engineEntry.valueColumn, key: engineEntry.key, message: `dpgw does not know the keys of policy engine "${engine}"; only the contract's keys were checked`, hint: `known: ${KNOWN_POLICY_ENGINES.join(', ')}` });
+    return { severity: 'error', ...at, message: `${entry.key} is "${engine}", not a policy engine dpgw knows${near ? ` (did you mean ${near}?)` : ''}`, hint: `set ${entry.key}=${near ?? KNOWN_POLICY_ENGINES[0]}, or name your external policy engine with --policy-engine ${engine}` };
   }
+  return { severity: 'warning', ...at, message: `dpgw does not know the keys of policy engine "${engine}"; only the contract's keys were checked`, hint: `known: ${KNOWN_POLICY_ENGINES.join(', ')}` };
+}
 
-  if (engineKeys) {
-    for (const key of engineKeys.required) if (!seen.has(key)) missing(key, `policy engine ${engine} needs it`);
-    for (const key of engineKeys.urls) {
-      const entry = seen.get(key);
-      if (entry && entry.value !== '' && !isHttpUrl(entry.value)) {
-        problems.push({ severity: 'error', line: entry.line, column: entry.valueColumn, key, message: `${key} "${entry.value}" is not an http(s) URL`, hint: 'give the policy endpoint, e.g. http://opa:8181/v1/data/…/allow' });
-      }
-    }
-    // One policy engine answers every decision: URLs on two hosts (a flag's host beside a profile's) are most likely a mix-up.
-    const urls = engineKeys.urls.flatMap((key) => {
-      const entry = seen.get(key);
-      return entry && isHttpUrl(entry.value) ? [{ key, entry, origin: new URL(entry.value).host }] : [];
-    });
-    const other = urls.find((url) => url.origin !== urls[0]!.origin);
-    if (other) {
-      const first = urls[0]!;
-      problems.push({ severity: 'warning', line: other.entry.line, column: other.entry.valueColumn, key: other.key, message: `${other.key} is on ${other.origin}, ${first.key} on ${first.origin}: the coordinator would ask two policy engines`, hint: 'point every policy URL at the same engine', splitEngines: true });
+/** The named engine's own keys: the required ones present, its URLs http(s) and on one host. */
+function policyEngineKeyProblems(engine: string, engineKeys: PolicyEngineKeys, seen: Map<string, PropertyEntry>, problems: AccessControlProblem[], missing: (key: string, why: string) => void): void {
+  for (const key of engineKeys.required) if (!seen.has(key)) missing(key, `policy engine ${engine} needs it`);
+  for (const key of engineKeys.urls) {
+    const entry = seen.get(key);
+    if (entry && entry.value !== '' && !isHttpUrl(entry.value)) {
+      problems.push({ severity: 'error', line: entry.line, column: entry.valueColumn, key, message: `${key} "${entry.value}" is not an http(s) URL`, hint: 'give the policy endpoint, e.g. http://opa:8181/v1/data/…/allow' });
     }
   }
-  // Keys of another engine than the one named are ignored by the coordinator: say so.
+  // One policy engine answers every decision: URLs on two hosts (a flag's host beside a profile's) are most likely a mix-up.
+  const urls = engineKeys.urls.flatMap((key) => {
+    const entry = seen.get(key);
+    return entry && isHttpUrl(entry.value) ? [{ key, entry, origin: new URL(entry.value).host }] : [];
+  });
+  const other = urls.find((url) => url.origin !== urls[0]!.origin);
+  if (other) {
+    const first = urls[0]!;
+    problems.push({ severity: 'warning', line: other.entry.line, column: other.entry.valueColumn, key: other.key, message: `${other.key} is on ${other.origin}, ${first.key} on ${first.origin}: the coordinator would ask two policy engines`, hint: 'point every policy URL at the same engine', splitEngines: true });
+  }
+}
+
+/** Keys of another engine than the one named are ignored by the coordinator: say so. */
+function otherEngineKeyProblems(engine: string | undefined, seen: Map<string, PropertyEntry>, problems: AccessControlProblem[]): void {
   for (const [name, keys] of Object.entries(POLICY_ENGINES)) {
     if (name === engine) continue;
     for (const key of [...keys.required, ...keys.optional]) {
@@ -223,9 +255,6 @@ export function checkAccessControl(text: string, expected: { policyEngine?: stri
       if (entry) problems.push({ severity: 'warning', line: entry.line, column: entry.column, key, message: `${key} belongs to policy engine ${name}, but the file names ${engine ?? 'none'}`, hint: `set ${ACCESS_CONTROL_KEYS.policyEngine}=${name} or remove the key` });
     }
   }
-
-  problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ok: !problems.some((p) => p.severity === 'error'), policyEngine: engine, properties, problems };
 }
 
 function isHttpUrl(value: string): boolean {

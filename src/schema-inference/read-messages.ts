@@ -92,28 +92,33 @@ export async function* readMessages(name: string, input: Readable, skipped: (ski
   }
 
   if (format === 'array') {
-    const text = Buffer.concat(arrayParts).toString('utf8').replace(/^\uFEFF/, '');
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      skipped({ where: name, reason: `not a JSON array (${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')})` });
-      return;
-    }
-    const decimals = fieldsWrittenAsDecimals(text, 2);
-    let objects = 0;
-    for (const [index, element] of (value as unknown[]).entries()) {
-      const where = `${name}[${index}]`;
-      if (element === null || typeof element !== 'object' || Array.isArray(element)) skipped({ where, reason: 'not an object' });
-      else if (nestedDeeperThan(element, MAX_ANSWER_DEPTH)) skipped({ where, reason: `nested more than ${MAX_ANSWER_DEPTH} levels deep` });
-      else yield { message: element as Record<string, unknown>, where, decimals: decimals.get(objects) };
-      if (element !== null && typeof element === 'object' && !Array.isArray(element)) objects++;
-    }
+    yield* arrayMessages(name, Buffer.concat(arrayParts), skipped);
     return;
   }
   if (pending.length || tooLong) {
     const parsed = parseLine(Buffer.concat(pending));
     if (parsed) yield parsed;
+  }
+}
+
+/** The messages of a file that is one JSON array (parsed whole): each element an object, or skipped with its index. */
+function* arrayMessages(name: string, bytes: Buffer, skipped: (skip: Skipped) => void): Generator<Message> {
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    skipped({ where: name, reason: `not a JSON array (${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')})` });
+    return;
+  }
+  const decimals = fieldsWrittenAsDecimals(text, 2);
+  let objects = 0;
+  for (const [index, element] of (value as unknown[]).entries()) {
+    const where = `${name}[${index}]`;
+    if (element === null || typeof element !== 'object' || Array.isArray(element)) skipped({ where, reason: 'not an object' });
+    else if (nestedDeeperThan(element, MAX_ANSWER_DEPTH)) skipped({ where, reason: `nested more than ${MAX_ANSWER_DEPTH} levels deep` });
+    else yield { message: element as Record<string, unknown>, where, decimals: decimals.get(objects) };
+    if (element !== null && typeof element === 'object' && !Array.isArray(element)) objects++;
   }
 }
 

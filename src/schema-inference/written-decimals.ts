@@ -32,66 +32,93 @@ const MINUS = 0x2d;
  */
 export function fieldsWrittenAsDecimals(text: string, messageDepth: 1 | 2): ReadonlyMap<number, ReadonlySet<string>> {
   if (!MAYBE_INTEGRAL_DECIMAL.test(text)) return NONE;
-  const found = new Map<number, Set<string>>();
-  const open: number[] = [];
-  let message = -1;
-  let key: string | undefined;
-  let expectKey = false;
+  const scan = new DecimalScan(text, messageDepth);
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
-    if (char === QUOTE) {
-      // The string's end: the next quote not escaped (preceded by an even number of backslashes); indexOf keeps long texts cheap.
-      const start = i + 1;
-      let end = text.indexOf('"', start);
-      while (end !== -1 && escapedAt(text, end)) end = text.indexOf('"', end + 1);
-      i = end === -1 ? text.length : end;
-      if (expectKey && open.length === messageDepth) {
-        const raw = text.slice(start, i);
-        key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-      }
-      continue;
+    // Each step returns the index of the last character it read; the loop goes on after it.
+    if (char === QUOTE) i = scan.string(i);
+    else if (char === MINUS || isDigit(char)) i = scan.number(i);
+    else scan.punctuation(char);
+  }
+  return scan.found;
+}
+
+const isDigit = (char: number): boolean => char >= 0x30 && char <= 0x39;
+
+/** One pass over a message text: where it is (nesting, message, key) and what it found so far. */
+class DecimalScan {
+  readonly found = new Map<number, Set<string>>();
+  /** The open brackets, `{` or `[`, outermost first. */
+  private readonly open: number[] = [];
+  private message = -1;
+  private key: string | undefined;
+  private expectKey = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly messageDepth: 1 | 2,
+  ) {}
+
+  /** A string from its opening quote: a key of a message's top level is remembered. */
+  string(quote: number): number {
+    const { text } = this;
+    // The string's end: the next quote not escaped (preceded by an even number of backslashes); indexOf keeps long texts cheap.
+    const start = quote + 1;
+    let end = text.indexOf('"', start);
+    while (end !== -1 && escapedAt(text, end)) end = text.indexOf('"', end + 1);
+    const last = end === -1 ? text.length : end;
+    if (this.expectKey && this.open.length === this.messageDepth) {
+      const raw = text.slice(start, last);
+      this.key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
     }
+    return last;
+  }
+
+  /** JSON's punctuation: brackets open and close, a colon ends a key, a comma in an object starts the next. */
+  punctuation(char: number): void {
     switch (char) {
       case 0x7b /* { */:
-        open.push(char);
-        if (open.length === messageDepth) {
-          message++;
-          key = undefined;
+        this.open.push(char);
+        if (this.open.length === this.messageDepth) {
+          this.message++;
+          this.key = undefined;
         }
-        expectKey = true;
-        continue;
+        this.expectKey = true;
+        return;
       case 0x5b /* [ */:
-        open.push(char);
-        expectKey = false;
-        continue;
+        this.open.push(char);
+        this.expectKey = false;
+        return;
       case 0x7d /* } */:
       case 0x5d /* ] */:
-        open.pop();
-        expectKey = false;
-        continue;
+        this.open.pop();
+        this.expectKey = false;
+        return;
       case 0x3a /* : */:
-        expectKey = false;
-        continue;
+        this.expectKey = false;
+        return;
       case 0x2c /* , */:
-        expectKey = open.at(-1) === 0x7b;
-        continue;
-    }
-    if (char === MINUS || (char >= 0x30 && char <= 0x39)) {
-      let end = i + 1;
-      let decimal = false;
-      for (; end < text.length; end++) {
-        const next = text.charCodeAt(end);
-        if (next === 0x2e /* . */ || next === 0x65 /* e */ || next === 0x45 /* E */) decimal = true;
-        else if (!((next >= 0x30 && next <= 0x39) || next === MINUS || next === 0x2b /* + */)) break;
-      }
-      const inField = open.length === messageDepth || (open.length === messageDepth + 1 && open.at(-1) === 0x5b);
-      if (decimal && inField && key !== undefined) {
-        let fields = found.get(message);
-        if (!fields) found.set(message, (fields = new Set()));
-        fields.add(key);
-      }
-      i = end - 1;
+        this.expectKey = this.open.at(-1) === 0x7b;
+        return;
     }
   }
-  return found;
+
+  /** A number from its first character: written with a fraction or exponent, directly in a top-level field or a list of one, it marks the field. */
+  number(first: number): number {
+    const { text, open, messageDepth } = this;
+    let end = first + 1;
+    let decimal = false;
+    for (; end < text.length; end++) {
+      const next = text.charCodeAt(end);
+      if (next === 0x2e /* . */ || next === 0x65 /* e */ || next === 0x45 /* E */) decimal = true;
+      else if (!(isDigit(next) || next === MINUS || next === 0x2b /* + */)) break;
+    }
+    const inField = open.length === messageDepth || (open.length === messageDepth + 1 && open.at(-1) === 0x5b);
+    if (decimal && inField && this.key !== undefined) {
+      let fields = this.found.get(this.message);
+      if (!fields) this.found.set(this.message, (fields = new Set()));
+      fields.add(this.key);
+    }
+    return end - 1;
+  }
 }

@@ -28,6 +28,24 @@ export function isRetentionDays(days: unknown): boolean {
   return typeof days === 'number' && Number.isInteger(days) && days > 0;
 }
 
+/** The settings whose values have a shape of their own (the others take any text without a control character). */
+const VALUE_PROBLEMS: Partial<Record<SettingKey, (value: string) => string | undefined>> = {
+  timeout: (value) => {
+    const seconds = Number(value);
+    return value.trim() !== '' && Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS
+      ? undefined
+      : `timeout "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (0 would mean no request could ever finish)`;
+  },
+  retentionDays: (value) => (/^\d+$/.test(value.trim()) && isRetentionDays(Number(value)) ? undefined : `retentionDays "${value}" is not a whole number of days from 1`),
+  grant: (value) => ((GRANTS as readonly string[]).includes(value) ? undefined : `grant "${value}" is not password, client-credentials or device`),
+  streamCheck: (value) => ((STREAM_CHECK_MODES as readonly string[]).includes(value) ? undefined : `stream check "${value}" is not ${STREAM_CHECK_MODES.join(', ').replace(/, (\w+)$/, ' or $1')}`),
+  clientAuth: (value) => (value === 'post' || value === 'basic' ? undefined : `client authentication "${value}" is not post or basic`),
+  platformVersion: (value) => (isVersion(value) ? undefined : `platform version "${value}" is not a version such as 1.15.164`),
+  brokerList: (value) => brokerListProblem(value),
+  // A bearer token is one run of token68 characters (RFC 6750); a space would split the header.
+  token: (value) => (/\s/.test(value) ? 'the token holds a space; a bearer token has none (copy it again, without what surrounds it)' : undefined),
+};
+
 /** Why the value does not fit the setting, or undefined when it does. The message never repeats a secret. */
 export function settingValueProblem(key: SettingKey, value: string): string | undefined {
   // No setting holds a line break: written into a JAAS line, a properties file or a header, one forges the lines after it.
@@ -35,31 +53,7 @@ export function settingValueProblem(key: SettingKey, value: string): string | un
   if (definitionOf(key).display === 'reference') return isSecretReference(value) ? undefined : notAReference(key);
   if (URL_KEYS.has(key)) return urlProblem(value);
   if (WORD_KEYS.has(key)) return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value) ? undefined : `${key} "${value}" must be a single word of letters, digits, '.', '-' or '_'`;
-  switch (key) {
-    case 'timeout': {
-      const seconds = Number(value);
-      return value.trim() !== '' && Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS
-        ? undefined
-        : `timeout "${value}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (0 would mean no request could ever finish)`;
-    }
-    case 'retentionDays':
-      return /^\d+$/.test(value.trim()) && isRetentionDays(Number(value)) ? undefined : `retentionDays "${value}" is not a whole number of days from 1`;
-    case 'grant':
-      return (GRANTS as readonly string[]).includes(value) ? undefined : `grant "${value}" is not password, client-credentials or device`;
-    case 'streamCheck':
-      return (STREAM_CHECK_MODES as readonly string[]).includes(value) ? undefined : `stream check "${value}" is not ${STREAM_CHECK_MODES.join(', ').replace(/, (\w+)$/, ' or $1')}`;
-    case 'clientAuth':
-      return value === 'post' || value === 'basic' ? undefined : `client authentication "${value}" is not post or basic`;
-    case 'platformVersion':
-      return isVersion(value) ? undefined : `platform version "${value}" is not a version such as 1.15.164`;
-    case 'brokerList':
-      return brokerListProblem(value);
-    case 'token':
-      // A bearer token is one run of token68 characters (RFC 6750); a space would split the header.
-      return /\s/.test(value) ? 'the token holds a space; a bearer token has none (copy it again, without what surrounds it)' : undefined;
-    default:
-      return undefined;
-  }
+  return VALUE_PROBLEMS[key]?.(value);
 }
 
 function urlProblem(value: string): string | undefined {

@@ -7,6 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DpgwError } from '../errors/dpgw-error.js';
+import type * as KafkaModule from '@platformatic/kafka';
+import type { Consumer, RecordsBatch } from '@platformatic/kafka';
 import type { StreamConnection } from './stream-connection.js';
 import { plural } from '../text/plural.js';
 import { boundBrokerFrames, FETCH_MAX_BYTES } from './broker-frames.js';
@@ -51,18 +53,7 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
   const deadline = Date.now() + options.timeoutMs;
   const kafka = await import('@platformatic/kafka');
   const brokers = options.brokers.join(',');
-  // A Consumer for its Metadata, ListOffsets and Fetch calls; its group is never joined.
-  const consumer = new kafka.Consumer({
-    clientId: CLIENT_ID,
-    groupId: CLIENT_ID,
-    bootstrapBrokers: options.brokers,
-    ...(options.username !== undefined ? { sasl: { mechanism: 'SCRAM-SHA-512' as const, username: options.username, password: options.password ?? '' } } : {}),
-    connectTimeout: Math.min(options.timeoutMs, 10_000),
-    timeout: Math.min(options.timeoutMs, 30_000),
-    retries: 1,
-    retryDelay: 250,
-    autocreateTopics: false,
-  });
+  const consumer = readOnlyConsumer(kafka, options);
   ignoreLateConnectionErrors(consumer);
   const frames = boundBrokerFrames(consumer);
   const beforeDeadline = <T>(what: string, work: Promise<T>): Promise<T> => {
@@ -73,15 +64,13 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     });
     return Promise.race([work, late, frames.refused]).finally(() => clearTimeout(timer));
   };
+  const asStreamError = (error: unknown): never => {
+    throw streamError(error, options, topic, options.timeoutMs);
+  };
 
   try {
     trace?.(`stream: metadata of ${topic} from ${brokers}${options.username !== undefined ? ` as ${options.username} (SASL SCRAM-SHA-512)` : ' (no SASL)'}`);
-    let metadata;
-    try {
-      metadata = await beforeDeadline('connecting', consumer.metadata({ topics: [topic] }));
-    } catch (error) {
-      throw streamError(error, options, topic, options.timeoutMs);
-    }
+    const metadata = await beforeDeadline('connecting', consumer.metadata({ topics: [topic] })).catch(asStreamError);
     const topicMetadata = metadata.topics.get(topic);
     if (!topicMetadata) throw unknownTopic(topic, brokers);
     const [earliest, latest] = await beforeDeadline(
@@ -90,16 +79,8 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
         consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.EARLIEST }),
         consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST }),
       ]),
-    ).catch((error: unknown) => {
-      throw streamError(error, options, topic, options.timeoutMs);
-    });
-    const perPartition = BigInt(Math.ceil(limit / Math.max(1, topicMetadata.partitions.length)));
-    const cursors: PartitionCursor[] = topicMetadata.partitions.map((p, partition) => {
-      const start = earliest.get(topic)?.[partition] ?? 0n;
-      const end = latest.get(topic)?.[partition] ?? 0n;
-      const fromEnd = end - perPartition > start ? end - perPartition : start;
-      return { partition, leader: p.leader, next: options.from === 'latest' ? fromEnd : start, end };
-    });
+    ).catch(asStreamError);
+    const cursors = startingCursors(options, topicMetadata.partitions, { earliest: earliest.get(topic) ?? [], latest: latest.get(topic) ?? [] });
     const held = cursors.reduce((sum, c) => sum + (c.end - c.next), 0n);
     trace?.(`stream: ${topic} has ${plural(cursors.length, 'partition')} holding ${plural(held, 'record')}`);
     if (held === 0n) {
@@ -114,50 +95,19 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
       const open = cursors.filter((c) => c.next < c.end);
       if (open.length === 0) return;
       if (Date.now() >= deadline) throw new DeadlineReached('reading');
-      const byLeader = new Map<number, PartitionCursor[]>();
-      for (const cursor of open) byLeader.set(cursor.leader, [...(byLeader.get(cursor.leader) ?? []), cursor]);
-      const answers = await beforeDeadline(
-        'reading',
-        Promise.all(
-          [...byLeader].map(async ([node, partitions]) => ({
-            partitions,
-            response: await consumer.fetch({
-              node,
-              maxWaitTime: FETCH_WAIT_MS,
-              minBytes: 1,
-              maxBytes: Math.min(PARTITION_MAX_BYTES * partitions.length, FETCH_MAX_BYTES),
-              topics: [{ topicId: topicMetadata.id, partitions: partitions.map((c) => ({ partition: c.partition, fetchOffset: c.next, currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: PARTITION_MAX_BYTES })) }],
-            }),
-          })),
-        ),
-      ).catch((error: unknown) => {
+      const answers = await beforeDeadline('reading', fetchFromLeaders(consumer, topicMetadata.id, open)).catch((error: unknown) => {
         if (error instanceof DeadlineReached) throw error;
-        throw streamError(error, options, topic, options.timeoutMs);
+        return asStreamError(error);
       });
       for (const { partitions, response } of answers) {
         for (const answered of response.responses.flatMap((t) => t.partitions)) {
           const cursor = partitions.find((c) => c.partition === answered.partitionIndex);
           if (!cursor) continue;
           if (answered.errorCode !== 0) throw new DpgwError('STREAM_READ_FAILED', `the broker answered error ${answered.errorCode} reading ${topic}/${cursor.partition}`, { where: brokers, hint: 'try again; if it persists, ask the platform team about the topic' });
-          let progressed = false;
-          for (const batch of answered.records ?? []) {
-            const lastInBatch = batch.firstOffset + BigInt(batch.lastOffsetDelta);
-            // Control batches (transaction markers) hold no messages.
-            if ((batch.attributes & kafka.IS_CONTROL) === 0) {
-              for (const record of batch.records) {
-                const offset = batch.firstOffset + BigInt(record.offsetDelta);
-                if (offset < cursor.next || offset >= cursor.end) continue;
-                yield { value: record.value, where: `${topic}/${cursor.partition}@${offset}` };
-                if (++yielded >= limit) return;
-              }
-            }
-            if (lastInBatch + 1n > cursor.next) {
-              cursor.next = lastInBatch + 1n;
-              progressed = true;
-            }
+          for (const record of recordsAnswered(answered, cursor, topic, kafka.IS_CONTROL)) {
+            yield record;
+            if (++yielded >= limit) return;
           }
-          // No batch although records were expected: they were deleted (retention) or compacted away.
-          if (!progressed && (answered.records ?? []).length === 0 && answered.highWatermark <= cursor.next) cursor.end = cursor.next;
         }
       }
     }
@@ -168,6 +118,80 @@ export async function* readTopic(options: ReadTopicOptions): AsyncGenerator<Topi
     const closed = new Promise<void>((resolve) => consumer.close(true, () => resolve()));
     await Promise.race([closed, sleep(Math.max(0, deadline - Date.now()) + CLOSE_GRACE_MS, undefined, { ref: false })]);
   }
+}
+
+/** A Consumer for its Metadata, ListOffsets and Fetch calls; its group is never joined. */
+function readOnlyConsumer(kafka: typeof KafkaModule, options: ReadTopicOptions): Consumer {
+  return new kafka.Consumer({
+    clientId: CLIENT_ID,
+    groupId: CLIENT_ID,
+    bootstrapBrokers: options.brokers,
+    ...(options.username !== undefined ? { sasl: { mechanism: 'SCRAM-SHA-512' as const, username: options.username, password: options.password ?? '' } } : {}),
+    connectTimeout: Math.min(options.timeoutMs, 10_000),
+    timeout: Math.min(options.timeoutMs, 30_000),
+    retries: 1,
+    retryDelay: 250,
+    autocreateTopics: false,
+  });
+}
+
+/** Where each partition's read starts and ends: from its earliest offset, or (`latest`) its share of the limit before its end. */
+function startingCursors(options: ReadTopicOptions, partitions: ReadonlyArray<{ leader: number }>, offsets: { earliest: readonly bigint[]; latest: readonly bigint[] }): PartitionCursor[] {
+  const perPartition = BigInt(Math.ceil(options.limit / Math.max(1, partitions.length)));
+  return partitions.map((p, partition) => {
+    const start = offsets.earliest[partition] ?? 0n;
+    const end = offsets.latest[partition] ?? 0n;
+    const fromEnd = end - perPartition > start ? end - perPartition : start;
+    return { partition, leader: p.leader, next: options.from === 'latest' ? fromEnd : start, end };
+  });
+}
+
+/** One Fetch to each leader, for its open partitions, side by side. */
+function fetchFromLeaders(consumer: Consumer, topicId: string, open: PartitionCursor[]) {
+  const byLeader = new Map<number, PartitionCursor[]>();
+  for (const cursor of open) byLeader.set(cursor.leader, [...(byLeader.get(cursor.leader) ?? []), cursor]);
+  return Promise.all(
+    [...byLeader].map(async ([node, partitions]) => ({
+      partitions,
+      response: await consumer.fetch({
+        node,
+        maxWaitTime: FETCH_WAIT_MS,
+        minBytes: 1,
+        maxBytes: Math.min(PARTITION_MAX_BYTES * partitions.length, FETCH_MAX_BYTES),
+        topics: [{ topicId, partitions: partitions.map((c) => ({ partition: c.partition, fetchOffset: c.next, currentLeaderEpoch: -1, lastFetchedEpoch: -1, partitionMaxBytes: PARTITION_MAX_BYTES })) }],
+      }),
+    })),
+  );
+}
+
+/** A partition's answer to a Fetch, as one record at a time between its cursor's next and end offsets; the cursor moves past what was answered. */
+function* recordsAnswered(answered: AnsweredPartition, cursor: PartitionCursor, topic: string, isControl: number): Generator<TopicRecord> {
+  let progressed = false;
+  for (const batch of answered.records ?? []) {
+    const lastInBatch = batch.firstOffset + BigInt(batch.lastOffsetDelta);
+    // Control batches (transaction markers) hold no messages.
+    if ((batch.attributes & isControl) === 0) {
+      for (const record of batch.records) {
+        const offset = batch.firstOffset + BigInt(record.offsetDelta);
+        if (offset < cursor.next || offset >= cursor.end) continue;
+        yield { value: record.value, where: `${topic}/${cursor.partition}@${offset}` };
+      }
+    }
+    if (lastInBatch + 1n > cursor.next) {
+      cursor.next = lastInBatch + 1n;
+      progressed = true;
+    }
+  }
+  // No batch although records were expected: they were deleted (retention) or compacted away.
+  if (!progressed && (answered.records ?? []).length === 0 && answered.highWatermark <= cursor.next) cursor.end = cursor.next;
+}
+
+/** What dpgw reads of a partition's answer to a Fetch. */
+interface AnsweredPartition {
+  partitionIndex: number;
+  errorCode: number;
+  highWatermark: bigint;
+  records?: RecordsBatch[];
 }
 
 /** What closing may add after the deadline, for a connection that is answering. */

@@ -47,12 +47,7 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   const { options, reporter, io } = context;
   const folder = resolve(io.cwd, context.args[0] ?? '.');
   const manifestFile = join(folder, INIT_MANIFEST_FILE);
-  if (options.schema !== undefined && options.fromMessages !== undefined) {
-    throw new DpgwError('CONFLICTING_ARGUMENTS', 'give --schema or --from-messages, not both', { where: '--from-messages', hint: '--schema takes the schema as it is; --from-messages infers one' });
-  }
-  if (options.schema !== undefined && (options.metric !== undefined || options.timeColumn !== undefined)) {
-    throw new DpgwError('CONFLICTING_ARGUMENTS', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
-  }
+  refuseConflictingSchemaFlags(options);
   // Refused before any question: nothing asked is lost to a file that is there already.
   const schemaTarget = options.schema === undefined ? join(folder, INIT_SCHEMA_FILE) : copiedSchemaPath(folder, resolve(io.cwd, options.schema));
   refuseToReplace([manifestFile, ...(schemaTarget !== undefined ? [schemaTarget] : [])], options.force === true, io.cwd);
@@ -63,21 +58,14 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   const enablement = await chooseEnablement(context, questions, gateway, dataSource, dataSet);
   // An existing enablement's name and groups are the catalog's: written into the manifest only as names dpgw would send.
   requireName('enablement', enablement.value, 'the catalog');
-  const groups = enablement.exists ? enablement.groups.map((group) => requireName('group', group, `the catalog's enablement ${enablement.value}`)) : await questions.flags('--group <group...>', options.group, () => askGroups(context, enablement.value));
-  if (enablement.exists && options.group !== undefined && !sameSet(options.group, enablement.groups)) {
-    reporter.warn(`enablement ${enablement.value} exists with groups ${enablement.groups.join(', ')}; the manifest keeps them (--group ${options.group.join(', ')} is not applied)`);
-  }
+  const groups = await chooseGroups(context, questions, enablement);
 
   const source = await schemaSource(context, questions, gateway, dataSource, dataSet, enablement);
   // A schema given as a file names the table, as `table create` takes the schema's name; an inferred one is named after the table.
   const tableDefault = 'file' in source ? { value: source.schema.schemaName, because: "default: the schema's name" } : { value: dataSet, because: "default: the data set's name" };
   const table = await chosenValue(questions, '--table <name>', options.table, tableDefault, (fallback) => textPrompt(context, 'Table name:', { default: fallback, check: (typed) => nameProblem('table', typed) }));
   const schema = 'file' in source ? undefined : await inferredSchema(context, questions, source.sampled, table.value);
-  const settings = await context.settings();
-  const retentionDefault = Number(settings.values.retentionDays.value ?? 7);
-  const retention = await chosenValue(questions, '--retention-days <days>', options.retentionDays === undefined ? undefined : String(options.retentionDays), { value: String(retentionDefault), because: settings.values.retentionDays.source.kind === 'default' ? 'default' : `from the ${settings.values.retentionDays.source.kind} setting` }, (fallback) =>
-    textPrompt(context, 'Retention in days:', { default: fallback, check: (typed) => (/^[1-9]\d{0,4}$/.test(typed) && Number(typed) <= 36_500 ? undefined : 'a whole number of days from 1 to 36500') }),
-  );
+  const retention = await chooseRetention(context, questions);
   questions.done();
 
   // The files: the schema first (the manifest names it), then the manifest; a failure leaves neither.
@@ -86,29 +74,18 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   });
   const schemaFile = await writeSchema(folder, source, schema, options.force === true, io.cwd);
   const shownManifest = shownPath(io.cwd, manifestFile);
-  const text = initManifestText(
-    {
-      dataSource,
-      dataSet,
-      enablement,
-      groups,
-      schemaFile: relative(folder, schemaFile.path).split(sep).join('/'),
-      schemaFrom: 'file' in source ? `from ${source.file}` : `inferred from ${source.sampled.described}; review it`,
-      table,
-      retentionDays: { value: Number(retention.value), chosenBecause: retention.chosenBecause },
-      ...(nameProblem('manifest', basename(resolve(folder))) === undefined ? { name: basename(resolve(folder)) } : {}),
-    } satisfies InitManifest,
-    shownManifest,
-  );
-  try {
-    await writeOutputFile(manifestFile, text, 0o644, { force: options.force === true });
-  } catch (error) {
-    if (schemaFile.written) await rm(schemaFile.path, { force: true });
-    throw cannotWrite(manifestFile, error);
-  }
-  // The manifest as provision reads it: what init writes must load without a problem.
-  const loaded = await loadManifest(manifestFile);
-  if (loaded.problems.length > 0) throw new DpgwError('UNEXPECTED_FAILURE', `internal error: the written manifest has a problem: ${loaded.problems[0]!.message}`, { where: manifestFile, hint: 'please report it' });
+  const manifest: InitManifest = {
+    dataSource,
+    dataSet,
+    enablement,
+    groups,
+    schemaFile: relative(folder, schemaFile.path).split(sep).join('/'),
+    schemaFrom: 'file' in source ? `from ${source.file}` : `inferred from ${source.sampled.described}; review it`,
+    table,
+    retentionDays: { value: Number(retention.value), chosenBecause: retention.chosenBecause },
+    ...(nameProblem('manifest', basename(resolve(folder))) === undefined ? { name: basename(resolve(folder)) } : {}),
+  };
+  await writeManifest(manifestFile, initManifestText(manifest, shownManifest), schemaFile, options.force === true);
 
   const shownSchema = shownPath(io.cwd, schemaFile.path);
   reporter.success(`wrote ${shownManifest}${schemaFile.written ? ` and ${shownSchema}` : ''}`);
@@ -121,6 +98,50 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   }
   return { data, human: () => [] };
 };
+
+/** --schema gives a schema as it is: the flags that find or shape an inferred one are refused beside it. */
+function refuseConflictingSchemaFlags(options: Context['options']): void {
+  if (options.schema !== undefined && options.fromMessages !== undefined) {
+    throw new DpgwError('CONFLICTING_ARGUMENTS', 'give --schema or --from-messages, not both', { where: '--from-messages', hint: '--schema takes the schema as it is; --from-messages infers one' });
+  }
+  if (options.schema !== undefined && (options.metric !== undefined || options.timeColumn !== undefined)) {
+    throw new DpgwError('CONFLICTING_ARGUMENTS', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
+  }
+}
+
+/** An existing enablement's groups are the catalog's (--group is then only warned of); a new one's are given or asked for. */
+async function chooseGroups(context: Context, questions: Questions, enablement: Chosen<string> & { exists: boolean; groups: string[] }): Promise<string[]> {
+  const { options, reporter } = context;
+  if (!enablement.exists) return questions.flags('--group <group...>', options.group, () => askGroups(context, enablement.value));
+  const groups = enablement.groups.map((group) => requireName('group', group, `the catalog's enablement ${enablement.value}`));
+  if (options.group !== undefined && !sameSet(options.group, enablement.groups)) {
+    reporter.warn(`enablement ${enablement.value} exists with groups ${enablement.groups.join(', ')}; the manifest keeps them (--group ${options.group.join(', ')} is not applied)`);
+  }
+  return groups;
+}
+
+/** The retention: the flag, else asked for, else the setting's (and where it came from). */
+async function chooseRetention(context: Context, questions: Questions): Promise<Chosen<string>> {
+  const { options } = context;
+  const settings = await context.settings();
+  const retentionDefault = Number(settings.values.retentionDays.value ?? 7);
+  return chosenValue(questions, '--retention-days <days>', options.retentionDays === undefined ? undefined : String(options.retentionDays), { value: String(retentionDefault), because: settings.values.retentionDays.source.kind === 'default' ? 'default' : `from the ${settings.values.retentionDays.source.kind} setting` }, (fallback) =>
+    textPrompt(context, 'Retention in days:', { default: fallback, check: (typed) => (/^[1-9]\d{0,4}$/.test(typed) && Number(typed) <= 36_500 ? undefined : 'a whole number of days from 1 to 36500') }),
+  );
+}
+
+/** The manifest written after its schema: a failure removes the schema init wrote, so it leaves neither. */
+async function writeManifest(manifestFile: string, text: string, schemaFile: { path: string; written: boolean }, force: boolean): Promise<void> {
+  try {
+    await writeOutputFile(manifestFile, text, 0o644, { force });
+  } catch (error) {
+    if (schemaFile.written) await rm(schemaFile.path, { force: true });
+    throw cannotWrite(manifestFile, error);
+  }
+  // The manifest as provision reads it: what init writes must load without a problem.
+  const loaded = await loadManifest(manifestFile);
+  if (loaded.problems.length > 0) throw new DpgwError('UNEXPECTED_FAILURE', `internal error: the written manifest has a problem: ${loaded.problems[0]!.message}`, { where: manifestFile, hint: 'please report it' });
+}
 
 /**
  * The files init would write that are there already: refused without --force, before anything is asked. The folder
