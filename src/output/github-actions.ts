@@ -6,12 +6,14 @@
  * Workflow commands go to stderr: stdout stays the command's data (--json).
  */
 import { appendFileSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
 import { isSourceLocation, SourceLocation, type Where } from '../errors/source-location.js';
 import { serverText } from '../text/terminal-text.js';
+import { projectPath } from './project-path.js';
 
 export interface GithubActions {
   workspace?: string;
+  /** The folder the command runs in, which a relative file is relative to (default: the process's). */
+  cwd?: string;
   summaryFile?: string;
   outputFile?: string;
 }
@@ -48,9 +50,7 @@ export function whereInWorkspace(actions: GithubActions, where: Where): string {
 
 /** A file inside the workspace relative to it, with forward slashes; one outside it as given. */
 function workspaceFile(actions: GithubActions, file: string): string {
-  const inWorkspace = actions.workspace && isAbsolute(file) ? relative(actions.workspace, file) : file;
-  const shown = inWorkspace.startsWith(`..${sep}`) || inWorkspace === '..' ? file : inWorkspace;
-  return shown.split(sep).join('/');
+  return projectPath(file, actions.workspace, actions.cwd ?? process.cwd());
 }
 
 /** A folded block of the job's log opens with `::group::title`, its lines follow, and GROUP_END closes it. */

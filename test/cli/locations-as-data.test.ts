@@ -60,6 +60,18 @@ describe('places in files whose names hold `:line:column`', () => {
     expect(outputs).toMatchObject({ 'exit-code': '2', failed: '2' });
   });
 
+  it('a manifest named relative to a folder inside the workspace (cd teams/shop && dpgw provision provision.yaml): annotations, the step summary and Code Quality name it from the workspace', async () => {
+    const { env, folder, reports, read } = workflow();
+    const team = join(folder, 'shop');
+    mkdirSync(team);
+    writeFileSync(join(team, 'provision.yaml'), 'name: t\ndataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [g], schema: missing.yaml }\n');
+    const result = await spawnDpgw(['provision', 'provision.yaml', ...reports], { env, cwd: team });
+    expect(result.code, result.stderr).toBe(2);
+    expect(annotations(result.stderr).map((line) => /^::error file=([^,]*),line=(\d+),/.exec(line)?.slice(1))).toEqual([['x%3A9%3A9/shop/provision.yaml', '3']]);
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain('- x:9:9/shop/provision.yaml:3:');
+    expect(read().quality.map((issue) => [issue.location.path, issue.location.lines.begin])).toEqual([['x:9:9/shop/provision.yaml', 3]]);
+  });
+
   it('--json: each problem says where as text, as before, and its field as a path to read without parsing field', async () => {
     const { env, folder } = workflow();
     const manifest = join(folder, 'a:1:2.yaml');

@@ -162,11 +162,11 @@ describe('JUnit (junit.ts)', () => {
 describe('Code Quality (code-quality.ts)', () => {
   it('reports a failed item at its path relative to the project and its line, with a stable fingerprint', () => {
     const items = itemsOf([refused, created], () => new SourceLocation('/ws/teams/shop.yaml', 7, 5));
-    const issues = JSON.parse(codeQualityReport(items, '/ws')) as Array<{ description: string; location: unknown; fingerprint: string }>;
+    const issues = JSON.parse(codeQualityReport(items, '/ws', '/ws')) as Array<{ description: string; location: unknown; fingerprint: string }>;
     expect(issues).toHaveLength(1);
     expect(issues[0]!.location).toEqual({ path: 'teams/shop.yaml', lines: { begin: 7 } });
     expect(issues[0]!.description).toBe('web/clicks: schema: the store said ````\\u0007 **bold** | <b>x</b>\\n::error::x');
-    expect(JSON.parse(codeQualityReport(items, '/ws'))).toEqual(issues);
+    expect(JSON.parse(codeQualityReport(items, '/ws', '/ws'))).toEqual(issues);
   });
 });
 

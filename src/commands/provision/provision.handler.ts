@@ -383,7 +383,7 @@ async function writeReports(context: ProvisionContext, file: string, itemsOfRun:
   const items = itemsOfRun();
   const suite = `dpgw provision ${file}`;
   for (const request of requests) {
-    const text = request.kind === 'junit' ? junitReport(suite, items) : codeQualityReport(items, context.io.env.CI_PROJECT_DIR || process.cwd());
+    const text = request.kind === 'junit' ? junitReport(suite, items) : codeQualityReport(items, context.io.env.CI_PROJECT_DIR || process.cwd(), process.cwd());
     await writeFileAtomic(request.file, text, 0o644, REPORT_FILE);
   }
 }

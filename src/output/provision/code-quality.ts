@@ -1,17 +1,18 @@
 /** `--report codequality=FILE`: GitLab's Code Quality format, an issue per failed report item at its path (relative to the project) and line. */
 import { createHash } from 'node:crypto';
-import { isAbsolute, relative, sep } from 'node:path';
+import { projectPath } from '../project-path.js';
 import type { ReportItem } from '../../provision/ci-reports.js';
 import { isSourceLocation } from '../../errors/source-location.js';
 import { serverText } from '../../text/terminal-text.js';
 import { reportText } from './report-text.js';
 
-export function codeQualityReport(items: ReportItem[], projectDir: string): string {
+/** `cwd`: the folder the command ran in, which a relative manifest path is relative to. */
+export function codeQualityReport(items: ReportItem[], projectDir: string, cwd: string): string {
   const issues = items
     .filter((item) => item.failure !== undefined)
     .map((item) => {
       const position = isSourceLocation(item.where) ? item.where : undefined;
-      const path = position ? projectPath(position.file, projectDir) : 'provision manifest';
+      const path = position ? projectPath(position.file, projectDir, cwd) : 'provision manifest';
       const description = serverText(reportText(`${item.name}: ${item.failure}`));
       return {
         description,
@@ -24,7 +25,3 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
   return `${JSON.stringify(issues, null, 2)}\n`;
 }
 
-function projectPath(file: string, projectDir: string): string {
-  const inside = isAbsolute(file) ? relative(projectDir, file) : file;
-  return (inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/');
-}
