@@ -74,4 +74,25 @@ describe('--dry-run of a single command prints its plan', () => {
     const missing = await dpgw(['table', 'delete', 'nosuch', '--dry-run']);
     expect(missing.code).toBe(9);
   });
+
+  it('table create: the plan record\'s POST; a table the store holds is refused, with no POST', async () => {
+    const { dpgw, changes } = await setUp();
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);
+    expect((await dpgw(['schema', 'push', TRACK_SCHEMA_FILE])).code).toBe(0);
+    const before = changes().length;
+    const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--dry-run', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const planned = JSON.parse(result.stdout);
+    const table = planned.steps.find((s: { step: string }) => s.step === 'table');
+    expect(table).toMatchObject({ action: 'create', request: { method: 'POST', path: '/api/internal/olap/tables' } });
+    expect(planned.requests).toEqual([table.request]);
+    expect(planned.steps.map((s: { step: string }) => s.step)).toEqual(['stream', 'sample', 'schema', 'table', 'consume']);
+    expect(changes().length).toBe(before);
+
+    expect((await dpgw(['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--wait-consuming', '0'])).code).toBe(0);
+    const again = await dpgw(['table', 'create', '--dataset', 'track', '--schema', TRACK_SCHEMA_FILE, '--dry-run']);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toContain('table: table track exists: the run would fail (TABLE_EXISTS) and change nothing');
+    expect(again.stdout).not.toContain('POST');
+  });
 });
