@@ -15,6 +15,8 @@ import { applySchema, planSchema, refusedSchemaRecord } from './steps/schema-ste
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyDeletion, planDeletion, type DeletionApplyInputs, type DeletionTarget } from './steps/delete-step.js';
 import type { StepRecord } from './steps/step-record.js';
+import { everyDataSetListed, newCatalogCache, type EnableRequest, type EnableResult } from '../catalog/enable-data-set.js';
+import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream, type StreamChecked } from './steps/stream-step.js';
 import { applySample, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
 import { applyTable, planTableCreate } from './steps/table-step.js';
@@ -38,6 +40,34 @@ export function failureOf(walked: StepWalk): unknown {
 export function recordOf(walked: StepWalk, name: StepRecord['step']): StepRecord {
   return walked.steps.find((record) => record.step === name)!;
 }
+
+export interface EnableInputs {
+  client: GatewayClient;
+  request: EnableRequest;
+  /** Set by the apply: the enablement, the topic, the data set's links. */
+  result?: EnableResult;
+}
+
+/** `enable`: provision's enable step, for the data set given. */
+export const ENABLE_STEPS: readonly Step<EnableInputs>[] = [
+  {
+    name: 'enable',
+    needs: [],
+    attempts: 'create',
+    stopsBefore: false,
+    async plan({ client, request }) {
+      // The catalog's reads shared: the data source, its enablements and its data sets asked once.
+      const catalogCache = request.catalogCache ?? newCatalogCache('call');
+      const planned = { ...request, catalogCache };
+      return (await planEnable(client, planned, () => everyDataSetListed(client, catalogCache))).record;
+    },
+    async apply(inputs) {
+      const { record, result } = await applyEnable(inputs.client, inputs.request);
+      inputs.result = result;
+      return record;
+    },
+  },
+];
 
 export interface SchemaPushInputs {
   client: GatewayClient;

@@ -95,4 +95,24 @@ describe('--dry-run of a single command prints its plan', () => {
     expect(again.stdout).toContain('table: table track exists: the run would fail (TABLE_EXISTS) and change nothing');
     expect(again.stdout).not.toContain('POST');
   });
+
+  it('enable: the plan record\'s requests, the enablement then the data set; a data set enabled already sends nothing', async () => {
+    const { dpgw, changes } = await setUp();
+    const args = ['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP];
+    const fresh = await dpgw([...args, '--dry-run', '--json']);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const planned = JSON.parse(fresh.stdout);
+    expect(planned.steps).toEqual([expect.objectContaining({ step: 'enable', action: 'create' })]);
+    expect(planned.requests.map((r: { method: string }) => r.method)).toEqual(['POST', 'PUT']);
+    expect(planned.requests).toEqual(planned.steps[0].requests);
+    expect(changes()).toEqual([]);
+
+    expect((await dpgw(args)).code).toBe(0);
+    const before = changes().length;
+    const again = await dpgw([...args, '--dry-run']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('track is enabled already');
+    expect(again.stdout).not.toMatch(/^(POST|PUT) /m);
+    expect(changes().length).toBe(before);
+  });
 });

@@ -27,8 +27,8 @@ export function renderDryRun(requests: DryRunRequest[], extra: Record<string, un
  * with each step's reason, and prints no request.
  */
 export function renderPlannedSteps(records: StepRecord[], extra: Record<string, unknown> = {}): CommandOutput {
-  const requests = records.flatMap((record) => (record.request ? [record.request] : []));
-  const steps = records.map((record) => (record.request ? { ...record, request: { ...record.request, ...(record.request.body === undefined ? {} : { body: maskSecrets(record.request.body) }) } } : record));
+  const requests = records.flatMap((record) => record.requests ?? (record.request ? [record.request] : []));
+  const steps = maskSecrets(records);
   // A step the store would refuse: exit 2, as the command would fail (as provision's plan).
   const refused = records.some((record) => record.action === 'refused') ? { exitCode: ExitCode.Usage } : {};
   if (requests.length) return { ...renderDryRun(requests, { steps, ...extra }), ...refused };
