@@ -50,6 +50,16 @@ describe('--dry-run of a single command prints its plan', () => {
     expect(result.stderr.trim().split('\n').filter((line) => line.includes('not compared with the store'))).toHaveLength(1);
   });
 
+  it('table create --topic without a reachable gateway: the table\'s POST, with one warning that it was not compared', async () => {
+    const { dpgw, sandbox } = await setUp();
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);
+    const env = { ...(await adminPipelineEnv(sandbox)), DPGW_GATEWAY: 'http://127.0.0.1:9' };
+    const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--topic', 'mock-data-library.track.track', '--schema', TRACK_SCHEMA_FILE, '--dry-run'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('POST /api/internal/olap/tables');
+    expect(result.stderr.trim().split('\n').filter((line) => line.includes('not compared with the store'))).toHaveLength(1);
+  });
+
   it('storage touch: the plan record\'s GET', async () => {
     const { dpgw, changes } = await setUp();
     expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);

@@ -7,7 +7,7 @@ import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
 import { buildTable, type BuiltTable } from '../../olap/build-table.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { requireWord } from '../../settings/setting-values.js';
-import { renderPlannedSteps } from '../shared/dry-run.js';
+import { plannedWithReads, renderPlannedSteps } from '../shared/dry-run.js';
 import { hiddenPrompt } from '../shared/prompts.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
@@ -16,6 +16,7 @@ import { tableNameArgument } from '../shared/store-questions.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, type Consumption } from '../../olap/consumption.js';
 import { checkIgnored } from '../../provision/steps/sample-step.js';
+import { uncomparedTableCreate } from '../../provision/steps/table-step.js';
 import { walkSteps } from '../../provision/executor.js';
 import { failureOf, recordOf, TABLE_CREATE_STEPS, type TableCreateInputs } from '../../provision/command-steps.js';
 import { timeoutMs } from '../../settings/setting-values.js';
@@ -82,8 +83,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   // A column to pass unjudged that the schema lacks is a typo: refused before anything is read or sent, --dry-run included.
   if (built.schema && options.sampleIgnore) checkIgnored({ columns: options.sampleIgnore, where: '--sample-ignore' }, built.schema);
   const stream = streamConnectionOf(settings, streamPassword);
-  const given: TableCreateInputs = {
-    client: await context.gateway(),
+  const given: Omit<TableCreateInputs, 'client'> = {
     table: built.table,
     topic: built.topic,
     olapSegment: requireWord(settings, 'olapSegment'),
@@ -99,23 +99,18 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     warn: (line) => reporter.warn(line),
     success: (line) => reporter.success(line),
   };
-  if (options.dryRun === true) {
-    try {
-      return renderPlannedSteps((await walkSteps('plan', TABLE_CREATE_STEPS, given)).steps, { topic: built.topic });
-    } finally {
-      await given.preflight?.close();
-    }
-  }
+  if (options.dryRun === true) return dryRunOfCreate(context, given);
   // provision's steps, walked as provision walks them: the stream pre-flight, the sample check, the table, the consumption check.
-  const walked = await walkSteps('apply', TABLE_CREATE_STEPS, given);
+  const applied: TableCreateInputs = { ...given, client: await context.gateway() };
+  const walked = await walkSteps('apply', TABLE_CREATE_STEPS, applied);
   const tableName = built.table.tableName;
   const data = (consumption: Consumption | undefined) => ({
     tableName,
     schemaName: built.schemaName,
     topic: built.topic,
-    status: given.answer!.status,
-    response: given.answer!.body ?? null,
-    stream: given.stream?.facts ? { checked: true, partitions: given.stream.facts.partitions } : { checked: false, ...(given.stream?.skippedBecause !== undefined ? { skipped: given.stream.skippedBecause } : {}) },
+    status: applied.answer!.status,
+    response: applied.answer!.body ?? null,
+    stream: applied.stream?.facts ? { checked: true, partitions: applied.stream.facts.partitions } : { checked: false, ...(applied.stream?.skippedBecause !== undefined ? { skipped: applied.stream.skippedBecause } : {}) },
     consumption,
   });
   const failure = failureOf(walked);
@@ -126,10 +121,24 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   if (failure !== undefined) throw failure;
   const consumed = recordOf(walked, 'consume');
   if (consumed.status === 'passed') reporter.success(consumed.reason);
-  else reporter.warn(`table ${tableName}: ${consumptionText(given.consumption!)}`);
+  else reporter.warn(`table ${tableName}: ${consumptionText(applied.consumption!)}`);
   reporter.next(`dpgw storage touch --dataset ${built.dataSet}${inputs.enablement ? ` --enablement ${inputs.enablement}` : ''}`);
-  return { data: data(given.consumption), human: () => [] };
+  return { data: data(applied.consumption), human: () => [] };
 };
+
+/** create --dry-run: the steps' plan, read as the run would; with the gateway out of reach, the table's POST not compared. */
+async function dryRunOfCreate(context: ContextOf<TableCreateCommand>, given: Omit<TableCreateInputs, 'client'>) {
+  try {
+    const planned = await plannedWithReads(
+      async () => (await walkSteps('plan', TABLE_CREATE_STEPS, { ...given, client: await context.gateway() })).steps,
+      (why) => [uncomparedTableCreate(given.table, given.olapSegment, why)],
+      (line) => context.reporter.warn(line),
+    );
+    return renderPlannedSteps(planned, { topic: given.topic });
+  } finally {
+    await given.preflight?.close();
+  }
+}
 
 export const render: HandlerOf<TableRenderCommand> = async (context) => {
   const built = await build(context, await tableInputs(context), true);

@@ -142,7 +142,11 @@ export async function planTableCreate(client: GatewayClient, table: RealtimeTabl
   const name = table.tableName;
   const read = await client.getTable(name);
   if (read.kind === 'found') return { step: 'table', action: 'refused', reason: `table ${name} exists: the run would fail (TABLE_EXISTS) and change nothing; ${existingHint}` };
-  const request = { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) };
-  if (read.kind === 'not-exposed') return { step: 'table', action: 'not-compared', reason: `POST table ${name}; if it exists, not compared: ${read.why}`, request };
-  return { step: 'table', action: 'create', reason: `POST table ${name} (new)`, request };
+  if (read.kind === 'not-exposed') return uncomparedTableCreate(table, olapSegment, read.why);
+  return { step: 'table', action: 'create', reason: `POST table ${name} (new)`, request: { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) } };
+}
+
+/** `table create`'s plan where the store's table could not be read (not exposed, or the gateway out of reach): the POST, not compared. */
+export function uncomparedTableCreate(table: RealtimeTableDefinition, olapSegment: string, why: string): StepRecord {
+  return { step: 'table', action: 'not-compared', reason: `POST table ${table.tableName}; if it exists, not compared: ${why}`, request: { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) } };
 }
