@@ -67,7 +67,7 @@ describe('dpgw table delete', () => {
     expect(sandbox.store.tables.has('track')).toBe(false);
   });
 
-  it('--dry-run prints the request and sends nothing', async () => {
+  it('--dry-run reads as the run would, prints the DELETE it would send, and sends nothing that changes the store', async () => {
     const { sandbox, dpgw } = await provisioned();
     const result = await dpgw(['table', 'delete', 'track', '--dry-run', '--json']);
     expect(result.code, result.stderr).toBe(0);
@@ -76,7 +76,8 @@ describe('dpgw table delete', () => {
     expect(document.steps).toEqual([expect.objectContaining({ step: 'table', action: 'delete' })]);
     const human = await dpgw(['table', 'delete', 'track', '--dry-run']);
     expect(human.stdout).toContain('DELETE /api/internal/olap/tables/track?type=realtime');
-    expect(sandbox.requestLog.of('gateway')).toEqual([]);
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(sandbox.store.tables.has('track')).toBe(true);
   });
 
   it('a table the store does not hold: exit 9, TABLE_NOT_FOUND, one line, no DELETE', async () => {

@@ -121,7 +121,7 @@ describe('dpgw schema push', () => {
     expect(Object.keys(body)).toEqual(['schemaName', 'dimensionFieldSpecs', 'metricFieldSpecs', 'dateTimeFieldSpecs']);
   });
 
-  it('the same schema again sends nothing and says so; --dry-run sends nothing', async () => {
+  it('the same schema again sends nothing and says so; --dry-run says nothing would be sent', async () => {
     const { dpgw, gatewayLog } = await setUp();
     expect((await dpgw(['schema', 'push', SCHEMA])).code).toBe(0);
     const again = await dpgw(['schema', 'push', SCHEMA, '--json']);
@@ -130,7 +130,8 @@ describe('dpgw schema push', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ schemaName: 'track', change: 'unchanged', status: null });
     const dry = await dpgw(['schema', 'push', SCHEMA, '--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('POST /api/internal/olap/schemas');
+    expect(dry.stdout).toContain('schema track: no changes');
+    expect(dry.stdout).not.toContain('POST /api/internal/olap/schemas');
     expect(gatewayLog().filter((e) => e.method === 'POST')).toHaveLength(1);
   });
 

@@ -2,10 +2,11 @@
 import { serverText } from '../../text/terminal-text.js';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { EnableCommand } from './enable.flags.js';
-import { enableDataSet, type EnableRequest } from '../../catalog/enable-data-set.js';
-import { applyEnable } from '../../provision/steps/enable-step.js';
+import type { EnableRequest } from '../../catalog/enable-data-set.js';
+import { walkSteps } from '../../provision/executor.js';
+import { ENABLE_STEPS, failureOf, type EnableInputs } from '../../provision/command-steps.js';
 import { startProgress, type Progress } from '../../output/progress.js';
-import { renderDryRun } from '../shared/dry-run.js';
+import { renderPlannedSteps } from '../shared/dry-run.js';
 import { Questions } from '../shared/questions.js';
 import { askEnablement, askGroups, enablementExists } from '../shared/catalog-questions.js';
 import { offeredDataSetFlags } from '../shared/data-set-question.js';
@@ -36,20 +37,19 @@ export const enable: HandlerOf<EnableCommand> = async (context) => {
       groups,
       enablement,
       waitTimeoutMs: options.waitTimeout * 1000,
-      dryRun: options.dryRun === true,
       warn: (message) => reporter.warn(message),
       onWaiting: (elapsed) => {
         progress ??= startProgress(reporter, context.io, `waiting for the topic of ${dataSet}`);
         progress.update(`waiting for the topic of ${dataSet} (${Math.round(elapsed / 1000)} s)`);
       },
     };
-    if (request.dryRun) {
-      const planned = await enableDataSet(gateway, request);
-      return renderDryRun(planned.planned ?? [], { dataSource: planned.dataSource, enablement: planned.enablement });
-    }
+    const inputs: EnableInputs = { client: gateway, request };
+    if (options.dryRun === true) return renderPlannedSteps((await walkSteps('plan', ENABLE_STEPS, inputs)).steps, { dataSource, enablement: enablement ?? dataSet });
     // provision's enable step.
-    const { result } = await applyEnable(gateway, request);
+    const walked = await walkSteps('apply', ENABLE_STEPS, inputs);
     progress?.stop();
+    if (walked.outcome !== 'done') throw failureOf(walked);
+    const result = inputs.result!;
     const enablementNote = result.enablement.created ? `created enablement ${result.enablement.name} for groups ${result.enablement.groups.join(', ')}` : `reused enablement ${result.enablement.name}`;
     reporter.success(`${result.change === 'already' ? `${dataSet} was already enabled` : `enabled ${dataSet}`} (${enablementNote}); topic ${serverText(result.topic ?? '-')}`);
     reporter.next(`dpgw schema push <schema file>   then   dpgw table create --dataset ${dataSet} --schema <schema file>`);

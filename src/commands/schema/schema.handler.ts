@@ -17,13 +17,13 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { FILLED_TIME_COLUMN, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
 import { MessageFit, notJudgedWarning } from '../../schema-inference/message-fit.js';
 import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
-import { paths } from '../../contract/paths.js';
 import { ExitCode } from '../../errors/exit-code.js';
 import { loadSchema, schemaIssues } from '../../olap/load-schema.js';
 import { isWarning, issueLine, schemaColumns } from '../../olap/schema-validation.js';
 import { requireWord, timeoutMs } from '../../settings/setting-values.js';
-import { renderDryRun } from '../shared/dry-run.js';
-import { applySchema } from '../../provision/steps/schema-step.js';
+import { plannedWithReads, renderPlannedSteps } from '../shared/dry-run.js';
+import { walkSteps } from '../../provision/executor.js';
+import { failureOf, recordOf, SCHEMA_PUSH_STEPS, unreadSchemaPush, type SchemaPushInputs } from '../../provision/command-steps.js';
 import { Questions } from '../shared/questions.js';
 import { askSchemaFile } from '../shared/file-questions.js';
 import { schemaNameArgument } from '../shared/store-questions.js';
@@ -39,13 +39,22 @@ async function schemaFileArgument(context: ContextOf<SchemaPushCommand> | Contex
 export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const file = await schemaFileArgument(context);
   const schema = await loadSchema(file, (line) => context.reporter.warn(line));
+  const olapSegment = requireWord(await context.settings(), 'olapSegment');
+  const given = { schema, olapSegment, where: file };
   if (context.options.dryRun === true) {
-    const settings = await context.settings();
-    return renderDryRun([{ method: 'POST', path: paths.olapSchemas(requireWord(settings, 'olapSegment')), body: schema }]);
+    const planned = await plannedWithReads(
+      async () => (await walkSteps('plan', SCHEMA_PUSH_STEPS, { ...given, client: await context.gateway() })).steps,
+      async (why) => [await unreadSchemaPush(given, why)],
+      (line) => context.reporter.warn(line),
+    );
+    return renderPlannedSteps(planned);
   }
-  const gateway = await context.gateway();
   // provision's schema step: compared with the store first, so the same schema sends nothing and one the store would refuse is refused here.
-  const { record, answer } = await applySchema(gateway, { schema, where: file, refusedHint: 'nothing was sent' });
+  const inputs: SchemaPushInputs = { ...given, client: await context.gateway() };
+  const walked = await walkSteps('apply', SCHEMA_PUSH_STEPS, inputs);
+  if (walked.outcome !== 'done') throw failureOf(walked);
+  const record = recordOf(walked, 'schema');
+  const { answer } = inputs;
   context.reporter.success(record.reason);
   for (const line of record.difference ?? []) context.reporter.info(`  ${line}`);
   context.reporter.next(`dpgw table create --dataset <data set> --schema ${file}`);

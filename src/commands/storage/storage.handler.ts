@@ -2,13 +2,13 @@
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { StorageTouchCommand } from './storage.flags.js';
 import { storageDecision, storagePathParts } from '../../catalog/table-and-storage-steps.js';
-import { applyStorage } from '../../provision/steps/storage-step.js';
+import { walkSteps } from '../../provision/executor.js';
+import { failureOf, STORAGE_TOUCH_STEPS, type StorageTouchInputs } from '../../provision/command-steps.js';
 import { checkedWhenSet } from '../../settings/setting-values.js';
 import { resolveDataSet } from '../../catalog/resolve-data-set.js';
 import { STORAGE_TOUCH_NOT_NEEDED_FROM } from '../../contract/constants.js';
-import { paths } from '../../contract/paths.js';
 import { whereSet } from '../../settings/resolve-settings.js';
-import { renderDryRun } from '../shared/dry-run.js';
+import { renderPlannedSteps } from '../shared/dry-run.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
 
@@ -36,8 +36,11 @@ export const touch: HandlerOf<StorageTouchCommand> = async (context) => {
     return { data: { ...base, touched: false, reason: decision.reason }, human: () => [] };
   }
   if (!decision.versionKnown) reporter.info(`platform version unknown (no --platform-version, and the gateway has no /api/version): touching the storage anyway, a harmless GET`);
-  if (options.dryRun === true) return renderDryRun([{ method: 'GET', path: paths.dataSetStorage(selfHref, storageId) }], base);
-  const { answer } = await applyStorage(gateway, storage, { version, force: options.force === true });
+  const inputs: StorageTouchInputs = { client: gateway, storage, version, force: options.force === true };
+  if (options.dryRun === true) return renderPlannedSteps((await walkSteps('plan', STORAGE_TOUCH_STEPS, inputs)).steps, base);
+  const walked = await walkSteps('apply', STORAGE_TOUCH_STEPS, inputs);
+  if (walked.outcome !== 'done') throw failureOf(walked);
+  const { answer } = inputs;
   const said = typeof answer?.body === 'object' && answer.body !== null && typeof (answer.body as { message?: unknown }).message === 'string' ? `: ${(answer.body as { message: string }).message}` : '';
   reporter.success(`touched the default storage of ${dataSetName}${said}`);
   reporter.next('query the table as a member of an enablement group');

@@ -4,11 +4,10 @@ import type { TableCreateCommand, TableDeleteCommand, TableGetCommand, TableRend
 import { deleteFromStore } from '../shared/store-delete.js';
 import { shownFromStore } from '../shared/store-read.js';
 import { topicOfDataSet } from '../../catalog/resolve-data-set.js';
-import { paths } from '../../contract/paths.js';
 import { buildTable, type BuiltTable } from '../../olap/build-table.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { requireWord } from '../../settings/setting-values.js';
-import { renderDryRun } from '../shared/dry-run.js';
+import { plannedWithReads, renderPlannedSteps } from '../shared/dry-run.js';
 import { hiddenPrompt } from '../shared/prompts.js';
 import { Questions } from '../shared/questions.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
@@ -16,16 +15,13 @@ import { askSchemaFile } from '../shared/file-questions.js';
 import { tableNameArgument } from '../shared/store-questions.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { consumptionText, type Consumption } from '../../olap/consumption.js';
-import { applyStream } from '../../provision/steps/stream-step.js';
-import { applyTable } from '../../provision/steps/table-step.js';
-import { applySample, checkIgnored, sampleCheckSkipped } from '../../provision/steps/sample-step.js';
-import type { GatewayClient } from '../../gateway/gateway-client.js';
-import type { AnalyticsSchema } from '../../contract/types.js';
-import { applyConsume } from '../../provision/steps/consume-step.js';
+import { checkIgnored } from '../../provision/steps/sample-step.js';
+import { uncomparedTableCreate } from '../../provision/steps/table-step.js';
+import { walkSteps } from '../../provision/executor.js';
+import { failureOf, recordOf, TABLE_CREATE_STEPS, type TableCreateInputs } from '../../provision/command-steps.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
-import { SKIP_STREAM_CHECK_FLAG, StreamPreflight, streamCheckSkipped } from '../../stream/stream-preflight.js';
-import { plural } from '../../text/plural.js';
+import { StreamPreflight } from '../../stream/stream-preflight.js';
 import { jsonLines } from '../../output/document-lines.js';
 
 /** What create and render fill the table from: the data set (and its enablement) and the schema, as given or asked for. */
@@ -86,77 +82,62 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const { streamPassword } = built;
   // A column to pass unjudged that the schema lacks is a typo: refused before anything is read or sent, --dry-run included.
   if (built.schema && options.sampleIgnore) checkIgnored({ columns: options.sampleIgnore, where: '--sample-ignore' }, built.schema);
-  if (options.dryRun === true) {
-    return renderDryRun([{ method: 'POST', path: paths.olapTables(requireWord(settings, 'olapSegment')), body: built.table }], { topic: built.topic });
-  }
+  const stream = streamConnectionOf(settings, streamPassword);
+  const given: Omit<TableCreateInputs, 'client'> = {
+    table: built.table,
+    topic: built.topic,
+    olapSegment: requireWord(settings, 'olapSegment'),
+    schema: built.schema,
+    schemaName: built.schemaName,
+    schemaGiven: inputs.schema,
+    preflight: mode === 'off' ? undefined : new StreamPreflight(stream, { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined }),
+    // Brokers out of reach: the stream's warning says the table is sent unchecked, this check included.
+    sampleCheck: options.sampleCheck === false || mode === 'off' ? undefined : { stream, limit: options.sample, timeoutMs: timeoutMs(settings), mode },
+    ignore: options.sampleIgnore ? { columns: options.sampleIgnore, where: '--sample-ignore' } : undefined,
+    waitMs: options.waitConsuming * 1000,
+    info: (line) => reporter.info(line),
+    warn: (line) => reporter.warn(line),
+    success: (line) => reporter.success(line),
+  };
+  if (options.dryRun === true) return dryRunOfCreate(context, given);
+  // provision's steps, walked as provision walks them: the stream pre-flight, the sample check, the table, the consumption check.
+  const applied: TableCreateInputs = { ...given, client: await context.gateway() };
+  const walked = await walkSteps('apply', TABLE_CREATE_STEPS, applied);
   const tableName = built.table.tableName;
-  // The steps of provision, one by one: the stream pre-flight, the table, the consumption check.
-  const preflight = mode === 'off' ? undefined : new StreamPreflight(streamConnectionOf(settings, streamPassword), { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined });
-  let stream;
-  try {
-    stream = await applyStream(preflight, built.topic, tableName);
-  } finally {
-    await preflight?.close();
-  }
-  if (stream.facts) reporter.info(`stream checked: ${preflight!.describe()} signed in; topic ${built.topic} has ${plural(stream.facts.partitions, 'partition')}`);
-  else if (stream.skippedBecause !== undefined) reporter.warn(streamCheckSkipped(stream.skippedBecause, 'one'));
-  else reporter.warn(`stream not checked (${SKIP_STREAM_CHECK_FLAG}): nothing tells whether the store can consume topic ${built.topic} before the table is sent`);
-  const client = await context.gateway();
-  // The topic's messages held against the schema before the table is sent: a column none carries would stay empty.
-  // Brokers out of reach: the stream's warning says the table is sent unchecked, this check included.
-  if (options.sampleCheck !== false && mode !== 'off' && stream.skippedBecause === undefined) {
-    const schema = built.schema ?? (await storedSchema(client, built.schemaName));
-    const check = { stream: streamConnectionOf(settings, streamPassword), limit: options.sample, timeoutMs: timeoutMs(settings), mode };
-    if (!schema) reporter.warn(sampleCheckSkipped(`schema ${built.schemaName} could not be read back from the store`));
-    else {
-      const ignore = options.sampleIgnore ? { columns: options.sampleIgnore, where: '--sample-ignore' } : undefined;
-      const sample = await applySample(check, built.topic, schema, built.table, '--no-sample-check', inputs.schema, ignore);
-      if (sample.warning !== undefined) reporter.warn(sample.warning);
-      if (sample.skippedBecause !== undefined) reporter.warn(sampleCheckSkipped(sample.skippedBecause));
-      else reporter.info(`messages checked: ${sample.record.reason}`);
-    }
-  }
-  // The store links the table to the schema it holds: a schema file not pushed yet would be refused in the store's
-  // own words; said here, after the checks that may still change the schema, with the command that pushes it.
-  // A gateway that does not pass schema reads on (not-exposed) is left to the store.
-  if (built.schema && typeof inputs.schema === 'string') {
-    const stored = await client.getSchema(built.schemaName);
-    if (stored.kind === 'not-found') {
-      throw new DpgwError('SCHEMA_NOT_FOUND', `the store holds no schema ${built.schemaName}: the table would be refused`, { where: stored.url, hint: `push it first: dpgw schema push ${inputs.schema}; nothing was sent` });
-    }
-  }
-  const { answer } = await applyTable(client, built.table, { existing: { fail: 'use it as it is, or choose another name with --name' } });
-  reporter.success(`table ${tableName} created for topic ${built.topic}`);
-  const data = (consumption: Consumption) => ({
+  const data = (consumption: Consumption | undefined) => ({
     tableName,
     schemaName: built.schemaName,
     topic: built.topic,
-    status: answer!.status,
-    response: answer!.body ?? null,
-    stream: stream.facts ? { checked: true, partitions: stream.facts.partitions } : { checked: false, ...(stream.skippedBecause !== undefined ? { skipped: stream.skippedBecause } : {}) },
+    status: applied.answer!.status,
+    response: applied.answer!.body ?? null,
+    stream: applied.stream?.facts ? { checked: true, partitions: applied.stream.facts.partitions } : { checked: false, ...(applied.stream?.skippedBecause !== undefined ? { skipped: applied.stream.skippedBecause } : {}) },
     consumption,
   });
-  let consumed;
-  try {
-    consumed = await applyConsume(client, { tableName, topic: built.topic, waitMs: options.waitConsuming * 1000, partitions: stream.facts?.partitions, created: true });
-  } catch (error) {
-    // The failure carries what was created, for --json.
-    if (error instanceof DpgwError && error.errorCode === 'NOT_CONSUMING') {
-      throw new DpgwError(error.errorCode, error.message, { hint: error.hint, details: data((error.details as { consumption: Consumption }).consumption) });
-    }
-    throw error;
+  const failure = failureOf(walked);
+  // A table created that does not consume: the failure carries what was created, for --json.
+  if (failure instanceof DpgwError && failure.errorCode === 'NOT_CONSUMING') {
+    throw new DpgwError(failure.errorCode, failure.message, { hint: failure.hint, details: data((failure.details as { consumption: Consumption }).consumption) });
   }
-  const { consumption, record } = consumed;
-  if (record.status === 'passed') reporter.success(record.reason);
-  else reporter.warn(`table ${tableName}: ${consumptionText(consumption)}`);
+  if (failure !== undefined) throw failure;
+  const consumed = recordOf(walked, 'consume');
+  if (consumed.status === 'passed') reporter.success(consumed.reason);
+  else reporter.warn(`table ${tableName}: ${consumptionText(applied.consumption!)}`);
   reporter.next(`dpgw storage touch --dataset ${built.dataSet}${inputs.enablement ? ` --enablement ${inputs.enablement}` : ''}`);
-  return { data: data(consumption), human: () => [] };
+  return { data: data(applied.consumption), human: () => [] };
 };
 
-/** A schema given by name: the store's, to hold the messages against (undefined when it cannot be read). */
-async function storedSchema(client: GatewayClient, name: string): Promise<AnalyticsSchema | undefined> {
-  const live = await client.getSchema(name);
-  return live.kind === 'found' ? (live.body as unknown as AnalyticsSchema) : undefined;
+/** create --dry-run: the steps' plan, read as the run would; with the gateway out of reach, the table's POST not compared. */
+async function dryRunOfCreate(context: ContextOf<TableCreateCommand>, given: Omit<TableCreateInputs, 'client'>) {
+  try {
+    const planned = await plannedWithReads(
+      async () => (await walkSteps('plan', TABLE_CREATE_STEPS, { ...given, client: await context.gateway() })).steps,
+      (why) => [uncomparedTableCreate(given.table, given.olapSegment, why)],
+      (line) => context.reporter.warn(line),
+    );
+    return renderPlannedSteps(planned, { topic: given.topic });
+  } finally {
+    await given.preflight?.close();
+  }
 }
 
 export const render: HandlerOf<TableRenderCommand> = async (context) => {

@@ -17,10 +17,10 @@ export interface EnablePlan {
   topic?: string;
 }
 
-/** What the step would do, from the catalog's reads (the data sets listed once per plan). */
-export async function planEnable(client: GatewayClient, request: EnableRequest, listed: readonly CatalogDataSet[]): Promise<EnablePlan> {
-  const { enablement } = await enableDataSet(client, { ...request, dryRun: true });
-  const enabledAlready = listed.find((d) => d.name === request.dataSet && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enablement.id);
+/** What the step would do, from the catalog's reads (the data sets listed once per plan, or, for one data set, after its source's reads). */
+export async function planEnable(client: GatewayClient, request: EnableRequest, listed: readonly CatalogDataSet[] | (() => Promise<readonly CatalogDataSet[]>)): Promise<EnablePlan> {
+  const { enablement, planned = [] } = await enableDataSet(client, { ...request, dryRun: true });
+  const enabledAlready = (typeof listed === 'function' ? await listed() : listed).find((d) => d.name === request.dataSet && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enablement.id);
   const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
   const enablementPart = enablement.created ? `create enablement ${enablement.name} for ${enablement.groups.join(', ')}` : `reuse enablement ${enablement.name}`;
   return {
@@ -30,6 +30,8 @@ export async function planEnable(client: GatewayClient, request: EnableRequest, 
       step: 'enable',
       action: enablement.created || topic === undefined ? 'create' : 'none',
       reason: `${enablementPart}; ${topic ? `${request.dataSet} is enabled already (topic ${topic})` : `enable ${request.dataSet} and wait for its topic`}`,
+      // Enabled already in an enablement that exists: nothing is sent.
+      ...(topic !== undefined ? {} : planned.length === 1 ? { request: planned[0] } : { requests: planned }),
     },
   };
 }

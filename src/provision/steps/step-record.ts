@@ -62,6 +62,8 @@ export interface StepRecord {
   owner?: string | null;
   /** In a plan: the request the run would send. */
   request?: PlannedRequest;
+  /** In a plan: the requests the run would send, when it is more than one (the enable step: the enablement, then the data set). */
+  requests?: PlannedRequest[];
   /** In a plan: the schema inferred from the topic, as it would be sent. */
   shown?: string;
   facts?: StepFacts;

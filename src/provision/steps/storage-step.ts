@@ -4,14 +4,17 @@
  * than 1.15.165 (and when the version is unknown: a harmless GET). `dpgw storage touch`
  * and both provision modes use it.
  */
-import { storageDecision, touchDefaultStorage, type StorageOf } from '../../catalog/table-and-storage-steps.js';
+import { storageDecision, storagePathParts, touchDefaultStorage, type StorageOf } from '../../catalog/table-and-storage-steps.js';
+import { paths } from '../../contract/paths.js';
 import type { Accepted, GatewayClient } from '../../gateway/gateway-client.js';
 import type { StepRecord } from './step-record.js';
 
-export function planStorage(version: string | undefined): StepRecord {
-  const decision = storageDecision(version);
+/** `touch`: the data set's storage, known once it is enabled (`storage touch`), for the plan's request; `force` as the apply's. */
+export function planStorage(version: string | undefined, touch?: { storage: StorageOf; force?: boolean }): StepRecord {
+  const decision = storageDecision(version, touch?.force);
   if (!decision.touch) return { step: 'storage', action: 'skipped', reason: `not needed on platform ${version}` };
-  return { step: 'storage', action: 'read', reason: decision.versionKnown ? `GET the default storage (platform ${version})` : 'GET the default storage (platform version unknown)' };
+  const request = touch ? { request: { method: 'GET', path: paths.dataSetStorage(...storagePathParts(touch.storage)) } } : {};
+  return { step: 'storage', action: 'read', reason: decision.versionKnown ? `GET the default storage (platform ${version})` : 'GET the default storage (platform version unknown)', ...request };
 }
 
 export interface StorageApplyInputs {

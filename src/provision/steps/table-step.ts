@@ -132,3 +132,21 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
   const why = live.change === 'create' ? 'the store answered 409 for the table but does not return it' : live.why;
   return { record: { step: 'table', action: 'not-compared', status: 'not-compared', reason: `table ${name} exists, not compared: ${why}` } };
 }
+
+/**
+ * The plan of `dpgw table create`, which creates and never converges: a table the store holds
+ * is refused (the run would fail with TABLE_EXISTS, and change nothing); without reads, the POST
+ * is sent and the store answers for itself.
+ */
+export async function planTableCreate(client: GatewayClient, table: RealtimeTableDefinition, olapSegment: string, existingHint: string): Promise<StepRecord> {
+  const name = table.tableName;
+  const read = await client.getTable(name);
+  if (read.kind === 'found') return { step: 'table', action: 'refused', reason: `table ${name} exists: the run would fail (TABLE_EXISTS) and change nothing; ${existingHint}` };
+  if (read.kind === 'not-exposed') return uncomparedTableCreate(table, olapSegment, read.why);
+  return { step: 'table', action: 'create', reason: `POST table ${name} (new)`, request: { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) } };
+}
+
+/** `table create`'s plan where the store's table could not be read (not exposed, or the gateway out of reach): the POST, not compared. */
+export function uncomparedTableCreate(table: RealtimeTableDefinition, olapSegment: string, why: string): StepRecord {
+  return { step: 'table', action: 'not-compared', reason: `POST table ${table.tableName}; if it exists, not compared: ${why}`, request: { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) } };
+}
