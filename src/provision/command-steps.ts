@@ -16,7 +16,7 @@ import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyDeletion, planDeletion, type DeletionApplyInputs, type DeletionTarget } from './steps/delete-step.js';
 import type { StepRecord } from './steps/step-record.js';
 import { everyDataSetListed, newCatalogCache, type EnableRequest, type EnableResult } from '../catalog/enable-data-set.js';
-import { applyEnable, planEnable } from './steps/enable-step.js';
+import { applyEnable, planEnable, type EnablePlan } from './steps/enable-step.js';
 import { applyStream, planStream, type StreamChecked } from './steps/stream-step.js';
 import { applySample, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
 import { applyTable, planTableCreate } from './steps/table-step.js';
@@ -46,6 +46,8 @@ export interface EnableInputs {
   request: EnableRequest;
   /** Set by the apply: the enablement, the topic, the data set's links. */
   result?: EnableResult;
+  /** Set by the plan: the data source and the enablement the catalog's reads found. */
+  found?: EnablePlan['found'];
 }
 
 /** `enable`: provision's enable step, for the data set given. */
@@ -55,11 +57,14 @@ export const ENABLE_STEPS: readonly Step<EnableInputs>[] = [
     needs: [],
     attempts: 'create',
     stopsBefore: false,
-    async plan({ client, request }) {
+    async plan(inputs) {
+      const { client, request } = inputs;
       // The catalog's reads shared: the data source, its enablements and its data sets asked once.
       const catalogCache = request.catalogCache ?? newCatalogCache('call');
       const planned = { ...request, catalogCache };
-      return (await planEnable(client, planned, () => everyDataSetListed(client, catalogCache))).record;
+      const plan = await planEnable(client, planned, () => everyDataSetListed(client, catalogCache));
+      inputs.found = plan.found;
+      return plan.record;
     },
     async apply(inputs) {
       const { record, result } = await applyEnable(inputs.client, inputs.request);

@@ -115,6 +115,9 @@ describe('--dry-run of a single command prints its plan', () => {
     expect(planned.steps).toEqual([expect.objectContaining({ step: 'enable', action: 'create' })]);
     expect(planned.requests.map((r: { method: string }) => r.method)).toEqual(['POST', 'PUT']);
     expect(planned.requests).toEqual(planned.steps[0].requests);
+    // As before the executor: the data source and the enablement the catalog's reads found, as objects.
+    expect(planned.dataSource).toEqual({ id: expect.any(String), name: 'mock-data-library' });
+    expect(planned.enablement).toEqual(expect.objectContaining({ name: 'track', groups: [TRACK_GROUP], created: true }));
     expect(changes()).toEqual([]);
 
     expect((await dpgw(args)).code).toBe(0);

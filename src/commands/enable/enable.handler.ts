@@ -44,7 +44,10 @@ export const enable: HandlerOf<EnableCommand> = async (context) => {
       },
     };
     const inputs: EnableInputs = { client: gateway, request };
-    if (options.dryRun === true) return renderPlannedSteps((await walkSteps('plan', ENABLE_STEPS, inputs)).steps, { dataSource, enablement: enablement ?? dataSet });
+    if (options.dryRun === true) {
+      const planned = await walkSteps('plan', ENABLE_STEPS, inputs);
+      return renderPlannedSteps(planned.steps, inputs.found ?? {});
+    }
     // provision's enable step.
     const walked = await walkSteps('apply', ENABLE_STEPS, inputs);
     progress?.stop();

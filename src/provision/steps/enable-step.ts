@@ -13,18 +13,21 @@ import { StepInterrupted } from './step-interrupted.js';
 export interface EnablePlan {
   record: StepRecord;
   enablement: string;
+  /** The data source and the enablement as the catalog's reads found them (`enable --dry-run --json` shows them). */
+  found: Pick<EnableResult, 'dataSource' | 'enablement'>;
   /** The topic, when the data set is enabled already. */
   topic?: string;
 }
 
 /** What the step would do, from the catalog's reads (the data sets listed once per plan, or, for one data set, after its source's reads). */
 export async function planEnable(client: GatewayClient, request: EnableRequest, listed: readonly CatalogDataSet[] | (() => Promise<readonly CatalogDataSet[]>)): Promise<EnablePlan> {
-  const { enablement, planned = [] } = await enableDataSet(client, { ...request, dryRun: true });
+  const { dataSource, enablement, planned = [] } = await enableDataSet(client, { ...request, dryRun: true });
   const enabledAlready = (typeof listed === 'function' ? await listed() : listed).find((d) => d.name === request.dataSet && parseSelfHref(selfHrefOf(d) ?? '')?.enablementId === enablement.id);
   const topic = enabledAlready ? topicOf(enabledAlready) : undefined;
   const enablementPart = enablement.created ? `create enablement ${enablement.name} for ${enablement.groups.join(', ')}` : `reuse enablement ${enablement.name}`;
   return {
     enablement: enablement.name,
+    found: { dataSource, enablement },
     topic,
     record: {
       step: 'enable',
