@@ -98,9 +98,9 @@ describe('Markdown (markdown.ts)', () => {
     expect(lines.slice(open + 1, open + 4)).toEqual(['- column userId', '+ column ````id', '`````']);
   });
 
-  it('puts the prune under the run as the terminal shows it', () => {
+  it('puts the prune under the run as the terminal shows it, in a code block', () => {
     const lines = markdownSummary('dpgw provision shop.yaml: done', { results: [dataSet('track', [{ step: 'table', action: 'none', status: 'unchanged', reason: 'as in the manifest' }], { status: 'done' })], prune: { plan: pruning, steps: pruning.steps } });
-    expect(lines).toEqual(['### dpgw provision shop.yaml: done', '', '| data set | table | status |', '|---|---|---|', '| track | unchanged | done |', '', 'prune (tables marked dpgw.manifest: shop)', '  1. table     delete       table old_REALTIME is marked by shop and no longer in it', '  2. schema    delete       schema old is no longer used', '  enablements are not deleted']);
+    expect(lines).toEqual(['### dpgw provision shop.yaml: done', '', '| data set | table | status |', '|---|---|---|', '| track | unchanged | done |', '', '```', 'prune (tables marked dpgw.manifest: shop)', '  1. table     delete       table old_REALTIME is marked by shop and no longer in it', '  2. schema    delete       schema old is no longer used', '  enablements are not deleted', '```']);
   });
 });
 
