@@ -170,6 +170,15 @@ describe('Code Quality (code-quality.ts)', () => {
   });
 });
 
+describe('Code Quality (code-quality.ts): a committed file name', () => {
+  it('with a bidirectional override or a line separator is shown escaped in its path, as JUnit shows it', () => {
+    const items = itemsOf([refused], () => new SourceLocation('/ws/schemas/\u202egnp.yaml\u2028x', 3, 1));
+    const [issue] = JSON.parse(codeQualityReport(items, '/ws')) as Array<{ location: { path: string } }>;
+    expect(issue!.location.path).toBe('schemas/\\u202egnp.yaml\\u2028x');
+    expect(junitReport('s', items)).toContain('file="/ws/schemas/\\u202egnp.yaml\\u2028x"');
+  });
+});
+
 describe('JSON (json.ts)', () => {
   it('a plan is of its format version, with the prune under its mark; a run keeps its fields in order', () => {
     const outcome = planOutcome([created], pruning, true);

@@ -24,7 +24,11 @@ export function codeQualityReport(items: ReportItem[], projectDir: string): stri
   return `${JSON.stringify(issues, null, 2)}\n`;
 }
 
+/**
+ * A file's path relative to the project, as shown as text: a file name a merge request committed (a schema file the
+ * manifest names) may hold a bidirectional override or a line separator, escaped as JUnit's `file` is (serverText).
+ */
 function projectPath(file: string, projectDir: string): string {
   const inside = isAbsolute(file) ? relative(projectDir, file) : file;
-  return (inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/');
+  return serverText((inside.startsWith(`..${sep}`) ? file : inside).split(sep).join('/'));
 }
