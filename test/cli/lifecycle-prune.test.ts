@@ -203,3 +203,19 @@ describe('dpgw provision --prune', () => {
     expect(changing()).toEqual([]);
   });
 });
+
+describe('--format markdown of a run with --prune (a pull-request comment)', () => {
+  it("a failed deletion's server text stays inert: the prune's lines are a fenced block, as under a plan", async () => {
+    const { dpgw, team, sandbox } = await threeOwners();
+    const hostile = 'denied [sign in again](https://evil.example/x) <img src=https://evil.example/p.png> **now**';
+    sandbox.faults.update({ failures: [{ method: 'DELETE', path: '/api/internal/olap/tables/vessel', status: 400, times: 5, body: { status: 400, error: 'Bad Request', message: hostile } }] });
+    const result = await dpgw(['provision', team, '--prune', '--yes', '--format', 'markdown']);
+    expect(result.code, result.stderr).not.toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const failed = lines.findIndex((line) => line.includes('evil.example'));
+    expect(failed, result.stdout).toBeGreaterThan(0);
+    // Inside a fence: an opening fence above it, a closing one below, so GitHub shows no link, image or bold.
+    const fences = lines.map((line, i) => (/^`{3,}$/.test(line) ? i : -1)).filter((i) => i >= 0);
+    expect(fences.some((open) => open < failed) && fences.some((close) => close > failed), result.stdout).toBe(true);
+  });
+});

@@ -98,9 +98,9 @@ describe('Markdown (markdown.ts)', () => {
     expect(lines.slice(open + 1, open + 4)).toEqual(['- column userId', '+ column ````id', '`````']);
   });
 
-  it('puts the prune under the run as the terminal shows it', () => {
+  it('puts the prune under the run as the terminal shows it, in a code block', () => {
     const lines = markdownSummary('dpgw provision shop.yaml: done', { results: [dataSet('track', [{ step: 'table', action: 'none', status: 'unchanged', reason: 'as in the manifest' }], { status: 'done' })], prune: { plan: pruning, steps: pruning.steps } });
-    expect(lines).toEqual(['### dpgw provision shop.yaml: done', '', '| data set | table | status |', '|---|---|---|', '| track | unchanged | done |', '', 'prune (tables marked dpgw.manifest: shop)', '  1. table     delete       table old_REALTIME is marked by shop and no longer in it', '  2. schema    delete       schema old is no longer used', '  enablements are not deleted']);
+    expect(lines).toEqual(['### dpgw provision shop.yaml: done', '', '| data set | table | status |', '|---|---|---|', '| track | unchanged | done |', '', '```', 'prune (tables marked dpgw.manifest: shop)', '  1. table     delete       table old_REALTIME is marked by shop and no longer in it', '  2. schema    delete       schema old is no longer used', '  enablements are not deleted', '```']);
   });
 });
 
@@ -167,6 +167,15 @@ describe('Code Quality (code-quality.ts)', () => {
     expect(issues[0]!.location).toEqual({ path: 'teams/shop.yaml', lines: { begin: 7 } });
     expect(issues[0]!.description).toBe('web/clicks: schema: the store said ````\\u0007 **bold** | <b>x</b>\\n::error::x');
     expect(JSON.parse(codeQualityReport(items, '/ws', '/ws'))).toEqual(issues);
+  });
+});
+
+describe('Code Quality (code-quality.ts): a committed file name', () => {
+  it('with a bidirectional override or a line separator is shown escaped in its path, as JUnit shows it', () => {
+    const items = itemsOf([refused], () => new SourceLocation('/ws/schemas/\u202egnp.yaml\u2028x', 3, 1));
+    const [issue] = JSON.parse(codeQualityReport(items, '/ws', '/ws')) as Array<{ location: { path: string } }>;
+    expect(issue!.location.path).toBe('schemas/\\u202egnp.yaml\\u2028x');
+    expect(junitReport('s', items)).toContain('file="/ws/schemas/\\u202egnp.yaml\\u2028x"');
   });
 });
 

@@ -12,7 +12,8 @@ export function codeQualityReport(items: ReportItem[], projectDir: string, cwd: 
     .filter((item) => item.failure !== undefined)
     .map((item) => {
       const position = isSourceLocation(item.where) ? item.where : undefined;
-      const path = position ? projectPath(position.file, projectDir, cwd) : 'provision manifest';
+      // A file name a merge request committed may hold a bidirectional override or a line separator: escaped as JUnit's `file` is.
+      const path = position ? serverText(projectPath(position.file, projectDir, cwd)) : 'provision manifest';
       const description = serverText(reportText(`${item.name}: ${item.failure}`));
       return {
         description,

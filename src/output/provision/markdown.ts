@@ -8,8 +8,8 @@ import type { PrunePlan } from '../../provision/prune.js';
 import type { StepRecord } from '../../provision/steps/step-record.js';
 import { redactText } from '../../secrets/redaction.js';
 import { markdownFence, markdownText } from '../github-actions.js';
-import { plannedPruneCell, pruneLines } from './prune-lines.js';
-import { runPruneLines, type RunToRender } from './terminal-summary.js';
+import { plannedPruneCell, prunedCell, pruneLines } from './prune-lines.js';
+import type { RunToRender } from './terminal-summary.js';
 
 /** The plan: the table of actions, what differs under it, and the prune as a code block. */
 export function markdownPlan(title: string, planned: DataSetResult[], pruning: PrunePlan | undefined): string[] {
@@ -22,9 +22,13 @@ export function markdownPlan(title: string, planned: DataSetResult[], pruning: P
   return markdownLines([stepTable(title, planned, (step) => step.action ?? step.status), ...differences, ...prune].join('\n\n'));
 }
 
-/** The run: the table of statuses, and the prune's lines under it as the terminal shows them. */
+/**
+ * The run: the table of statuses, and the prune's lines under it as the terminal shows them, as a code block
+ * as under a plan: a failed deletion's reason quotes the gateway, whose words are no link, image or tag of the comment.
+ */
 export function markdownSummary(title: string, { results, prune }: RunToRender): string[] {
-  return [...markdownLines(stepTable(title, results, (step) => step.status ?? step.action)), ...runPruneLines(prune)];
+  const pruned = prune ? ['', ...markdownLines(fencedLines(pruneLines(prune.plan, prune.steps, prunedCell)).trim())] : [];
+  return [...markdownLines(stepTable(title, results, (step) => step.status ?? step.action)), ...pruned];
 }
 
 /** The plan or the run as a Markdown table: a row per data set, a column per step. No secret is in it: names and actions only. */

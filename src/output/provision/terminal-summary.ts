@@ -19,7 +19,7 @@ export function terminalSummary({ results, health, prune }: RunToRender, style: 
 }
 
 /** The prune under a run's summary, apart by an empty line; nothing without --prune. */
-export function runPruneLines(prune: RunToRender['prune']): string[] {
+function runPruneLines(prune: RunToRender['prune']): string[] {
   return prune ? ['', ...pruneLines(prune.plan, prune.steps, prunedCell)] : [];
 }
 
