@@ -46,12 +46,11 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 46 §6: no function of the core above cyclomatic complexity 25. The bound starts at
-    // today's worst (provisionAndReport, 96) so it holds now and can only go down; lower it as
-    // each function is split. The sandbox stands in for other servers and is left out.
+    // Issue 46 §6: no function of the core above cyclomatic complexity 25 (provisionAndReport was
+    // 96, readTableStatus 83 before the split). The sandbox stands in for other servers and is left out.
     files: ['src/**/*.ts'],
     ignores: ['src/sandbox/**'],
-    rules: { complexity: ['error', 96] },
+    rules: { complexity: ['error', 25] },
   },
   {
     // The command kit is what every command imports: it imports neither the root (src/cli) nor
