@@ -250,8 +250,10 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     plan: async (work) => planStorage(work.run.version),
     async apply(work, done) {
       const enabled = work.enabled!;
-      // After enabling or creating the table in this run, this is the touch that creates the permissions.
-      const afterChange = done.get('enable')?.status === 'changed' || done.get('table')?.status === 'changed';
+      // After enabling or creating the table in this run, this is the touch that creates the permissions;
+      // after an update of a table that existed (its retention), the permissions were there already.
+      const tableCreated = done.get('table')?.status === 'changed' && done.get('table')?.action === 'create';
+      const afterChange = done.get('enable')?.status === 'changed' || tableCreated;
       return (await applyStorage(work.options.client, { dataSet: work.entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId }, { version: work.run.version, afterChange })).record;
     },
   },

@@ -285,6 +285,8 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect(changed.code, changed.stderr).toBe(7);
     const table = JSON.parse(changed.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'table');
     expect(table).toMatchObject({ action: 'update', status: 'changed', difference: ['~ segmentsConfig.retentionTimeValue: "7" → 60'] });
+    // The table existed: its permissions were made when it was created, so the touch after an update grants nothing (docs/provision.md).
+    expect(JSON.parse(changed.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'storage')).toMatchObject({ status: 'accepted' });
     expect(gatewayLog().filter((e) => e.method === 'PUT' && e.path === '/api/internal/olap/tables/track')).toHaveLength(1);
     expect(sandboxes.current().store.tables.get('track')!.definition.segmentsConfig.retentionTimeValue).toBe(60);
     const again = await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 60 }')), '--detailed-exitcode']);
