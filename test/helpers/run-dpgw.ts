@@ -57,6 +57,9 @@ export function spawnDpgw(argv: string[], options: { env?: NodeJS.ProcessEnv; in
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    // A command that never reads its input (--help answered from the build) may exit before this write: its pipe is
+    // closed then (EPIPE), which says nothing about the command; its exit code and output do.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -9,5 +9,5 @@ export const enableOptions = (command: CommandFor<'enable'>, kit: OptionKit) =>
     .addOption(kit.names('--group <group...>', 'group(s) that may read the data set (needed for a new enablement; asked for at a terminal)', 'group'))
     .addOption(kit.name('--enablement <name>', 'enablement name (reused when it exists)', 'enablement'))
     .addOption(kit.option('--wait-timeout <seconds>', 'how long to wait for the topic').argParser(kit.seconds).default(120))
-    .option('--dry-run', 'print the requests and send nothing');
+    .option('--dry-run', 'compare with what is there (reads only) and print the requests it would send; change nothing');
 export type EnableCommand = ReturnType<typeof enableOptions>;

@@ -3,10 +3,10 @@ import type { CommandFor } from '../../command-kit/command-definition.js';
 import type { OptionKit } from '../../command-kit/option-kit.js';
 import { TIME_COLUMN_HELP } from '../../schema-inference/time-column-help.js';
 
-export const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'print the request and send nothing');
+export const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;
 export type SchemaGetCommand = CommandFor<'get [name]'>;
-export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type SchemaDeleteCommand = ReturnType<typeof deleteOptions>;
 export type SchemaValidateCommand = CommandFor<'validate [file]'>;
 

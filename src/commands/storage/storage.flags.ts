@@ -7,5 +7,5 @@ export const touchOptions = (command: CommandFor<'touch'>, kit: OptionKit) =>
     .addOption(kit.name('--dataset <name>', 'catalog data set (asked for at a terminal)', 'data set'))
     .addOption(kit.name('--enablement <name|id>', 'enablement, when the data set is enabled in several', 'enablement'))
     .option('--force', 'make the call even when the platform does not need it')
-    .option('--dry-run', 'print the request and send nothing');
+    .option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type StorageTouchCommand = ReturnType<typeof touchOptions>;

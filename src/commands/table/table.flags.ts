@@ -26,12 +26,12 @@ export const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
     .option('--no-sample-check', "send the table without first holding the topic's messages against the schema")
     .addOption(kit.option('--sample-ignore <column>', 'a column of the schema the sample check passes unjudged (you know the store fills it); repeatable').argParser(repeated))
     .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
-    .option('--dry-run', 'print the request and send nothing');
+    .option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get [name]'>;
-export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'print the request and send nothing');
+export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
 export const statusOptions = (command: CommandFor<'status [name]'>, kit: OptionKit) =>
   kit
