@@ -69,6 +69,16 @@ export interface HttpResponse<T> {
   url: string;
 }
 
+/** An answer outside 2xx that is not tried again, as sent: what a GatewayError is made of. */
+export interface HttpRefusal {
+  refused: true;
+  status: number;
+  method: string;
+  url: string;
+  /** The body as text, unparsed (empty when there was none). */
+  body: string;
+}
+
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const TRACE_BODY_LIMIT = 2_000;
 
@@ -130,6 +140,27 @@ export class HttpTransport {
 
   /** `path` is relative to the base URL, or an absolute URL the server handed out (a next page). */
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const answer = await this.exchange<T>(method, path, options);
+    if ('refused' in answer) throw this.refusalError(answer);
+    return answer;
+  }
+
+  /**
+   * As request, but a refusal with one of `statuses` (once the retry rules let it be) is returned
+   * rather than thrown: a read that may well find nothing (provision reads every table and schema
+   * of its manifest before it starts) builds no error, with its stack, for each.
+   */
+  async requestOrRefusal<T>(method: HttpMethod, path: string, statuses: readonly number[], options: RequestOptions = {}): Promise<HttpResponse<T> | HttpRefusal> {
+    const answer = await this.exchange<T>(method, path, options);
+    if ('refused' in answer && !statuses.includes(answer.status)) throw this.refusalError(answer);
+    return answer;
+  }
+
+  private refusalError({ status, method, url, body }: HttpRefusal): GatewayError {
+    return new GatewayError(status, method, url, body, this.options.service);
+  }
+
+  private async exchange<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<HttpResponse<T> | HttpRefusal> {
     const url = /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path}`;
     const upper = method.toUpperCase();
     let token = await this.token(options.auth ?? 'required', false);
@@ -165,7 +196,9 @@ export class HttpTransport {
       if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
         return { status, headers, body: parseBody<T>(body, upper, url), url };
       }
-      await sleep(this.delayAfterStatus(outcome.response, tried));
+      const delay = this.delayAfterStatus(outcome.response, tried);
+      if (delay === undefined) return { refused: true, status, method: upper, url, body };
+      await sleep(delay);
     }
   }
 
@@ -177,11 +210,11 @@ export class HttpTransport {
     return fresh;
   }
 
-  /** How long to wait before trying again after an answer outside 2xx; a GatewayError when it is not tried again. */
-  private delayAfterStatus({ status, headers, body }: { status: number; headers: Record<string, string | string[] | undefined>; body: string }, tried: TriedRequest): number {
-    const { method, url, attempt, retry, options } = tried;
+  /** How long to wait before trying again after an answer outside 2xx; undefined when it is not tried again (a refusal). */
+  private delayAfterStatus({ status, headers }: { status: number; headers: Record<string, string | string[] | undefined> }, tried: TriedRequest): number | undefined {
+    const { method, attempt, retry, options } = tried;
     const delay = options.retry === false ? undefined : nextRetryDelay(method, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - tried.started, retry);
-    if (delay === undefined) throw new GatewayError(status, method, url, body, this.options.service);
+    if (delay === undefined) return undefined;
     this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
     return delay;
   }
