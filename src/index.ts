@@ -1,6 +1,6 @@
 /** dpgw as a library: the typed gateway client and the contract's types and constants. */
 export { GatewayClient, type GatewayClientOptions, type Accepted, type StoreRead, type StoreDeletion } from './gateway/gateway-client.js';
-export { HttpTransport, DEFAULT_TIMEOUT_MS, type HttpMethod, type TokenSupplier, type HttpTransportOptions, type RequestOptions, type HttpResponse } from './gateway/http-transport.js';
+export { HttpTransport, DEFAULT_TIMEOUT_MS, type HttpMethod, type TokenSupplier, type HttpTransportOptions, type RequestOptions, type HttpResponse, type HttpRefusal } from './gateway/http-transport.js';
 export { GatewayError, type HttpService } from './gateway/gateway-error.js';
 export { messageFromErrorBody, type ErrorBodyShape } from './gateway/error-body.js';
 export { DEFAULT_RETRY, nextRetryDelay, parseRetryAfter, type RetryOptions } from './gateway/retry-policy.js';

@@ -581,10 +581,20 @@ async function identitySettingsForRefresh(context: SessionContext, session: Cach
 }
 
 function nearExpiry(session: CachedSession): boolean {
-  const expiresAt = Date.parse(session.accessTokenExpiresAt);
-  const lifetime = expiresAt - Date.parse(session.obtainedAt);
+  return Date.now() >= refreshDueAt(session);
+}
+
+/** The last session's dates, read once: every request of a run asks about the same token (two date parses each). */
+let lastRefreshDue: { accessTokenExpiresAt: string; obtainedAt: string; dueAt: number } | undefined;
+
+/** When a session's token is near enough its expiry to be refreshed: a tenth of its lifetime before, at most MAX_EXPIRY_MARGIN_MS. */
+function refreshDueAt({ accessTokenExpiresAt, obtainedAt }: CachedSession): number {
+  if (lastRefreshDue?.accessTokenExpiresAt === accessTokenExpiresAt && lastRefreshDue.obtainedAt === obtainedAt) return lastRefreshDue.dueAt;
+  const expiresAt = Date.parse(accessTokenExpiresAt);
+  const lifetime = expiresAt - Date.parse(obtainedAt);
   const margin = Math.min(MAX_EXPIRY_MARGIN_MS, Math.max(0, lifetime / 10));
-  return Date.now() >= expiresAt - margin;
+  lastRefreshDue = { accessTokenExpiresAt, obtainedAt, dueAt: expiresAt - margin };
+  return lastRefreshDue.dueAt;
 }
 
 /** A session of tokens only: what it is for, never how to get a secret (the settings say that). */

@@ -231,7 +231,7 @@ function dataSourcesOf(client: GatewayClient, cache: CatalogCache): Promise<Cata
 export async function findOffered(client: GatewayClient, dataSource: string, dataSet: string, cache: CatalogCache): Promise<CatalogDataSource> {
   const source = await findDataSource(client, dataSource, cache);
   const offered = await once(cache.offered, source.id, () => client.listOfferedDataSets(source.id));
-  if (!offered.some((d) => d.name === dataSet)) {
+  if (!offeredNames(offered).has(dataSet)) {
     const near = closestMatch(dataSet, offered.map((d) => d.name));
     throw new DpgwError('DATA_SET_NOT_FOUND', `data source ${source.name} offers no data set "${dataSet}"`, {
       where: '--dataset',
@@ -239,6 +239,15 @@ export async function findOffered(client: GatewayClient, dataSource: string, dat
     });
   }
   return source;
+}
+
+/** The names a listing offers, made once per listing: a run looks up each of its data sets in it (a scan each was quadratic). */
+const offeredNameSets = new WeakMap<OfferedDataSet[], Set<string>>();
+
+function offeredNames(offered: OfferedDataSet[]): Set<string> {
+  let names = offeredNameSets.get(offered);
+  if (!names) offeredNameSets.set(offered, (names = new Set(offered.map((d) => d.name))));
+  return names;
 }
 
 async function findDataSource(client: GatewayClient, nameOrId: string, cache: CatalogCache): Promise<CatalogDataSource> {

@@ -19,6 +19,7 @@ import type {
 } from '../contract/types.js';
 import { DpgwError } from '../errors/dpgw-error.js';
 import { checkedListing, type ListingKind } from './listing-check.js';
+import { messageFromErrorBody } from './error-body.js';
 import { GatewayError } from './gateway-error.js';
 import { HttpTransport, type HttpResponse, type HttpTransportOptions } from './http-transport.js';
 
@@ -247,15 +248,15 @@ export class GatewayClient {
   }
 
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {
-    let response: HttpResponse<unknown>;
-    try {
-      response = await this.http.request('GET', path);
-    } catch (error) {
+    // Taken as a value, not caught: provision reads each of its tables and schemas before it starts, most of them new (404).
+    const response = await this.http.requestOrRefusal<unknown>('GET', path, [404, 405, 501]);
+    if ('refused' in response) {
+      const { status, url } = response;
+      const { message } = messageFromErrorBody(response.body);
       // A 404 of the gateway's own router ("No static resource …", "No endpoint …") means no such route, not no such name.
-      if (error instanceof GatewayError && error.status === 404 && NO_ROUTE.test(error.bodyMessage)) return { kind: 'not-exposed', url: error.url, why: `404: ${error.bodyMessage}` };
-      if (error instanceof GatewayError && error.status === 404) return { kind: 'not-found', url: error.url, message: error.bodyMessage };
-      if (error instanceof GatewayError && (error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
-      throw error;
+      if (status === 404 && NO_ROUTE.test(message)) return { kind: 'not-exposed', url, why: `404: ${message}` };
+      if (status === 404) return { kind: 'not-found', url, message };
+      return { kind: 'not-exposed', url, why: `${status}${message ? `: ${message}` : ''}` };
     }
     const body = response.body;
     // A store without the name answers 200 with {} (Pinot's table listing of no type).

@@ -69,6 +69,16 @@ export interface HttpResponse<T> {
   url: string;
 }
 
+/** An answer outside 2xx that is not tried again, as sent: what a GatewayError is made of. */
+export interface HttpRefusal {
+  refused: true;
+  status: number;
+  method: string;
+  url: string;
+  /** The body as text, unparsed (empty when there was none). */
+  body: string;
+}
+
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const TRACE_BODY_LIMIT = 2_000;
 
@@ -76,6 +86,9 @@ export class HttpTransport {
   readonly baseUrl: string;
   private readonly options: HttpTransportOptions;
   private readonly retry: RetryOptions;
+  /** --timeout bounds a call in all, its retries and their waits too: the policy's bounds cut to it, once (not per request). */
+  private readonly retryWithinBudget: RetryOptions;
+  private readonly budgetMs: number;
   private readonly agents: { http: http.Agent; https: https.Agent };
   /** got with this transport's fixed options merged once, not on every request. */
   private readonly got: Got;
@@ -88,6 +101,8 @@ export class HttpTransport {
     this.options = options;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.budgetMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retryWithinBudget = { ...this.retry, maxElapsedMs: Math.min(this.retry.maxElapsedMs, this.budgetMs), outageMs: Math.min(this.retry.outageMs, this.budgetMs) };
     // Keep-alive: provision runs many requests; a new TCP+TLS handshake for each is the slow part.
     // Through HTTPS_PROXY / HTTP_PROXY when the environment names one for this gateway.
     ({ agents: this.agents, got: this.got } = plainGot(this.baseUrl, options.certificateAuthorities, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
@@ -125,13 +140,33 @@ export class HttpTransport {
 
   /** `path` is relative to the base URL, or an absolute URL the server handed out (a next page). */
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const answer = await this.exchange<T>(method, path, options);
+    if ('refused' in answer) throw this.refusalError(answer);
+    return answer;
+  }
+
+  /**
+   * As request, but a refusal with one of `statuses` (once the retry rules let it be) is returned
+   * rather than thrown: a read that may well find nothing (provision reads every table and schema
+   * of its manifest before it starts) builds no error, with its stack, for each.
+   */
+  async requestOrRefusal<T>(method: HttpMethod, path: string, statuses: readonly number[], options: RequestOptions = {}): Promise<HttpResponse<T> | HttpRefusal> {
+    const answer = await this.exchange<T>(method, path, options);
+    if ('refused' in answer && !statuses.includes(answer.status)) throw this.refusalError(answer);
+    return answer;
+  }
+
+  private refusalError({ status, method, url, body }: HttpRefusal): GatewayError {
+    return new GatewayError(status, method, url, body, this.options.service);
+  }
+
+  private async exchange<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<HttpResponse<T> | HttpRefusal> {
     const url = /^https?:\/\//i.test(path) ? path : `${this.baseUrl}${path}`;
     const upper = method.toUpperCase();
     let token = await this.token(options.auth ?? 'required', false);
     // --timeout bounds the call in all: every attempt and every wait between them (the help says so).
     const started = Date.now();
-    const budgetMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const retry: RetryOptions = { ...this.retry, maxElapsedMs: Math.min(this.retry.maxElapsedMs, budgetMs), outageMs: Math.min(this.retry.outageMs, budgetMs) };
+    const { budgetMs, retryWithinBudget: retry } = this;
     let refreshed = false;
 
     for (let attempt = 1; ; attempt++) {
@@ -161,7 +196,9 @@ export class HttpTransport {
       if ((status >= 200 && status < 300) || options.acceptStatuses?.includes(status)) {
         return { status, headers, body: parseBody<T>(body, upper, url), url };
       }
-      await sleep(this.delayAfterStatus(outcome.response, tried));
+      const delay = this.delayAfterStatus(outcome.response, tried);
+      if (delay === undefined) return { refused: true, status, method: upper, url, body };
+      await sleep(delay);
     }
   }
 
@@ -173,11 +210,11 @@ export class HttpTransport {
     return fresh;
   }
 
-  /** How long to wait before trying again after an answer outside 2xx; a GatewayError when it is not tried again. */
-  private delayAfterStatus({ status, headers, body }: { status: number; headers: Record<string, string | string[] | undefined>; body: string }, tried: TriedRequest): number {
-    const { method, url, attempt, retry, options } = tried;
+  /** How long to wait before trying again after an answer outside 2xx; undefined when it is not tried again (a refusal). */
+  private delayAfterStatus({ status, headers }: { status: number; headers: Record<string, string | string[] | undefined> }, tried: TriedRequest): number | undefined {
+    const { method, attempt, retry, options } = tried;
     const delay = options.retry === false ? undefined : nextRetryDelay(method, { status, retryAfter: header(headers, 'retry-after') }, attempt, Date.now() - tried.started, retry);
-    if (delay === undefined) throw new GatewayError(status, method, url, body, this.options.service);
+    if (delay === undefined) return undefined;
     this.trace(`  retry ${attempt}/${this.retry.limit} in ${delay} ms after ${status}`);
     return delay;
   }
@@ -217,24 +254,27 @@ export class HttpTransport {
     const payload = text ?? (body === undefined ? undefined : JSON.stringify(body));
     if (payload !== undefined) headers['content-type'] = text !== undefined ? 'text/plain; charset=utf-8' : 'application/json';
 
-    this.trace(`→ ${method} ${url}`);
-    if (this.options.trace) {
+    // Trace lines are made only when someone reads them: a run sends thousands of requests.
+    const tracing = this.options.trace !== undefined;
+    if (tracing) {
+      this.trace(`→ ${method} ${url}`);
       for (const [name, value] of Object.entries(maskHeaders(headers))) this.trace(`  ${name}: ${value}`);
       if (body !== undefined) this.trace(`  ${clipForTrace(JSON.stringify(maskSecrets(body)))}`);
       if (text !== undefined) this.trace(`  ${clipForTrace(text)}`);
     }
-    const started = performance.now();
+    const started = tracing ? performance.now() : 0;
     try {
-      const response = await this.got(url, { method: method as HttpMethod satisfies Method, headers, body: payload, timeout: { request: timeoutMs } });
-      const ms = Math.round(performance.now() - started);
-      this.trace(`← ${response.statusCode} ${method} ${url} ${ms} ms`);
-      // The server's words, every control escaped (line breaks too): a body cannot start a line of the trace.
-      if (this.options.trace && response.body) this.trace(`  ${clipForTrace(serverText(redactText(response.body)))}`);
+      // The client's own timeout (plainGot) is the whole budget: a first try sent at once needs no option of its own, which got would merge anew.
+      const response = await this.got(url, { method: method as HttpMethod satisfies Method, headers, body: payload, ...(timeoutMs < this.budgetMs ? { timeout: { request: timeoutMs } } : {}) });
+      if (tracing) {
+        this.trace(`← ${response.statusCode} ${method} ${url} ${Math.round(performance.now() - started)} ms`);
+        // The server's words, every control escaped (line breaks too): a body cannot start a line of the trace.
+        if (response.body) this.trace(`  ${clipForTrace(serverText(redactText(response.body)))}`);
+      }
       return { response: { status: response.statusCode, headers: response.headers, body: response.body } };
     } catch (error) {
       if (!(error instanceof RequestError)) throw error;
-      const ms = Math.round(performance.now() - started);
-      this.trace(`✗ ${method} ${url} ${error.code ?? 'ERROR'} after ${ms} ms`);
+      if (tracing) this.trace(`✗ ${method} ${url} ${error.code ?? 'ERROR'} after ${Math.round(performance.now() - started)} ms`);
       return { error };
     }
   }
@@ -261,7 +301,9 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 function parseBody<T>(text: string, method: string, url: string): T | undefined {
-  if (text.trim() === '') return undefined;
+  // Most answers start with { or [: only one that starts with a space, a control or beyond ASCII may be all blank.
+  const first = text.charCodeAt(0);
+  if (text.length === 0 || ((first <= 0x20 || first > 0x7e) && text.trim() === '')) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

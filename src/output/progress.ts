@@ -3,6 +3,8 @@ import type { Io } from './io.js';
 import type { Reporter } from './reporter.js';
 
 export interface Progress {
+  /** false with --quiet or --json: nothing is shown, so a caller need not make the text. */
+  readonly shown: boolean;
   update(text: string): void;
   /** A line that stays: above the spinner on a terminal, a line of its own in a log (a data set finished). */
   note(line: string): void;
@@ -15,12 +17,12 @@ export interface Progress {
  * before the spinner existed, and the spinner then kept the process alive.)
  */
 export function startProgress(reporter: Reporter, io: Io, text: string): Progress {
-  if (reporter.options.quiet || reporter.options.json) return { update: () => undefined, note: () => undefined, stop: () => undefined };
+  if (reporter.options.quiet || reporter.options.json) return { shown: false, update: () => undefined, note: () => undefined, stop: () => undefined };
   // A terminal that reports no width (a fresh pseudo-terminal) makes ora clear ever more lines: a plain line then.
   if (!io.stderr.isTTY || !((io.stderr as Partial<NodeJS.WriteStream>).columns! > 0)) {
     reporter.info(`${text}…`);
     // A CI log shows each finished piece of work as it happens, not only the summary at the end.
-    return { update: () => undefined, note: (line) => reporter.info(line), stop: () => undefined };
+    return { shown: true, update: () => undefined, note: (line) => reporter.info(line), stop: () => undefined };
   }
   let latest = text;
   let stopped = false;
@@ -36,6 +38,7 @@ export function startProgress(reporter: Reporter, io: Io, text: string): Progres
     () => undefined,
   );
   return {
+    shown: true,
     update: (next) => {
       latest = next;
       if (spinner) spinner.text = next;

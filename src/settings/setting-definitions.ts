@@ -206,6 +206,14 @@ export function missingSetting(key: SettingKey): DpgwError {
 
 /** How to set a setting, for a hint: `pass --broker-list <host:port>, set DPGW_BROKER_LIST, or \`dpgw config set brokerList …\``. */
 export function howToSet(key: SettingKey): string {
-  const definition = definitionOf(key);
-  return `pass ${flagName(definition.flag!)}, set ${definition.env}, or \`dpgw config set ${definition.profileKey} …\``;
+  // Asked for several settings of every table a run builds (build-table.ts): each sentence is made once.
+  let how = howToSetSentences.get(key);
+  if (how === undefined) {
+    const definition = definitionOf(key);
+    how = `pass ${flagName(definition.flag!)}, set ${definition.env}, or \`dpgw config set ${definition.profileKey} …\``;
+    howToSetSentences.set(key, how);
+  }
+  return how;
 }
+
+const howToSetSentences = new Map<SettingKey, string>();

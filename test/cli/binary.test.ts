@@ -94,6 +94,19 @@ describe("the #!/bin/sh line's choice of node flags", () => {
   });
 });
 
+describe("the #!/bin/sh line's malloc arenas", () => {
+  // A `node` on PATH that prints the arena limit it was started with.
+  const fakeNodeDir = mkdtempSync(join(tmpdir(), 'dpgw-fake-node-'));
+  writeFileSync(join(fakeNodeDir, 'node'), '#!/bin/sh\necho "${MALLOC_ARENA_MAX-unset}"\n', { mode: 0o755 });
+  const arenasOf = (shell: string, argv: string[], env: NodeJS.ProcessEnv = {}) => execFileSync(shell, [BIN, ...argv], { env: { PATH: `${fakeNodeDir}:/usr/bin:/bin`, ...env }, encoding: 'utf8' }).trim();
+
+  it.each(['/bin/sh', '/usr/bin/dash', '/usr/bin/bash'])('%s: two glibc arenas for the long runs (provision, export, sandbox), unless the environment sets its own; other commands untouched', (shell) => {
+    for (const argv of [['provision', 'p.yaml'], ['export', '--output', 'out'], ['sandbox'], ['--profile', 'ci', 'provision', 'p.yaml']]) expect(arenasOf(shell, argv), argv.join(' ')).toBe('2');
+    expect(arenasOf(shell, ['provision', 'p.yaml'], { MALLOC_ARENA_MAX: '8' })).toBe('8');
+    for (const argv of [['health'], ['catalog', 'datasets', '--json']]) expect(arenasOf(shell, argv), argv.join(' ')).toBe('unset');
+  });
+});
+
 describe('the code caches of the two bundles', () => {
   const cacheFolder = (env: NodeJS.ProcessEnv) => join(env.XDG_CACHE_HOME!, 'dpgw', 'code-cache');
   const cacheFiles = (env: NodeJS.ProcessEnv) => readdirSync(cacheFolder(env)).sort();

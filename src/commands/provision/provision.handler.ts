@@ -147,12 +147,15 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
     }
     const progress = startProgress(reporter, io, `provisioning ${plural(prepared.length, 'data set')}`);
     let results: DataSetResult[];
+    // In a workflow, each data set is a folded group of its steps, written whole as it finishes (data sets run side by side).
+    const inGroups = githubActionsOf(io.env);
+    // With --quiet (and --json outside a workflow) nothing is shown: no line is made for each data set.
+    const finishedShown = inGroups ? reporter.options.githubActions && !reporter.options.quiet : progress.shown;
     try {
       results = await run(prepared, {
         ...runOptions,
-        onProgress: (done, total, current) => progress.update(`provisioning: ${done}/${total} done; ${current}`),
-        // In a workflow, each data set is a folded group of its steps, written whole as it finishes (data sets run side by side).
-        onFinished: (result, done, total) => (githubActionsOf(io.env) ? reporter.group(finishedLine(result, done, total), stepLines(result)) : progress.note(finishedLine(result, done, total))),
+        ...(progress.shown ? { onProgress: (done: number, total: number, current: string) => progress.update(`provisioning: ${done}/${total} done; ${current}`) } : {}),
+        ...(finishedShown ? { onFinished: (result: DataSetResult, done: number, total: number) => (inGroups ? reporter.group(finishedLine(result, done, total), stepLines(result)) : progress.note(finishedLine(result, done, total))) } : {}),
       }, reads);
     } finally {
       progress.stop();
