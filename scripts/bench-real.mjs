@@ -16,7 +16,8 @@
 //                Pinot 0.11 AddTable always reads -schemaFile and sends schema and table in one
 //                request (POST /tableConfigs): without it, it exits 0 having made nothing, and
 //                AddSchema is not needed before it (it would add a JVM start per pair).
-// Rounds alternate the tools (round-robin, the order rotated each round); each tool starts
+// Rounds alternate the tools (round-robin, the order rotated each round, reversed every other
+// round so that no tool always follows the same one: roundOrder); each tool starts
 // every round from a clean store: its own fresh names, none of which exist on the
 // controller; its tables and schemas are deleted after it (untimed), so the controller
 // never carries more than one run's tables, and the next run waits for a quiet machine.
@@ -299,7 +300,7 @@ try {
 
   const results = Object.fromEntries(TOOLS.map((t) => [t.key, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = TOOLS.map((_, i) => TOOLS[(i + round) % TOOLS.length]);
+    const order = roundOrder(TOOLS, round);
     for (const tool of order) {
       const measured = await measure(tool, namesOf(tool, round));
       results[tool.key].push(measured);
@@ -370,7 +371,7 @@ try {
     '<!-- bench:real -->',
     '## On the real platform (`npm run bench:real`)',
     '',
-    `${PAIRS} schema+table pairs (the track example's schema under ${PAIRS} names, the REALTIME table definitions dpgw fills) on the e2e tier's real Pinot ${PINOT_VERSION} (controller, broker and server in one JVM), Kafka ${kafka.version} and Keycloak ${KEYCLOAK_VERSION}, dpgw going through the backed gateway. ${ROUNDS} rounds, the tools alternating in one run (the order rotated each round), each run from a clean store: the tool's own fresh names, its tables and schemas deleted after it (untimed), and the next run started once the machine is quiet again (at most 20 % CPU busy over a second, waited for up to 15 s: Pinot drops deleted tables after answering). Untimed beforehand: the controller warmed up by one floor run of 20 other pairs, and, the same for every tool, each data set enabled (its topic made on Kafka, 3 partitions) with ${MESSAGES} track messages on it, and dpgw signed in; so dpgw's enable step finds the enablement made (a converging read, not a new topic). ${BASELINE ? `The baseline is the same command by the checkout of ${commitOf(BASELINE)} (\`BENCH_BASELINE\`), against this checkout's ${commitOf(root)}, in the same rotation. ` : ''}Every tool's requests pass the same counting proxy in front of the controller. Wall time is process start to exit (for pinot-admin, the ${PAIRS} JVMs one after the other). Node ${process.version}, OpenJDK 17, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (shared with other work), ${new Date().toISOString().slice(0, 10)}.`,
+    `${PAIRS} schema+table pairs (the track example's schema under ${PAIRS} names, the REALTIME table definitions dpgw fills) on the e2e tier's real Pinot ${PINOT_VERSION} (controller, broker and server in one JVM), Kafka ${kafka.version} and Keycloak ${KEYCLOAK_VERSION}, dpgw going through the backed gateway. ${ROUNDS} rounds, the tools alternating in one run (the order rotated each round and reversed every other round, so that no tool always runs after the same one), each run from a clean store: the tool's own fresh names, its tables and schemas deleted after it (untimed), and the next run started once the machine is quiet again (at most 20 % CPU busy over a second, waited for up to 15 s: Pinot drops deleted tables after answering). Untimed beforehand: the controller warmed up by one floor run of 20 other pairs, and, the same for every tool, each data set enabled (its topic made on Kafka, 3 partitions) with ${MESSAGES} track messages on it, and dpgw signed in; so dpgw's enable step finds the enablement made (a converging read, not a new topic). ${BASELINE ? `The baseline is the same command by the checkout of ${commitOf(BASELINE)} (\`BENCH_BASELINE\`), against this checkout's ${commitOf(root)}, in the same rotation. ` : ''}Every tool's requests pass the same counting proxy in front of the controller. Wall time is process start to exit (for pinot-admin, the ${PAIRS} JVMs one after the other). Node ${process.version}, OpenJDK 17, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'} (shared with other work), ${new Date().toISOString().slice(0, 10)}.`,
     '',
     table,
     '',
@@ -411,6 +412,19 @@ function timelineOf(result, spans) {
 }
 
 /** Waits until the whole machine's CPU is at most 20 % busy over a second (at most 15 s). */
+/**
+ * The tools' order in a round. A rotation alone keeps each tool behind the same neighbour in
+ * every round (the floor always after pinot-admin, dpgw always after the floor), and a run pays
+ * for what its predecessor left the controller to do (dropping its tables, closing their
+ * consumers): rotations of the list on even rounds and of the list reversed on odd ones put
+ * each tool behind both of its neighbours, and first in some round.
+ */
+function roundOrder(tools, round) {
+  const list = round % 2 === 0 ? tools : [...tools].reverse();
+  const shift = Math.floor(round / 2);
+  return list.map((_, i) => list[(i + shift) % list.length]);
+}
+
 async function quietMachine() {
   const busyAndTotal = () => {
     const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
