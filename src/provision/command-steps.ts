@@ -11,14 +11,14 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
 import type { StorageOf } from '../catalog/table-and-storage-steps.js';
 import type { Step, StepWalk } from './executor.js';
-import { applySchema, planSchema, refusedSchemaRecord } from './steps/schema-step.js';
+import { applySchema, planSchema, refusedSchemaRecord, schemaPlanRecord } from './steps/schema-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyDeletion, planDeletion, type DeletionApplyInputs, type DeletionTarget } from './steps/delete-step.js';
 import type { StepRecord } from './steps/step-record.js';
 import { everyDataSetListed, newCatalogCache, type EnableRequest, type EnableResult } from '../catalog/enable-data-set.js';
 import { applyEnable, planEnable, type EnablePlan } from './steps/enable-step.js';
 import { applyStream, planStream, type StreamChecked } from './steps/stream-step.js';
-import { applySample, planSample, sampleCheckSkipped, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
+import { applySample, planSample, SAMPLE_CHECK_OFF, sampleCheckSkipped, sampleSkippedWithStream, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
 import { applyTable, planTableCreate } from './steps/table-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
 import { SKIP_STREAM_CHECK_FLAG, streamCheckSkipped, type StreamPreflight } from '../stream/stream-preflight.js';
@@ -101,10 +101,9 @@ export const SCHEMA_PUSH_STEPS: readonly Step<SchemaPushInputs>[] = [
   },
 ];
 
-/** A schema push's plan when the store cannot be read: the POST, not compared (the plan half given what a gateway without reads gives). */
-export async function unreadSchemaPush(inputs: Omit<SchemaPushInputs, 'client'>, why: string): Promise<StepRecord> {
-  const noReads = undefined as unknown as GatewayClient;
-  return (await planSchema(noReads, { schema: inputs.schema, olapSegment: inputs.olapSegment, known: { change: 'not-compared', lines: [], why } })).record;
+/** A schema push's plan when the store cannot be read: the POST, not compared. */
+export function unreadSchemaPush(inputs: Omit<SchemaPushInputs, 'client'>, why: string): StepRecord {
+  return schemaPlanRecord({ change: 'not-compared', lines: [], why }, { schema: inputs.schema, olapSegment: inputs.olapSegment });
 }
 
 export interface StorageTouchInputs {
@@ -221,7 +220,7 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
     attempts: 'check',
     stopsBefore: false,
     async plan(inputs) {
-      const skipped = sampleSkippedWithStream(inputs, false);
+      const skipped = sampleSkippedWithStream(inputs.stream?.skippedBecause, inputs.sampleCheck, 'plan');
       if (skipped) return skipped;
       if (!inputs.sampleCheck) return planSample(undefined, SAMPLE_CHECK_OFF, inputs.topic, inputs.schema, inputs.table, inputs.ignore);
       const schema = inputs.schema ?? (await storedSchema(inputs.client, inputs.schemaName));
@@ -230,7 +229,7 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
     },
     // The topic's messages held against the schema before the table is sent: a column none carries would stay empty.
     async apply(inputs) {
-      const skipped = sampleSkippedWithStream(inputs, true);
+      const skipped = sampleSkippedWithStream(inputs.stream?.skippedBecause, inputs.sampleCheck, 'apply');
       if (skipped) return skipped;
       if (!inputs.sampleCheck) return (await applySample(undefined, inputs.topic, inputs.schema!, inputs.table, SAMPLE_CHECK_OFF)).record;
       const schema = inputs.schema ?? (await storedSchema(inputs.client, inputs.schemaName));
@@ -291,16 +290,6 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
     },
   },
 ];
-
-/** What the sample step says when the sample check is off and no reason was given. */
-const SAMPLE_CHECK_OFF = '--no-sample-check';
-
-/** The sample is read only where the stream step read the brokers: brokers out of reach leave the table sent unchecked, this check included. */
-function sampleSkippedWithStream(inputs: TableCreateInputs, run: boolean): StepRecord | undefined {
-  const why = inputs.stream?.skippedBecause;
-  if (why === undefined || !inputs.sampleCheck) return undefined;
-  return run ? { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${why}` } : { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${why}` };
-}
 
 /** A schema given by name: the store's, to hold the messages against (undefined when it cannot be read). */
 async function storedSchema(client: GatewayClient, name: string): Promise<AnalyticsSchema | undefined> {

@@ -15,12 +15,12 @@ import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
 import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
 import { streamCheckSkipped, type TopicFacts } from '../stream/stream-preflight.js';
-import { changedSomething, notStartedStep, wouldChange, type StepRecord } from './steps/step-record.js';
+import { changedSomething, notStartedStep, wouldChange } from './steps/step-record.js';
 import { OwnedInput, walkSteps, type Step, type StepMode } from './executor.js';
 import type { DataSetResult, Prepared, RunOptions, RunReads } from './run-options.js';
 import { applyEnable, planEnable } from './steps/enable-step.js';
 import { applyStream, planStream } from './steps/stream-step.js';
-import { applySample, planSample, sampleCheckSkipped, type SampleIgnore } from './steps/sample-step.js';
+import { applySample, planSample, SAMPLE_CHECK_OFF, sampleCheckSkipped, sampleSkippedWithStream, type SampleIgnore } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaRecord } from './steps/schema-step.js';
 import { applyTable, planTable, refusedTableRecord } from './steps/table-step.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
@@ -123,12 +123,6 @@ function dataSetSteps(entry: Prepared['entry']): Step<DataSetWork>[] {
   return DATA_SET_STEPS.filter((step) => (step.name !== 'verify' || entry.verify !== undefined) && (step.name !== 'dashboard' || entry.dashboard !== undefined));
 }
 
-/** The sample is read only where the stream step read the brokers: skipped with it, in a plan as in a run. */
-function sampleSkippedWithStream(work: DataSetWork): StepRecord | undefined {
-  if (work.streamSkipped === undefined || !work.options.sampleCheck) return undefined;
-  return work.mode === 'plan' ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${work.streamSkipped}` } : { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${work.streamSkipped}` };
-}
-
 /**
  * The contract's workflow for one data set, each step's plan and apply the halves in steps/*.ts.
  * Each step needs the one before it: a failure blocks every step after it. The plan reads the
@@ -186,7 +180,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       const table = await work.table.get();
       const { schema } = await work.schema.get();
       const infer = inferSettingsOf(work.entry);
-      return sampleSkippedWithStream(work) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.tableTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
+      return sampleSkippedWithStream(work.streamSkipped, work.options.sampleCheck, work.mode) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.tableTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
     },
     // Before the schema and the table: do the topic's messages carry the schema's columns?
     async apply(work) {
@@ -194,7 +188,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       // Held against the messages it is inferred from: nothing to check.
       if (inferSettingsOf(entry)) return { step: 'sample', action: 'skipped', status: 'skipped', reason: 'the schema is inferred from the same messages' };
       const table = await work.table.get();
-      const skipped = sampleSkippedWithStream(work);
+      const skipped = sampleSkippedWithStream(work.streamSkipped, work.options.sampleCheck, work.mode);
       if (skipped) return skipped;
       const { schema } = await work.schema.get();
       const sample = await applySample(options.sampleCheck, work.tableTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location.toString(), sampleIgnoreOf(entry, options));
@@ -295,8 +289,6 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
   },
 ];
 
-/** What a step list says when the sample check is off and no reason was given. */
-const SAMPLE_CHECK_OFF = '--no-sample-check';
 
 function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
   return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };

@@ -44,7 +44,7 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   if (context.options.dryRun === true) {
     const planned = await plannedWithReads(
       async () => (await walkSteps('plan', SCHEMA_PUSH_STEPS, { ...given, client: await context.gateway() })).steps,
-      async (why) => [await unreadSchemaPush(given, why)],
+      (why) => [unreadSchemaPush(given, why)],
       (line) => context.reporter.warn(line),
     );
     return renderPlannedSteps(planned);

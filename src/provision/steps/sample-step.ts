@@ -98,6 +98,19 @@ function fitReason(report: FitReport, topic: string, schemaName: string): string
   return `${plural(report.messages, 'sampled message')} of topic ${topic} fit schema ${schemaName}${judged ? `; ${judged}` : ''}${extra}`;
 }
 
+/** What a sample step says when the check is off and no reason was given. */
+export const SAMPLE_CHECK_OFF = '--no-sample-check';
+
+/**
+ * The sample is read only where the stream step read the brokers: with the stream check skipped
+ * (brokers out of reach under auto), the sample check is skipped with it, in a plan as in a run —
+ * provision's data sets and `table create` alike. Undefined when the check goes ahead (or is off).
+ */
+export function sampleSkippedWithStream(streamSkipped: string | undefined, check: SampleCheck | undefined, mode: 'plan' | 'apply'): StepRecord | undefined {
+  if (streamSkipped === undefined || !check) return undefined;
+  return mode === 'plan' ? { step: 'sample', action: 'skipped', reason: `would be skipped as the stream step is: ${streamSkipped}` } : { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${streamSkipped}` };
+}
+
 /** The one line a skipped check leaves: it could not run, and why; the run goes on. */
 export function sampleCheckSkipped(why: string): string {
   return `messages not held against the schema: ${why}; the table is sent unchecked (--no-sample-check turns the check off)`;

@@ -39,19 +39,21 @@ export interface SchemaPlanInputs {
 }
 
 export async function planSchema(client: GatewayClient, inputs: SchemaPlanInputs): Promise<{ record: StepRecord; live: LiveComparison }> {
+  const live = inputs.known ?? (await compareSchema(client, inputs.schema));
+  return { live, record: schemaPlanRecord(live, inputs) };
+}
+
+/** The plan's record once the store's schema is compared (or could not be): the request only when the run would send it. */
+export function schemaPlanRecord(live: LiveComparison, inputs: Omit<SchemaPlanInputs, 'known'>): StepRecord {
   const { schema, inferred } = inputs;
-  const live = inputs.known ?? (await compareSchema(client, schema));
   const sends = live.change === 'create' || live.change === 'update' || live.change === 'not-compared';
   return {
-    live,
-    record: {
-      step: 'schema',
-      action: schemaAction(live.change),
-      reason: `${schemaPlanText(live, schema.schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
-      ...(live.lines.length ? { difference: live.lines } : {}),
-      ...(sends ? { request: { method: 'POST', path: paths.olapSchemas(inputs.olapSegment), body: schema } } : {}),
-      ...(inferred ? { shown: inferred.text } : {}),
-    },
+    step: 'schema',
+    action: schemaAction(live.change),
+    reason: `${schemaPlanText(live, schema.schemaName)}${inferred ? ` ${inferred.detail}` : ''}`,
+    ...(live.lines.length ? { difference: live.lines } : {}),
+    ...(sends ? { request: { method: 'POST', path: paths.olapSchemas(inputs.olapSegment), body: schema } } : {}),
+    ...(inferred ? { shown: inferred.text } : {}),
   };
 }
 
