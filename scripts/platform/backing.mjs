@@ -65,6 +65,7 @@ export function pinotStore(controller, broker) {
     readTable: (table) => ask('GET', `tables/${name(table)}`),
     consumingSegments: (table) => ask('GET', `tables/${name(table)}/consumingSegmentsInfo`),
     listTables: () => ask('GET', 'tables'),
+    listSchemas: () => ask('GET', 'schemas'),
     deleteTable: async (table, type) => {
       const answer = await ask('DELETE', `tables/${name(table)}${type === undefined ? '' : `?type=${encodeURIComponent(type)}`}`);
       if (answer.status < 300) own.tables.delete(table);

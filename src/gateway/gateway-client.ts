@@ -188,17 +188,27 @@ export class GatewayClient {
    * 405, 501 or an answer of another shape is "not exposed".
    */
   async listTables(): Promise<StoreRead<string[]>> {
-    const path = paths.olapTables(this.olapSegment);
-    let response: HttpResponse<unknown>;
-    try {
-      response = await this.http.request('GET', path);
-    } catch (error) {
-      if (error instanceof GatewayError && [404, 405, 501].includes(error.status)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
-      throw error;
+    return this.storeListing(paths.olapTables(this.olapSegment), 'tables');
+  }
+
+  /**
+   * ASSUMED. GET /api/internal/olap/schemas: the names of the schemas the store holds, as its
+   * controller lists them (a JSON array of names). Tolerant as listTables.
+   */
+  async listSchemas(): Promise<StoreRead<string[]>> {
+    return this.storeListing(paths.olapSchemas(this.olapSegment), 'schemas');
+  }
+
+  /** A list of names the store's controller answers, bare or under `key`; not exposed as listTables says. */
+  private async storeListing(path: string, key: 'tables' | 'schemas'): Promise<StoreRead<string[]>> {
+    const response = await this.http.requestOrRefusal<unknown>('GET', path, [404, 405, 501]);
+    if ('refused' in response) {
+      const { message } = messageFromErrorBody(response.body);
+      return { kind: 'not-exposed', url: response.url, why: `${response.status}${message ? `: ${message}` : ''}` };
     }
     const body = response.body as Record<string, unknown> | unknown[] | null | undefined;
-    const names = Array.isArray(body) ? body : typeof body === 'object' && body !== null ? body.tables : undefined;
-    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's list of tables` };
+    const names = Array.isArray(body) ? body : typeof body === 'object' && body !== null ? body[key] : undefined;
+    if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's list of ${key}` };
     return { kind: 'found', url: response.url, body: names as string[] };
   }
 

@@ -21,8 +21,9 @@ export interface LiveComparison {
   schemaDiff?: SchemaDiff;
 }
 
-export async function compareSchema(client: GatewayClient, schema: AnalyticsSchema): Promise<LiveComparison> {
-  const live = await client.getSchema(schema.schemaName);
+/** `read`: the store's schema read already (or found missing from its listing). */
+export async function compareSchema(client: GatewayClient, schema: AnalyticsSchema, read?: StoreRead<Record<string, unknown>>): Promise<LiveComparison> {
+  const live = read ?? (await client.getSchema(schema.schemaName));
   if (live.kind === 'not-found') return { change: 'create', lines: [] };
   if (live.kind === 'not-exposed') return { change: 'not-compared', lines: [], why: `this gateway does not expose reads of the analytics store (${live.why})` };
   const diff = diffSchema(schema, live.body);

@@ -143,11 +143,9 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   const cache = newCatalogCache();
   const platformVersion = platformVersionOf(options);
   startRunWideReads(prepared, options, cache, forPlan);
-  const schemaReads = compareSchemasBeforeRun(loaded, prepared, options);
-  const tableReads = ownersBeforeRun(loaded, prepared, options);
+  const storeReads = readStoreBeforeRun(loaded, prepared, options);
   // Awaited after the catalog's problems, which are reported first when there are both.
-  schemaReads.catch(() => undefined);
-  tableReads.catch(() => undefined);
+  storeReads.catch(() => undefined);
   const problems = new EntryProblems(loaded);
   await Promise.all(
     prepared.map(({ entry }) =>
@@ -161,55 +159,83 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
-  return { catalogCache: cache, platformVersion, ...(await schemaReads), ...(await tableReads) };
+  return { catalogCache: cache, platformVersion, ...(await storeReads) };
+}
+
+type StoreReads = Pick<RunReads, 'schemaComparisons' | 'refusedSchemas' | 'tableReads' | 'refusedTables'>;
+
+/**
+ * The store's schemas and tables, each read once before anything changes, in one queue of
+ * at most --concurrency reads at once (the run-wide reads keep their own places beside
+ * them). A schema the store would refuse fails its data set before any request of it; so
+ * does a table another manifest marked, unless the run adopts it (docs/lifecycle.md,
+ * "Ownership"). The plan compares with the same reads. When the queue would not go out in
+ * one go, the store's listings are asked first (storeListings): a name they lack is not
+ * read by name.
+ */
+async function readStoreBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<StoreReads> {
+  const reads = { schemaComparisons: new Map<number, LiveComparison>(), refusedSchemas: new Map<number, DpgwError>(), tableReads: new Map<number, StoreRead<Record<string, unknown>>>(), refusedTables: new Map<number, DpgwError>() };
+  // One comparison per schema, however many data sets share it.
+  const schemaKey = (schema: AnalyticsSchema) => `${schema.schemaName}\u0000${JSON.stringify(schema)}`;
+  const schemas = new Set(prepared.flatMap((p) => (p.schema ? [schemaKey(p.schema)] : [])));
+  const listings = storeListings(options, schemas.size + prepared.length);
+  const comparisons = new Map<string, Promise<LiveComparison>>();
+  const compareOnce = (schema: AnalyticsSchema) => {
+    const key = schemaKey(schema);
+    if (!comparisons.has(key)) comparisons.set(key, listings.schemas.read(schema.schemaName).then((read) => compareSchema(options.client, schema, read)));
+    return comparisons.get(key)!;
+  };
+  const schemaRead = async ({ entry, schema }: Prepared & { schema: AnalyticsSchema }) => {
+    const live = await compareOnce(schema);
+    reads.schemaComparisons.set(entry.index, live);
+    if (live.change !== 'incompatible') return;
+    const where = entry.schemaFile ?? whereText(loaded.document.at(['dataSets', entry.index, 'schema']));
+    reads.refusedSchemas.set(entry.index, refusedSchemaError(schema.schemaName, live, where, 'nothing of this data set was sent'));
+  };
+  const tableRead = async ({ entry, tableName }: Prepared) => {
+    const read = (await listings.tables.read(tableName)) ?? (await options.client.getTable(tableName));
+    reads.tableReads.set(entry.index, read);
+    if (read.kind !== 'found') return;
+    const where = loaded.document.at(entry.table?.name === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table', 'name']);
+    const refusal = ownershipRefusal(tableName, read.body, options.manifestMark, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where: whereText(where) });
+    if (refusal) reads.refusedTables.set(entry.index, refusal);
+  };
+  const queue = prepared.flatMap((item) => [...(item.schema !== undefined ? [() => schemaRead(item as Prepared & { schema: AnalyticsSchema })] : []), () => tableRead(item)]);
+  const reader = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await next();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, reader));
+  return reads;
+}
+
+/** What a store listing says of one name: not found when the listing lacks it, else undefined (read it by name). */
+interface StoreListing {
+  read(name: string): Promise<StoreRead<Record<string, unknown>> | undefined>;
 }
 
 /**
- * Each table of the manifest, read once before anything changes: one that another manifest
- * marked fails its data set before any request of it (its enablement, its schema), unless the
- * run adopts it (docs/lifecycle.md, "Ownership"). The plan compares with the same reads.
+ * The store's lists of schemas and tables (ASSUMED endpoints, docs/gateway-api.md), asked
+ * first when the manifest's reads by name would not all go at once: on a first run most
+ * names are new, and the listings save a round trip per --concurrency of them, for one round
+ * trip of their own (which the run-wide catalog reads share). A name the listing lacks in any
+ * letter case is not found (a store may compare names without case); a listing the gateway
+ * does not expose, or that fails, leaves every read by name.
  */
-async function ownersBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<Pick<RunReads, 'tableReads' | 'refusedTables'>> {
-  const tableReads = new Map<number, StoreRead<Record<string, unknown>>>();
-  const refusedTables = new Map<number, DpgwError>();
-  const pending = [...prepared];
-  const reader = async () => {
-    for (let item = pending.shift(); item; item = pending.shift()) {
-      const { entry, tableName } = item;
-      const read = await options.client.getTable(tableName);
-      tableReads.set(entry.index, read);
-      if (read.kind !== 'found') continue;
-      const where = loaded.document.at(entry.table?.name === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table', 'name']);
-      const refusal = ownershipRefusal(tableName, read.body, options.manifestMark, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where: whereText(where) });
-      if (refusal) refusedTables.set(entry.index, refusal);
-    }
+function storeListings(options: RunOptions, readsByName: number): { schemas: StoreListing; tables: StoreListing } {
+  if (readsByName <= options.concurrency) return { schemas: { read: async () => undefined }, tables: { read: async () => undefined } };
+  const listing = (asked: Promise<StoreRead<string[]>>): StoreListing => {
+    const known = asked.then(
+      (read) => (read.kind === 'found' ? { names: new Set(read.body.map((name) => name.toLowerCase())), url: read.url } : undefined),
+      () => undefined,
+    );
+    return {
+      read: async (name) => {
+        const listed = await known;
+        return listed && !listed.names.has(name.toLowerCase()) ? { kind: 'not-found', url: listed.url, message: `${name} is not in the store's list` } : undefined;
+      },
+    };
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
-  return { tableReads, refusedTables };
-}
-
-/** The store's schemas, read once before anything changes: a schema the store would refuse fails its data set before any request of it. */
-async function compareSchemasBeforeRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions): Promise<Pick<RunReads, 'schemaComparisons' | 'refusedSchemas'>> {
-  const schemaComparisons = new Map<number, LiveComparison>();
-  const refusedSchemas = new Map<number, DpgwError>();
-  // One read per schema name, however many data sets share it; as many at once as the run's concurrency.
-  const reads = new Map<string, Promise<LiveComparison>>();
-  const pending = prepared.filter((p) => p.schema !== undefined);
-  const reader = async () => {
-    for (let item = pending.shift(); item; item = pending.shift()) {
-      const { entry, schema } = item as Prepared & { schema: AnalyticsSchema };
-      const key = `${schema.schemaName}\u0000${JSON.stringify(schema)}`;
-      if (!reads.has(key)) reads.set(key, compareSchema(options.client, schema));
-      const live = await reads.get(key)!;
-      schemaComparisons.set(entry.index, live);
-      if (live.change === 'incompatible') {
-        const where = entry.schemaFile ?? whereText(loaded.document.at(['dataSets', entry.index, 'schema']));
-        refusedSchemas.set(entry.index, refusedSchemaError(schema.schemaName, live, where, 'nothing of this data set was sent'));
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, pending.length)) }, reader));
-  return { schemaComparisons, refusedSchemas };
+  return { schemas: listing(options.client.listSchemas()), tables: listing(options.client.listTables()) };
 }
 
 /**

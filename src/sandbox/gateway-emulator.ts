@@ -174,7 +174,7 @@ export class GatewayEmulator extends LoopbackService {
     }
     const olap = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(schemas|tables)$`).exec(path);
     if (olap) {
-      if (method === 'GET' && olap[1] === 'tables') return this.options.backend.listTables();
+      if (method === 'GET') return olap[1] === 'tables' ? this.options.backend.listTables() : this.options.backend.listSchemas();
       if (method !== 'POST') return methodNotAllowed(path);
       const forbidden = this.requireAdmin(caller, path);
       if (forbidden) return forbidden;

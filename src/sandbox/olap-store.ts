@@ -63,6 +63,11 @@ export class OlapStore {
     return { status: 200, body: { tables: [...this.tables.keys()] } };
   }
 
+  /** The store controller's GET /schemas: a bare array of names. */
+  listSchemas(): StoreAnswer {
+    return { status: 200, body: [...this.schemas.keys()] };
+  }
+
   /** The store controller's DELETE /tables/{name}?type=…: answered at once, the table dropped after tableDeletionDelayMs. */
   deleteTable(name: string, type: string | undefined): StoreAnswer {
     const bare = name.replace(/_REALTIME$/, '');
@@ -251,6 +256,7 @@ export interface StoreBackend {
   readTable(name: string): Promise<StoreAnswer>;
   consumingSegments(name: string): Promise<StoreAnswer>;
   listTables(): Promise<StoreAnswer>;
+  listSchemas(): Promise<StoreAnswer>;
   /** `type`: the query's `type` (realtime), passed on as given. */
   deleteTable(name: string, type: string | undefined): Promise<StoreAnswer>;
   deleteSchema(name: string): Promise<StoreAnswer>;
@@ -270,6 +276,7 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     readTable: async (name) => readTable(store, name),
     consumingSegments: async (name) => consumingSegments(store, name),
     listTables: async () => store.listTables(),
+    listSchemas: async () => store.listSchemas(),
     deleteTable: async (name, type) => store.deleteTable(name, type),
     deleteSchema: async (name) => store.deleteSchema(name),
     externalView: async (name) => externalView(store, name),

@@ -162,6 +162,33 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     }
   });
 
+  it("a plan of more reads than --concurrency takes Pinot's own lists of schemas and tables: a name they lack is not read by name", async () => {
+    const env = dpgwEnv();
+    const folder = env.DPGW_CONFIG_DIR!;
+    const trackSchema = readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8');
+    writeFileSync(join(folder, 'schema.yaml'), trackSchema);
+    const fresh = ['vessel_listed', 'weather_listed'];
+    for (const name of fresh) writeFileSync(join(folder, `${name}.yaml`), trackSchema.replace(/^schemaName: track$/m, `schemaName: ${name}`));
+    const file = join(folder, 'listed.yaml');
+    writeFileSync(
+      file,
+      `name: track\ndataSets:\n  - { datasource: mock-data-library, dataset: track, enablement: track, groups: [track-readers], schema: schema.yaml, table: { name: track } }\n` +
+        fresh.map((name) => `  - { datasource: mock-data-library, dataset: ${name.split('_')[0]}, groups: [track-readers], schema: ${name}.yaml, table: { name: ${name} } }\n`).join(''),
+    );
+    sandbox.requestLog.clear();
+    const planned = await spawnDpgw(['provision', file, '--plan', '--json', '--concurrency', '1'], { env });
+    expect(planned.code, planned.stderr).toBe(0);
+    const actions = JSON.parse(planned.stdout).plan.map((p: { steps: Array<{ step: string; action: string }> }) => p.steps.filter((s) => s.step === 'schema' || s.step === 'table').map((s) => s.action));
+    expect(actions.slice(1)).toEqual([['create', 'create'], ['create', 'create']]);
+    expect(actions[0][0]).toBe('none');
+    // Pinot 0.11's GET /schemas (a bare array) and GET /tables ({"tables": [...]}), passed on by the gateway and taken by dpgw.
+    const listings = sandbox.requestLog.of('gateway', '/api/internal/olap/').filter((e) => e.method === 'GET' && /\/(schemas|tables)$/.test(e.path));
+    expect(listings.map((e) => `${e.path} ${e.status}`).sort()).toEqual(['/api/internal/olap/schemas 200', '/api/internal/olap/tables 200']);
+    const answered = Math.max(...listings.map((e) => Date.parse(e.at) + (e.durationMs ?? 0)));
+    const freshReads = sandbox.requestLog.of('gateway', '/api/internal/olap/').filter((e) => e.method === 'GET' && fresh.some((name) => e.path.endsWith(`/${name}`)));
+    expect(freshReads.filter((e) => Date.parse(e.at) > answered + 50).map((e) => e.path)).toEqual([]);
+  });
+
   it('a changed manifest is never "nothing to change": retention 7 → 60 is planned, applied, held by Pinot, then the plan is exit 0; a removed column is refused with nothing sent', async () => {
     const env = dpgwEnv();
     const passwordFile = join(env.DPGW_CONFIG_DIR!, 'stream-password');
