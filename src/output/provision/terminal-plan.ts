@@ -53,7 +53,7 @@ function actionCell(action: PlanAction, style: ChalkInstance): string {
   const text = action.padEnd(ACTION_WIDTH);
   if (action === 'create') return style.green(text);
   if (action === 'update' || action === 'not-compared') return style.yellow(text);
-  if (action === 'delete' || action === 'refused' || action === 'blocked') return style.red(text);
+  if (action === 'replace' || action === 'delete' || action === 'refused' || action === 'blocked') return style.red(text);
   return action === 'none' || action === 'skipped' ? style.dim(text) : text;
 }
 

@@ -5,15 +5,20 @@
  * renderers, the exit codes and the CI outputs read nothing but these fields.
  */
 
-export const STEP_ORDER = ['enable', 'stream', 'sample', 'schema', 'table', 'storage', 'consume', 'verify', 'dashboard'] as const;
+/**
+ * `reload`: the store's segments of a table reloaded after its schema gained columns, so that
+ * rows stored before show them (issue #47); after the table step, whose update it follows.
+ */
+export const STEP_ORDER = ['enable', 'stream', 'sample', 'schema', 'table', 'reload', 'storage', 'consume', 'verify', 'dashboard'] as const;
 export type StepName = (typeof STEP_ORDER)[number];
 
 /**
  * What a step would do, or did, a closed set (docs/provision.md, "The plan"): `refused` is a
  * step the platform would reject, and every step that depends on it is `blocked`; a plan
- * holding either exits 2, since the run would fail.
+ * holding either exits 2, since the run would fail. `replace`: a change the store cannot make
+ * in place (Terraform's "forces replacement"): the table deleted and made anew, its rows lost.
  */
-export const PLAN_ACTIONS = ['create', 'update', 'delete', 'none', 'read', 'check', 'wait', 'refused', 'blocked', 'skipped', 'not-compared'] as const;
+export const PLAN_ACTIONS = ['create', 'update', 'replace', 'delete', 'none', 'read', 'check', 'wait', 'refused', 'blocked', 'skipped', 'not-compared'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 /**
@@ -83,4 +88,4 @@ export function notStartedStep(step: StepName): StepRecord {
 export const changedSomething = (record: StepRecord): boolean => record.status === 'changed';
 
 /** Whether a plan's step would change the platform. */
-export const wouldChange = (record: StepRecord): boolean => record.action === 'create' || record.action === 'update' || record.action === 'delete';
+export const wouldChange = (record: StepRecord): boolean => record.action === 'create' || record.action === 'update' || record.action === 'replace' || record.action === 'delete';
