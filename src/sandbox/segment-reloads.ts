@@ -9,8 +9,20 @@
  * here) hold the messages' values (LLRealtimeSegmentDataManager, RealtimeTableDataManager#addSegment).
  */
 import { randomUUID } from 'node:crypto';
-import type { AnalyticsSchema } from '../contract/types.js';
-import type { OlapStore, StoreAnswer } from './olap-store.js';
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
+
+interface StoreAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** What of the sandbox's store (olap-store.ts, which holds this) the reloads read and change; named here so the two do not import each other. */
+export interface ReloadableStore {
+  readonly schemas: Map<string, AnalyticsSchema>;
+  readonly tables: Map<string, { definition: RealtimeTableDefinition; topic: string; sequence?: number }>;
+  readonly stream: { partitions(topic: string): number[] | undefined; messages?(topic: string): string[][] | undefined } | undefined;
+  consumingSegmentNames(bare: string): string[];
+}
 
 interface ReloadJob {
   table: string;
@@ -50,7 +62,7 @@ export class SegmentReloads {
   /** By table and column: the offset of each partition from which rows carry the column's values. */
   private readonly valuesFrom = new Map<string, Map<string, number[]>>();
 
-  constructor(private readonly store: OlapStore) {}
+  constructor(private readonly store: ReloadableStore) {}
 
   /** Told of every schema the store takes: columns added to one a table uses are held with the default in its segments so far. */
   schemaTaken(before: AnalyticsSchema | undefined, after: AnalyticsSchema): void {
