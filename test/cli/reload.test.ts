@@ -95,6 +95,16 @@ describe('provision: the reload after a schema gains columns', () => {
     expect(again.reload).toBeUndefined();
   });
 
+  it('at a terminal the summary has the segments reloaded in a column, and under the table what the rows show', async () => {
+    const { dpgw, manifest } = await setUp();
+    const result = await dpgw(['provision', manifest, '--no-sample-check']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^DATA SET +TOPIC +SCHEMA +TABLE +RELOAD +STORAGE +CONSUMING +STATUS +TIME$/);
+    expect(lines[1]).toMatch(/^track +mock-data-library\.track\.track +track changed +track unchanged +3 of 3 +accepted +3 of 3 +done /);
+    expect(lines.slice(2)).toEqual(['', 'reload: track: table track reloaded (3 of 3 segments): rows stored before show the added column speed (with the default); rows that reach its consuming segment before it commits keep the default, the rows after carry the columns (--force-commit commits it at once)']);
+  });
+
   it('--wait-reload 0 sends the reload and does not wait, and says so', async () => {
     const { provision, gatewayCalls } = await setUp();
     const { result, reload } = await provision('--wait-reload', '0');
@@ -110,7 +120,8 @@ describe('provision: the reload after a schema gains columns', () => {
     expect(result.code).toBe(1);
     expect(reload).toMatchObject({ action: 'update', status: 'failed' });
     expect(dataSet.error).toMatchObject({ code: 'RELOAD_NOT_FINISHED', message: expect.stringMatching(/^table track: the store had reloaded 0 of 3 segments when --wait-reload 1 s was over \(job [0-9a-f-]{36}\)$/) });
-    expect(dataSet.error.hint).toMatch(/longer --wait-reload <seconds>/);
+    // A run again would not reload (the schema matches the store by then): the hint says how to follow the job instead.
+    expect(dataSet.error.hint).toMatch(/^the store goes on reloading: follow it with GET \/api\/internal\/olap\/segments\/segmentReloadStatus\/[0-9a-f-]{36} \(a run again does not reload: the schema matches the store now\); next time allow longer with --wait-reload <seconds>$/);
   });
 
   for (const [what, status, body] of [

@@ -170,7 +170,7 @@ function stoppedWaiting(tableName: string, what: string): StepInterrupted {
 function reloadNotFinished(tableName: string, jobId: string, progress: ReloadProgress, settings: ReloadSettings): DpgwError {
   const unanswered = progress.failedCalls > 0 ? `, and ${plural(progress.failedCalls, 'server')} of the store did not answer for it` : '';
   return new DpgwError('RELOAD_NOT_FINISHED', `table ${tableName}: the store had reloaded ${progress.reloaded} of ${plural(progress.total, 'segment')} when ${WAIT_FLAG} ${settings.waitMs / 1000} s was over${unanswered} (job ${jobId})`, {
-    hint: `the reload goes on in the store: run the same command again with a longer ${WAIT_FLAG} <seconds> (a second reload is harmless), or follow it: GET ${paths.olapSegmentReloadStatus(jobId, settings.olapSegment)}`,
+    hint: `the store goes on reloading: follow it with GET ${paths.olapSegmentReloadStatus(jobId, settings.olapSegment)} (a run again does not reload: the schema matches the store now); next time allow longer with ${WAIT_FLAG} <seconds>`,
     details: { table: tableName, jobId, reloaded: progress.reloaded, segments: progress.total },
   });
 }
@@ -208,7 +208,7 @@ async function forceCommit(client: GatewayClient, tableName: string, settings: R
     if (Date.now() >= deadline) {
       const total = before?.size ?? still;
       throw new DpgwError('RELOAD_NOT_FINISHED', `table ${tableName}: reloaded, but ${still} of ${plural(total, 'consuming segment')} not committed when ${WAIT_FLAG} ${settings.waitMs / 1000} s was over`, {
-        hint: `the commit goes on in the store: run the same command again with a longer ${WAIT_FLAG} <seconds>, or check with dpgw table status ${tableName}`,
+        hint: `the store goes on committing: check with dpgw table status ${tableName} (a run again does not commit: the schema matches the store now); next time allow longer with ${WAIT_FLAG} <seconds>`,
         details: { table: tableName, committing: still, segments: total },
       });
     }
