@@ -48,6 +48,10 @@ export const paths = {
   olapQuery: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/query/sql`,
   /** ASSUMED. GET: the store controller's debug view of a table: segments in error and why (GET /debug/tables/{name}), through the gateway. */
   olapTableDebug: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/debug/tables/${seg(name)}`,
+  /** ASSUMED. GET: whether the store has paused a table's consumption (the store controller's GET /tables/{name}/pauseStatus, `{"pauseFlag", "consumingSegments"}`), through the gateway. */
+  olapPauseStatus: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/pauseStatus`,
+  /** ASSUMED. POST: pause or resume a table's consumption (the store controller's POST /tables/{name}/pauseConsumption | resumeConsumption), through the gateway. */
+  olapConsumptionChange: (name: string, change: 'pause' | 'resume', olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/${change}Consumption`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

@@ -40,6 +40,9 @@ export type StoreRead<T> = { kind: 'found'; url: string; body: T } | { kind: 'no
  */
 export type StoreDeletion = { kind: 'deleted'; url: string; status: number } | { kind: 'not-found'; url: string; message: string } | { kind: 'in-use'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
 
+/** What a pause or resume of the store's consumption found (docs/gateway-api.md). */
+export type StoreChange = { kind: 'done'; url: string; status: number; body: unknown } | { kind: 'not-found'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
+
 /** What a mutating call answered: the contract shows no body, so it may be absent. */
 export interface Accepted<T = unknown> {
   status: number;
@@ -255,6 +258,32 @@ export class GatewayClient {
       if (error instanceof GatewayError && (error.status === 404 || error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
       throw error;
     }
+  }
+
+  /**
+   * ASSUMED. GET /api/internal/olap/tables/{name}/pauseStatus: whether the store has paused the
+   * table's consumption (Pinot 0.11+: `{"pauseFlag": bool, "consumingSegments": [...]}`, 1.3+ adds
+   * `reasonCode` and `comment`). Tolerant as the other reads: 404 of the router, 405, 501 or an
+   * answer without pauseFlag is "not exposed"; the store's 404 is "no such table".
+   */
+  async pauseStatus(table: string): Promise<StoreRead<Record<string, unknown>>> {
+    return this.storeRead(paths.olapPauseStatus(table, this.olapSegment), (body) => typeof body.pauseFlag === 'boolean');
+  }
+
+  /**
+   * ASSUMED. POST /api/internal/olap/tables/{name}/pauseConsumption | resumeConsumption: the
+   * store controller's pause (it commits the consuming segments and creates no new ones) and
+   * resume (`consumeFrom`: smallest | largest, where to start when the offsets it holds are
+   * not to be used). The router's 404, 405 and 501 are "not exposed"; the store's 404 is "no
+   * such table".
+   */
+  async changeConsumption(table: string, change: 'pause' | 'resume', consumeFrom?: 'smallest' | 'largest'): Promise<StoreChange> {
+    const path = `${paths.olapConsumptionChange(table, change, this.olapSegment)}${consumeFrom === undefined ? '' : `?consumeFrom=${consumeFrom}`}`;
+    const response = await this.http.requestOrRefusal<unknown>('POST', path, [404, 405, 501]);
+    if (!('refused' in response)) return { kind: 'done', url: response.url, status: response.status, body: response.body };
+    const { message } = messageFromErrorBody(response.body);
+    if (response.status === 404 && !NO_ROUTE.test(message)) return { kind: 'not-found', url: response.url, message };
+    return { kind: 'not-exposed', url: response.url, why: `${response.status}${message ? `: ${message}` : ''}` };
   }
 
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {
