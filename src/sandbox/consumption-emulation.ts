@@ -6,7 +6,11 @@
  * null and LLRealtimeSegmentDataManager#processStreamEvents counts it as dropped); retention
  * is the broker's (StreamBroker.deleteRecords moves a partition's earliest offset).
  */
-import type { StoreAnswer } from './olap-store.js';
+/** The store's answer, as olap-store.ts's StoreAnswer (not imported: that module imports this one). */
+interface StoreAnswer {
+  status: number;
+  body: unknown;
+}
 
 /**
  * What Pinot 0.11's server records for a consumer whose brokers it cannot reach: more than
