@@ -79,6 +79,8 @@ export function pinotStore(controller, broker) {
     reloadStatus: (jobId) => ask('GET', `segments/segmentReloadStatus/${name(jobId)}`),
     forceCommit: (table) => ask('POST', `tables/${name(table)}/forceCommit`),
     forceCommitStatus: (jobId) => ask('GET', `tables/forceCommitStatus/${name(jobId)}`),
+    pauseStatus: (table) => ask('GET', `tables/${name(table)}/pauseStatus`),
+    changeConsumption: (table, change, consumeFrom) => ask('POST', `tables/${name(table)}/${change}Consumption${consumeFrom === undefined ? '' : `?consumeFrom=${encodeURIComponent(consumeFrom)}`}`),
   });
 }
 

@@ -59,6 +59,10 @@ export const paths = {
   olapForceCommit: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/forceCommit`,
   /** ASSUMED. GET: a force commit's progress (the store controller's GET /tables/forceCommitStatus/{jobId}; Pinot 1.0 and later). */
   olapForceCommitStatus: (jobId: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/forceCommitStatus/${seg(jobId)}`,
+  /** ASSUMED. GET: whether the store has paused a table's consumption (the store controller's GET /tables/{name}/pauseStatus, `{"pauseFlag", "consumingSegments"}`), through the gateway. */
+  olapPauseStatus: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/pauseStatus`,
+  /** ASSUMED. POST: pause or resume a table's consumption (the store controller's POST /tables/{name}/pauseConsumption | resumeConsumption), through the gateway. */
+  olapConsumptionChange: (name: string, change: 'pause' | 'resume', olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/${change}Consumption`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

@@ -42,7 +42,7 @@ export type StoreDeletion = { kind: 'deleted'; url: string; status: number } | {
 
 /**
  * What a call of the analytics store that acts or follows an action (a reload, a force commit,
- * their progress) answered: `not-found` is the store's own 404 (no such table or job);
+ * their progress, a pause or resume of consumption) answered: `not-found` is the store's own 404 (no such table or job);
  * `not-exposed` when the gateway does not pass the call on (a 404 of its router, 405, 501).
  */
 export type StoreCall = { kind: 'answered'; url: string; status: number; body: unknown } | { kind: 'not-found'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
@@ -293,6 +293,27 @@ export class GatewayClient {
       return { kind: 'not-exposed', url, why: `${status}${message ? `: ${message}` : ''}` };
     }
     return { kind: 'answered', url: response.url, status: response.status, body: response.body };
+  }
+
+  /**
+   * ASSUMED. GET /api/internal/olap/tables/{name}/pauseStatus: whether the store has paused the
+   * table's consumption (Pinot 0.11+: `{"pauseFlag": bool, "consumingSegments": [...]}`, 1.3+ adds
+   * `reasonCode` and `comment`). Tolerant as the other reads: 404 of the router, 405, 501 or an
+   * answer without pauseFlag is "not exposed"; the store's 404 is "no such table".
+   */
+  async pauseStatus(table: string): Promise<StoreRead<Record<string, unknown>>> {
+    return this.storeRead(paths.olapPauseStatus(table, this.olapSegment), (body) => typeof body.pauseFlag === 'boolean');
+  }
+
+  /**
+   * ASSUMED. POST /api/internal/olap/tables/{name}/pauseConsumption | resumeConsumption: the
+   * store controller's pause (it commits the consuming segments and creates no new ones) and
+   * resume (`consumeFrom`: smallest | largest, where to start when the offsets it holds are
+   * not to be used). The router's 404, 405 and 501 are "not exposed"; the store's 404 is "no
+   * such table".
+   */
+  async changeConsumption(table: string, change: 'pause' | 'resume', consumeFrom?: 'smallest' | 'largest'): Promise<StoreCall> {
+    return this.storeCall('POST', `${paths.olapConsumptionChange(table, change, this.olapSegment)}${consumeFrom === undefined ? '' : `?consumeFrom=${consumeFrom}`}`);
   }
 
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {

@@ -217,7 +217,7 @@ function addSegmentErrors(partitions: PartitionTable, debugInfos: z.infer<typeof
     for (const segment of info.segmentDebugInfos ?? []) {
       const name = partitions.nameOf(segment.segmentName);
       for (const [server, state] of Object.entries(segment.serverState ?? {})) {
-        const message = state.errorInfo?.errorMessage ?? (state.externalView === 'ERROR' ? 'ERROR (the store gives no reason)' : undefined);
+        const message = withCause(state.errorInfo?.errorMessage, state.errorInfo?.stackTrace) ?? (state.externalView === 'ERROR' ? 'ERROR (the store gives no reason)' : undefined);
         if (message === undefined) continue;
         const line = serverText(`${segment.segmentName} on ${server}: ${clip(message)}`);
         if (name) {
@@ -294,6 +294,18 @@ function streamConfigsOf(body: Record<string, unknown>): Record<string, string> 
   const configs = place.map;
   const strings = Object.entries(configs).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   return Object.fromEntries(strings);
+}
+
+/**
+ * A server's segment error with its cause: Pinot 0.11 records a consumer that stopped as
+ * "Exception while in work" and puts the exception itself only in the stack trace
+ * (LLRealtimeSegmentDataManager.PartitionConsumer#run → SegmentErrorInfo); its first line
+ * (`org.apache.kafka…TimeoutException: …`) is what says why.
+ */
+function withCause(message: string | null | undefined, stackTrace: string | null | undefined): string | undefined {
+  const cause = stackTrace?.split('\n')[0]?.trim();
+  if (message == null) return cause || undefined;
+  return cause && !message.includes(cause) ? `${message}: ${cause}` : message;
 }
 
 function clip(message: string): string {

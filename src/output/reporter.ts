@@ -164,6 +164,9 @@ export class Reporter {
     const issues = Array.isArray(error.details?.issues) ? (error.details.issues as ValidationIssue[]) : [];
     for (const issue of issues.slice(1, LISTED_PROBLEMS)) this.problem(issueLine(issue));
     if (issues.length > LISTED_PROBLEMS) this.problem(`… and ${issues.length - LISTED_PROBLEMS} more; --json lists them all`);
+    // A consumption check that failed with a diagnosis (no-rows-diagnosis.ts): the hint gave the first finding, one line each for the rest.
+    const diagnosis = Array.isArray(error.details?.diagnosis) ? (error.details.diagnosis as Array<{ what: string; evidence: string; next: string }>) : [];
+    for (const finding of diagnosis.slice(1)) this.stderr.write(shown(`diagnosis: ${finding.what} (${finding.evidence}); next: ${finding.next}`) + '\n');
     const actions = this.options.githubActions;
     if (actions && options.annotate !== false) {
       // The first problem is the error's own; the runner shows 10 of a step, so the rest are not written.

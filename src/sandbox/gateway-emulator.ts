@@ -148,6 +148,16 @@ export class GatewayEmulator extends LoopbackService {
       if (method !== 'GET') return methodNotAllowed(path);
       return this.options.backend.consumingSegments(decodeURIComponent(consuming[1]!));
     }
+    // The store controller's pause flag, pause and resume (`dpgw table status|pause|resume`); the changes need the admin group.
+    const consumption = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/tables/([^/]+)/(pauseStatus|pauseConsumption|resumeConsumption)$`).exec(path);
+    if (consumption) {
+      const name = decodeURIComponent(consumption[1]!);
+      if (consumption[2] === 'pauseStatus') return method === 'GET' ? this.options.backend.pauseStatus(name) : methodNotAllowed(path);
+      if (method !== 'POST') return methodNotAllowed(path);
+      const forbidden = this.requireAdmin(caller, path);
+      if (forbidden) return forbidden;
+      return this.options.backend.changeConsumption(name, consumption[2] === 'pauseConsumption' ? 'pause' : 'resume', query.get('consumeFrom') ?? undefined);
+    }
     // The store controller's reads of `dpgw table status`, passed on as the consuming segments are.
     const statusRead = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(?:tables/([^/]+)/externalview|debug/tables/([^/]+))$`).exec(path);
     if (statusRead) {

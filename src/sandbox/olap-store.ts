@@ -10,6 +10,7 @@ import { parseJaasOptions } from '../olap/jaas-config.js';
 import { streamConfigPlace } from '../olap/stream-config-place.js';
 import { fieldPath } from '../olap/schema-validation.js';
 import { SegmentReloads } from './segment-reloads.js';
+import { ConsumptionEmulation, UNREACHABLE_BROKERS_ERROR } from './consumption-emulation.js';
 
 export interface StoreAnswer {
   status: number;
@@ -27,6 +28,8 @@ interface StoredTable {
 export interface PartitionTrouble {
   behind?: number;
   error?: string;
+  /** The exception behind the error, as the server records it (its first line says why: Pinot's "Exception while in work"). */
+  stackTrace?: string;
 }
 
 /** The server every table of the sandbox's store lives on, as Pinot names its instances. */
@@ -45,6 +48,8 @@ export interface StoreStream {
   partitions(topic: string): number[] | undefined;
   /** The messages of each partition of a topic, as text (the queries of segment-reloads.ts). */
   messages?(topic: string): string[][] | undefined;
+  /** The rows the store's decoder makes of a partition's records before an offset (consumption-emulation.ts); without it, one a record. */
+  rowsUpTo?(topic: string, partition: number, offset: number): number;
 }
 
 /** Pinot 0.11's answer to a table whose stream user the brokers refuse (measured on the end-to-end tier). */
@@ -69,6 +74,8 @@ export class OlapStore {
   consumingSegmentNames(bare: string): string[] {
     return (segmentsOf(this, bare) ?? []).map((segment) => segment.name);
   }
+  /** Paused and resumed consumption (`dpgw table pause|resume`). */
+  readonly consumption = new ConsumptionEmulation();
 
   /** The store controller's GET /tables: names without the type suffix. */
   listTables(): StoreAnswer {
@@ -281,6 +288,9 @@ export interface StoreBackend {
   reloadStatus(jobId: string): Promise<StoreAnswer>;
   forceCommit(name: string): Promise<StoreAnswer>;
   forceCommitStatus(jobId: string): Promise<StoreAnswer>;
+  /** GET /tables/{name}/pauseStatus, POST /tables/{name}/pauseConsumption | resumeConsumption of the store's controller (`dpgw table status|pause|resume`). */
+  pauseStatus(name: string): Promise<StoreAnswer>;
+  changeConsumption(name: string, change: 'pause' | 'resume', consumeFrom: string | undefined): Promise<StoreAnswer>;
 }
 
 /** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
@@ -308,7 +318,27 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     forceCommit: async (name) => store.reloads.forceCommit(name),
     forceCommitStatus: async (jobId) => store.reloads.forceCommitStatus(jobId),
     tableDebug: async (name) => tableDebug(store, name),
+    pauseStatus: async (name) => pauseStatus(store, name),
+    changeConsumption: async (name, change, consumeFrom) => changeConsumption(store, name, change, consumeFrom),
   };
+}
+
+/** The store controller's pauseStatus, as Pinot 0.11 answers it (consumption-emulation.ts). */
+function pauseStatus(store: OlapStore, name: string): StoreAnswer {
+  const bare = name.replace(/_REALTIME$/, '');
+  const segments = segmentsOf(store, bare);
+  return store.consumption.pauseStatus(bare, segments !== undefined, (segments ?? []).filter((s) => s.consuming).map((s) => s.name));
+}
+
+/** The store controller's pauseConsumption and resumeConsumption; a resume from smallest or largest leaves no partition behind. */
+function changeConsumption(store: OlapStore, name: string, change: 'pause' | 'resume', consumeFrom: string | undefined): StoreAnswer {
+  const bare = name.replace(/_REALTIME$/, '');
+  const consuming = () => (segmentsOf(store, bare) ?? []).filter((s) => s.consuming).map((s) => s.name);
+  const exists = store.tables.has(bare);
+  if (change === 'pause') return store.consumption.pause(bare, exists, consuming());
+  const answer = store.consumption.resume(bare, exists, consumeFrom, consuming);
+  if (answer.status === 200 && consumeFrom !== undefined) for (const trouble of store.partitionTrouble.get(bare)?.values() ?? []) delete trouble.behind;
+  return answer;
 }
 
 /**
@@ -327,8 +357,9 @@ export function consumingSegments(store: OlapStore, name: string): StoreAnswer {
   return {
     status: 200,
     body: {
+      // A paused table's segments are committed: none is listed (Pinot: an empty or shrinking map).
       _segmentToConsumingInfoMap: Object.fromEntries(
-        reported.map((s) => [s.name, [{ serverName: SANDBOX_SERVER, consumerState: s.consuming ? 'CONSUMING' : 'NOT_CONSUMING', lastConsumedTimestamp: s.consuming ? Date.now() : 0, partitionToOffsetMap: { [String(s.partition)]: String(s.offset) } }]]),
+        reported.filter((s) => !s.paused).map((s) => [s.name, [{ serverName: SANDBOX_SERVER, consumerState: s.consuming ? 'CONSUMING' : 'NOT_CONSUMING', lastConsumedTimestamp: s.consuming ? Date.now() : 0, partitionToOffsetMap: { [String(s.partition)]: String(s.offset) } }]]),
       ),
     },
   };
@@ -341,7 +372,14 @@ interface SandboxSegment {
   consuming: boolean;
   /** The offset reached: what the partition holds, less what it is behind; 0 when not consuming. */
   offset: number;
+  /** The rows its decoder made of the records before the offset. */
+  rows: number;
+  /** Its table's consumption is paused: the segment is committed (ONLINE), nothing consumes it. */
+  paused: boolean;
+  /** Its table's brokers are not the stream the store reaches. */
+  unreachable: boolean;
   error?: string;
+  stackTrace?: string;
 }
 
 /** The one consuming segment of each partition of a table's topic, with the trouble set for it; undefined when there is no such table. */
@@ -351,12 +389,16 @@ function segmentsOf(store: OlapStore, bare: string): SandboxSegment[] | undefine
   const place = streamConfigPlace(stored.definition);
   const streams = place.kind === 'found' ? place.map : {};
   const counts = store.stream?.partitions(stored.topic) ?? [];
-  const consuming = store.reachesStream(streams) && store.streamAccepts(streams);
+  const reached = store.reachesStream(streams);
+  const consuming = reached && store.streamAccepts(streams);
   const created = stored.created.toISOString().replace(/[-:]/g, '').slice(0, 13) + 'Z';
   const trouble = store.partitionTrouble.get(bare);
+  const paused = store.consumption.isPaused(bare);
   return counts.map((count, partition) => {
-    const { behind = 0, error } = trouble?.get(partition) ?? {};
-    return { name: `${bare}__${partition}__${stored.sequence ?? 0}__${created}`, partition, consuming, offset: consuming ? Math.max(0, count - behind) : 0, ...(error !== undefined ? { error } : {}) };
+    const { behind = 0, error, stackTrace } = trouble?.get(partition) ?? {};
+    const offset = consuming ? Math.max(0, count - behind) : 0;
+    const rows = store.stream?.rowsUpTo?.(stored.topic, partition, offset) ?? offset;
+    return { name: `${bare}__${partition}__${stored.sequence ?? 0}__${created}`, partition, consuming: consuming && !paused, offset, rows, paused, unreachable: !reached, ...(error !== undefined ? { error } : {}), ...(stackTrace !== undefined ? { stackTrace } : {}) };
   });
 }
 
@@ -365,7 +407,7 @@ export function externalView(store: OlapStore, name: string): StoreAnswer {
   const bare = name.replace(/_REALTIME$/, '');
   const segments = segmentsOf(store, bare);
   if (!segments) return { status: 404, body: { code: 404, error: `Table ${bare} not found` } };
-  return { status: 200, body: { OFFLINE: null, REALTIME: Object.fromEntries(segments.map((s) => [s.name, { [SANDBOX_SERVER]: s.error ? 'ERROR' : 'CONSUMING' }])) } };
+  return { status: 200, body: { OFFLINE: null, REALTIME: Object.fromEntries(segments.map((s) => [s.name, { [SANDBOX_SERVER]: s.error ? 'ERROR' : s.paused ? 'ONLINE' : 'CONSUMING' }])) } };
 }
 
 /**
@@ -381,16 +423,16 @@ export function query(store: OlapStore, body: unknown): StoreAnswer {
   if (!segments) {
     return { status: 200, body: { exceptions: [{ errorCode: 150, message: `SQLParsingError: the sandbox's broker answers only the segment count of an existing table: ${sql.slice(0, 200)}` }], resultTable: null } };
   }
-  const held = segments.filter((s) => !s.error && s.offset > 0);
+  const held = segments.filter((s) => !s.error && s.rows > 0);
   return {
     status: 200,
     body: {
-      resultTable: { dataSchema: { columnNames: ['$segmentName', 'count(*)'], columnDataTypes: ['STRING', 'LONG'] }, rows: held.map((s) => [s.name, s.offset]) },
+      resultTable: { dataSchema: { columnNames: ['$segmentName', 'count(*)'], columnDataTypes: ['STRING', 'LONG'] }, rows: held.map((s) => [s.name, s.rows]) },
       exceptions: [],
       numServersQueried: 1,
       numServersResponded: 1,
       numSegmentsQueried: segments.length,
-      totalDocs: held.reduce((sum, s) => sum + s.offset, 0),
+      totalDocs: held.reduce((sum, s) => sum + s.rows, 0),
     },
   };
 }
@@ -405,13 +447,13 @@ export function tableDebug(store: OlapStore, name: string): StoreAnswer {
   const segments = segmentsOf(store, bare);
   if (!segments) return { status: 404, body: { code: 404, error: `Table '${bare}' not found` } };
   const unreported = segments.find((s) => s.error);
-  const stopped = segments.find((s) => !s.consuming);
+  const stopped = segments.find((s) => !s.consuming && !s.paused);
   const ingestionStatus = unreported
     ? { ingestionState: 'UNHEALTHY', errorMessage: `Did not get any response from servers for segment: ${unreported.name}` }
     : stopped
       ? { ingestionState: 'UNHEALTHY', errorMessage: `Segment: ${stopped.name} is not being consumed on server: ${SANDBOX_SERVER}` }
       : { ingestionState: 'HEALTHY', errorMessage: '' };
-  const troubled = segments.filter((s) => s.error || !s.consuming);
+  const troubled = segments.filter((s) => s.error || (!s.consuming && !s.paused));
   return {
     status: 200,
     body: [
@@ -426,8 +468,15 @@ export function tableDebug(store: OlapStore, name: string): StoreAnswer {
           segmentName: s.name,
           serverState: {
             [SANDBOX_SERVER]: s.error
-              ? { idealState: 'CONSUMING', externalView: 'ERROR', segmentSize: null, consumerInfo: null, errorInfo: { timestamp: new Date().toISOString(), errorMessage: s.error, stackTrace: null } }
-              : { idealState: 'CONSUMING', externalView: 'CONSUMING', segmentSize: '0 bytes', consumerInfo: { segmentName: s.name, consumerState: 'NOT_CONSUMING', lastConsumedTimestamp: 0, partitionToOffsetMap: { [String(s.partition)]: '0' } }, errorInfo: null },
+              ? { idealState: 'CONSUMING', externalView: 'ERROR', segmentSize: null, consumerInfo: null, errorInfo: { timestamp: new Date().toISOString(), errorMessage: s.error, stackTrace: s.stackTrace ?? null } }
+              : {
+                  idealState: 'CONSUMING',
+                  externalView: 'CONSUMING',
+                  segmentSize: '0 bytes',
+                  consumerInfo: { segmentName: s.name, consumerState: 'NOT_CONSUMING', lastConsumedTimestamp: 0, partitionToOffsetMap: { [String(s.partition)]: '0' } },
+                  // Brokers the store cannot reach: its consumer gave up, with Kafka's exception (consumption-emulation.ts).
+                  errorInfo: s.unreachable ? { timestamp: new Date().toISOString(), ...UNREACHABLE_BROKERS_ERROR } : null,
+                },
           },
         })),
         serverDebugInfos: [],

@@ -12,6 +12,7 @@ import { GatewayEmulator } from './gateway-emulator.js';
 import { HealthChecks } from './health.js';
 import { IdentityProvider, type SandboxClient, type SandboxUser } from './identity-provider.js';
 import { memoryStoreBackend, OlapStore, type StoreBackend } from './olap-store.js';
+import { decodedRows } from './consumption-emulation.js';
 import { FEED_BACKLOG, FEED_PARTITIONS, feedMessages } from './stream/feed-messages.js';
 import { StreamBroker } from './stream/stream-broker.js';
 import { DashboardToolEmulator } from './dashboard-tool.js';
@@ -220,7 +221,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       broker.produce(topic, feedMessages(dataSet, backlog, { shape: messages }));
     };
   }
-  store.stream = broker ? { address: broker.address, inClusterAddress: SANDBOX_IN_CLUSTER_BROKER, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length), messages: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.map((record) => record.value?.toString() ?? '')) } : undefined;
+  store.stream = broker
+    ? {
+        address: broker.address,
+        inClusterAddress: SANDBOX_IN_CLUSTER_BROKER,
+        accepts: (user, password) => broker.accepts(user, password),
+        partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length),
+        messages: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.map((record) => record.value?.toString() ?? '')),
+        rowsUpTo: (topic, partition, offset) => decodedRows(broker.topics.get(topic)?.partitions[partition] ?? [], offset),
+      }
+    : undefined;
   const queryCatalog = options.queryCatalog ?? DEFAULT_QUERY_CATALOG;
   const queryEngine = new QueryEngineEmulator({
     port: options.queryPort ?? 0,

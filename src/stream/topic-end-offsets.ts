@@ -15,6 +15,15 @@ const CLOSE_GRACE_MS = 200;
 
 /** Partition → latest offset; a DpgwError (as the stream pre-flight's) when the brokers refuse or do not answer in time. */
 export async function topicEndOffsets(connection: StreamConnection, topic: string, timeoutMs: number): Promise<Map<number, bigint>> {
+  return (await topicOffsetRange(connection, topic, timeoutMs)).latest;
+}
+
+/**
+ * Each partition's earliest offset (the oldest message the topic still holds: retention moves
+ * it) and latest, from one Metadata and two ListOffsets requests; `table status` tells from the
+ * earliest whether the store's next offset was lost to retention.
+ */
+export async function topicOffsetRange(connection: StreamConnection, topic: string, timeoutMs: number): Promise<{ earliest: Map<number, bigint>; latest: Map<number, bigint> }> {
   const kafka = await import('@platformatic/kafka');
   // A Consumer for its Metadata and ListOffsets calls; its group is never joined.
   const consumer = new kafka.Consumer({
@@ -37,8 +46,13 @@ export async function topicEndOffsets(connection: StreamConnection, topic: strin
   try {
     const metadata = await Promise.race([consumer.metadata({ topics: [topic] }), late, frames.refused]);
     if (!metadata.topics.get(topic)) throw unknownTopic(topic, connection.brokers.join(','));
-    const latest = await Promise.race([consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST }), late, frames.refused]);
-    return new Map((latest.get(topic) ?? []).map((offset, partition) => [partition, offset]));
+    const [earliest, latest] = await Promise.race([
+      Promise.all([consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.EARLIEST }), consumer.listOffsets({ topics: [topic], timestamp: kafka.ListOffsetTimestamps.LATEST })]),
+      late,
+      frames.refused,
+    ]);
+    const byPartition = (offsets: readonly bigint[] | undefined) => new Map((offsets ?? []).map((offset, partition) => [partition, offset]));
+    return { earliest: byPartition(earliest.get(topic)), latest: byPartition(latest.get(topic)) };
   } catch (error) {
     throw streamError(error, connection, topic, timeoutMs);
   } finally {

@@ -75,7 +75,7 @@ describe('dpgw completion bash, in bash', () => {
     expect(tab('dpgw config set gateway ', env)).toEqual([]);
     expect(tab('dpgw health v1m')).toEqual(['v1mq']);
     expect(tab('dpgw help tab')).toEqual(['table']);
-    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get', 'delete', 'status', 'template']);
+    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get', 'delete', 'status', 'pause', 'resume', 'template']);
   });
 
   it('completes data sources and data sets from the live catalog; offline or signed out it offers nothing and says nothing', async () => {

@@ -72,7 +72,7 @@ describe('dpgw table create: the stream pre-flight', () => {
     expect(tablePosts()).toHaveLength(0);
   });
 
-  it('--no-stream-check says so; a table whose brokers the store cannot reach is created and reported as not consuming (exit 1)', async () => {
+  it('--no-stream-check says so; a table whose brokers the store cannot reach is created and reported as not consuming (exit 1), the diagnosis saying why', async () => {
     const { dpgw, tablePosts, ready } = await setUp();
     await ready();
     const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--broker-list', 'kafka-0.stream.internal:9092', '--no-stream-check', '--wait-consuming', '2']);
@@ -80,7 +80,7 @@ describe('dpgw table create: the stream pre-flight', () => {
     expect(result.stderr).toContain(`warning: stream not checked (--stream-check off): nothing tells whether the store can consume topic ${TOPIC} before the table is sent`);
     expect(result.stderr).toContain(`✓ table track created for topic ${TOPIC}`);
     expect(errorLines(result.stderr)).toEqual([
-      expect.stringMatching(new RegExp(`^dpgw: table track was created but does not consume topic ${TOPIC.replace(/\./g, '\\.')}: consuming 0 of 3 partitions after 2 s: partition 0: NOT_CONSUMING on Server_127\\.0\\.0\\.1_7000 — the store's server log says why`)),
+      expect.stringMatching(new RegExp(`^dpgw: table track was created but does not consume topic ${TOPIC.replace(/\./g, '\\.')}: consuming 0 of 3 partitions after 2 s: partition 0: NOT_CONSUMING on Server_127\\.0\\.0\\.1_7000 — diagnosis: the store cannot reach the brokers of table track \\(the store says: `)),
     ]);
     expect(tablePosts()).toHaveLength(1);
   });

@@ -90,6 +90,8 @@ describe('dpgw table status', () => {
       partitions: held.map((count, partition) => ({ partition, consuming: true, segment: expect.stringMatching(new RegExp(`^track__${partition}__0__`)), state: 'CONSUMING', rows: count, offset: String(count), latestOffset: String(count), lag: '0', errors: [] })),
       tableErrors: [],
       unknown: [],
+      pause: { paused: false, consumingSegments: 3 },
+      diagnosis: [],
     });
     sandbox.store.partitionTrouble.set('track', new Map([[0, { behind: 5 }]]));
     const lagging = JSON.parse((await dpgw(['table', 'status', 'track', '--json'])).stdout);

@@ -1,7 +1,7 @@
 /** `dpgw table create|render|get`: the group and each subcommand's definition (flags: table.flags.ts); the handlers are table.handler.ts. */
 import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
-import { createOptions, renderOptions, deleteOptions, statusOptions, templateOptions } from './table.flags.js';
+import { createOptions, renderOptions, deleteOptions, pauseOptions, resumeOptions, statusOptions, templateOptions } from './table.flags.js';
 
 export const table = defineGroup({
   name: 'table',
@@ -41,12 +41,30 @@ export const table = defineGroup({
     }),
     defineCommand({
       usage: 'status [name]',
-      description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors; exit 6 when not all consume",
+      description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors, and why no rows arrive; exit 6 when not all consume",
       example: 'dpgw table status track --watch 5',
       moreHelp:
-        "\nColumns: PARTITION, CONSUMING, STATE (its newest segment's), ROWS, OFFSET (reached), LATEST (the\n  topic's), LAG (LATEST − OFFSET). error: lines give the store's reasons; unknown: lines the reads\n  the gateway does not pass on (docs/tables.md, \"table status\").\nExit: 0 every partition consumes; 6 one does not, or the store reports an error; 9 no such table;\n  3 nothing tells whether it consumes.\n" + askedHelp("<name> (the store's tables)"),
+        "\nColumns: PARTITION, CONSUMING, STATE (its newest segment's), ROWS, OFFSET (reached), LATEST (the\n  topic's), LAG (LATEST − OFFSET). error: lines give the store's reasons; unknown: lines the reads\n  the gateway does not pass on; diagnosis: lines why no rows arrive (paused, lost to retention, the\n  decoder drops them, no partition consumed, brokers the store cannot reach), each with its\n  numbers and the next step (docs/tables.md, \"table status\").\nExit: 0 every partition consumes; 6 one does not, the store reports an error, or a diagnosis;\n  9 no such table; 3 nothing tells whether it consumes.\n" + askedHelp("<name> (the store's tables)"),
       options: statusOptions,
       handler: () => import('./table-status.handler.js').then((module) => module.status),
+    }),
+    defineCommand({
+      usage: 'pause [name]',
+      description: "pause the store's consumption of a real-time table: it commits the consuming segments and consumes nothing until resumed (at a terminal: asks first)",
+      example: 'dpgw table pause track --yes',
+      moreHelp:
+        "\nWithout a terminal --yes is needed (exit 2, nothing sent); --dry-run prints the POST and sends\nnothing. A table the store does not hold is exit 9; a gateway that does not pass the store's\npause on is exit 3. The messages stay on the topic: dpgw table resume <name> goes on from the\noffsets the store holds (docs/tables.md, \"pause and resume\").\n" + askedHelp("<name> (the store's tables)"),
+      options: pauseOptions,
+      handler: () => import('./table-consumption.handler.js').then((module) => module.pause),
+    }),
+    defineCommand({
+      usage: 'resume [name]',
+      description: "resume the store's consumption of a paused real-time table (at a terminal: asks first)",
+      example: 'dpgw table resume track --yes',
+      moreHelp:
+        "\nWithout a terminal --yes is needed (exit 2, nothing sent); --dry-run prints the POST and sends\nnothing. --consume-from smallest starts from the earliest offset the topic still holds (after\nrows were lost to retention), largest from its end. A table the store does not hold is exit 9;\na gateway that does not pass the store's resume on is exit 3.\n" + askedHelp("<name> (the store's tables)"),
+      options: resumeOptions,
+      handler: () => import('./table-consumption.handler.js').then((module) => module.resume),
     }),
     defineCommand({
       usage: 'template <config>',

@@ -33,6 +33,16 @@ export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get [name]'>;
 export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
+/** pause and resume ask at a terminal, as delete does; --yes in scripts. */
+const consumptionOptions = <Usage extends 'pause [name]' | 'resume [name]'>(command: CommandFor<Usage>) =>
+  command.option('-y, --yes', 'go ahead without asking (needed without a terminal)').option('--dry-run', 'read the table and print the request it would send; change nothing');
+export const pauseOptions = (command: CommandFor<'pause [name]'>) => consumptionOptions(command);
+export type TablePauseCommand = ReturnType<typeof pauseOptions>;
+export const resumeOptions = (command: CommandFor<'resume [name]'>, kit: OptionKit) =>
+  consumptionOptions(command).addOption(
+    kit.option('--consume-from <where>', "start from the topic's earliest (smallest) or latest (largest) offset instead of the offsets the store holds (its consumeFrom)").choices(['smallest', 'largest'] as const),
+  );
+export type TableResumeCommand = ReturnType<typeof resumeOptions>;
 export const statusOptions = (command: CommandFor<'status [name]'>, kit: OptionKit) =>
   kit
     .settings(command, ['brokerList', 'streamUser', 'streamPassword'])

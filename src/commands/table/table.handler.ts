@@ -116,7 +116,8 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
   const failure = failureOf(walked);
   // A table created that does not consume: the failure carries what was created, for --json.
   if (failure instanceof DpgwError && failure.errorCode === 'NOT_CONSUMING') {
-    throw new DpgwError(failure.errorCode, failure.message, { hint: failure.hint, details: data((failure.details as { consumption: Consumption }).consumption) });
+    const { consumption, diagnosis } = failure.details as { consumption: Consumption; diagnosis?: unknown };
+    throw new DpgwError(failure.errorCode, failure.message, { hint: failure.hint, details: { ...data(consumption), ...(diagnosis !== undefined ? { diagnosis } : {}) } });
   }
   if (failure !== undefined) throw failure;
   const consumed = recordOf(walked, 'consume');

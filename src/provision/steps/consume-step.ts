@@ -6,6 +6,9 @@
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { consumptionText, waitUntilConsuming, type Consumption } from '../../olap/consumption.js';
+import { diagnoseNoRows, findingLine, type Finding } from '../../olap/no-rows-diagnosis.js';
+import { readPauseState } from '../../olap/pause-state.js';
+import { readTableStatus } from '../../olap/table-status.js';
 import type { StepRecord } from './step-record.js';
 import { StepInterrupted } from './step-interrupted.js';
 
@@ -38,8 +41,24 @@ export async function applyConsume(client: GatewayClient, inputs: ConsumeInputs)
   if (consumption.state === 'not-checked') return { consumption, record: { step: 'consume', action: 'wait', status: 'skipped', reason: consumptionText(consumption) } };
   // Ctrl-C or SIGTERM cut the wait short: the table was sent, whether it consumes is not known.
   if (inputs.signal?.aborted) throw new StepInterrupted({ step: 'consume', action: 'wait', status: 'sent', reason: `stopped while waiting for table ${tableName} to consume topic ${topic}: the outcome is unknown` });
+  const diagnosis = await storeDiagnosis(client, tableName);
   throw new DpgwError('NOT_CONSUMING', `table ${tableName}${inputs.created ? ' was created but' : ''} does not consume topic ${topic}: ${consumptionText(consumption)}`, {
-    hint: `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
-    details: { consumption },
+    // The first finding is the hint; the reporter lists the rest, one line each (details.diagnosis).
+    hint: diagnosis.length > 0 ? `diagnosis: ${findingLine(diagnosis[0]!)}` : `the store's server log says why; check the stream settings the table carries (dpgw table get ${tableName}), or wait longer with --wait-consuming <seconds>`,
+    details: { consumption, ...(diagnosis.length > 0 ? { diagnosis } : {}) },
   });
+}
+
+/**
+ * Why the table does not consume, from the store's own reads only (`table status`'s rules
+ * without the topic's offsets or a sample: the step has no stream reader of its own). A read
+ * that fails leaves no finding: the step's failure is the answer, the diagnosis its help.
+ */
+async function storeDiagnosis(client: GatewayClient, tableName: string): Promise<Finding[]> {
+  try {
+    const [status, pause] = await Promise.all([readTableStatus(client, tableName), readPauseState(client, tableName)]);
+    return await diagnoseNoRows({ status, pause, streamFromHere: { read: false, why: 'not read by the consumption check' } });
+  } catch {
+    return [];
+  }
 }

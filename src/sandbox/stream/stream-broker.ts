@@ -40,6 +40,8 @@ export interface BrokerTopic {
   name: string;
   id: Buffer;
   partitions: StoredRecord[][];
+  /** Each partition's earliest offset still held (retention, deleteRecords); 0 until records are deleted. */
+  logStart?: number[];
 }
 
 export interface StreamBrokerOptions {
@@ -111,6 +113,19 @@ export class StreamBroker {
       const partition = message.key === undefined ? index % topic.partitions.length : keyHash(message.key) % topic.partitions.length;
       topic.partitions[partition]!.push({ key: message.key === undefined ? null : Buffer.from(message.key), value: Buffer.from(message.value), timestamp: BigInt(message.timestamp ?? Date.now()) });
     });
+  }
+
+  /**
+   * Deletes a partition's records before an offset, as retention (or the admin's DeleteRecords)
+   * does: its earliest offset moves there, a fetch below it is OFFSET_OUT_OF_RANGE, and the
+   * offsets of the records after it stay as they were.
+   */
+  deleteRecords(name: string, partition: number, before: number): void {
+    const topic = this.topics.get(name);
+    const records = topic?.partitions[partition];
+    if (!topic || !records) throw new Error(`no partition ${partition} of topic ${name}`);
+    const starts = (topic.logStart ??= topic.partitions.map(() => 0));
+    starts[partition] = Math.min(Math.max(starts[partition]!, before), records.length);
   }
 
   private serve(socket: Socket): void {
@@ -304,7 +319,7 @@ export class StreamBroker {
             pw.int32(partition).int16(ERROR.unknownTopicOrPartition).int64(-1n).int64(-1n).int32(-1).taggedFields();
             return;
           }
-          const [offset, at] = offsetFor(records, timestamp);
+          const [offset, at] = offsetFor(records, timestamp, topic!.logStart?.[partition] ?? 0);
           pw.int32(partition).int16(ERROR.none).int64(at).int64(offset).int32(0).taggedFields();
         });
         w.taggedFields();
@@ -349,8 +364,9 @@ export class StreamBroker {
       w.array(partitions, true, (pw, { partition, offset, maxBytes }) => {
         const records = topic?.partitions[partition];
         const end = BigInt(records?.length ?? 0);
-        const error = !topic ? (byId ? ERROR.unknownTopicId : ERROR.unknownTopicOrPartition) : !records ? ERROR.unknownTopicOrPartition : offset > end || offset < 0n ? ERROR.offsetOutOfRange : ERROR.none;
-        pw.int32(partition).int16(error).int64(error === ERROR.none ? end : -1n).int64(error === ERROR.none ? end : -1n).int64(0n);
+        const start = BigInt(topic?.logStart?.[partition] ?? 0);
+        const error = !topic ? (byId ? ERROR.unknownTopicId : ERROR.unknownTopicOrPartition) : !records ? ERROR.unknownTopicOrPartition : offset > end || offset < start ? ERROR.offsetOutOfRange : ERROR.none;
+        pw.int32(partition).int16(error).int64(error === ERROR.none ? end : -1n).int64(error === ERROR.none ? end : -1n).int64(start);
         pw.array([], true, () => undefined).int32(-1);
         const codec = this.options.compression ?? 'none';
         const batch = error === ERROR.none && offset < end ? encodeRecordBatch(offset, recordsUpTo(records!, Number(offset), maxBytes), { codec, compress: this.compressor! }) : null;
@@ -387,9 +403,9 @@ interface Session {
 }
 
 /** ListOffsets: -1 the end, -2 the start, -3 the record of the greatest timestamp, else the first record at or after the time. */
-function offsetFor(records: readonly StoredRecord[], timestamp: bigint): [offset: bigint, timestamp: bigint] {
+function offsetFor(records: readonly StoredRecord[], timestamp: bigint, logStart: number): [offset: bigint, timestamp: bigint] {
   if (timestamp === -1n) return [BigInt(records.length), -1n];
-  if (timestamp === -2n) return [0n, -1n];
+  if (timestamp === -2n) return [BigInt(logStart), -1n];
   if (timestamp === -3n) {
     let best = -1;
     records.forEach((r, i) => {
@@ -397,7 +413,7 @@ function offsetFor(records: readonly StoredRecord[], timestamp: bigint): [offset
     });
     return best < 0 ? [-1n, -1n] : [BigInt(best), records[best]!.timestamp];
   }
-  const index = records.findIndex((r) => r.timestamp >= timestamp);
+  const index = records.findIndex((r, i) => i >= logStart && r.timestamp >= timestamp);
   return index < 0 ? [-1n, -1n] : [BigInt(index), records[index]!.timestamp];
 }
 
