@@ -75,6 +75,10 @@ export function pinotStore(controller, broker) {
     externalView: (table) => ask('GET', `tables/${name(table)}/externalview`),
     query: (body) => (broker ? ask('POST', 'query/sql', body, broker) : Promise.resolve({ status: 404, body: { code: 404, error: 'no broker behind this gateway' } })),
     tableDebug: (table) => ask('GET', `debug/tables/${name(table)}`),
+    reloadSegments: (table) => ask('POST', `segments/${name(table)}/reload?type=REALTIME`),
+    reloadStatus: (jobId) => ask('GET', `segments/segmentReloadStatus/${name(jobId)}`),
+    forceCommit: (table) => ask('POST', `tables/${name(table)}/forceCommit`),
+    forceCommitStatus: (jobId) => ask('GET', `tables/forceCommitStatus/${name(jobId)}`),
   });
 }
 

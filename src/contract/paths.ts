@@ -48,6 +48,17 @@ export const paths = {
   olapQuery: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/query/sql`,
   /** ASSUMED. GET: the store controller's debug view of a table: segments in error and why (GET /debug/tables/{name}), through the gateway. */
   olapTableDebug: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/debug/tables/${seg(name)}`,
+  /**
+   * ASSUMED. POST: reload a real-time table's segments (the store controller's POST /segments/{name}/reload?type=REALTIME,
+   * Pinot's PinotSegmentRestletResource#reloadAllSegments), through the gateway; the answer names the reload job.
+   */
+  olapSegmentReload: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/segments/${seg(name)}/reload?type=REALTIME`,
+  /** ASSUMED. GET: a reload job's progress (the store controller's GET /segments/segmentReloadStatus/{jobId}, PinotSegmentRestletResource#getReloadJobStatus). */
+  olapSegmentReloadStatus: (jobId: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/segments/segmentReloadStatus/${seg(jobId)}`,
+  /** ASSUMED. POST: commit a real-time table's consuming segments now (the store controller's POST /tables/{name}/forceCommit, PinotRealtimeTableResource#forceCommit). */
+  olapForceCommit: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/forceCommit`,
+  /** ASSUMED. GET: a force commit's progress (the store controller's GET /tables/forceCommitStatus/{jobId}; Pinot 1.0 and later). */
+  olapForceCommitStatus: (jobId: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/forceCommitStatus/${seg(jobId)}`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

@@ -40,6 +40,13 @@ export type StoreRead<T> = { kind: 'found'; url: string; body: T } | { kind: 'no
  */
 export type StoreDeletion = { kind: 'deleted'; url: string; status: number } | { kind: 'not-found'; url: string; message: string } | { kind: 'in-use'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
 
+/**
+ * What a call of the analytics store that acts or follows an action (a reload, a force commit,
+ * their progress) answered: `not-found` is the store's own 404 (no such table or job);
+ * `not-exposed` when the gateway does not pass the call on (a 404 of its router, 405, 501).
+ */
+export type StoreCall = { kind: 'answered'; url: string; status: number; body: unknown } | { kind: 'not-found'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
+
 /** What a mutating call answered: the contract shows no body, so it may be absent. */
 export interface Accepted<T = unknown> {
   status: number;
@@ -255,6 +262,37 @@ export class GatewayClient {
       if (error instanceof GatewayError && (error.status === 404 || error.status === 405 || error.status === 501)) return { kind: 'not-exposed', url: error.url, why: `${error.status}${error.bodyMessage ? `: ${error.bodyMessage}` : ''}` };
       throw error;
     }
+  }
+
+  /** ASSUMED. POST /api/internal/olap/segments/{name}/reload?type=REALTIME: the store reloads the table's segments; its answer names the job (reload-step.ts reads it). */
+  async reloadSegments(table: string): Promise<StoreCall> {
+    return this.storeCall('POST', paths.olapSegmentReload(table, this.olapSegment));
+  }
+
+  /** ASSUMED. GET /api/internal/olap/segments/segmentReloadStatus/{jobId}: how many of the job's segments are reloaded. */
+  async reloadStatus(jobId: string): Promise<StoreCall> {
+    return this.storeCall('GET', paths.olapSegmentReloadStatus(jobId, this.olapSegment));
+  }
+
+  /** ASSUMED. POST /api/internal/olap/tables/{name}/forceCommit: the store commits the table's consuming segments now. */
+  async forceCommit(table: string): Promise<StoreCall> {
+    return this.storeCall('POST', paths.olapForceCommit(table, this.olapSegment));
+  }
+
+  /** ASSUMED. GET /api/internal/olap/tables/forceCommitStatus/{jobId}: the segments a force commit has yet to commit (stores that give a job id). */
+  async forceCommitStatus(jobId: string): Promise<StoreCall> {
+    return this.storeCall('GET', paths.olapForceCommitStatus(jobId, this.olapSegment));
+  }
+
+  private async storeCall(method: 'GET' | 'POST', path: string): Promise<StoreCall> {
+    const response = await this.http.requestOrRefusal<unknown>(method, path, [404, 405, 501]);
+    if ('refused' in response) {
+      const { status, url } = response;
+      const { message } = messageFromErrorBody(response.body);
+      if (status === 404 && !NO_ROUTE.test(message)) return { kind: 'not-found', url, message };
+      return { kind: 'not-exposed', url, why: `${status}${message ? `: ${message}` : ''}` };
+    }
+    return { kind: 'answered', url: response.url, status: response.status, body: response.body };
   }
 
   private async storeRead(path: string, looksRight: (body: Record<string, unknown>) => boolean): Promise<StoreRead<Record<string, unknown>>> {

@@ -12,6 +12,8 @@ import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
 import type { StorageOf } from '../catalog/table-and-storage-steps.js';
 import type { Step, StepWalk } from './executor.js';
 import { applySchema, planSchema, refusedSchemaRecord, schemaPlanRecord } from './steps/schema-step.js';
+import { applyReload, planReload, type ReloadSettings, type ReloadTarget } from './steps/reload-step.js';
+import type { LiveComparison } from './live-state.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyDeletion, planDeletion, type DeletionApplyInputs, type DeletionTarget } from './steps/delete-step.js';
 import type { StepRecord } from './steps/step-record.js';
@@ -80,8 +82,27 @@ export interface SchemaPushInputs {
   olapSegment: string;
   /** The schema's file, for a refusal. */
   where: string;
+  /** `--wait-reload` (ms) and `--force-commit`: the reload of the schema's table when the push adds columns. */
+  reload: { waitMs: number; forceCommit: boolean };
   /** Set by the apply: the gateway's answer to the POST, when one was sent. */
   answer?: Accepted;
+  /** Set by the schema step: the columns the push adds, and whether the store holds the table of the schema's name. */
+  addedColumns?: readonly string[];
+  tableFound?: boolean;
+}
+
+/** The columns a push adds, and (only then) whether the table of the schema's name is there: the store links a table to the schema of its name (build-table.ts). */
+async function notePushed(inputs: SchemaPushInputs, live: LiveComparison): Promise<void> {
+  inputs.addedColumns = live.change === 'update' ? (live.schemaDiff?.added.map((column) => column.name) ?? []) : [];
+  if (inputs.addedColumns.length > 0) inputs.tableFound = (await inputs.client.getTable(inputs.schema.schemaName)).kind === 'found';
+}
+
+function pushReloadTarget(inputs: SchemaPushInputs): ReloadTarget {
+  return { tableName: inputs.schema.schemaName, addedColumns: inputs.addedColumns ?? [] };
+}
+
+function pushReloadSettings(inputs: SchemaPushInputs): ReloadSettings {
+  return { olapSegment: inputs.olapSegment, waitMs: inputs.reload.waitMs, forceCommit: inputs.reload.forceCommit };
 }
 
 /** `schema push`: provision's schema step, compared with the store first, so the same schema sends nothing and one the store would refuse is refused. */
@@ -91,18 +112,33 @@ export const SCHEMA_PUSH_STEPS: readonly Step<SchemaPushInputs>[] = [
     needs: [],
     attempts: 'create',
     stopsBefore: true,
-    plan: async (inputs) => (await planSchema(inputs.client, { schema: inputs.schema, olapSegment: inputs.olapSegment })).record,
+    async plan(inputs) {
+      const { record, live } = await planSchema(inputs.client, { schema: inputs.schema, olapSegment: inputs.olapSegment });
+      await notePushed(inputs, live);
+      return record;
+    },
     async apply(inputs) {
-      const { record, answer } = await applySchema(inputs.client, { schema: inputs.schema, where: inputs.where, refusedHint: 'nothing was sent' });
+      const { record, answer, live } = await applySchema(inputs.client, { schema: inputs.schema, where: inputs.where, refusedHint: 'nothing was sent' });
       inputs.answer = answer;
+      await notePushed(inputs, live);
       return record;
     },
     refusal: (error, mode) => (error.errorCode === 'SCHEMA_CHANGE_REFUSED' ? refusedSchemaRecord(error, mode === 'apply') : undefined),
   },
+  {
+    // provision's reload, for the table of the schema's name: a push that adds columns finishes as provision's does.
+    name: 'reload',
+    needs: ['schema'],
+    attempts: 'update',
+    stopsBefore: true,
+    concerns: (inputs) => (inputs.addedColumns?.length ?? 0) > 0 && inputs.tableFound === true,
+    plan: async (inputs) => planReload(pushReloadTarget(inputs), pushReloadSettings(inputs)),
+    apply: async (inputs) => (await applyReload(inputs.client, pushReloadTarget(inputs), pushReloadSettings(inputs))).record,
+  },
 ];
 
 /** A schema push's plan when the store cannot be read: the POST, not compared. */
-export function unreadSchemaPush(inputs: Omit<SchemaPushInputs, 'client'>, why: string): StepRecord {
+export function unreadSchemaPush(inputs: Pick<SchemaPushInputs, 'schema' | 'olapSegment'>, why: string): StepRecord {
   return schemaPlanRecord({ change: 'not-compared', lines: [], why }, { schema: inputs.schema, olapSegment: inputs.olapSegment });
 }
 

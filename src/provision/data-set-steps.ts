@@ -15,7 +15,7 @@ import { DATE_TIME_DEFAULTS } from '../contract/constants.js';
 import { FILLED_TIME_COLUMN } from '../schema-inference/infer-schema.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../schema-inference/sample-messages.js';
 import { streamCheckSkipped, type TopicFacts } from '../stream/stream-preflight.js';
-import { changedSomething, notStartedStep, wouldChange } from './steps/step-record.js';
+import { changedSomething, notStartedStep, wouldChange, type StepRecord } from './steps/step-record.js';
 import { OwnedInput, walkSteps, type Step, type StepMode } from './executor.js';
 import type { DataSetResult, Prepared, RunOptions, RunReads } from './run-options.js';
 import { applyEnable, planEnable } from './steps/enable-step.js';
@@ -26,6 +26,9 @@ import { applyTable, planTable, refusedTableRecord } from './steps/table-step.js
 import { refusedReplaceRecord } from './steps/replace-table.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
+import { applyReload, planReload, type ReloadSettings, type ReloadTarget } from './steps/reload-step.js';
+import { DEFAULT_WAIT_RELOAD_SECONDS } from './steps/wait-reload.js';
+import type { LiveComparison } from './live-state.js';
 import { planVerify, verifyStep } from './steps/verify-step.js';
 import { applyDashboard, planDashboard, type DashboardSpec } from './steps/dashboard-step.js';
 
@@ -84,6 +87,8 @@ class DataSetWork {
   readonly schema: OwnedInput<{ schema?: AnalyticsSchema; inferred?: InferredForStep }>;
   /** The table definition, built with the schema: the schema step's, as it is sent with it. */
   readonly table: OwnedInput<RealtimeTableDefinition>;
+  /** The columns the schema step adds to the store's schema (none when it creates or keeps it). */
+  addedColumns: readonly string[] = [];
 
   constructor(
     readonly mode: StepMode,
@@ -111,6 +116,20 @@ class DataSetWork {
 
   get options(): RunOptions {
     return this.run.options;
+  }
+
+  /** What the schema step found: the columns it adds, for the reload. */
+  schemaCompared(live: LiveComparison): void {
+    this.addedColumns = live.change === 'update' ? (live.schemaDiff?.added.map((column) => column.name) ?? []) : [];
+  }
+
+  reloadTarget(): ReloadTarget {
+    return { tableName: this.prepared.tableName, addedColumns: this.addedColumns };
+  }
+
+  reloadSettings(): ReloadSettings {
+    const { options } = this;
+    return { olapSegment: options.settings.olapSegment, waitMs: options.waitReloadMs ?? DEFAULT_WAIT_RELOAD_SECONDS * 1000, forceCommit: options.forceCommit === true, signal: options.stopSignal };
   }
 
   /** The topic the table consumes: the entry's own, or the data set's (undefined in a plan before it exists). */
@@ -217,14 +236,18 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       if (infer && work.topic === undefined) return plannedInferredSchema(work.prepared.schemaName, work.entry.dataset, infer.sample ?? DEFAULT_TOPIC_SAMPLE);
       const { schema, inferred } = await work.schema.get();
       const known = inferred ? undefined : reads.schemaComparisons.get(work.entry.index);
-      return (await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred })).record;
+      const planned = await planSchema(options.client, { schema: schema!, olapSegment: options.settings.olapSegment, known, inferred });
+      work.schemaCompared(planned.live);
+      return planned.record;
     },
     async apply(work) {
       const { options, reads } = work.run;
       const { schema, inferred } = await work.schema.get();
       // The table is built before its schema is sent: a table dpgw cannot build sends neither.
       await work.table.get();
-      return (await applySchema(options.client, { schema: schema!, known: reads.schemaComparisons.get(work.entry.index), inferred: inferred?.detail, where: work.entry.inferAt?.location.toString(), refusedHint: 'its schema and table were not sent' })).record;
+      const applied = await applySchema(options.client, { schema: schema!, known: reads.schemaComparisons.get(work.entry.index), inferred: inferred?.detail, where: work.entry.inferAt?.location.toString(), refusedHint: 'its schema and table were not sent' });
+      work.schemaCompared(applied.live);
+      return applied.record;
     },
     refusal: (error, mode) => (error.errorCode === 'SCHEMA_CHANGE_REFUSED' ? refusedSchemaRecord(error, mode === 'apply') : undefined),
   },
@@ -245,6 +268,21 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     },
     // Another manifest's table, or a replacement not allowed: found before the run, or on the table step's own read.
     refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : error.errorCode === 'REPLACE_NEEDED' ? refusedReplaceRecord(error, mode === 'apply') : undefined),
+  },
+  {
+    name: 'reload',
+    needs: ['table'],
+    attempts: 'update',
+    stopsBefore: true,
+    // Only after the schema step added columns to the schema of a table that existed: a new table has no rows to reload.
+    concerns: (work, done) => work.addedColumns.length > 0 && tableExisted(done.get('table')),
+    plan: async (work) => planReload(work.reloadTarget(), work.reloadSettings()),
+    async apply(work) {
+      const { record, warning } = await applyReload(work.options.client, work.reloadTarget(), work.reloadSettings());
+      // Said at once too: an operator has to act, which a summary of statuses would not show.
+      if (warning !== undefined) work.options.warn(`${work.entry.dataset}: ${warning}`);
+      return record;
+    },
   },
   {
     name: 'storage',
@@ -299,6 +337,10 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
   },
 ];
 
+/** The table step found the table in the store (it did not create it, and did not fail trying to). */
+export function tableExisted(table: StepRecord | undefined): boolean {
+  return table !== undefined && table.action !== 'create' && table.status !== 'failed' && table.status !== 'blocked' && table.action !== 'blocked';
+}
 
 function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {
   return { tableName, rows: entry.dashboard?.rows ?? 100, title: entry.dashboard?.title ?? entry.dataset, chart: entry.dashboard?.chart ?? `${tableName} positions`, profile: entry.dashboard?.profile };

@@ -29,6 +29,12 @@ export interface Step<Inputs> {
   apply(inputs: Inputs, done: ReadonlyMap<StepName, StepRecord>): Promise<StepRecord>;
   /** This step's record of a refusal (known before the run, or thrown by its apply); undefined when the error is not its refusal. */
   refusal?(error: DpgwError, mode: StepMode): StepRecord | undefined;
+  /**
+   * Whether the step belongs to this walk at all, asked when its turn comes (with the records of
+   * the steps before it): a step that does not is left out, with no record (the reload: only
+   * after the schema step added columns to a table that exists). Undefined: always.
+   */
+  concerns?(inputs: Inputs, done: ReadonlyMap<StepName, StepRecord>): boolean;
 }
 
 export interface StepWalk {
@@ -76,10 +82,10 @@ class InputFailed extends Error {
 
 /** Walks the steps in the mode's order; a plan's errors are thrown, an apply's become the failing step's record. */
 export async function walkSteps<Inputs>(mode: StepMode, steps: readonly Step<Inputs>[], inputs: Inputs, control: StepWalkControl = {}): Promise<StepWalk> {
-  const walk = new Walk(mode, steps);
+  const walk = new Walk(mode, steps, inputs);
   if (control.refusedBeforeRun) return walk.refusedBeforeRun(control.refusedBeforeRun);
   for (const step of walk.order()) {
-    if (walk.has(step.name)) continue;
+    if (walk.has(step.name) || walk.leavesOut(step)) continue;
     const cause = walk.stoppedBy(step);
     if (cause !== undefined) {
       walk.block(step.name, cause);
@@ -107,7 +113,13 @@ class Walk<Inputs> {
   constructor(
     private readonly mode: StepMode,
     private readonly steps: readonly Step<Inputs>[],
+    private readonly inputs: Inputs,
   ) {}
+
+  /** A step that does not concern this walk (Step.concerns), by the records so far: it gets no record. */
+  leavesOut(step: Step<Inputs>): boolean {
+    return step.concerns !== undefined && !step.concerns(this.inputs, this.records);
+  }
 
   /** The list's order, in a plan with each step after the steps whose plan it reads. */
   order(): Step<Inputs>[] {
@@ -184,12 +196,13 @@ class Walk<Inputs> {
     const refused = this.steps.map((step) => ({ step, record: step.refusal?.(refusal, this.mode) })).find(({ record }) => record !== undefined);
     if (!refused) throw new Error(`no step of the list takes the refusal ${refusal.errorCode}`);
     this.record(refused.record!);
-    for (const step of this.steps) if (step !== refused.step) this.block(step.name, refused.step.name);
+    for (const step of this.steps) if (step !== refused.step && !this.leavesOut(step)) this.block(step.name, refused.step.name);
     return { steps: this.inOrder(), outcome: this.mode === 'apply' ? 'failed' : 'done', ...(this.mode === 'apply' ? { error: refusal } : {}) };
   }
 
   finish(outcome: StepWalk['outcome']): StepWalk {
     for (const step of this.steps) {
+      if (!this.records.has(step.name) && this.leavesOut(step)) continue;
       // A plan reads ahead: a step planned before a step it needs was refused is blocked all the same.
       const cause = this.records.get(step.name)?.action === 'refused' ? undefined : this.stoppedBy(step);
       if (cause !== undefined && (this.mode === 'plan' || !this.records.has(step.name))) this.block(step.name, cause);

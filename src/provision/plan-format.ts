@@ -17,7 +17,7 @@ const step = z.looseObject({
   owner: z.string().nullable().optional().describe("a table step that adopts (update) or is refused (refused) a table, and a prune's table deletion: the manifest whose mark (metadata.customConfigs[\"dpgw.manifest\"]) the store's table carries, as the store returned it; null when it carries none"),
   request: z.looseObject({ method: z.string(), path: z.string(), body: z.unknown().optional() }).optional().describe('the request the run would send (secrets masked)'),
   shown: z.string().optional().describe('an inferred schema, as it would be sent'),
-  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), messages: z.number().optional(), url: z.string().optional() }).optional().describe('facts a renderer shows (partitions, messages sampled, a dashboard address)'),
+  facts: z.looseObject({ partitions: z.number().optional(), consuming: z.number().optional(), messages: z.number().optional(), url: z.string().optional(), reloaded: z.number().optional(), segments: z.number().optional() }).optional().describe('facts a renderer shows (partitions, messages sampled, a dashboard address, segments reloaded)'),
 });
 
 const dataSet = z.looseObject({

@@ -80,6 +80,10 @@ export interface RunOptions {
   readonly sampleIgnore?: readonly string[];
   /** How long to wait for the store to consume each table (0: not checked). */
   readonly waitConsumingMs?: number;
+  /** `--wait-reload`: how long to wait for the store to reload a table whose schema gained columns (0: send, do not wait). */
+  readonly waitReloadMs?: number;
+  /** `--force-commit`: after such a reload, commit the table's consuming segments. */
+  readonly forceCommit?: boolean;
   /** Data sets side by side, in a plan as in a run. */
   readonly concurrency: number;
   readonly failFast: boolean;

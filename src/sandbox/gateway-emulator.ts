@@ -141,6 +141,8 @@ export class GatewayEmulator extends LoopbackService {
 
     if (path === '/api/version' && method === 'GET' && this.options.versionEndpoint) return { status: 200, body: { version: this.options.platformVersion() } };
 
+    const reloading = this.reloadCall(method, path, caller);
+    if (reloading) return reloading;
     const consuming = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/tables/([^/]+)/consumingSegmentsInfo$`).exec(path);
     if (consuming) {
       if (method !== 'GET') return methodNotAllowed(path);
@@ -190,6 +192,18 @@ export class GatewayEmulator extends LoopbackService {
       return answer;
     }
     return { status: 404, body: springError(404, 'Not Found', 'No endpoint', path) };
+  }
+
+  /** The store controller's reload and force commit, and their progress, passed on (issue #47); undefined for any other path. */
+  private reloadCall(method: string, path: string, caller: Caller): Promise<Answer> | Answer | undefined {
+    const { backend, olapSegment } = this.options;
+    const found = new RegExp(`^/api/internal/${escapeRegExp(olapSegment)}/(?:segments/segmentReloadStatus/([^/]+)|tables/forceCommitStatus/([^/]+)|segments/([^/]+)/reload|tables/([^/]+)/forceCommit)$`).exec(path);
+    if (!found) return undefined;
+    const [, reloadJob, commitJob, reloaded, committed] = found.map((part) => (part === undefined ? undefined : decodeURIComponent(part)));
+    const reads = reloadJob !== undefined || commitJob !== undefined;
+    if (method !== (reads ? 'GET' : 'POST')) return methodNotAllowed(path);
+    if (reads) return reloadJob !== undefined ? backend.reloadStatus(reloadJob) : backend.forceCommitStatus(commitJob!);
+    return this.requireAdmin(caller, path) ?? (reloaded !== undefined ? backend.reloadSegments(reloaded) : backend.forceCommit(committed!));
   }
 
   private async createTable(body: unknown): Promise<Answer> {

@@ -9,6 +9,7 @@ import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types
 import { parseJaasOptions } from '../olap/jaas-config.js';
 import { streamConfigPlace } from '../olap/stream-config-place.js';
 import { fieldPath } from '../olap/schema-validation.js';
+import { SegmentReloads } from './segment-reloads.js';
 
 export interface StoreAnswer {
   status: number;
@@ -19,6 +20,8 @@ interface StoredTable {
   definition: RealtimeTableDefinition;
   topic: string;
   created: Date;
+  /** The consuming segments' sequence number: how many times they committed (a force commit, segment-reloads.ts). */
+  sequence?: number;
 }
 
 export interface PartitionTrouble {
@@ -40,6 +43,8 @@ export interface StoreStream {
   accepts(user: string, password: string): boolean;
   /** Records held by each partition of a topic; undefined when there is no such topic. */
   partitions(topic: string): number[] | undefined;
+  /** The messages of each partition of a topic, as text (the queries of segment-reloads.ts). */
+  messages?(topic: string): string[][] | undefined;
 }
 
 /** Pinot 0.11's answer to a table whose stream user the brokers refuse (measured on the end-to-end tier). */
@@ -57,6 +62,13 @@ export class OlapStore {
   tableDeletionDelayMs = 0;
   /** Tables deleted, not dropped yet. */
   private readonly dropping = new Set<string>();
+  /** Reloads and force commits of the tables' segments, and the defaults a query sees of added columns. */
+  readonly reloads = new SegmentReloads(this);
+
+  /** The names of a table's consuming segments (none when there is no such table). */
+  consumingSegmentNames(bare: string): string[] {
+    return (segmentsOf(this, bare) ?? []).map((segment) => segment.name);
+  }
 
   /** The store controller's GET /tables: names without the type suffix. */
   listTables(): StoreAnswer {
@@ -264,12 +276,22 @@ export interface StoreBackend {
   externalView(name: string): Promise<StoreAnswer>;
   tableDebug(name: string): Promise<StoreAnswer>;
   query(body: unknown): Promise<StoreAnswer>;
+  /** POST /segments/{name}/reload?type=REALTIME, GET /segments/segmentReloadStatus/{jobId}, POST /tables/{name}/forceCommit, GET /tables/forceCommitStatus/{jobId} of the store's controller (issue #47's reload step). */
+  reloadSegments(name: string): Promise<StoreAnswer>;
+  reloadStatus(jobId: string): Promise<StoreAnswer>;
+  forceCommit(name: string): Promise<StoreAnswer>;
+  forceCommitStatus(jobId: string): Promise<StoreAnswer>;
 }
 
 /** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
 export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string) => boolean): StoreBackend {
   return {
-    addSchema: async (body) => store.addSchema(body),
+    addSchema: async (body) => {
+      const before = isObject(body) && typeof body.schemaName === 'string' ? store.schemas.get(body.schemaName) : undefined;
+      const answer = store.addSchema(body);
+      if (answer.status === 200) store.reloads.schemaTaken(before, store.schemas.get((body as AnalyticsSchema).schemaName)!);
+      return answer;
+    },
     addTable: async (body) => store.addTable(body, topicExists),
     updateTable: async (name, body) => store.addTable(body, topicExists, { name }),
     readSchema: async (name) => readSchema(store, name),
@@ -280,7 +302,11 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     deleteTable: async (name, type) => store.deleteTable(name, type),
     deleteSchema: async (name) => store.deleteSchema(name),
     externalView: async (name) => externalView(store, name),
-    query: async (body) => query(store, body),
+    query: async (body) => (isObject(body) && typeof body.sql === 'string' ? store.reloads.query(body.sql) : undefined) ?? query(store, body),
+    reloadSegments: async (name) => store.reloads.reload(name),
+    reloadStatus: async (jobId) => store.reloads.reloadStatus(jobId),
+    forceCommit: async (name) => store.reloads.forceCommit(name),
+    forceCommitStatus: async (jobId) => store.reloads.forceCommitStatus(jobId),
     tableDebug: async (name) => tableDebug(store, name),
   };
 }
@@ -330,7 +356,7 @@ function segmentsOf(store: OlapStore, bare: string): SandboxSegment[] | undefine
   const trouble = store.partitionTrouble.get(bare);
   return counts.map((count, partition) => {
     const { behind = 0, error } = trouble?.get(partition) ?? {};
-    return { name: `${bare}__${partition}__0__${created}`, partition, consuming, offset: consuming ? Math.max(0, count - behind) : 0, ...(error !== undefined ? { error } : {}) };
+    return { name: `${bare}__${partition}__${stored.sequence ?? 0}__${created}`, partition, consuming, offset: consuming ? Math.max(0, count - behind) : 0, ...(error !== undefined ? { error } : {}) };
   });
 }
 

@@ -220,7 +220,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       broker.produce(topic, feedMessages(dataSet, backlog, { shape: messages }));
     };
   }
-  store.stream = broker ? { address: broker.address, inClusterAddress: SANDBOX_IN_CLUSTER_BROKER, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length) } : undefined;
+  store.stream = broker ? { address: broker.address, inClusterAddress: SANDBOX_IN_CLUSTER_BROKER, accepts: (user, password) => broker.accepts(user, password), partitions: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.length), messages: (topic) => broker.topics.get(topic)?.partitions.map((records) => records.map((record) => record.value?.toString() ?? '')) } : undefined;
   const queryCatalog = options.queryCatalog ?? DEFAULT_QUERY_CATALOG;
   const queryEngine = new QueryEngineEmulator({
     port: options.queryPort ?? 0,

@@ -2,6 +2,7 @@
 import type { CommandFor } from '../../command-kit/command-definition.js';
 import type { OptionKit } from '../../command-kit/option-kit.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
+import { DEFAULT_WAIT_RELOAD_SECONDS } from '../../provision/steps/wait-reload.js';
 
 export const provisionOptions = (command: CommandFor<'provision [manifest]'>, kit: OptionKit) =>
   (['table', 'query', 'create'] as const).reduce(
@@ -27,6 +28,8 @@ export const provisionOptions = (command: CommandFor<'provision [manifest]'>, ki
       .addOption(kit.option('--sample <n>', "messages of each topic held against its schema before the table is sent").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
       .option('--no-sample-check', "send tables without first holding the topic's messages against the schema")
       .addOption(kit.option('--sample-ignore <column>', "a column each data set's schema has, which the sample check passes unjudged (per data set: sampleCheck.ignore); repeatable").argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]))
-      .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60)),
+      .addOption(kit.option('--wait-consuming <seconds>', 'after each table step, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
+      .addOption(kit.option('--wait-reload <seconds>', "after a schema gains columns, wait this long for the store to reload its table's segments (0: send the reload, do not wait)").argParser(kit.seconds).default(DEFAULT_WAIT_RELOAD_SECONDS))
+      .option('--force-commit', "after such a reload, commit the table's consuming segments now, so the rows from then on carry the new columns (it makes small segments)"),
   );
 export type ProvisionCommand = ReturnType<typeof provisionOptions>;

@@ -123,6 +123,8 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
       sampleCheckOff: sampling.off,
       sampleIgnore: options.sampleIgnore,
       waitConsumingMs: options.waitConsuming * 1000,
+      waitReloadMs: options.waitReload * 1000,
+      forceCommit: options.forceCommit === true,
       concurrency: options.concurrency,
       failFast: options.failFast === true,
       failOnExists: options.failOnExists === true,

@@ -2,8 +2,13 @@
 import type { CommandFor } from '../../command-kit/command-definition.js';
 import type { OptionKit } from '../../command-kit/option-kit.js';
 import { TIME_COLUMN_HELP } from '../../schema-inference/time-column-help.js';
+import { DEFAULT_WAIT_RELOAD_SECONDS } from '../../provision/steps/wait-reload.js';
 
-export const pushOptions = (command: CommandFor<'push [file]'>) => command.option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
+export const pushOptions = (command: CommandFor<'push [file]'>, kit: OptionKit) =>
+  command
+    .option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing')
+    .addOption(kit.option('--wait-reload <seconds>', "when the schema gains columns, wait this long for the store to reload the segments of the table of its name (0: send the reload, do not wait)").argParser(kit.seconds).default(DEFAULT_WAIT_RELOAD_SECONDS))
+    .option('--force-commit', "after such a reload, commit the table's consuming segments now, so the rows from then on carry the new columns (it makes small segments)");
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;
 export type SchemaGetCommand = CommandFor<'get [name]'>;
 export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');

@@ -40,7 +40,7 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const file = await schemaFileArgument(context);
   const schema = await loadSchema(file, (line) => context.reporter.warn(line));
   const olapSegment = requireWord(await context.settings(), 'olapSegment');
-  const given = { schema, olapSegment, where: file };
+  const given = { schema, olapSegment, where: file, reload: { waitMs: context.options.waitReload * 1000, forceCommit: context.options.forceCommit === true } };
   if (context.options.dryRun === true) {
     const planned = await plannedWithReads(
       async () => (await walkSteps('plan', SCHEMA_PUSH_STEPS, { ...given, client: await context.gateway() })).steps,
@@ -54,11 +54,16 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const walked = await walkSteps('apply', SCHEMA_PUSH_STEPS, inputs);
   if (walked.outcome !== 'done') throw failureOf(walked);
   const record = recordOf(walked, 'schema');
+  const reload = walked.steps.find((step) => step.step === 'reload');
   const { answer } = inputs;
   context.reporter.success(record.reason);
   for (const line of record.difference ?? []) context.reporter.info(`  ${line}`);
-  context.reporter.next(`dpgw table create --dataset <data set> --schema ${file}`);
-  return { data: { schemaName: schema.schemaName, change: record.status, ...(record.difference ? { difference: record.difference } : {}), status: answer?.status ?? null, response: answer?.body ?? null }, human: () => [] };
+  if (reload?.status === 'skipped') context.reporter.warn(reload.reason);
+  else if (reload) context.reporter.success(reload.reason);
+  // Added columns and no table of the schema's name: a table linked to it by another name is not reloaded here.
+  if ((inputs.addedColumns?.length ?? 0) > 0 && !reload) context.reporter.info(`no table ${schema.schemaName} in the store: a table that uses this schema under another name shows the added columns in the rows stored before once an operator reloads its segments (POST /segments/<table>/reload?type=REALTIME to the store's controller)`);
+  if (!reload) context.reporter.next(`dpgw table create --dataset <data set> --schema ${file}`);
+  return { data: { schemaName: schema.schemaName, change: record.status, ...(record.difference ? { difference: record.difference } : {}), ...(reload ? { reload: { status: reload.status, reason: reload.reason } } : {}), status: answer?.status ?? null, response: answer?.body ?? null }, human: () => [] };
 };
 
 export const get: HandlerOf<SchemaGetCommand> = async (context) => shownFromStore(context.gateway, 'schema', await schemaNameArgument(context));

@@ -16,7 +16,7 @@ export interface RunToRender {
 }
 
 export function terminalSummary({ results, health, prune }: RunToRender, style: ChalkInstance): string[] {
-  return [...summaryTable(results, style), ...healthLines(health, style), ...runPruneLines(prune)];
+  return [...summaryTable(results, style), ...reloadLines(results), ...healthLines(health, style), ...runPruneLines(prune)];
 }
 
 /** The prune under a run's summary, apart by an empty line; nothing without --prune. */
@@ -34,13 +34,28 @@ function summaryTable(results: DataSetResult[], style: ChalkInstance): string[] 
   // One data set in two enablements is two rows that only the enablement tells apart.
   const names = results.map((r) => r.dataset);
   const withEnablement = new Set(names).size < names.length;
-  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
-  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
+  // Only after a schema gained columns of a table that existed (data-set-steps.ts): the segments reloaded, of all.
+  const reload = has('reload') ? [(r: DataSetResult) => reloaded(r)] : [];
+  const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, ...reload.map((cell) => cell(r)), stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
+  const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', ...(reload.length ? ['RELOAD'] : []), 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
   const statusColumn = header.indexOf('STATUS');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
   return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row)))];
+}
+
+/** "3 of 3" segments reloaded; else the step's status; "-" for a data set with none. */
+function reloaded(r: DataSetResult): string {
+  const step = r.steps.find((s) => s.step === 'reload');
+  if (step?.status === 'changed' && step.facts?.reloaded !== undefined) return `${step.facts.reloaded} of ${step.facts.segments ?? '?'}`;
+  return step?.status ?? '-';
+}
+
+/** Under the table, each reload in its words: what the rows stored before and the consuming segment's rows show (force-committed or not). */
+function reloadLines(results: DataSetResult[]): string[] {
+  const lines = results.flatMap((r) => r.steps.filter((s) => s.step === 'reload' && s.status === 'changed').map((s) => `reload: ${r.dataset}: ${s.reason}`));
+  return lines.length ? ['', ...lines] : [];
 }
 
 /** "3 of 3" partitions consuming; else the step's status (skipped: not checked). */

@@ -72,18 +72,18 @@ export interface SchemaApplyInputs {
   refusedHint: string;
 }
 
-export async function applySchema(client: GatewayClient, inputs: SchemaApplyInputs): Promise<{ record: StepRecord; answer?: Accepted }> {
+export async function applySchema(client: GatewayClient, inputs: SchemaApplyInputs): Promise<{ record: StepRecord; answer?: Accepted; live: LiveComparison }> {
   const { schema } = inputs;
   const live = inputs.known ?? (await compareSchema(client, schema));
   const name = `schema ${schema.schemaName}${inputs.inferred ? ` ${inputs.inferred};` : ''}`;
-  if (live.change === 'none') return { record: { step: 'schema', action: 'none', status: 'unchanged', reason: `${name} matches the store; nothing was sent` } };
+  if (live.change === 'none') return { live, record: { step: 'schema', action: 'none', status: 'unchanged', reason: `${name} matches the store; nothing was sent` } };
   if (live.change === 'incompatible') throw refusedSchemaError(schema.schemaName, live, inputs.where, inputs.refusedHint);
   const answer = await client.createSchema(schema);
-  if (live.change === 'create') return { answer, record: { step: 'schema', action: 'create', status: 'changed', reason: `${name} created` } };
+  if (live.change === 'create') return { answer, live, record: { step: 'schema', action: 'create', status: 'changed', reason: `${name} created` } };
   if (live.change === 'update') {
-    return { answer, record: { step: 'schema', action: 'update', status: 'changed', reason: `${name} updated: rows stored before show the added columns once the store reloads its segments`, difference: live.lines } };
+    return { answer, live, record: { step: 'schema', action: 'update', status: 'changed', reason: `${name} updated`, difference: live.lines } };
   }
-  return { answer, record: { step: 'schema', action: 'not-compared', status: 'accepted', reason: `${name} accepted; not compared: ${live.why}` } };
+  return { answer, live, record: { step: 'schema', action: 'not-compared', status: 'accepted', reason: `${name} accepted; not compared: ${live.why}` } };
 }
 
 function schemaPlanText(live: LiveComparison, schemaName: string): string {
@@ -93,7 +93,7 @@ function schemaPlanText(live: LiveComparison, schemaName: string): string {
     case 'none':
       return `schema ${schemaName}: no changes`;
     case 'update':
-      return `POST schema ${schemaName} again: the store takes added columns (rows stored before show them once it reloads its segments)`;
+      return `POST schema ${schemaName} again: the store takes added columns`;
     case 'incompatible':
       return `refused, nothing of this data set is sent: ${incompatibleSchemaMessage(schemaName, live.lines)}`;
     case 'not-compared':

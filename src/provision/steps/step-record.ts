@@ -48,6 +48,9 @@ export interface StepFacts {
   messages?: number;
   /** The dashboard step: its address. */
   url?: string;
+  /** The reload step: the segments the store reloaded, of `segments`. */
+  reloaded?: number;
+  segments?: number;
 }
 
 export interface StepRecord {
