@@ -18,6 +18,8 @@ import { serverText } from '../text/terminal-text.js';
 export interface FieldChange {
   /** `segmentsConfig.retentionTimeValue`, `tableIndexConfig.streamConfigs["stream.kafka.topic.name"]`. */
   path: string;
+  /** The path's keys as the manifest and the store name them (array items as `[0]`), unescaped: what a rule matches on (replacement-fields.ts), never shown. */
+  keys: string[];
   /** `+` the store lacks it, `-` the store has it and the manifest not, `~` it differs. */
   change: '+' | '-' | '~';
   from?: unknown;
@@ -36,7 +38,7 @@ function walk(desired: unknown, live: unknown, path: string[], changes: FieldCha
   if (Array.isArray(desired)) {
     const held = Array.isArray(live) ? live : [];
     desired.forEach((item, index) => walk(item, held[index], [...path, `[${index}]`], changes, secretsKnown));
-    for (let index = desired.length; index < held.length; index++) changes.push({ path: pathText([...path, `[${index}]`]), change: '-', from: shown(path, held[index]) });
+    for (let index = desired.length; index < held.length; index++) changes.push({ path: pathText([...path, `[${index}]`]), keys: [...path, `[${index}]`], change: '-', from: shown(path, held[index]) });
     return;
   }
   if (desired !== null && typeof desired === 'object') {
@@ -45,12 +47,12 @@ function walk(desired: unknown, live: unknown, path: string[], changes: FieldCha
     return;
   }
   if (live === undefined) {
-    changes.push({ path: pathText(path), change: '+', to: shown(path, desired) });
+    changes.push({ path: pathText(path), keys: path, change: '+', to: shown(path, desired) });
     return;
   }
   // A plan that read no stream password compares the rest of a secret's line, not the secret.
   const compared = secretsKnown ? [desired, live] : [shown(path, desired), shown(path, live)];
-  if (!sameValue(path, compared[0], compared[1])) changes.push({ path: pathText(path), change: '~', from: shown(path, live), to: shown(path, desired) });
+  if (!sameValue(path, compared[0], compared[1])) changes.push({ path: pathText(path), keys: path, change: '~', from: shown(path, live), to: shown(path, desired) });
 }
 
 /** Equal as the store means it: `7` and `"7"`, `true` and `"true"`; the table's name with or without the type suffix. */

@@ -23,6 +23,7 @@ import { applyStream, planStream } from './steps/stream-step.js';
 import { applySample, planSample, SAMPLE_CHECK_OFF, sampleCheckSkipped, sampleSkippedWithStream, type SampleIgnore } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaRecord } from './steps/schema-step.js';
 import { applyTable, planTable, refusedTableRecord } from './steps/table-step.js';
+import { refusedReplaceRecord } from './steps/replace-table.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
 import { applyReload, planReload, type ReloadSettings, type ReloadTarget } from './steps/reload-step.js';
@@ -107,7 +108,7 @@ class DataSetWork {
     });
     this.table = new OwnedInput('schema', async () => {
       const schema = (await this.schema.get()).schema ?? standInSchema(schemaName, infer!);
-      const topic = mode === 'plan' ? (this.topic ?? `<topic of ${entry.dataset}, created when enabled>`) : this.enabled!.topic!;
+      const topic = mode === 'plan' ? (this.topic ?? plannedTopic(entry.dataset)) : this.enabled!.topic!;
       const password = mode === 'plan' ? (options.streamPassword ?? '***') : options.streamPassword;
       return (await buildTable(tableInputs(entry, schema, options.settings.table, topic, password, options.warn, options.manifestMark))).table;
     });
@@ -135,6 +136,14 @@ class DataSetWork {
   tableTopic(): string | undefined {
     return this.entry.table?.topic ?? (this.mode === 'plan' ? this.topic : this.enabled!.topic);
   }
+}
+
+/** How long a replacement waits for the store to drop the table, when the run does not say (--timeout's default). */
+const DEFAULT_DELETE_TIMEOUT_MS = 30_000;
+
+/** The topic a plan builds the table with before the data set is enabled (enabling makes a new one). */
+export function plannedTopic(dataSet: string): string {
+  return `<topic of ${dataSet}, created when enabled>`;
 }
 
 /** The steps of a data set of the manifest, in the documented order; verify and dashboard only when the entry has them. */
@@ -249,15 +258,16 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     stopsBefore: true,
     async plan(work) {
       const { options, reads } = work.run;
-      return planTable(options.client, await work.table.get(), { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index) });
+      return planTable(options.client, await work.table.get(), { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index), allowReplace: options.allowReplace });
     },
     async apply(work) {
-      const { options } = work;
+      const { options, reads } = work.run;
       const existing = options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const);
-      return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt })).record;
+      const replace = { allowed: options.allowReplace === true || reads.replaceConfirmed?.has(work.entry.index) === true, timeoutMs: options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS };
+      return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt, replace })).record;
     },
-    // Another manifest's table: found before the run, or marked since, on the table step's own read.
-    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : undefined),
+    // Another manifest's table, or a replacement not allowed: found before the run, or on the table step's own read.
+    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : error.errorCode === 'REPLACE_NEEDED' ? refusedReplaceRecord(error, mode === 'apply') : undefined),
   },
   {
     name: 'reload',
@@ -284,7 +294,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       const enabled = work.enabled!;
       // After enabling or creating the table in this run, this is the touch that creates the permissions;
       // after an update of a table that existed (its retention), the permissions were there already.
-      const tableCreated = done.get('table')?.status === 'changed' && done.get('table')?.action === 'create';
+      const tableCreated = done.get('table')?.status === 'changed' && (done.get('table')?.action === 'create' || done.get('table')?.action === 'replace');
       const afterChange = done.get('enable')?.status === 'changed' || tableCreated;
       return (await applyStorage(work.options.client, { dataSet: work.entry.dataset, selfHref: enabled.selfHref, storageId: enabled.storageId }, { version: work.run.version, afterChange })).record;
     },

@@ -28,6 +28,7 @@ import { walkSideBySide, type StepMode } from './executor.js';
 import { checkIgnored } from './steps/sample-step.js';
 import { refusedSchemaError } from './steps/schema-step.js';
 import { ownershipRefusal } from './steps/table-step.js';
+import { replacementsBeforeRun } from './replacements-before-run.js';
 import { enableRequest, inferSettingsOf, notStartedResult, sampleIgnoreOf, standInSchema, tableInputs, walkDataSet, type RunContext } from './data-set-steps.js';
 import { nothingReadBeforeRun, platformVersionOf, type DataSetResult, type KnownProfiles, type Prepared, type RunOptions, type RunReads } from './run-options.js';
 
@@ -159,7 +160,11 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
-  return { catalogCache: cache, platformVersion, ...(await storeReads) };
+  const reads = await storeReads;
+  if (forPlan) return { catalogCache: cache, platformVersion, ...reads };
+  // A run's replacements: allowed, confirmed at a terminal, or refused before anything of their data sets is sent.
+  const replacements = await replacementsBeforeRun(loaded, prepared, options, cache, reads);
+  return { catalogCache: cache, platformVersion, ...reads, refusedTables: new Map([...reads.refusedTables, ...replacements.refused]), replaceConfirmed: replacements.confirmed };
 }
 
 type StoreReads = Pick<RunReads, 'schemaComparisons' | 'refusedSchemas' | 'tableReads' | 'refusedTables'>;

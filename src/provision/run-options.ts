@@ -17,6 +17,7 @@ import type { LoadedManifest } from './manifest.js';
 import type { LiveComparison } from './live-state.js';
 import type { SampleCheck } from './steps/sample-step.js';
 import type { StepRecord } from './steps/step-record.js';
+import type { Replacement } from './steps/replace-table.js';
 
 export interface DataSetResult {
   dataset: string;
@@ -94,6 +95,12 @@ export interface RunOptions {
   readonly stopSignal?: AbortSignal;
   /** `--adopt`: a table another manifest marked is updated and marked as this manifest's, not refused. */
   readonly adopt?: boolean;
+  /** `--allow-replace`: a table that differs in a field the store cannot change in place is deleted and created anew (steps/replace-table.ts). */
+  readonly allowReplace?: boolean;
+  /** At a terminal without --allow-replace: asks for the table's name before the run, and throws when it is not typed. */
+  readonly confirmReplace?: (replacement: Replacement) => Promise<void>;
+  /** How long a replacement waits for the store to drop the table (the run's --timeout). */
+  readonly deleteTimeoutMs?: number;
   /** The query engine as a profile, for the verify steps (created before the run). */
   readonly engineOf?: (profile: string) => StatementClient;
   /** The dashboard tool as a profile (undefined: the run's settings), with its connection's name. */
@@ -116,8 +123,10 @@ export interface RunReads {
   readonly refusedSchemas: ReadonlyMap<number, DpgwError>;
   /** The store's tables. */
   readonly tableReads: ReadonlyMap<number, StoreRead<Record<string, unknown>>>;
-  /** Entries whose table another manifest marked (and no --adopt): they fail before any request of theirs. */
+  /** Entries whose table another manifest marked (and no --adopt), or needs a replacement the run may not make: they fail before any request of theirs. */
   readonly refusedTables: ReadonlyMap<number, DpgwError>;
+  /** Entries whose table's replacement was allowed before the run (its name typed at a terminal). */
+  readonly replaceConfirmed?: ReadonlySet<number>;
 }
 
 /** Nothing read before the run: each step reads for itself (a caller that skips checkBeforeRun). */

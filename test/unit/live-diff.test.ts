@@ -33,7 +33,7 @@ describe('diffTable against Pinot 0.11', () => {
 
   it('retention 30 → 60 is one change, shown as the user wrote it', () => {
     const changes = diffTable(sentTable((t) => (t.segmentsConfig.retentionTimeValue = 60)), measured.table);
-    expect(changes).toEqual([{ path: 'segmentsConfig.retentionTimeValue', change: '~', from: '30', to: 60 }]);
+    expect(changes).toEqual([{ path: 'segmentsConfig.retentionTimeValue', keys: ['segmentsConfig', 'retentionTimeValue'], change: '~', from: '30', to: 60 }]);
     expect(tableDiffLines(changes)).toEqual(['~ segmentsConfig.retentionTimeValue: "30" → 60']);
   });
 

@@ -17,6 +17,7 @@ export const provisionOptions = (command: CommandFor<'provision [manifest]'>, ki
       .option('--fail-fast', 'stop at the first failing data set')
       .option('--fail-on-exists', 'treat an existing table as a failure')
       .option('--adopt', "take over the tables another manifest marked: update them and mark them with this manifest's name (without it they are refused, exit 2, nothing of their data sets sent)")
+      .option('--allow-replace', "replace the tables whose change the store cannot make in place (the topic, time column, decoder, partitioning, replica groups, upsert, dedup): delete each and create it anew, losing its rows (without it: at a terminal, asks for each table's name; in a script they are refused, exit 2, nothing of their data sets sent)")
       .option('--prune', "delete the tables marked with this manifest's name that it no longer lists, then their schemas no table uses (at a terminal: asks first)")
       .option('-y, --yes', 'prune without asking (needed without a terminal)')
       .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')

@@ -27,11 +27,13 @@ import { flagAttribute, SETTING_DEFINITIONS, SIGN_IN_KEYS } from '../../settings
 import type { StatementClient } from '../../query-engine/statement-client.js';
 import type { SupersetClient } from '../../dashboard/superset-client.js';
 import { verifyProfiles } from '../../provision/steps/verify-step.js';
-import { confirmPrompt, hiddenPrompt } from '../shared/prompts.js';
+import { confirmPrompt, hiddenPrompt, textPrompt } from '../shared/prompts.js';
+import { replacementText, type Replacement } from '../../provision/steps/replace-table.js';
 import { applyPrune, planPrune, skippedPrune, type PrunePlan } from '../../provision/prune.js';
 import { MANIFEST_MARK_KEY } from '../../olap/manifest-mark.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { plural } from '../../text/plural.js';
+import { shown } from '../../names/platform-names.js';
 import { Questions } from '../shared/questions.js';
 import { askManifestFile } from '../shared/file-questions.js';
 import { terminalPlan, type PlanToRender } from '../../output/provision/terminal-plan.js';
@@ -127,6 +129,10 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
       failFast: options.failFast === true,
       failOnExists: options.failOnExists === true,
       adopt: options.adopt === true,
+      allowReplace: options.allowReplace === true,
+      // At a terminal, a replacement goes ahead once its table's name is typed; in a script it needs --allow-replace.
+      ...(context.canPrompt && !planOnly && options.allowReplace !== true ? { confirmReplace: (replacement: Replacement) => confirmReplacement(context, replacement) } : {}),
+      deleteTimeoutMs: timeoutMs(settings),
       waitTimeoutMs: options.waitTimeout * 1000,
       interrupted: stop.stopping,
       stopSignal: stop.signal,
@@ -423,6 +429,14 @@ async function confirmPrune(context: CommandContext, plan: PrunePlan): Promise<v
   for (const line of what) context.reporter.info(`  ${line}`);
   const yes = await confirmPrompt(context, `Delete ${plural(plan.tables.length, 'table')} and ${plural(plan.schemas.length, 'schema')}?`);
   if (!yes) throw new DpgwError('CONFIRMATION_MISMATCH', 'the prune was not confirmed; nothing was sent', { hint: 'run again and answer yes, pass --yes, or leave out --prune' });
+}
+
+/** At a terminal, what a replacement loses, and the table's name to type; another answer is exit 2 with nothing sent. */
+async function confirmReplacement(context: CommandContext, replacement: Replacement): Promise<void> {
+  const name = replacement.tableName;
+  context.reporter.warn(`table ${name} must be replaced (deleted and created anew): ${replacementText(replacement)}`);
+  const typed = await textPrompt(context, `Type ${name} to replace table ${name}:`);
+  if (typed !== name) throw new DpgwError('CONFIRMATION_MISMATCH', `${shown(typed)} is not ${name}: the replacement was not confirmed; nothing was sent`, { hint: `type ${name} exactly, pass --allow-replace, or undo the change in the manifest` });
 }
 
 /** The deletions one after another, each named on the progress line. */

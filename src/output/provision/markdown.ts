@@ -9,6 +9,7 @@ import type { StepRecord } from '../../provision/steps/step-record.js';
 import { redactText } from '../../secrets/redaction.js';
 import { markdownFence, markdownText } from '../github-actions.js';
 import { plannedPruneCell, prunedCell, pruneLines } from './prune-lines.js';
+import { ranCell } from './step-columns.js';
 import type { RunToRender } from './terminal-summary.js';
 
 /** The plan: the table of actions, what differs under it, and the prune as a code block. */
@@ -28,7 +29,7 @@ export function markdownPlan(title: string, planned: DataSetResult[], pruning: P
  */
 export function markdownSummary(title: string, { results, prune }: RunToRender): string[] {
   const pruned = prune ? ['', ...markdownLines(fencedLines(pruneLines(prune.plan, prune.steps, prunedCell)).trim())] : [];
-  return [...markdownLines(stepTable(title, results, (step) => step.status ?? step.action)), ...pruned];
+  return [...markdownLines(stepTable(title, results, ranCell)), ...pruned];
 }
 
 /** The plan or the run as a Markdown table: a row per data set, a column per step. No secret is in it: names and actions only. */

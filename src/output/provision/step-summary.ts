@@ -14,6 +14,7 @@ import { plural } from '../../text/plural.js';
 import { markdownText, whereInWorkspace, type GithubActions } from '../github-actions.js';
 import { fencedLines, stepTable, whyNotLines } from './markdown.js';
 import { plannedPruneCell, prunedCell, pruneLines } from './prune-lines.js';
+import { ranCell } from './step-columns.js';
 import type { RunToRender } from './terminal-summary.js';
 
 /** The step's outputs, read by the steps after it. */
@@ -42,7 +43,7 @@ export function planStepSummary(file: string, planned: DataSetResult[], pruning:
 export function runStepSummary(file: string, outcomeLine: string, { results, prune }: RunToRender, exitCode: number): WorkflowReport {
   const steps = [...results.flatMap((r) => r.steps), ...(prune?.steps ?? [])];
   return {
-    summary: stepTable(`dpgw provision ${file}: ${outcomeLine}`, results, (step) => step.status ?? step.action) + whyNotLines(results) + (prune ? fencedLines(pruneLines(prune.plan, prune.steps, prunedCell)) : ''),
+    summary: stepTable(`dpgw provision ${file}: ${outcomeLine}`, results, ranCell) + whyNotLines(results) + (prune ? fencedLines(pruneLines(prune.plan, prune.steps, prunedCell)) : ''),
     outputs: { 'exit-code': exitCode, changes: steps.filter((step) => step.status === 'changed').length, failed: results.filter((r) => r.status === 'failed').length },
   };
 }

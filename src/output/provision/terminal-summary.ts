@@ -6,6 +6,7 @@ import type { PrunePlan } from '../../provision/prune.js';
 import type { HealthOutcome } from '../../provision/run-outcome.js';
 import type { StepRecord } from '../../provision/steps/step-record.js';
 import { prunedCell, pruneLines } from './prune-lines.js';
+import { ranCell } from './step-columns.js';
 
 export interface RunToRender {
   results: DataSetResult[];
@@ -24,7 +25,10 @@ function runPruneLines(prune: RunToRender['prune']): string[] {
 }
 
 function summaryTable(results: DataSetResult[], style: ChalkInstance): string[] {
-  const stepOf = (r: DataSetResult, name: string) => r.steps.find((s) => s.step === name)?.status ?? '-';
+  const stepOf = (r: DataSetResult, name: string) => {
+    const step = r.steps.find((s) => s.step === name);
+    return step?.status === undefined ? '-' : ranCell(step);
+  };
   const has = (step: string) => results.some((r) => r.steps.some((s) => s.step === step));
   const optional = ['verify', 'dashboard'].filter(has);
   // One data set in two enablements is two rows that only the enablement tells apart.

@@ -17,6 +17,7 @@ import type { Accepted, GatewayClient, StoreRead } from '../../gateway/gateway-c
 import { MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership, type ManifestMark } from '../../olap/manifest-mark.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
+import { applyReplacement, plannedReplacement, replaceNeededError, replacementOf } from './replace-table.js';
 import type { StepRecord } from './step-record.js';
 
 /** What a table that another manifest marked needs before this one may change it. */
@@ -69,6 +70,8 @@ export interface TablePlanInputs {
   adopt?: boolean;
   /** The store's table, read before the run already. */
   read?: StoreRead<Record<string, unknown>>;
+  /** `--allow-replace`: a table that differs in a field the store cannot change in place may be replaced (replace-table.ts). */
+  allowReplace?: boolean;
 }
 
 export async function planTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TablePlanInputs): Promise<StepRecord> {
@@ -85,7 +88,10 @@ export async function planTable(client: GatewayClient, table: RealtimeTableDefin
       return { step: 'table', action: 'create', reason: `POST table ${name} (new)`, request: { method: 'POST', path: paths.olapTables(inputs.olapSegment), body: maskSecrets(table) } };
     case 'none':
       return { step: 'table', action: 'none', reason: `table ${name}: no changes` };
-    case 'update':
+    case 'update': {
+      // A field the store cannot change in place: deleted and created anew, not updated.
+      const replacement = read.kind === 'found' ? await replacementOf(client, table, read.body, inputs.secretsKnown) : undefined;
+      if (replacement) return { ...plannedReplacement(table, replacement, inputs.olapSegment, inputs.allowReplace === true), ...(adopted ? { owner: adopted.owner } : {}) };
       return {
         step: 'table',
         action: 'update',
@@ -94,6 +100,7 @@ export async function planTable(client: GatewayClient, table: RealtimeTableDefin
         ...(adopted ? { owner: adopted.owner } : {}),
         request: { method: 'PUT', path: paths.olapTable(name, inputs.olapSegment), body: maskSecrets(table) },
       };
+    }
     case 'incompatible':
     case 'not-compared':
       return { step: 'table', action: 'not-compared', reason: `POST table ${name}; if it exists, not compared: ${live.why}` };
@@ -105,6 +112,8 @@ export interface TableApplyInputs {
   existing: { fail: string } | 'converge';
   /** `--adopt`: a table another manifest marked is updated and marked as this one's. */
   adopt?: boolean;
+  /** A table that differs in a field the store cannot change in place: replaced when allowed (--allow-replace, or its name typed), else refused (REPLACE_NEEDED); `timeoutMs` bounds the wait for the store to drop it. */
+  replace?: { allowed: boolean; timeoutMs: number };
 }
 
 export async function applyTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TableApplyInputs): Promise<{ record: StepRecord; answer?: Accepted }> {
@@ -125,6 +134,13 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
   if (live.change === 'none') return { record: { step: 'table', action: 'none', status: 'unchanged', reason: `table ${name} exists and matches the manifest` } };
   if (live.change === 'update') {
     const adopted = adoptedFrom(table, read);
+    const replacement = read.kind === 'found' ? await replacementOf(client, table, read.body) : undefined;
+    if (replacement) {
+      // Found here only when the run's check before it could not tell (the topic not known before enabling): the table is left as it is.
+      if (inputs.replace?.allowed !== true) throw replaceNeededError(replacement, { unsent: 'the table was not changed' });
+      const replaced = await applyReplacement(client, table, replacement, inputs.replace.timeoutMs);
+      return { answer: replaced.answer, record: { ...replaced.record, ...(adopted ? { owner: adopted.owner } : {}) } };
+    }
     const answer = await updateTable(client, table, live.lines);
     const what = adopted ? `adopted ${adopted.words} and updated` : 'updated';
     return { answer, record: { step: 'table', action: 'update', status: 'changed', reason: `table ${name} ${what}: ${live.lines.join('; ')}`, difference: live.lines, ...(adopted ? { owner: adopted.owner } : {}) } };

@@ -1,0 +1,96 @@
+/**
+ * The table step's replacement (issue #47 §2): a table whose difference from the manifest lies
+ * in a field the store cannot change in place (olap/replacement-fields.ts) is deleted, waited
+ * for until the store no longer holds it (the delete step's wait), and created anew; the
+ * consumption proof follows as after any creation. Its rows are lost, so it is planned as
+ * `replace` with the rows stored, and a run applies it only with --allow-replace (or, at a
+ * terminal, once the table's name is typed): otherwise the step is refused, REPLACE_NEEDED,
+ * found before anything of the data set is sent (provision/replacements-before-run.ts).
+ */
+import { createTableOnce } from '../../catalog/table-and-storage-steps.js';
+import { paths } from '../../contract/paths.js';
+import type { RealtimeTableDefinition } from '../../contract/types.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
+import type { Accepted, GatewayClient } from '../../gateway/gateway-client.js';
+import { diffTable, tableDiffLines } from '../../olap/live-diff.js';
+import { forcedFieldsText, replacementFields, type ForcedReplacement } from '../../olap/replacement-fields.js';
+import { storedRows, storedRowsText, type StoredRows } from '../../olap/stored-rows.js';
+import { maskSecrets } from '../../secrets/redaction.js';
+import { applyDeletion, deletionRequest } from './delete-step.js';
+import type { StepRecord } from './step-record.js';
+
+/** What a run needs to replace a table. */
+export const ALLOW_REPLACE_FLAG = '--allow-replace';
+
+export interface Replacement {
+  tableName: string;
+  /** The fields that force it, with the store's reasons. */
+  forced: ForcedReplacement[];
+  /** The rows the table holds, lost with it. */
+  rows: StoredRows;
+  /** Every difference from the manifest, as the plan shows it. */
+  difference: string[];
+}
+
+/**
+ * The replacement a table needs to match the manifest, from the store's table (its read):
+ * undefined when what differs can be updated in place. Counts the rows only when one is needed.
+ */
+export async function replacementOf(client: GatewayClient, table: RealtimeTableDefinition, live: Record<string, unknown>, secretsKnown = true): Promise<Replacement | undefined> {
+  const changes = diffTable(table, live, { secretsKnown });
+  const forced = replacementFields(changes);
+  if (forced.length === 0) return undefined;
+  return { tableName: table.tableName, forced, rows: await storedRows(client, table.tableName), difference: tableDiffLines(changes) };
+}
+
+/** "the stream topic (…) cannot change in place; rows stored: 1,234, lost with the table". */
+export function replacementText(replacement: Replacement): string {
+  return `${forcedFieldsText(replacement.forced)} cannot change in place; ${storedRowsText(replacement.rows)}, lost with the table`;
+}
+
+/** A replacement the run may not make: refused, naming the fields, the rows and the way to allow it. */
+export function replaceNeededError(replacement: Replacement, inputs: { unsent: string; where?: string }): DpgwError {
+  const { tableName, forced, rows } = replacement;
+  return new DpgwError('REPLACE_NEEDED', `table ${tableName} must be replaced (deleted and created anew): ${replacementText(replacement)}; ${inputs.unsent}`, {
+    where: inputs.where,
+    hint: `see the whole difference with --plan; pass ${ALLOW_REPLACE_FLAG} to replace it (at a terminal, provision asks for the table's name instead), undo the change in the manifest, or give this data set another table name (table.name); why each field forces it: docs/replacement.md`,
+    details: { fields: forced.map((f) => f.field), rows: rows.known ? rows.rows : null },
+  });
+}
+
+/** The table step of a data set whose replacement is refused: in a plan (never reached: a plan shows `replace`), or failed in a run. */
+export function refusedReplaceRecord(refusal: DpgwError, run: boolean): StepRecord {
+  return run ? { step: 'table', action: 'refused', status: 'failed', reason: refusal.toLine() } : { step: 'table', action: 'refused', reason: `refused: ${refusal.message}; ${ALLOW_REPLACE_FLAG} replaces it` };
+}
+
+/** The plan's `replace`: the DELETE and the POST the run would send, and whether it may. */
+export function plannedReplacement(table: RealtimeTableDefinition, replacement: Replacement, olapSegment: string, allowed: boolean): StepRecord {
+  const name = table.tableName;
+  const may = allowed ? `allowed by ${ALLOW_REPLACE_FLAG}` : `the run needs ${ALLOW_REPLACE_FLAG} (at a terminal: the table's name typed), or it refuses this data set (REPLACE_NEEDED)`;
+  return {
+    step: 'table',
+    action: 'replace',
+    reason: `DELETE table ${name}, wait until the store no longer holds it, POST it anew: ${replacementText(replacement)}; ${may}`,
+    difference: replacement.difference,
+    requests: [deletionRequest({ kind: 'table', name }, olapSegment), { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) }],
+  };
+}
+
+/** Delete → wait until the store no longer holds it → create. The consume step after it proves the new table consumes. */
+export async function applyReplacement(client: GatewayClient, table: RealtimeTableDefinition, replacement: Replacement, timeoutMs: number): Promise<{ record: StepRecord; answer: Accepted }> {
+  const name = table.tableName;
+  // Read just before: a 404 to the DELETE answers a retry of one whose answer was lost.
+  const deleted = await applyDeletion(client, { kind: 'table', name }, { timeoutMs, seenBefore: true });
+  const { answer } = await createTableOnce(client, table, 'failure', `the store holds table ${name} again right after dropping it: another run may have created it; run provision again`);
+  const gone = deleted.reason.replace(/^table \S+ deleted; /, '');
+  return {
+    answer,
+    record: {
+      step: 'table',
+      action: 'replace',
+      status: 'changed',
+      reason: `table ${name} replaced: deleted (${gone}) and created anew, for ${forcedFieldsText(replacement.forced)}; ${storedRowsText(replacement.rows)} before, lost`,
+      difference: replacement.difference,
+    },
+  };
+}

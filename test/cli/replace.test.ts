@@ -1,0 +1,179 @@
+/**
+ * Changes that force a replacement (issue #47 §2), as a pipeline meets them: the built binary
+ * against the sandbox. A table made on its data set's topic is moved by the manifest to
+ * another topic (`table.topic`): the store would take that silently and read the new topic
+ * from the old one's offsets, so the plan says `replace` with the field and the rows lost, a
+ * run without --allow-replace is refused before anything of the data set is sent, and with it
+ * the table is deleted, waited for, created anew and consumes the new topic.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/errors/error-codes.js';
+import { REPLACEMENT_RULES } from '../../src/olap/replacement-fields.js';
+import { planDocument } from '../../src/provision/plan-format.js';
+import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
+import { atTerminal, screen } from '../helpers/at-terminal.js';
+import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 50, tableDeletionDelayMs: 300 });
+
+const TOPIC_A = 'mock-data-library.track.track';
+const TOPIC_B = 'mock-data-library.track-v2.track';
+const TOPIC_KEY_LINE = '~ tableIndexConfig.streamConfigs["stream.mq.topic.name"]';
+
+interface Step {
+  step: string;
+  action: string;
+  status?: string;
+  reason: string;
+  difference?: string[];
+  requests?: Array<{ method: string; path: string }>;
+}
+
+/** Table track made on its data set's topic (A); the data set also enabled in enablement track-v2, whose topic (B) the manifest can then name. */
+async function trackOnTopicA() {
+  const sandbox = await sandboxes.start();
+  const env = await adminPipelineEnv(sandbox);
+  const folder = env.DPGW_CONFIG_DIR!;
+  writeFileSync(join(folder, 'track-schema.yaml'), readFileSync(TRACK_SCHEMA_FILE, 'utf8'));
+  const file = join(folder, 'provision.yaml');
+  const manifest = (table: string) => writeFileSync(file, `name: fleet\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { ${table} }\n`);
+  const dpgw = (args: string[]) => spawnDpgw(['provision', file, ...args], { env });
+  const atPrompt = (keys: string) => atTerminal(['provision', file], { env, when: 'Type track to replace table track', keys, timeoutSeconds: 60 });
+  manifest('name: track');
+  const made = await dpgw([]);
+  expect(made.code, made.stderr).toBe(0);
+  const enabled = await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--enablement', 'track-v2'], { env });
+  expect(enabled.code, enabled.stderr).toBe(0);
+  expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+  const rowsOnA = sandbox.store.stream!.partitions(TOPIC_A)!.reduce((sum, count) => sum + count, 0);
+  expect(rowsOnA).toBeGreaterThan(0);
+  sandbox.requestLog.clear();
+  // What changes the platform; the broker's row count is a query (a POST that reads), not a change.
+  const changing = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET' && !e.path.endsWith('/query/sql'));
+  return { sandbox, manifest, dpgw, atPrompt, changing, rowsOnA, file };
+}
+
+/** The table step of a data set, or of a plan's or a run's first data set. */
+const tableStep = (of: { steps?: Step[]; plan?: Array<{ steps: Step[] }>; dataSets?: Array<{ steps: Step[] }> }) => (of.steps ?? (of.plan ?? of.dataSets)![0]!.steps).find((s) => s.step === 'table')!;
+
+describe('a topic change forces a replacement', () => {
+  it('the plan says replace, naming the field, the rows stored and the flag the run needs; exit 7 with --detailed-exitcode; nothing sent', async () => {
+    const { manifest, dpgw, changing, rowsOnA } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    const planned = await dpgw(['--plan', '--json', '--detailed-exitcode']);
+    expect(planned.code, planned.stderr).toBe(7);
+    const document = JSON.parse(planned.stdout);
+    expect(planDocument.safeParse(document).error).toBeUndefined();
+    const table = tableStep(document);
+    expect(table.action).toBe('replace');
+    expect(table.reason).toBe(
+      `DELETE table track, wait until the store no longer holds it, POST it anew: the stream topic (tableIndexConfig.streamConfigs["stream.mq.topic.name"]) cannot change in place; rows stored: ${rowsOnA.toLocaleString('en-US')}, lost with the table; the run needs --allow-replace (at a terminal: the table's name typed), or it refuses this data set (REPLACE_NEEDED)`,
+    );
+    expect(table.difference).toContain(`${TOPIC_KEY_LINE}: "${TOPIC_A}" → "${TOPIC_B}"`);
+    expect(table.requests!.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /api/internal/olap/tables/track?type=realtime', 'POST /api/internal/olap/tables']);
+    expect(document.actions.replace).toBe(1);
+
+    const text = await dpgw(['--plan']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/5\. table +replace +DELETE table track, wait until the store no longer holds it, POST it anew: the stream topic/);
+    const markdown = await dpgw(['--plan', '--format', 'markdown']);
+    expect(markdown.stdout).toMatch(/\| track \|.*\| replace \|/);
+    expect(markdown.stdout).toContain('table (replace): DELETE table track');
+    expect(markdown.stdout).toContain(`${TOPIC_KEY_LINE}: "${TOPIC_A}" → "${TOPIC_B}"`);
+    expect(changing()).toEqual([]);
+  });
+
+  it('a run without --allow-replace and no terminal is refused: REPLACE_NEEDED at the table.topic line, exit 2, nothing of the data set sent', async () => {
+    const { sandbox, manifest, dpgw, changing, rowsOnA, file } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    const result = await dpgw(['--json']);
+    expect(result.code, result.stderr).toBe(ERROR_CODES.REPLACE_NEEDED.exit);
+    const track = JSON.parse(result.stdout).dataSets[0];
+    expect(track.status).toBe('failed');
+    expect(track.error).toMatchObject({
+      code: 'REPLACE_NEEDED',
+      message: `table track must be replaced (deleted and created anew): the stream topic (tableIndexConfig.streamConfigs["stream.mq.topic.name"]) cannot change in place; rows stored: ${rowsOnA.toLocaleString('en-US')}, lost with the table; nothing of this data set was sent`,
+      hint: expect.stringContaining('pass --allow-replace'),
+      location: expect.stringContaining(`${file}:7:`),
+    });
+    expect(tableStep(track)).toMatchObject({ action: 'refused', status: 'failed' });
+    expect(track.steps.filter((s: Step) => s.step !== 'table').map((s: Step) => s.status)).toEqual(track.steps.filter((s: Step) => s.step !== 'table').map(() => 'blocked'));
+    expect(changing()).toEqual([]);
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+
+    const text = await dpgw([]);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('table track must be replaced (deleted and created anew): the stream topic');
+    expect(changing()).toEqual([]);
+  });
+
+  it('with --allow-replace the table is deleted, waited for, created anew on the new topic and consumes it; the summary says replaced', async () => {
+    const { sandbox, manifest, dpgw, changing, rowsOnA } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    const result = await dpgw(['--allow-replace', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const track = JSON.parse(result.stdout).dataSets[0];
+    expect(tableStep(track)).toMatchObject({
+      action: 'replace',
+      status: 'changed',
+      reason: expect.stringMatching(new RegExp(`^table track replaced: deleted \\(the store no longer holds it \\(after [\\d.]+ s\\)\\) and created anew, for the stream topic \\(.*\\); rows stored: ${rowsOnA.toLocaleString('en-US')} before, lost$`)),
+    });
+    expect(track.steps.find((s: Step) => s.step === 'consume')).toMatchObject({ status: 'passed', reason: expect.stringContaining(`of topic ${TOPIC_B}`) });
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
+    // The table only: the step's POST (409: it exists, as for any table), DELETE, POST again; no PUT, the schema kept.
+    expect(changing().filter((e) => e.path.includes('/olap/tables')).map((e) => `${e.method} ${e.path}`)).toEqual(['POST /api/internal/olap/tables', 'DELETE /api/internal/olap/tables/track', 'POST /api/internal/olap/tables']);
+    expect(sandbox.store.schemas.has('track')).toBe(true);
+
+    const again = await dpgw(['--plan', '--json', '--detailed-exitcode']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(tableStep(JSON.parse(again.stdout)).action).toBe('none');
+  });
+
+  it('at a terminal without the flag, the table\'s name is asked for: another answer sends nothing (exit 2), the name replaces it', async () => {
+    const { sandbox, manifest, atPrompt, changing } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    const wrong = await atPrompt('trakc\\r');
+    expect(wrong.code, screen(wrong.stdout)).toBe(2);
+    expect(screen(wrong.stdout)).toContain('table track must be replaced (deleted and created anew): the stream topic');
+    expect(screen(wrong.stdout)).toContain('"trakc" is not track: the replacement was not confirmed; nothing was sent');
+    expect(changing()).toEqual([]);
+    const right = await atPrompt('track\\r');
+    expect(right.code, screen(right.stdout)).toBe(0);
+    expect(screen(right.stdout)).toMatch(/\btrack replaced\b/);
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
+  });
+
+  it('the text summary says replaced', async () => {
+    const { manifest, dpgw } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    const result = await dpgw(['--allow-replace']);
+    expect(result.code, result.stderr).toBe(0);
+    // The summary's table column: replaced, not just changed.
+    expect(result.stdout).toMatch(/^track +\S+ +track \S+ +track replaced +/m);
+  });
+
+  it('a change the store makes in place is still an update, with or without the flag', async () => {
+    const { sandbox, manifest, dpgw } = await trackOnTopicA();
+    manifest('name: track, retentionDays: 60');
+    const planned = await dpgw(['--plan', '--json']);
+    expect(tableStep(JSON.parse(planned.stdout))).toMatchObject({ action: 'update', difference: [expect.stringMatching(/^~ segmentsConfig\.retentionTimeValue: "\d+" → 60$/)] });
+    const result = await dpgw(['--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(tableStep(JSON.parse(result.stdout))).toMatchObject({ action: 'update', status: 'changed' });
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'DELETE')).toEqual([]);
+  });
+});
+
+describe('docs/replacement.md', () => {
+  it('lists every field of the rule, with the same reason', () => {
+    const page = readFileSync(join(ROOT, 'docs/replacement.md'), 'utf8');
+    const rows = [...page.matchAll(/^\| ([a-z][^|]+?) \| [^|]+ \| (.+) \|$/gm)].map((m) => [m[1], m[2]!.replace(/`/g, '')]).filter(([field]) => field !== 'field');
+    expect(rows.map(([field]) => field)).toEqual(REPLACEMENT_RULES.map((rule) => rule.field));
+    for (const rule of REPLACEMENT_RULES) expect(rows.find(([field]) => field === rule.field)![1]).toContain(rule.why.replace(/`/g, ''));
+  });
+});
