@@ -5,24 +5,15 @@
  * (its /tables/{name}/metadata says 0 for a table that is still in its first consuming
  * segments), so the broker is asked. Unknown — never 0 — when the store does not answer.
  */
-import { z } from 'zod';
 import type { GatewayClient } from '../gateway/gateway-client.js';
 import { serverText } from '../text/terminal-text.js';
+import { segmentRowsQuery, segmentRowsShape } from './table-status.js';
 
 export type StoredRows = { known: true; rows: number } | { known: false; why: string };
 
-/** Pinot's broker answer: `{resultTable: {rows: [[segment, count], …]}, exceptions: []}`. */
-const segmentRowsShape = z.looseObject({
-  resultTable: z.looseObject({ rows: z.array(z.tuple([z.string(), z.number()])) }).nullish(),
-  exceptions: z.array(z.looseObject({ message: z.string().nullish() })).nullish(),
-});
-
-/** More segments than any table dpgw provisions has (the same bound as table status). */
-const MAX_SEGMENTS = 100_000;
-
 export async function storedRows(client: GatewayClient, tableName: string): Promise<StoredRows> {
   try {
-    const read = await client.tableStatusRead({ sql: `SELECT $segmentName, COUNT(*) FROM "${tableName}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` }, tableName);
+    const read = await client.tableStatusRead(segmentRowsQuery(tableName), tableName);
     if (read.kind === 'not-exposed') return { known: false, why: `the gateway does not pass queries on (${read.why})` };
     if (read.kind !== 'found') return { known: false, why: read.message };
     const answer = segmentRowsShape.safeParse(read.body);

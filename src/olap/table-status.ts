@@ -68,13 +68,22 @@ const consumingShape = z.record(
   z.array(z.looseObject({ serverName: z.string().optional(), consumerState: z.string().optional(), partitionToOffsetMap: z.record(z.string(), z.union([z.string(), z.number()])).nullish() })),
 );
 const externalViewShape = z.looseObject({ REALTIME: z.record(z.string(), z.record(z.string(), z.string())).nullish() });
-/** Pinot's broker answer: `{resultTable: {rows: [[segment, count], …]}, exceptions: []}`. */
-const segmentRowsShape = z.looseObject({
+/** Pinot's broker answer to segmentRowsQuery: `{resultTable: {rows: [[segment, count], …]}, exceptions: []}`. */
+export const segmentRowsShape = z.looseObject({
   resultTable: z.looseObject({ rows: z.array(z.tuple([z.string(), z.number()])) }).nullish(),
   exceptions: z.array(z.looseObject({ message: z.string().nullish() })).nullish(),
 });
 /** More segments than any table dpgw provisions has; the query asks for no more. */
 const MAX_SEGMENTS = 100_000;
+
+/**
+ * The rows of each segment of a table, consuming ones included, asked of the store's broker:
+ * Pinot 0.11's controller counts only completed segments (its /tables/{name}/metadata says 0
+ * for a table still in its first consuming segments). `raw`: the table's name without its type.
+ */
+export function segmentRowsQuery(raw: string): { sql: string } {
+  return { sql: `SELECT $segmentName, COUNT(*) FROM "${raw}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` };
+}
 const errorInfoShape = z.looseObject({ errorMessage: z.string().nullish(), stackTrace: z.string().nullish() }).nullish();
 const debugShape = z.array(
   z.looseObject({
@@ -100,8 +109,7 @@ export async function readTableStatus(client: GatewayClient, table: string, opti
   const [consuming, externalView, segmentRows, debug] = await Promise.all([
     client.consumingSegments(table).catch(storeError),
     client.tableStatusRead('externalview', table).catch(storeError),
-    // The rows of each segment, consuming ones included: Pinot 0.11's controller counts only completed segments (its /tables/{name}/metadata says 0 for a consuming table).
-    client.tableStatusRead({ sql: `SELECT $segmentName, COUNT(*) FROM "${raw}" GROUP BY $segmentName LIMIT ${MAX_SEGMENTS}` }, table).catch(storeError),
+    client.tableStatusRead(segmentRowsQuery(raw), table).catch(storeError),
     client.tableStatusRead('debug', table).catch(storeError),
   ]);
   const offsets = await latestOffsets(held, topic, options);
