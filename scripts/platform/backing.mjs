@@ -75,6 +75,8 @@ export function pinotStore(controller, broker) {
     externalView: (table) => ask('GET', `tables/${name(table)}/externalview`),
     query: (body) => (broker ? ask('POST', 'query/sql', body, broker) : Promise.resolve({ status: 404, body: { code: 404, error: 'no broker behind this gateway' } })),
     tableDebug: (table) => ask('GET', `debug/tables/${name(table)}`),
+    // Read-only: TableConfigsRestletResource#validateConfig, PinotSchemaRestletResource#validateSchema, PinotTableRestletResource#checkTableConfig.
+    validate: (call, body) => ask('POST', call === 'tableConfigs' ? 'tableConfigs/validate' : `${call}s/validate`, body),
   });
 }
 

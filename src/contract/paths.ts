@@ -48,6 +48,14 @@ export const paths = {
   olapQuery: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/query/sql`,
   /** ASSUMED. GET: the store controller's debug view of a table: segments in error and why (GET /debug/tables/{name}), through the gateway. */
   olapTableDebug: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/debug/tables/${seg(name)}`,
+  /**
+   * ASSUMED. POST: the store controller's read-only checks (issue #47 §3), through the gateway: a schema with its
+   * table (`{tableName, schema, realtime}`, the store's POST /tableConfigs/validate), or each alone (its POST
+   * /schemas/validate and /tables/validate). Nothing is stored.
+   */
+  olapTableConfigsValidation: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tableConfigs/validate`,
+  olapSchemaValidation: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas/validate`,
+  olapTableValidation: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/validate`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

@@ -24,6 +24,9 @@ import { applyConsume, planConsume } from './steps/consume-step.js';
 import { SKIP_STREAM_CHECK_FLAG, streamCheckSkipped, type StreamPreflight } from '../stream/stream-preflight.js';
 import type { Consumption } from '../olap/consumption.js';
 import { plural } from '../text/plural.js';
+import { readLocatedDocument } from '../olap/located-document.js';
+import { readTemplate } from '../olap/table-template.js';
+import { StoreValidation, withSchemaJudgement, withStoreJudgement } from './store-validation.js';
 
 /** The apply's error as the command's, as it was before the walk: the record is the walk's, the exit code the error's. */
 export function failureOf(walked: StepWalk): unknown {
@@ -80,6 +83,8 @@ export interface SchemaPushInputs {
   olapSegment: string;
   /** The schema's file, for a refusal. */
   where: string;
+  /** The plan's warnings: properties the store does not recognise, or that it was not asked. */
+  warn?: (line: string) => void;
   /** Set by the apply: the gateway's answer to the POST, when one was sent. */
   answer?: Accepted;
 }
@@ -91,7 +96,12 @@ export const SCHEMA_PUSH_STEPS: readonly Step<SchemaPushInputs>[] = [
     needs: [],
     attempts: 'create',
     stopsBefore: true,
-    plan: async (inputs) => (await planSchema(inputs.client, { schema: inputs.schema, olapSegment: inputs.olapSegment })).record,
+    async plan(inputs) {
+      const { record } = await planSchema(inputs.client, { schema: inputs.schema, olapSegment: inputs.olapSegment });
+      // What the push would send, held against the store's own checks (issue #47 §3).
+      const places = { label: `schema ${inputs.schema.schemaName}`, schemaEntry: () => inputs.where, tableEntry: () => inputs.where, schemaSource: async () => ({ document: await readLocatedDocument(inputs.where, 'schema file'), prefix: [] }) };
+      return withSchemaJudgement(record, inputs.schema, { validation: new StoreValidation(inputs.client, inputs.warn ?? (() => undefined)), places });
+    },
     async apply(inputs) {
       const { record, answer } = await applySchema(inputs.client, { schema: inputs.schema, where: inputs.where, refusedHint: 'nothing was sent' });
       inputs.answer = answer;
@@ -165,6 +175,8 @@ export interface TableCreateInputs {
   schemaName: string;
   /** `--schema` as given, where a misfit of the messages is said. */
   schemaGiven: string;
+  /** `--template`, where a property the store does not recognise is said. */
+  templateFile?: string;
   /** The stream pre-flight; undefined with `--stream-check off`. */
   preflight?: StreamPreflight;
   /** The sample check; undefined when off (`--no-sample-check`, `--stream-check off`). */
@@ -267,7 +279,23 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
     needs: ['schema'],
     attempts: 'create',
     stopsBefore: true,
-    plan: async (inputs) => planTableCreate(inputs.client, inputs.table, inputs.olapSegment, TABLE_EXISTS_HINT),
+    async plan(inputs) {
+      const record = await planTableCreate(inputs.client, inputs.table, inputs.olapSegment, TABLE_EXISTS_HINT);
+      // What the run would send, held against the store's own checks (issue #47 §3), with the schema the store holds.
+      const subject = async () => {
+        const schema = inputs.schema ?? (await storedSchema(inputs.client, inputs.schemaName));
+        return schema && { schema, table: inputs.table, schemaStored: true };
+      };
+      const { schemaGiven, templateFile } = inputs;
+      const places = {
+        label: `table ${inputs.table.tableName}`,
+        schemaEntry: () => schemaGiven,
+        tableEntry: () => templateFile ?? 'the table dpgw builds from its own template',
+        schemaSource: async () => (inputs.schema ? { document: await readLocatedDocument(schemaGiven, 'schema file'), prefix: [] } : undefined),
+        tableSource: async () => (templateFile !== undefined ? { document: await readTemplate(templateFile), prefix: [] } : undefined),
+      };
+      return withStoreJudgement(record, undefined, subject, { validation: new StoreValidation(inputs.client, inputs.warn), places });
+    },
     async apply(inputs) {
       const { record, answer } = await applyTable(inputs.client, inputs.table, { existing: { fail: TABLE_EXISTS_HINT } });
       inputs.answer = answer;

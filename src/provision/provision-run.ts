@@ -16,14 +16,15 @@ import { isSourceLocation, whereText, type Where } from '../errors/source-locati
 import type { StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
-import type { LocatedDocument, PathPart } from '../olap/located-document.js';
+import { readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
 import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
 import { closestMatch } from '../text/closest-match.js';
-import { failOnIssues } from '../olap/table-template.js';
+import { failOnIssues, readTemplate } from '../olap/table-template.js';
 import type { LoadedManifest } from './manifest.js';
 import { inferredSchemaName } from './infer-step.js';
 import { compareSchema, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
+import { StoreValidation } from './store-validation.js';
 import { walkSideBySide, type StepMode } from './executor.js';
 import { checkIgnored } from './steps/sample-step.js';
 import { refusedSchemaError } from './steps/schema-step.js';
@@ -159,7 +160,28 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
     ),
   );
   failOnIssues(problems.issues(), 'manifest');
-  return { catalogCache: cache, platformVersion, ...(await storeReads) };
+  return { catalogCache: cache, platformVersion, ...(await storeReads), ...(forPlan ? { storeValidation: storeValidationOf(loaded, options) } : {}) };
+}
+
+/**
+ * The plan's store validation (store-validation.ts) and where each data set's parts were
+ * written. A run does not validate: the plan is where a refusal is found before anything is
+ * sent; a run asks the store to take what it sends, and would pay a request per data set for
+ * what its plan has said (docs/provision.md, "The store's own checks").
+ */
+function storeValidationOf(loaded: LoadedManifest, options: RunOptions): RunReads['storeValidation'] {
+  const { document } = loaded;
+  return {
+    validation: new StoreValidation(options.client, options.warn),
+    placesOf: (entry) => ({
+      label: `data set ${entry.dataset}`,
+      schemaEntry: () => document.at(['dataSets', entry.index, 'schema']),
+      tableEntry: () => document.at(entry.table === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table']),
+      // An inferred schema was written by nobody; dpgw's own template neither.
+      schemaSource: async () => (entry.schemaFile !== undefined ? { document: await readLocatedDocument(entry.schemaFile, 'schema file'), prefix: [] } : inferSettingsOf(entry) ? undefined : { document, prefix: ['dataSets', entry.index, 'schema'] }),
+      tableSource: async () => (entry.templateFile !== undefined ? { document: await readTemplate(entry.templateFile), prefix: [] } : undefined),
+    }),
+  };
 }
 
 type StoreReads = Pick<RunReads, 'schemaComparisons' | 'refusedSchemas' | 'tableReads' | 'refusedTables'>;

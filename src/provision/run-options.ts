@@ -17,6 +17,7 @@ import type { LoadedManifest } from './manifest.js';
 import type { LiveComparison } from './live-state.js';
 import type { SampleCheck } from './steps/sample-step.js';
 import type { StepRecord } from './steps/step-record.js';
+import type { StoreValidation, SubjectPlaces } from './store-validation.js';
 
 export interface DataSetResult {
   dataset: string;
@@ -114,6 +115,8 @@ export interface RunReads {
   readonly tableReads: ReadonlyMap<number, StoreRead<Record<string, unknown>>>;
   /** Entries whose table another manifest marked (and no --adopt): they fail before any request of theirs. */
   readonly refusedTables: ReadonlyMap<number, DpgwError>;
+  /** A plan's: the store's validate calls, and where each data set's schema and table were written (issue #47 §3). */
+  readonly storeValidation?: { validation: StoreValidation; placesOf(entry: Prepared['entry']): SubjectPlaces };
 }
 
 /** Nothing read before the run: each step reads for itself (a caller that skips checkBeforeRun). */

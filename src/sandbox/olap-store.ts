@@ -9,6 +9,7 @@ import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types
 import { parseJaasOptions } from '../olap/jaas-config.js';
 import { streamConfigPlace } from '../olap/stream-config-place.js';
 import { fieldPath } from '../olap/schema-validation.js';
+import { validateInStore, type ValidateCall } from './store-validate-calls.js';
 
 export interface StoreAnswer {
   status: number;
@@ -264,6 +265,8 @@ export interface StoreBackend {
   externalView(name: string): Promise<StoreAnswer>;
   tableDebug(name: string): Promise<StoreAnswer>;
   query(body: unknown): Promise<StoreAnswer>;
+  /** POST /tableConfigs/validate, /schemas/validate, /tables/validate of the store's controller: read-only (store-validate-calls.ts). */
+  validate(call: ValidateCall, body: unknown): Promise<StoreAnswer>;
 }
 
 /** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
@@ -282,6 +285,7 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     externalView: async (name) => externalView(store, name),
     query: async (body) => query(store, body),
     tableDebug: async (name) => tableDebug(store, name),
+    validate: async (call, body) => validateInStore(store, call, body),
   };
 }
 
