@@ -88,6 +88,25 @@ describe('the store validates the plan', () => {
     expect(validateCalls().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /api/internal/olap/tableConfigs/validate 404', 'POST /api/internal/olap/schemas/validate 405']);
   });
 
+  it('table create --dry-run: the store refuses at the template, exit 2; the stream password is never in a validate call', async () => {
+    const { sandbox, env, folder, template, validateCalls, changing } = await setUp();
+    const dpgw = (args: string[]) => spawnDpgw(args, { env });
+    const tenant = template('analytics-tenant.yaml', (text) => text.replace('  server: ${serverTenant}', '  server: Analytics'));
+    const schema = join(folder, 'track-schema.yaml');
+    expect((await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP])).code).toBe(0);
+    expect((await dpgw(['schema', 'push', schema])).code).toBe(0);
+    const before = changing().length;
+    const dry = await dpgw(['table', 'create', '--dataset', 'track', '--schema', schema, '--template', tenant.file, '--no-sample-check', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(2);
+    const table = JSON.parse(dry.stdout).steps.find((s: PlannedStep) => s.step === 'table');
+    expect(table).toMatchObject({ action: 'refused', reason: expect.stringContaining(`refused by the store (${tenant.file}), nothing of this data set is sent: Invalid TableConfigs: track. Failed to find instances with tag: Analytics_REALTIME`) });
+    expect(changing()).toHaveLength(before);
+    expect(validateCalls().length).toBeGreaterThan(0);
+    // The checks read no connection: the password is masked before the table leaves.
+    expect(JSON.stringify(validateCalls().map((e) => e.body))).not.toContain(sandbox.stream.password);
+    expect(JSON.stringify(validateCalls().map((e) => e.body))).toContain('password=\\"***\\"');
+  });
+
   it('the run sends no validate call: the plan is where the store is asked', async () => {
     const { sandbox, manifest, entry, env, validateCalls } = await setUp();
     const file = manifest([entry('track')]);
