@@ -107,6 +107,29 @@ describe('the store validates the plan', () => {
     expect(JSON.stringify(validateCalls().map((e) => e.body))).toContain('password=\\"***\\"');
   });
 
+  it('a store of 1.5+ that names the dangling tasks of a table that exists is asked again without ACTIVE_TASKS; a new table keeps the refusal', async () => {
+    const { sandbox, env, manifest, entry, plan, validateCalls, stepsOf } = await setUp();
+    const file = manifest([entry('track')]);
+    expect((await spawnDpgw(['provision', file, '--no-stream-check', '--no-sample-check', '--wait-consuming', '0'], { env })).code).toBe(0);
+    const dangling = { method: 'POST', path: '/api/internal/olap/tableConfigs/validate', status: 400, body: { code: 400, error: 'Invalid TableConfigs: track. The table has dangling task data, try performing table delete operation' } };
+    // The table exists and its retention differs: the run would PUT it, which meets no such check.
+    manifest([entry('track', ', retentionDays: 60')]);
+    sandbox.faults.update({ failures: [dangling] });
+    sandbox.requestLog.clear();
+    const updated = await plan(file);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(stepsOf(updated.stdout, 'track').find((s) => s.step === 'table')!.action).toBe('update');
+    expect(validateCalls().map((e) => `${e.status} ${JSON.stringify(e.query)}`)).toEqual(['400 {}', '200 {"validationTypesToSkip":"ACTIVE_TASKS"}']);
+    // A table to create: the store's words stand (its POST makes the same check).
+    manifest([entry('vessel')]);
+    sandbox.faults.update({ failures: [{ ...dangling, times: 1 }] });
+    sandbox.requestLog.clear();
+    const created = await plan(file);
+    expect(created.code, created.stderr).toBe(2);
+    expect(stepsOf(created.stdout, 'vessel').find((s) => s.step === 'table')).toMatchObject({ action: 'refused', reason: expect.stringContaining('The table has dangling task data') });
+    expect(validateCalls().map((e) => `${e.status} ${JSON.stringify(e.query)}`)).toEqual(['400 {}']);
+  });
+
   it('the run sends no validate call: the plan is where the store is asked', async () => {
     const { sandbox, manifest, entry, env, validateCalls } = await setUp();
     const file = manifest([entry('track')]);
