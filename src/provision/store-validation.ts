@@ -235,7 +235,8 @@ export async function withStoreJudgement(
   const { refusal, unjudged } = await store.validation.judge(judged, store.places);
   if (refusal) {
     const what = refusal.part === 'schema' ? `schema ${judged.schema.schemaName}` : `table ${judged.table.tableName}`;
-    return { step: 'table', action: 'refused', reason: `refused by the store (${whereText(refusal.where)}), nothing of this data set is sent: ${refusal.message} (its check of the ${what}, POST ${refusal.url})` };
+    // The run sends what comes before the table (it does not ask the store first): the store's POST would refuse the table.
+    return { step: 'table', action: 'refused', reason: `the store refuses ${what} (${whereText(refusal.where)}): ${refusal.message}` };
   }
   // Not validated at all is said once per run; a part left unjudged, with its step.
   return unjudged !== undefined && unjudged !== NOT_VALIDATED_BY_THE_STORE ? { ...tableRecord, reason: `${tableRecord.reason}; ${unjudged}` } : tableRecord;
@@ -246,5 +247,5 @@ export async function withSchemaJudgement(schemaRecord: StepRecord, schema: Anal
   if (schemaRecord.request === undefined) return schemaRecord;
   const { refusal } = await store.validation.judgeSchema(schema, store.places);
   if (!refusal) return schemaRecord;
-  return { step: 'schema', action: 'refused', reason: `refused by the store (${whereText(refusal.where)}), nothing is sent: ${refusal.message} (POST ${refusal.url})` };
+  return { step: 'schema', action: 'refused', reason: `the store refuses schema ${schema.schemaName} (${whereText(refusal.where)}): ${refusal.message}` };
 }

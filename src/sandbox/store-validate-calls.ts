@@ -66,12 +66,21 @@ function tableRefusal(store: OlapStore, table: Record<string, unknown>, schema: 
       return invalid(`Invalid transform function '${transform.transformFunction}' for column '${String(transform.columnName)}'`);
     }
   }
-  // PinotHelixResourceManager#validateTableTenantConfig (1.5.0's validate call; every version's POST /tables).
+  const noServers = tenantWithoutServers(store, table);
+  return noServers === undefined ? undefined : invalid(noServers);
+}
+
+/**
+ * PinotHelixResourceManager#validateTableTenantConfig (1.5.0's validate call; every version's
+ * POST and PUT /tables, which the sandbox's store does not hold to it): a tenant the store has
+ * no servers (or brokers) for, in its words.
+ */
+function tenantWithoutServers(store: OlapStore, table: Record<string, unknown>): string | undefined {
   const tenants = isObject(table.tenants) ? table.tenants : {};
   const known = knownTenants(store);
   for (const [key, suffix] of [['server', 'REALTIME'], ['broker', 'BROKER']] as const) {
     const tenant = typeof tenants[key] === 'string' && tenants[key] !== '' ? tenants[key] : DEFAULT_TENANT;
-    if (!known.has(tenant)) return invalid(`Failed to find instances with tag: ${tenant}_${suffix} for table: ${String(table.tableName)}_REALTIME`);
+    if (!known.has(tenant)) return `Failed to find instances with tag: ${tenant}_${suffix} for table: ${String(table.tableName)}_REALTIME`;
   }
   return undefined;
 }

@@ -57,7 +57,7 @@ describe('the store validates the plan', () => {
     const table = stepsOf(planned.stdout, 'track').find((s) => s.step === 'table')!;
     expect(table.action).toBe('refused');
     // The table entry of the first data set is on line 6 of the manifest, its mapping at column 12.
-    expect(table.reason).toContain(`refused by the store (${file}:6:12), nothing of this data set is sent: Invalid TableConfigs: track. Failed to find instances with tag: Analytics_REALTIME for table: track_REALTIME`);
+    expect(table.reason).toContain(`the store refuses table track (${file}:6:12): Invalid TableConfigs: track. Failed to find instances with tag: Analytics_REALTIME for table: track_REALTIME`);
     expect(stepsOf(planned.stdout, 'track').filter((s) => ['storage', 'consume'].includes(s.step)).map((s) => s.action)).toEqual(['blocked', 'blocked']);
     // The other data set is judged valid: its table would be created.
     expect(stepsOf(planned.stdout, 'vessel').find((s) => s.step === 'table')!.action).toBe('create');
@@ -99,7 +99,7 @@ describe('the store validates the plan', () => {
     const dry = await dpgw(['table', 'create', '--dataset', 'track', '--schema', schema, '--template', tenant.file, '--no-sample-check', '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(2);
     const table = JSON.parse(dry.stdout).steps.find((s: PlannedStep) => s.step === 'table');
-    expect(table).toMatchObject({ action: 'refused', reason: expect.stringContaining(`refused by the store (${tenant.file}), nothing of this data set is sent: Invalid TableConfigs: track. Failed to find instances with tag: Analytics_REALTIME`) });
+    expect(table).toMatchObject({ action: 'refused', reason: expect.stringContaining(`the store refuses table track (${tenant.file}): Invalid TableConfigs: track. Failed to find instances with tag: Analytics_REALTIME`) });
     expect(changing()).toHaveLength(before);
     expect(validateCalls().length).toBeGreaterThan(0);
     // The checks read no connection: the password is masked before the table leaves.

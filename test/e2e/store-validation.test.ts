@@ -60,7 +60,7 @@ describe(`the plan validated by Pinot ${pinot.version}`, () => {
     const table = refused!.steps.find((s) => s.step === 'table')!;
     expect(table.action).toBe('refused');
     // Pinot's own words (TableConfigsRestletResource#validateConfig wraps TableConfigUtils#validateIngestionConfig's), at the table entry's line.
-    expect(table.reason).toContain(`refused by the store (${file}:2:`);
+    expect(table.reason).toContain(`the store refuses table ${REFUSED} (${file}:2:`);
     expect(table.reason).toContain(`Invalid TableConfigs: ${REFUSED}. Invalid transform function 'nosuchfunction(origin)' for column 'objIdent'`);
     expect(refused!.steps.filter((s) => ['storage', 'consume'].includes(s.step)).map((s) => s.action)).toEqual(['blocked', 'blocked']);
     // dpgw's own table, named otherwise than its schema, is one Pinot takes.
