@@ -99,7 +99,7 @@ export const SCHEMA_PUSH_STEPS: readonly Step<SchemaPushInputs>[] = [
     async plan(inputs) {
       const { record } = await planSchema(inputs.client, { schema: inputs.schema, olapSegment: inputs.olapSegment });
       // What the push would send, held against the store's own checks (issue #47 §3).
-      const places = { label: `schema ${inputs.schema.schemaName}`, schemaEntry: () => inputs.where, tableEntry: () => inputs.where, schemaSource: async () => ({ document: await readLocatedDocument(inputs.where, 'schema file'), prefix: [] }) };
+      const places = { schemaEntry: () => inputs.where, tableEntry: () => inputs.where, schemaSource: async () => ({ document: await readLocatedDocument(inputs.where, 'schema file'), prefix: [] }) };
       return withSchemaJudgement(record, inputs.schema, { validation: new StoreValidation(inputs.client, inputs.warn ?? (() => undefined)), places });
     },
     async apply(inputs) {
@@ -288,7 +288,6 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
       };
       const { schemaGiven, templateFile } = inputs;
       const places = {
-        label: `table ${inputs.table.tableName}`,
         schemaEntry: () => schemaGiven,
         tableEntry: () => templateFile ?? 'the table dpgw builds from its own template',
         schemaSource: async () => (inputs.schema ? { document: await readLocatedDocument(schemaGiven, 'schema file'), prefix: [] } : undefined),

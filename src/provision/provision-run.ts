@@ -171,14 +171,16 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
  */
 function storeValidationOf(loaded: LoadedManifest, options: RunOptions): RunReads['storeValidation'] {
   const { document } = loaded;
+  // A schema file many data sets share is read once more, not once each.
+  const schemaFiles = new Map<string, Promise<LocatedDocument>>();
+  const schemaFile = (file: string) => schemaFiles.get(file) ?? schemaFiles.set(file, readLocatedDocument(file, 'schema file')).get(file)!;
   return {
     validation: new StoreValidation(options.client, options.warn),
     placesOf: (entry) => ({
-      label: `data set ${entry.dataset}`,
       schemaEntry: () => document.at(['dataSets', entry.index, 'schema']),
       tableEntry: () => document.at(entry.table === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table']),
       // An inferred schema was written by nobody; dpgw's own template neither.
-      schemaSource: async () => (entry.schemaFile !== undefined ? { document: await readLocatedDocument(entry.schemaFile, 'schema file'), prefix: [] } : inferSettingsOf(entry) ? undefined : { document, prefix: ['dataSets', entry.index, 'schema'] }),
+      schemaSource: async () => (entry.schemaFile !== undefined ? { document: await schemaFile(entry.schemaFile), prefix: [] } : inferSettingsOf(entry) ? undefined : { document, prefix: ['dataSets', entry.index, 'schema'] }),
       tableSource: async () => (entry.templateFile !== undefined ? { document: await readTemplate(entry.templateFile), prefix: [] } : undefined),
     }),
   };
@@ -279,7 +281,7 @@ function startRunWideReads(prepared: Prepared[], options: RunOptions, cache: Cat
   }
 }
 
-/** The plan: what each data set would do, found with GET requests only; data sets side by side as in a run, in the manifest's order. */
+/** The plan: what each data set would do, found with GET requests and the store's read-only validate calls; data sets side by side as in a run, in the manifest's order. */
 export async function plan(prepared: Prepared[], options: RunOptions, reads: RunReads = nothingReadBeforeRun(options)): Promise<DataSetResult[]> {
   const version = await reads.platformVersion;
   const listed = await everyDataSetListed(options.client, reads.catalogCache);

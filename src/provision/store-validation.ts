@@ -47,8 +47,6 @@ export interface SubjectPlaces {
   tableEntry: () => Where;
   schemaSource?: () => Promise<PartSource | undefined>;
   tableSource?: () => Promise<PartSource | undefined>;
-  /** Who the warnings are about: `data set trades`. */
-  label: string;
 }
 
 /** The store's refusal: its own words, which part it judged, and where in the manifest that part is. */
@@ -99,7 +97,7 @@ export class StoreValidation {
       return { unjudged: NOT_VALIDATED_BY_THE_STORE };
     }
     if (verdict.kind === 'refused') return { refusal: { part: 'schema', message: verdict.message, where: places.schemaEntry(), url: verdict.url } };
-    await this.unrecognized('schema', Object.entries(verdict.unrecognized).map(([pointer, value]) => [pointerPath(pointer), value]), places, { schema });
+    await this.unrecognized('schema', Object.entries(verdict.unrecognized).map(([pointer, value]) => [pointerPath(pointer), value]), places);
     return {};
   }
 
@@ -136,20 +134,20 @@ export class StoreValidation {
       if (part === 'schema') bySchema.push([path, value]);
       else if (part === 'realtime') byTable.push([path, value]);
     }
-    await this.unrecognized('schema', bySchema, places, subject);
-    await this.unrecognized('table', byTable, places, subject);
+    await this.unrecognized('schema', bySchema, places);
+    await this.unrecognized('table', byTable, places);
     return {};
   }
 
   private async separately(subject: ValidationSubject, places: SubjectPlaces, schemaVerdict?: StoreVerdict): Promise<StoreJudgement> {
     const schema = schemaVerdict ?? (await this.client.validateInStore('schema', subject.schema));
     if (schema.kind === 'refused') return { refusal: { part: 'schema', message: schema.message, where: places.schemaEntry(), url: schema.url } };
-    if (schema.kind === 'valid') await this.unrecognized('schema', Object.entries(schema.unrecognized).map(([pointer, value]) => [pointerPath(pointer), value]), places, subject);
+    if (schema.kind === 'valid') await this.unrecognized('schema', Object.entries(schema.unrecognized).map(([pointer, value]) => [pointerPath(pointer), value]), places);
     if (!subject.schemaStored) return { unjudged: `the table is ${NOT_VALIDATED_BY_THE_STORE}: its tables/validate reads the schema it holds, and this one is not stored yet` };
     const table = await this.client.validateInStore('table', maskSecrets(subject.table));
     if (table.kind === 'not-exposed') return { unjudged: `the table is ${NOT_VALIDATED_BY_THE_STORE}: POST ${table.url} answered ${table.why}` };
     if (table.kind === 'refused') return { refusal: { part: 'table', message: table.message, where: places.tableEntry(), url: table.url } };
-    await this.unrecognized('table', Object.entries(table.unrecognized).map(([pointer, value]) => [pointerPath(pointer), value]), places, subject);
+    await this.unrecognized('table', Object.entries(table.unrecognized).map(([pointer, value]) => [pointerPath(pointer), value]), places);
     return {};
   }
 
@@ -158,10 +156,9 @@ export class StoreValidation {
    * file or inline schema, the table template); one dpgw filled in itself is said once per run,
    * without a data set (the run's warnings are said once each).
    */
-  private async unrecognized(part: 'schema' | 'table', found: Array<[PathPart[], unknown]>, places: SubjectPlaces, subject: Pick<ValidationSubject, 'schema'> & { table?: RealtimeTableDefinition }): Promise<void> {
+  private async unrecognized(part: 'schema' | 'table', found: Array<[PathPart[], unknown]>, places: SubjectPlaces): Promise<void> {
     if (found.length === 0) return;
     const source = await (part === 'schema' ? places.schemaSource : places.tableSource)?.();
-    const name = part === 'schema' ? `schema ${subject.schema.schemaName}` : `table ${subject.table?.tableName ?? ''}`;
     // A list the store does not know is flattened to one entry per element: said once, at its key.
     const byKey = new Map<string, [PathPart[], unknown]>();
     for (const [path, value] of found) {
@@ -173,7 +170,8 @@ export class StoreValidation {
       const key = String(path.at(-1));
       const shown = serverText(`${fieldPath(path)} (${(JSON.stringify(maskSecrets({ [key]: value })[key]) ?? 'null').slice(0, 80)})`);
       if (source && hasPath(source.document.value, [...source.prefix, ...path])) {
-        this.warn(`${whereText(source.document.keyAt([...source.prefix, ...path]))}: ${places.label}: the store does not recognise ${name}'s ${shown}: it would ignore it (a typo, or a field of a newer store)`);
+        // Its place says whose it is: a schema file or template many data sets share is said once (the run's warnings are said once each).
+        this.warn(`${whereText(source.document.keyAt([...source.prefix, ...path]))}: the store does not recognise the ${part} field ${shown}: it would ignore it (a typo, or a field of a newer store)`);
       } else {
         this.warn(`the store does not recognise the ${part}'s ${shown}, which dpgw fills in: it is ignored there`);
       }

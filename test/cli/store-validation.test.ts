@@ -66,15 +66,15 @@ describe('the store validates the plan', () => {
     expect(sandbox.store.schemas.size + sandbox.store.tables.size).toBe(0);
   });
 
-  it('a property the store does not recognise is a warning at its template line; the plan goes on', async () => {
+  it('a property the store does not recognise is a warning at its template line, once for the data sets that share it; the plan goes on', async () => {
     const { template, manifest, entry, plan, stepsOf } = await setUp();
     const typo = template('typo.yaml', (text) => text.replace('  loadMode: MMAP\n', '  loadMode: MMAP\n  invertedIndexColumn: [origin, objType]\n'));
-    const planned = await plan(manifest([entry('track', ', template: typo.yaml')]));
+    const planned = await plan(manifest([entry('track', ', template: typo.yaml'), entry('vessel', ', template: typo.yaml')]));
     expect(planned.code, planned.stderr).toBe(0);
     const warnings = planned.stderr.split('\n').filter((line) => line.includes('does not recognise'));
-    // One line for the list, at its key, though the store names each of its elements.
+    // One line for the list, at its key, though the store names each of its elements, and though two data sets share the template.
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(`${typo.file}:${typo.lineOf('  invertedIndexColumn: [origin, objType]')}:3: data set track: the store does not recognise table track's tableIndexConfig.invertedIndexColumn`);
+    expect(warnings[0]).toContain(`${typo.file}:${typo.lineOf('  invertedIndexColumn: [origin, objType]')}:3: the store does not recognise the table field tableIndexConfig.invertedIndexColumn`);
     expect(stepsOf(planned.stdout, 'track').find((s) => s.step === 'table')!.action).toBe('create');
   });
 

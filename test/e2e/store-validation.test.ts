@@ -68,7 +68,7 @@ describe(`the plan validated by Pinot ${pinot.version}`, () => {
     expect(planned.stderr).not.toContain('not validated by the store');
     // Pinot 0.11 does not know notNull of a date-time column: its unrecognizedProperties, said at the schema file's line.
     const notNullLine = schema(VALID_SCHEMA).split('\n').indexOf('    notNull: false') + 1;
-    expect(planned.stderr).toContain(`${join(folder, 'valid-schema.yaml')}:${notNullLine}:5: data set track: the store does not recognise schema ${VALID_SCHEMA}'s dateTimeFieldSpecs[0].notNull (false)`);
+    expect(planned.stderr).toContain(`${join(folder, 'valid-schema.yaml')}:${notNullLine}:5: the store does not recognise the schema field dateTimeFieldSpecs[0].notNull (false)`);
 
     // Read-only: the validate calls are the only requests that are not reads, and Pinot holds nothing of either data set.
     const sent = sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
