@@ -59,6 +59,11 @@ export class OlapStore {
   /** Tables deleted, not dropped yet. */
   private readonly dropping = new Set<string>();
 
+  /** A new store with the same rules and nothing in it: the validate calls judge on one (store-validate-calls.ts). */
+  empty(): OlapStore {
+    return new OlapStore();
+  }
+
   /** The store controller's GET /tables: names without the type suffix. */
   listTables(): StoreAnswer {
     return { status: 200, body: { tables: [...this.tables.keys()] } };

@@ -8,18 +8,36 @@
  * answered in `unrecognizedProperties`, keyed as Pinot keys it (JsonUtils#flatten: `/`-joined
  * paths of the body).
  */
-import type { AnalyticsSchema } from '../contract/types.js';
-import { OlapStore, type StoreAnswer } from './olap-store.js';
+import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types.js';
 
 export type ValidateCall = 'tableConfigs' | 'schema' | 'table';
+
+/** A store's answer: its status and body (olap-store.ts's StoreAnswer, which imports this module). */
+interface StoreAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * What the validate calls read of the sandbox's store (olap-store.ts's OlapStore, which
+ * imports this module): what it holds, and a new empty store of its rules to judge on.
+ */
+export interface JudgingStore {
+  readonly schemas: Map<string, AnalyticsSchema>;
+  readonly tables: ReadonlyMap<string, { definition: RealtimeTableDefinition }>;
+  addSchema(body: unknown): StoreAnswer;
+  addTable(body: unknown, topicExists: (topic: string) => boolean): StoreAnswer;
+  /** A new store with the same rules and nothing in it (a scratch store, dropped after). */
+  empty(): JudgingStore;
+}
 
 /** The tenant every store has (TagNameUtils.DEFAULT_TENANT_NAME). */
 const DEFAULT_TENANT = 'DefaultTenant';
 
-export function validateInStore(store: OlapStore, call: ValidateCall, body: unknown): StoreAnswer {
+export function validateInStore(store: JudgingStore, call: ValidateCall, body: unknown): StoreAnswer {
   if (!isObject(body)) return bad(call === 'tableConfigs' ? 'Invalid TableConfigs json string: the body is not a JSON object' : `Invalid ${call === 'schema' ? 'schema' : 'table config'} json string`);
   if (call === 'schema') {
-    const refusal = schemaRefusal(body);
+    const refusal = schemaRefusal(store, body);
     return refusal ?? valid(body, unrecognized(body, SCHEMA_KEYS));
   }
   if (call === 'table') {
@@ -37,7 +55,7 @@ export function validateInStore(store: OlapStore, call: ValidateCall, body: unkn
   if (!isObject(body.schema)) return invalid(`Must provide 'schema' for adding TableConfigs: ${name}`);
   if (!isObject(body.realtime)) return invalid(`Must provide at least one of 'realtime' or 'offline' table configs for adding TableConfigs: ${name}`);
   if (body.schema.schemaName !== name) return invalid(`'tableName': ${name} must be equal to 'schemaName' from 'schema': ${String(body.schema.schemaName)}`);
-  const schemaRefused = schemaRefusal(body.schema);
+  const schemaRefused = schemaRefusal(store, body.schema);
   if (schemaRefused) return invalid(errorOf(schemaRefused));
   const tableRefused = tableRefusal(store, body.realtime, body.schema as unknown as AnalyticsSchema, invalid);
   if (tableRefused) return tableRefused;
@@ -46,14 +64,14 @@ export function validateInStore(store: OlapStore, call: ValidateCall, body: unkn
 }
 
 /** The store's own schema rules, on a scratch store: no schema it holds is compared (a validate call does not). */
-function schemaRefusal(schema: Record<string, unknown>): StoreAnswer | undefined {
-  const answer = new OlapStore().addSchema(schema);
+function schemaRefusal(store: JudgingStore, schema: Record<string, unknown>): StoreAnswer | undefined {
+  const answer = store.empty().addSchema(schema);
   return answer.status === 200 ? undefined : answer;
 }
 
-function tableRefusal(store: OlapStore, table: Record<string, unknown>, schema: AnalyticsSchema, invalid: (reason: string) => StoreAnswer): StoreAnswer | undefined {
+function tableRefusal(store: JudgingStore, table: Record<string, unknown>, schema: AnalyticsSchema, invalid: (reason: string) => StoreAnswer): StoreAnswer | undefined {
   // A scratch store without a stream: a validate call reads no topic and connects to no broker.
-  const scratch = new OlapStore();
+  const scratch = store.empty();
   scratch.schemas.set(String(table.tableName ?? ''), schema);
   const named = isObject(table.segmentsConfig) && typeof table.segmentsConfig.schemaName === 'string' ? table.segmentsConfig.schemaName : undefined;
   if (named !== undefined) scratch.schemas.set(named, schema);
@@ -75,7 +93,7 @@ function tableRefusal(store: OlapStore, table: Record<string, unknown>, schema: 
  * POST and PUT /tables, which the sandbox's store does not hold to it): a tenant the store has
  * no servers (or brokers) for, in its words.
  */
-function tenantWithoutServers(store: OlapStore, table: Record<string, unknown>): string | undefined {
+function tenantWithoutServers(store: JudgingStore, table: Record<string, unknown>): string | undefined {
   const tenants = isObject(table.tenants) ? table.tenants : {};
   const known = knownTenants(store);
   for (const [key, suffix] of [['server', 'REALTIME'], ['broker', 'BROKER']] as const) {
@@ -86,7 +104,7 @@ function tenantWithoutServers(store: OlapStore, table: Record<string, unknown>):
 }
 
 /** The tenants the sandbox's store has servers for: its default, and any a table it holds uses. */
-function knownTenants(store: OlapStore): Set<string> {
+function knownTenants(store: JudgingStore): Set<string> {
   const known = new Set([DEFAULT_TENANT]);
   for (const { definition } of store.tables.values()) {
     const tenants = (definition as unknown as Record<string, unknown>).tenants;
