@@ -81,6 +81,8 @@ export function pinotStore(controller, broker) {
     forceCommitStatus: (jobId) => ask('GET', `tables/forceCommitStatus/${name(jobId)}`),
     pauseStatus: (table) => ask('GET', `tables/${name(table)}/pauseStatus`),
     changeConsumption: (table, change, consumeFrom) => ask('POST', `tables/${name(table)}/${change}Consumption${consumeFrom === undefined ? '' : `?consumeFrom=${encodeURIComponent(consumeFrom)}`}`),
+    // Read-only: TableConfigsRestletResource#validateConfig, PinotSchemaRestletResource#validateSchema, PinotTableRestletResource#checkTableConfig.
+    validate: (call, body) => ask('POST', call === 'tableConfigs' ? 'tableConfigs/validate' : `${call}s/validate`, body),
   });
 }
 

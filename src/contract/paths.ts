@@ -63,6 +63,14 @@ export const paths = {
   olapPauseStatus: (name: string, olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/pauseStatus`,
   /** ASSUMED. POST: pause or resume a table's consumption (the store controller's POST /tables/{name}/pauseConsumption | resumeConsumption), through the gateway. */
   olapConsumptionChange: (name: string, change: 'pause' | 'resume', olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/${seg(name)}/${change}Consumption`,
+  /**
+   * ASSUMED. POST: the store controller's read-only checks (issue #47 §3), through the gateway: a schema with its
+   * table (`{tableName, schema, realtime}`, the store's POST /tableConfigs/validate), or each alone (its POST
+   * /schemas/validate and /tables/validate). Nothing is stored.
+   */
+  olapTableConfigsValidation: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tableConfigs/validate`,
+  olapSchemaValidation: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/schemas/validate`,
+  olapTableValidation: (olapSegment: string = DEFAULT_OLAP_SEGMENT) => `/api/internal/${seg(olapSegment)}/tables/validate`,
   /** ASSUMED. GET: the platform version; 404 means unknown. */
   version: () => '/api/version',
 

@@ -47,6 +47,17 @@ export type StoreDeletion = { kind: 'deleted'; url: string; status: number } | {
  */
 export type StoreCall = { kind: 'answered'; url: string; status: number; body: unknown } | { kind: 'not-found'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
 
+/**
+ * What one of the store's validate calls said (issue #47 §3): `valid`, with the properties the
+ * store did not recognise (its `unrecognizedProperties`: JSON-pointer paths of the body sent →
+ * their values); `refused`, its 400 with its own words; `not-exposed` when the gateway does not
+ * pass the call on (404, 405, 501).
+ */
+export type StoreVerdict = { kind: 'valid'; url: string; unrecognized: Record<string, unknown> } | { kind: 'refused'; url: string; message: string } | { kind: 'not-exposed'; url: string; why: string };
+
+/** The store's validate calls: a schema with its table, or each alone (paths.olapTableConfigsValidation). */
+export type StoreValidationCall = 'tableConfigs' | 'schema' | 'table';
+
 /** What a mutating call answered: the contract shows no body, so it may be absent. */
 export interface Accepted<T = unknown> {
   status: number;
@@ -217,6 +228,30 @@ export class GatewayClient {
     const names = Array.isArray(body) ? body : typeof body === 'object' && body !== null ? body[key] : undefined;
     if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's list of ${key}` };
     return { kind: 'found', url: response.url, body: names as string[] };
+  }
+
+  /**
+   * ASSUMED. POST /api/internal/olap/{tableConfigs,schemas,tables}/validate: the store's own checks
+   * of what a run would send, read-only (Pinot's TableConfigsRestletResource#validateConfig,
+   * PinotSchemaRestletResource#validateSchema, PinotTableRestletResource#checkTableConfig).
+   * `skip`: the store's `validationTypesToSkip`, sent only when given: a store older than 1.5.0
+   * refuses the values newer ones know (docs/gateway-api.md).
+   */
+  async validateInStore(call: StoreValidationCall, body: unknown, skip?: string): Promise<StoreVerdict> {
+    const base = call === 'tableConfigs' ? paths.olapTableConfigsValidation(this.olapSegment) : call === 'schema' ? paths.olapSchemaValidation(this.olapSegment) : paths.olapTableValidation(this.olapSegment);
+    const path = skip === undefined ? base : `${base}?validationTypesToSkip=${encodeURIComponent(skip)}`;
+    const response = await this.http.requestOrRefusal<unknown>('POST', path, [400, 404, 405, 501], { body });
+    if ('refused' in response) {
+      const { message } = messageFromErrorBody(response.body);
+      if (response.status === 400) return { kind: 'refused', url: response.url, message: message || 'refused without a reason (400)' };
+      return { kind: 'not-exposed', url: response.url, why: `${response.status}${message ? `: ${message}` : ''}` };
+    }
+    const answer = response.body;
+    // The store echoes what it read: an answer that is no object is not the store's (a proxy's page).
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return { kind: 'not-exposed', url: response.url, why: `${response.status} with an answer that is not the store's` };
+    const unrecognized = (answer as Record<string, unknown>).unrecognizedProperties;
+    // An answer without the map (a gateway that keeps it back) names no property.
+    return { kind: 'valid', url: response.url, unrecognized: typeof unrecognized === 'object' && unrecognized !== null && !Array.isArray(unrecognized) ? (unrecognized as Record<string, unknown>) : {} };
   }
 
   /** ASSUMED. DELETE /api/internal/olap/tables/{name}?type=realtime: the store drops the table in the background (deleteTable's caller waits until a read no longer finds it). */

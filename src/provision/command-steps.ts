@@ -26,6 +26,9 @@ import { applyConsume, planConsume } from './steps/consume-step.js';
 import { SKIP_STREAM_CHECK_FLAG, streamCheckSkipped, type StreamPreflight } from '../stream/stream-preflight.js';
 import type { Consumption } from '../olap/consumption.js';
 import { plural } from '../text/plural.js';
+import { readLocatedDocument } from '../olap/located-document.js';
+import { readTemplate } from '../olap/table-template.js';
+import { StoreValidation, withSchemaJudgement, withStoreJudgement } from './store-validation.js';
 
 /** The apply's error as the command's, as it was before the walk: the record is the walk's, the exit code the error's. */
 export function failureOf(walked: StepWalk): unknown {
@@ -84,6 +87,8 @@ export interface SchemaPushInputs {
   where: string;
   /** `--wait-reload` (ms) and `--force-commit`: the reload of the schema's table when the push adds columns. */
   reload: { waitMs: number; forceCommit: boolean };
+  /** The plan's warnings: properties the store does not recognise, or that it was not asked. */
+  warn?: (line: string) => void;
   /** Set by the apply: the gateway's answer to the POST, when one was sent. */
   answer?: Accepted;
   /** Set by the schema step: the columns the push adds, and whether the store holds the table of the schema's name. */
@@ -115,7 +120,9 @@ export const SCHEMA_PUSH_STEPS: readonly Step<SchemaPushInputs>[] = [
     async plan(inputs) {
       const { record, live } = await planSchema(inputs.client, { schema: inputs.schema, olapSegment: inputs.olapSegment });
       await notePushed(inputs, live);
-      return record;
+      // What the push would send, held against the store's own checks (issue #47 §3).
+      const places = { schemaEntry: () => inputs.where, tableEntry: () => inputs.where, schemaSource: async () => ({ document: await readLocatedDocument(inputs.where, 'schema file'), prefix: [] }) };
+      return withSchemaJudgement(record, inputs.schema, { validation: new StoreValidation(inputs.client, inputs.warn ?? (() => undefined)), places });
     },
     async apply(inputs) {
       const { record, answer, live } = await applySchema(inputs.client, { schema: inputs.schema, where: inputs.where, refusedHint: 'nothing was sent' });
@@ -201,6 +208,8 @@ export interface TableCreateInputs {
   schemaName: string;
   /** `--schema` as given, where a misfit of the messages is said. */
   schemaGiven: string;
+  /** `--template`, where a property the store does not recognise is said. */
+  templateFile?: string;
   /** The stream pre-flight; undefined with `--stream-check off`. */
   preflight?: StreamPreflight;
   /** The sample check; undefined when off (`--no-sample-check`, `--stream-check off`). */
@@ -303,7 +312,22 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
     needs: ['schema'],
     attempts: 'create',
     stopsBefore: true,
-    plan: async (inputs) => planTableCreate(inputs.client, inputs.table, inputs.olapSegment, TABLE_EXISTS_HINT),
+    async plan(inputs) {
+      const record = await planTableCreate(inputs.client, inputs.table, inputs.olapSegment, TABLE_EXISTS_HINT);
+      // What the run would send, held against the store's own checks (issue #47 §3), with the schema the store holds.
+      const subject = async () => {
+        const schema = inputs.schema ?? (await storedSchema(inputs.client, inputs.schemaName));
+        return schema && { schema, table: inputs.table, schemaStored: true };
+      };
+      const { schemaGiven, templateFile } = inputs;
+      const places = {
+        schemaEntry: () => schemaGiven,
+        tableEntry: () => templateFile ?? 'the table dpgw builds from its own template',
+        schemaSource: async () => (inputs.schema ? { document: await readLocatedDocument(schemaGiven, 'schema file'), prefix: [] } : undefined),
+        tableSource: async () => (templateFile !== undefined ? { document: await readTemplate(templateFile), prefix: [] } : undefined),
+      };
+      return withStoreJudgement(record, undefined, subject, { validation: new StoreValidation(inputs.client, inputs.warn), places });
+    },
     async apply(inputs) {
       const { record, answer } = await applyTable(inputs.client, inputs.table, { existing: { fail: TABLE_EXISTS_HINT } });
       inputs.answer = answer;

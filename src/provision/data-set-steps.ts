@@ -24,6 +24,7 @@ import { applySample, planSample, SAMPLE_CHECK_OFF, sampleCheckSkipped, sampleSk
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaRecord } from './steps/schema-step.js';
 import { applyTable, planTable, refusedTableRecord } from './steps/table-step.js';
 import { refusedReplaceRecord } from './steps/replace-table.js';
+import { withStoreJudgement } from './store-validation.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
 import { applyReload, planReload, type ReloadSettings, type ReloadTarget } from './steps/reload-step.js';
@@ -256,9 +257,18 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     needs: ['schema'],
     attempts: 'create',
     stopsBefore: true,
-    async plan(work) {
+    async plan(work, done) {
       const { options, reads } = work.run;
-      return planTable(options.client, await work.table.get(), { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index), allowReplace: options.allowReplace });
+      const table = await work.table.get();
+      const record = await planTable(options.client, table, { olapSegment: options.settings.olapSegment, secretsKnown: options.streamPassword !== undefined, adopt: options.adopt, read: reads.tableReads.get(work.entry.index), allowReplace: options.allowReplace });
+      // What the run would send, held against the store's own checks (issue #47 §3).
+      const schemaRecord = done.get('schema');
+      const subject = async () => {
+        const { schema } = await work.schema.get();
+        return schema && { schema, table, schemaStored: schemaRecord?.action === 'none' };
+      };
+      const store = reads.storeValidation && { validation: reads.storeValidation.validation, places: reads.storeValidation.placesOf(work.entry) };
+      return withStoreJudgement(record, schemaRecord, subject, store);
     },
     async apply(work) {
       const { options, reads } = work.run;

@@ -16,14 +16,15 @@ import { isSourceLocation, whereText, type Where } from '../errors/source-locati
 import type { StoreRead } from '../gateway/gateway-client.js';
 import { buildTable, type TableSettings } from '../olap/build-table.js';
 import { loadSchema } from '../olap/load-schema.js';
-import type { LocatedDocument, PathPart } from '../olap/located-document.js';
+import { readLocatedDocument, type LocatedDocument, type PathPart } from '../olap/located-document.js';
 import { fieldPath, validateSchema, type ValidationIssue } from '../olap/schema-validation.js';
 import { closestMatch } from '../text/closest-match.js';
-import { failOnIssues } from '../olap/table-template.js';
+import { failOnIssues, readTemplate } from '../olap/table-template.js';
 import type { LoadedManifest } from './manifest.js';
 import { inferredSchemaName } from './infer-step.js';
 import { compareSchema, type LiveComparison } from './live-state.js';
 import { EntryProblems } from './entry-problems.js';
+import { StoreValidation } from './store-validation.js';
 import { walkSideBySide, type StepMode } from './executor.js';
 import { checkIgnored } from './steps/sample-step.js';
 import { refusedSchemaError } from './steps/schema-step.js';
@@ -161,10 +162,33 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   );
   failOnIssues(problems.issues(), 'manifest');
   const reads = await storeReads;
-  if (forPlan) return { catalogCache: cache, platformVersion, ...reads };
+  if (forPlan) return { catalogCache: cache, platformVersion, ...reads, storeValidation: storeValidationOf(loaded, options) };
   // A run's replacements: allowed, confirmed at a terminal, or refused before anything of their data sets is sent.
   const replacements = await replacementsBeforeRun(loaded, prepared, options, cache, reads);
   return { catalogCache: cache, platformVersion, ...reads, refusedTables: new Map([...reads.refusedTables, ...replacements.refused]), replaceConfirmed: replacements.confirmed };
+}
+
+/**
+ * The plan's store validation (store-validation.ts) and where each data set's parts were
+ * written. A run does not validate: the plan is where a refusal is found before anything is
+ * sent; a run asks the store to take what it sends, and would pay a request per data set for
+ * what its plan has said (docs/provision.md, "The store's own checks").
+ */
+function storeValidationOf(loaded: LoadedManifest, options: RunOptions): RunReads['storeValidation'] {
+  const { document } = loaded;
+  // A schema file many data sets share is read once more, not once each.
+  const schemaFiles = new Map<string, Promise<LocatedDocument>>();
+  const schemaFile = (file: string) => schemaFiles.get(file) ?? schemaFiles.set(file, readLocatedDocument(file, 'schema file')).get(file)!;
+  return {
+    validation: new StoreValidation(options.client, options.warn),
+    placesOf: (entry) => ({
+      schemaEntry: () => document.at(['dataSets', entry.index, 'schema']),
+      tableEntry: () => document.at(entry.table === undefined ? ['dataSets', entry.index, 'dataset'] : ['dataSets', entry.index, 'table']),
+      // An inferred schema was written by nobody; dpgw's own template neither.
+      schemaSource: async () => (entry.schemaFile !== undefined ? { document: await schemaFile(entry.schemaFile), prefix: [] } : inferSettingsOf(entry) ? undefined : { document, prefix: ['dataSets', entry.index, 'schema'] }),
+      tableSource: async () => (entry.templateFile !== undefined ? { document: await readTemplate(entry.templateFile), prefix: [] } : undefined),
+    }),
+  };
 }
 
 type StoreReads = Pick<RunReads, 'schemaComparisons' | 'refusedSchemas' | 'tableReads' | 'refusedTables'>;
@@ -262,7 +286,7 @@ function startRunWideReads(prepared: Prepared[], options: RunOptions, cache: Cat
   }
 }
 
-/** The plan: what each data set would do, found with GET requests only; data sets side by side as in a run, in the manifest's order. */
+/** The plan: what each data set would do, found with GET requests and the store's read-only validate calls; data sets side by side as in a run, in the manifest's order. */
 export async function plan(prepared: Prepared[], options: RunOptions, reads: RunReads = nothingReadBeforeRun(options)): Promise<DataSetResult[]> {
   const version = await reads.platformVersion;
   const listed = await everyDataSetListed(options.client, reads.catalogCache);

@@ -18,6 +18,7 @@ import type { LiveComparison } from './live-state.js';
 import type { SampleCheck } from './steps/sample-step.js';
 import type { StepRecord } from './steps/step-record.js';
 import type { Replacement } from './steps/replace-table.js';
+import type { StoreValidation, SubjectPlaces } from './store-validation.js';
 
 export interface DataSetResult {
   dataset: string;
@@ -127,6 +128,8 @@ export interface RunReads {
   readonly refusedTables: ReadonlyMap<number, DpgwError>;
   /** Entries whose table's replacement was allowed before the run (its name typed at a terminal). */
   readonly replaceConfirmed?: ReadonlySet<number>;
+  /** A plan's: the store's validate calls, and where each data set's schema and table were written (issue #47 §3). */
+  readonly storeValidation?: { validation: StoreValidation; placesOf(entry: Prepared['entry']): SubjectPlaces };
 }
 
 /** Nothing read before the run: each step reads for itself (a caller that skips checkBeforeRun). */

@@ -29,6 +29,8 @@ export interface GatewayEmulatorOptions {
   platformVersion: () => string;
   olapSegment: string;
   versionEndpoint: boolean;
+  /** Whether the store's validate calls are passed on (issue #47 §3). */
+  storeValidateCalls: boolean;
   catalog: Catalog;
   /** What the gateway knows of the tables it created (for the permissions on a topic's tables). */
   store: OlapStore;
@@ -143,6 +145,12 @@ export class GatewayEmulator extends LoopbackService {
 
     const reloading = this.reloadCall(method, path, caller);
     if (reloading) return reloading;
+    // The store's validate calls (issue #47 §3), read-only; a platform variant does not pass them on.
+    const validate = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/(tableConfigs|schemas|tables)/validate$`).exec(path);
+    if (validate && this.options.storeValidateCalls) {
+      if (method !== 'POST') return methodNotAllowed(path);
+      return this.options.backend.validate(validate[1] === 'tableConfigs' ? 'tableConfigs' : validate[1] === 'schemas' ? 'schema' : 'table', body);
+    }
     const consuming = new RegExp(`^/api/internal/${escapeRegExp(this.options.olapSegment)}/tables/([^/]+)/consumingSegmentsInfo$`).exec(path);
     if (consuming) {
       if (method !== 'GET') return methodNotAllowed(path);

@@ -11,6 +11,7 @@ import { streamConfigPlace } from '../olap/stream-config-place.js';
 import { fieldPath } from '../olap/schema-validation.js';
 import { SegmentReloads } from './segment-reloads.js';
 import { ConsumptionEmulation, UNREACHABLE_BROKERS_ERROR } from './consumption-emulation.js';
+import { validateInStore, type ValidateCall } from './store-validate-calls.js';
 
 export interface StoreAnswer {
   status: number;
@@ -76,6 +77,11 @@ export class OlapStore {
   }
   /** Paused and resumed consumption (`dpgw table pause|resume`). */
   readonly consumption = new ConsumptionEmulation();
+
+  /** A new store with the same rules and nothing in it: the validate calls judge on one (store-validate-calls.ts). */
+  empty(): OlapStore {
+    return new OlapStore();
+  }
 
   /** The store controller's GET /tables: names without the type suffix. */
   listTables(): StoreAnswer {
@@ -291,6 +297,8 @@ export interface StoreBackend {
   /** GET /tables/{name}/pauseStatus, POST /tables/{name}/pauseConsumption | resumeConsumption of the store's controller (`dpgw table status|pause|resume`). */
   pauseStatus(name: string): Promise<StoreAnswer>;
   changeConsumption(name: string, change: 'pause' | 'resume', consumeFrom: string | undefined): Promise<StoreAnswer>;
+  /** POST /tableConfigs/validate, /schemas/validate, /tables/validate of the store's controller: read-only (store-validate-calls.ts). */
+  validate(call: ValidateCall, body: unknown): Promise<StoreAnswer>;
 }
 
 /** The sandbox's own store; `topicExists` asks the catalog whether a topic is there. */
@@ -320,6 +328,7 @@ export function memoryStoreBackend(store: OlapStore, topicExists: (topic: string
     tableDebug: async (name) => tableDebug(store, name),
     pauseStatus: async (name) => pauseStatus(store, name),
     changeConsumption: async (name, change, consumeFrom) => changeConsumption(store, name, change, consumeFrom),
+    validate: async (call, body) => validateInStore(store, call, body),
   };
 }
 

@@ -72,6 +72,8 @@ export interface SandboxOptions {
   omitStorages?: boolean;
   /** A platform variant without /api/version (its version is then unknown to clients). */
   versionEndpoint?: boolean;
+  /** A platform variant whose gateway does not pass the store's validate calls on (false); default on. */
+  storeValidateCalls?: boolean;
   /** How long the store takes to drop a deleted table (default 300 ms): reads find it, and its name is taken, until then. */
   tableDeletionDelayMs?: number;
   /** The query engine's port (0: any free port). */
@@ -252,6 +254,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     platformVersion: () => platformVersion,
     olapSegment: options.olapSegment ?? 'olap',
     versionEndpoint: options.versionEndpoint !== false,
+    storeValidateCalls: options.storeValidateCalls !== false,
     catalog,
     store,
     backend: options.backing?.store ? options.backing.store(store) : memoryStoreBackend(store, (topic) => catalog.topics.has(topic)),

@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../../src/errors/error-codes.js';
 import { planDocument } from '../../src/provision/plan-format.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE, trackSchema, trackTable } from '../helpers/track.js';
 
@@ -42,7 +42,7 @@ async function twoTeams() {
     return join(folder, 'provision.yaml');
   };
   const dpgw = (args: string[]) => spawnDpgw(args, { env });
-  const changing = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
+  const changing = () => sandbox.requestLog.of('gateway').filter(changesThePlatform);
   const markOf = (table: string) => sandbox.store.tables.get(table)?.definition.metadata?.customConfigs['dpgw.manifest'];
   return { sandbox, manifest, dpgw, changing, markOf, root };
 }

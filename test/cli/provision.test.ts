@@ -9,7 +9,7 @@ import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { feedMessages } from '../../src/sandbox/stream/feed-messages.js';
 import { closedPort } from '../helpers/recording-server.js';
 import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE, trackSchemaBeside } from '../helpers/track.js';
 
@@ -64,10 +64,10 @@ describe('dpgw provision', () => {
     const table = plan[0].steps.find((s: { step: string }) => s.step === 'table').request.body;
     expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
     expect(result.stdout).not.toContain(sandboxes.current().stream.password);
-    expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(gatewayLog().filter(changesThePlatform)).toEqual([]);
     const human = await dpgw(['provision', manifest(threeDataSets), '--dry-run']);
     expect(human.stdout).toContain('plan: nothing was sent that changes the platform');
-    expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(gatewayLog().filter(changesThePlatform)).toEqual([]);
   });
 
   it('is safe to re-run: the second run changes nothing and says so per step', async () => {
@@ -299,7 +299,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     const { dpgw, manifest, gatewayLog } = await setUp();
     expect((await dpgw(['provision', manifest(`dataSets:\n${entry('track')}`)])).code).toBe(0);
     const file = manifest(`dataSets:\n${entry('track')}`.replace('table: { name: track }', 'table: { name: track, retentionDays: 60 }'));
-    const mutations = () => gatewayLog().filter((e) => e.method !== 'GET').length;
+    const mutations = () => gatewayLog().filter(changesThePlatform).length;
     const before = mutations();
     const planned = await dpgw(['provision', file, '--plan', '--detailed-exitcode']);
     expect(planned.code, planned.stderr).toBe(7);
@@ -358,7 +358,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect(JSON.parse(added.stdout).dataSets[0].steps.find((s: { step: string }) => s.step === 'schema')).toMatchObject({ action: 'update', status: 'changed', difference: ['+ speed: DOUBLE (metric)'] });
 
     writeFileSync(join(folder, 'narrower.yaml'), track.replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
-    const before = gatewayLog().filter((e) => e.method !== 'GET').length;
+    const before = gatewayLog().filter(changesThePlatform).length;
     writeFileSync(join(folder, 'weather.yaml'), track.replace('schemaName: track', 'schemaName: weather'));
     const refused = await dpgw(['provision', manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'narrower.yaml')}${entry('weather').replace('track-schema.yaml', 'weather.yaml')}`), '--json']);
     expect(refused.code).toBe(2);
@@ -368,7 +368,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect(trackResult.error.where).toMatch(/narrower\.yaml$/);
     expect(weather.status).toBe('done');
     // Only weather's requests: nothing of track was sent.
-    const sent = gatewayLog().filter((e) => e.method !== 'GET').slice(before).map((e) => e.path);
+    const sent = gatewayLog().filter(changesThePlatform).slice(before).map((e) => e.path);
     expect(sent.some((path) => path.includes('/datasets/track'))).toBe(false);
     expect(sent.filter((path) => path === '/api/internal/olap/tables')).toHaveLength(1);
   });
@@ -381,7 +381,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     writeFileSync(join(folder, 'narrower.yaml'), track.replace(/ {2}- \{ name: alt, dataType: DOUBLE \}\n|\n {2}- name: alt\n {4}dataType: DOUBLE/, ''));
     writeFileSync(join(folder, 'weather.yaml'), track.replace('schemaName: track', 'schemaName: weather'));
     const file = manifest(`dataSets:\n${entry('track').replace('track-schema.yaml', 'narrower.yaml')}${entry('weather').replace('track-schema.yaml', 'weather.yaml')}`);
-    const before = gatewayLog().filter((e) => e.method !== 'GET').length;
+    const before = gatewayLog().filter(changesThePlatform).length;
     for (const extra of [[], ['--detailed-exitcode']]) {
       const planned = await dpgw(['provision', file, '--plan', '--json', ...extra]);
       expect(planned.code, planned.stderr).toBe(2);
@@ -397,7 +397,7 @@ describe('a manifest changed after its run: never "nothing to change"', () => {
     expect(human.code).toBe(2);
     expect(human.stdout).toMatch(/table +blocked +blocked: the schema step is refused/);
     expect(human.stdout).toContain('1 data set refused: the run would fail (exit 2)');
-    expect(gatewayLog().filter((e) => e.method !== 'GET').length).toBe(before);
+    expect(gatewayLog().filter(changesThePlatform).length).toBe(before);
   });
 
   it('a gateway that cannot update tables: that data set fails with the fields that differ, never "unchanged"', async () => {
@@ -457,7 +457,7 @@ describe('a data set without groups', () => {
       expect(result.stderr).toMatch(/provision\.yaml:2:\d+: dataSets\[0\]\.dataset: data set track: enablement "track" does not exist yet and needs the groups that may read the data set: add groups: \[<group>, …\] to this data set's entry/);
       expect(result.stderr).not.toContain('--group');
     }
-    expect(gatewayLog().filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(gatewayLog().filter(changesThePlatform)).toEqual([]);
   });
 
   it('whose enablement exists already needs none', async () => {
@@ -614,14 +614,14 @@ describe('dpgw provision: schema: { infer: … }', () => {
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.stdout).toContain('schema    create       POST schema track, inferred from the first 50 messages of the topic once track is enabled');
     expect(planned.stdout).toContain('"timeColumnName": "ts"');
-    expect(gatewayLog().filter((e) => e.method !== 'GET')).toHaveLength(0);
+    expect(gatewayLog().filter(changesThePlatform)).toHaveLength(0);
 
     // Brokers nothing listens on: the stream pre-flight stops the run before anything is sent…
     const broker = `127.0.0.1:${await closedPort()}`;
     const stopped = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5'], { DPGW_BROKER_LIST: broker });
     expect(stopped.code).toBe(5);
     expect(stopped.stderr).toContain(`dpgw: ${broker}: the tables would never consume: cannot read from the brokers: Connection to ${broker} failed`);
-    expect(gatewayLog().filter((e) => e.method !== 'GET')).toHaveLength(0);
+    expect(gatewayLog().filter(changesThePlatform)).toHaveLength(0);
     // …and without it, reading the topic fails the data set before its schema and table.
     const run = await dpgw(['provision', manifest(inferEntry('{ sample: 50 }')), '--json', '--timeout', '5', '--no-stream-check'], { DPGW_BROKER_LIST: broker });
     expect(run.code).toBe(5);

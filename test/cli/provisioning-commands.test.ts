@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
-import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 const SCHEMA = 'examples/track/schema.yaml';
@@ -22,7 +22,7 @@ async function setUp(options: SandboxOptions = {}) {
   const token = env.DPGW_TOKEN!;
   const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(args, { env: { ...env, ...extra } });
   const gatewayLog = () => sandbox.requestLog.of('gateway');
-  const mutations = () => gatewayLog().filter((e) => e.method !== 'GET');
+  const mutations = () => gatewayLog().filter(changesThePlatform);
   const enableTrack = async () => {
     const result = await dpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP]);
     expect(result.code, result.stderr).toBe(0);

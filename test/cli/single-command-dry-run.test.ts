@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
 const sandboxes = sandboxPerTest({ topicDelayMs: 50 });
@@ -17,7 +17,7 @@ async function setUp() {
   const sandbox = await sandboxes.start();
   const env = await adminPipelineEnv(sandbox);
   const dpgw = (args: string[]) => spawnDpgw(args, { env });
-  const changes = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
+  const changes = () => sandbox.requestLog.of('gateway').filter(changesThePlatform);
   return { sandbox, dpgw, changes };
 }
 

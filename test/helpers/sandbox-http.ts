@@ -74,3 +74,6 @@ export async function call(method: string, url: string, options: { token?: strin
   }
   return { status: response.status, body: parsed, headers: response.headers };
 }
+
+/** A request that may change the platform: any but a read (GET) and the store's read-only validate calls, which a plan sends (issue #47 §3). */
+export const changesThePlatform = (entry: { method: string; path: string }): boolean => entry.method !== 'GET' && !/\/(tableConfigs|schemas|tables)\/validate$/.test(entry.path);

@@ -43,7 +43,7 @@ export const push: HandlerOf<SchemaPushCommand> = async (context) => {
   const given = { schema, olapSegment, where: file, reload: { waitMs: context.options.waitReload * 1000, forceCommit: context.options.forceCommit === true } };
   if (context.options.dryRun === true) {
     const planned = await plannedWithReads(
-      async () => (await walkSteps('plan', SCHEMA_PUSH_STEPS, { ...given, client: await context.gateway() })).steps,
+      async () => (await walkSteps('plan', SCHEMA_PUSH_STEPS, { ...given, client: await context.gateway(), warn: (line) => context.reporter.warn(line) })).steps,
       (why) => [unreadSchemaPush(given, why)],
       (line) => context.reporter.warn(line),
     );

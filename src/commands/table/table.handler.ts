@@ -90,6 +90,7 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     schema: built.schema,
     schemaName: built.schemaName,
     schemaGiven: inputs.schema,
+    templateFile: options.template,
     preflight: mode === 'off' ? undefined : new StreamPreflight(stream, { mode, timeoutMs: timeoutMs(settings), trace: reporter.options.verbose ? (line) => reporter.info(line) : undefined }),
     // Brokers out of reach: the stream's warning says the table is sent unchecked, this check included.
     sampleCheck: options.sampleCheck === false || mode === 'off' ? undefined : { stream, limit: options.sample, timeoutMs: timeoutMs(settings), mode },
