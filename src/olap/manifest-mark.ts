@@ -71,6 +71,9 @@ export function schemaNameOf(live: Record<string, unknown>): string | undefined 
   return typeof name === 'string' ? name : undefined;
 }
 
+/** What a run passes to take over a table another manifest marked, or that none did (provision's --adopt). */
+export const ADOPT_FLAG = '--adopt';
+
 /**
  * Whose a live table is, for the manifest `mark`: its own (marked with its name, given or
  * taken alike), nobody's (no mark: made by hand or by `dpgw table create`), or another

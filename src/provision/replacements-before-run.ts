@@ -16,7 +16,7 @@ import { enableRequest, inferSettingsOf, plannedTopic, standInSchema, tableInput
 import type { LoadedManifest } from './manifest.js';
 import type { Prepared, RunOptions, RunReads } from './run-options.js';
 import { planEnable } from './steps/enable-step.js';
-import { replaceNeededError, replacementOf, type Replacement } from './steps/replace-table.js';
+import { replaceNeededError, replacementOf, unprovenReplacement, type Replacement } from './steps/replace-table.js';
 
 export interface ReplacementsBeforeRun {
   /** Entries whose replacement the run may not make: they fail before any request of theirs. */
@@ -33,18 +33,21 @@ export async function replacementsBeforeRun(loaded: LoadedManifest, prepared: Pr
       if (read?.kind !== 'found' || reads.refusedTables.has(item.entry.index) || reads.refusedSchemas.has(item.entry.index)) return undefined;
       const table = await desiredTable(item, options, cache);
       const replacement = table && (await replacementOf(options.client, table, read.body));
-      return replacement && { item, replacement };
+      return replacement && { item, replacement, live: read.body, table: table! };
     }),
   );
   const result: ReplacementsBeforeRun = { refused: new Map(), confirmed: new Set() };
   // One question at a time, in the manifest's order.
-  for (const { item, replacement } of found.flatMap((f) => (f ? [f] : []))) {
+  for (const { item, replacement, live, table } of found.flatMap((f) => (f ? [f] : []))) {
     const index = item.entry.index;
-    if (options.allowReplace === true) result.confirmed.add(index);
+    const where = () => whereText(loaded.document.at(manifestFieldOf(item, replacement)));
+    const unproven = unprovenReplacement(replacement, table, live, { adopt: options.adopt === true, unsent: 'nothing of this data set was sent', where: where() });
+    if (unproven) result.refused.set(index, unproven);
+    else if (options.allowReplace === true) result.confirmed.add(index);
     else if (options.confirmReplace) {
       await options.confirmReplace(replacement);
       result.confirmed.add(index);
-    } else result.refused.set(index, replaceNeededError(replacement, { unsent: 'nothing of this data set was sent', where: whereText(loaded.document.at(manifestFieldOf(item, replacement))) }));
+    } else result.refused.set(index, replaceNeededError(replacement, { unsent: 'nothing of this data set was sent', where: where() }));
   }
   return result;
 }

@@ -15,7 +15,7 @@ import { planDocument } from '../../src/provision/plan-format.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { atTerminal, screen } from '../helpers/at-terminal.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
-import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
 
@@ -53,8 +53,8 @@ async function trackOnTopicA() {
   const rowsOnA = sandbox.store.stream!.partitions(TOPIC_A)!.reduce((sum, count) => sum + count, 0);
   expect(rowsOnA).toBeGreaterThan(0);
   sandbox.requestLog.clear();
-  // What changes the platform; the broker's row count is a query (a POST that reads), not a change.
-  const changing = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET' && !e.path.endsWith('/query/sql'));
+  // What changes the platform; the broker's row count is a query (a POST that reads), not a change, and the plan's validate calls neither.
+  const changing = () => sandbox.requestLog.of('gateway').filter((e) => changesThePlatform(e) && !e.path.endsWith('/query/sql'));
   return { sandbox, manifest, dpgw, atPrompt, changing, rowsOnA, file };
 }
 
@@ -166,6 +166,44 @@ describe('a topic change forces a replacement', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(tableStep(JSON.parse(result.stdout))).toMatchObject({ action: 'update', status: 'changed' });
     expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'DELETE')).toEqual([]);
+  });
+
+  it('a table no manifest marked (made by table create) is replaced only when the run takes it over with --adopt too: --allow-replace alone is refused, nothing sent', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'track-schema.yaml'), readFileSync(TRACK_SCHEMA_FILE, 'utf8'));
+    const enable = async (enablement: string) => {
+      const enabled = await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--enablement', enablement], { env });
+      expect(enabled.code, enabled.stderr).toBe(0);
+    };
+    await enable('track');
+    const pushed = await spawnDpgw(['schema', 'push', join(folder, 'track-schema.yaml')], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const made = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', join(folder, 'track-schema.yaml'), '--wait-consuming', '0'], { env });
+    expect(made.code, made.stderr).toBe(0);
+    await enable('track-v2');
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+    const file = join(folder, 'provision.yaml');
+    writeFileSync(file, `name: fleet\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { name: track, topic: ${TOPIC_B} }\n`);
+    const dpgw = (args: string[]) => spawnDpgw(['provision', file, '--wait-consuming', '0', ...args], { env });
+
+    const planned = await dpgw(['--plan', '--json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(tableStep(JSON.parse(planned.stdout))).toMatchObject({ action: 'replace', reason: expect.stringContaining("no manifest's mark proves this manifest manages it: the run needs --adopt and --allow-replace") });
+
+    sandbox.requestLog.clear();
+    const refused = await dpgw(['--allow-replace', '--json']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout).dataSets[0].error).toMatchObject({ code: 'REPLACE_NEEDED' });
+    expect(refused.stderr).toContain("no manifest's mark proves this manifest manages it: it is replaced only when the run takes it over with --adopt too; nothing of this data set was sent");
+    expect(sandbox.requestLog.of('gateway').filter((e) => changesThePlatform(e) && !e.path.endsWith('/query/sql'))).toEqual([]);
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+
+    const replaced = await dpgw(['--allow-replace', '--adopt', '--json']);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(tableStep(JSON.parse(replaced.stdout))).toMatchObject({ action: 'replace', status: 'changed' });
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
   });
 });
 

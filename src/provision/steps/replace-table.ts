@@ -13,6 +13,7 @@ import type { RealtimeTableDefinition } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../../gateway/gateway-client.js';
 import { diffTable, tableDiffLines } from '../../olap/live-diff.js';
+import { ADOPT_FLAG, manifestMarkOf, tableOwnership } from '../../olap/manifest-mark.js';
 import { forcedFieldsText, replacementFields, type ForcedReplacement } from '../../olap/replacement-fields.js';
 import { storedRows, storedRowsText, type StoredRows } from '../../olap/stored-rows.js';
 import { maskSecrets } from '../../secrets/redaction.js';
@@ -58,15 +59,36 @@ export function replaceNeededError(replacement: Replacement, inputs: { unsent: s
   });
 }
 
+/**
+ * A replacement deletes the table with its rows, so it is made only of a table this manifest's
+ * mark proves its own: one no manifest marked (made by hand, or by `dpgw table create`) is
+ * replaced only when the run takes it over with --adopt as well (another manifest's table is
+ * refused before this, by ownershipRefusal). The refusal, or undefined when it may be replaced.
+ */
+export function unprovenReplacement(replacement: Replacement, table: RealtimeTableDefinition, live: Record<string, unknown>, inputs: { adopt: boolean; unsent: string; where?: string }): DpgwError | undefined {
+  const mark = manifestMarkOf(table as unknown as Record<string, unknown>);
+  if (inputs.adopt || mark === undefined || tableOwnership(live, mark).kind === 'own') return undefined;
+  const { tableName, forced, rows } = replacement;
+  return new DpgwError('REPLACE_NEEDED', `table ${tableName} must be replaced (deleted and created anew) for ${forcedFieldsText(forced)}, and no manifest's mark proves this manifest manages it: it is replaced only when the run takes it over with ${ADOPT_FLAG} too; ${inputs.unsent}`, {
+    where: inputs.where,
+    hint: `pass ${ADOPT_FLAG} ${ALLOW_REPLACE_FLAG} to take it over and replace it (${storedRowsText(rows)}, lost with it), undo the change in the manifest, or give this data set another table name (table.name)`,
+    details: { fields: forced.map((f) => f.field), rows: rows.known ? rows.rows : null },
+  });
+}
+
 /** The table step of a data set whose replacement is refused: in a plan (never reached: a plan shows `replace`), or failed in a run. */
 export function refusedReplaceRecord(refusal: DpgwError, run: boolean): StepRecord {
   return run ? { step: 'table', action: 'refused', status: 'failed', reason: refusal.toLine() } : { step: 'table', action: 'refused', reason: `refused: ${refusal.message}; ${ALLOW_REPLACE_FLAG} replaces it` };
 }
 
 /** The plan's `replace`: the DELETE and the POST the run would send, and whether it may. */
-export function plannedReplacement(table: RealtimeTableDefinition, replacement: Replacement, olapSegment: string, allowed: boolean): StepRecord {
+export function plannedReplacement(table: RealtimeTableDefinition, replacement: Replacement, olapSegment: string, { allowed, proven }: { allowed: boolean; proven: boolean }): StepRecord {
   const name = table.tableName;
-  const may = allowed ? `allowed by ${ALLOW_REPLACE_FLAG}` : `the run needs ${ALLOW_REPLACE_FLAG} (at a terminal: the table's name typed), or it refuses this data set (REPLACE_NEEDED)`;
+  const may = !proven
+    ? `no manifest's mark proves this manifest manages it: the run needs ${ADOPT_FLAG} and ${ALLOW_REPLACE_FLAG}, or it refuses this data set (REPLACE_NEEDED)`
+    : allowed
+      ? `allowed by ${ALLOW_REPLACE_FLAG}`
+      : `the run needs ${ALLOW_REPLACE_FLAG} (at a terminal: the table's name typed), or it refuses this data set (REPLACE_NEEDED)`;
   return {
     step: 'table',
     action: 'replace',

@@ -14,14 +14,12 @@ import { paths } from '../../contract/paths.js';
 import type { RealtimeTableDefinition } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Accepted, GatewayClient, StoreRead } from '../../gateway/gateway-client.js';
-import { MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership, type ManifestMark } from '../../olap/manifest-mark.js';
+import { ADOPT_FLAG, MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership, type ManifestMark } from '../../olap/manifest-mark.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
-import { applyReplacement, plannedReplacement, replaceNeededError, replacementOf } from './replace-table.js';
+import { applyReplacement, plannedReplacement, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
 import type { StepRecord } from './step-record.js';
 
-/** What a table that another manifest marked needs before this one may change it. */
-const ADOPT_FLAG = '--adopt';
 
 /**
  * The refusal of a live table another manifest marked, for the manifest `mark`;
@@ -91,7 +89,10 @@ export async function planTable(client: GatewayClient, table: RealtimeTableDefin
     case 'update': {
       // A field the store cannot change in place: deleted and created anew, not updated.
       const replacement = read.kind === 'found' ? await replacementOf(client, table, read.body, inputs.secretsKnown) : undefined;
-      if (replacement) return { ...plannedReplacement(table, replacement, inputs.olapSegment, inputs.allowReplace === true), ...(adopted ? { owner: adopted.owner } : {}) };
+      if (replacement) {
+        const proven = read.kind === 'found' && unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: '' }) === undefined;
+        return { ...plannedReplacement(table, replacement, inputs.olapSegment, { allowed: inputs.allowReplace === true, proven }), ...(adopted ? { owner: adopted.owner } : {}) };
+      }
       return {
         step: 'table',
         action: 'update',
@@ -135,8 +136,10 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
   if (live.change === 'update') {
     const adopted = adoptedFrom(table, read);
     const replacement = read.kind === 'found' ? await replacementOf(client, table, read.body) : undefined;
-    if (replacement) {
+    if (replacement && read.kind === 'found') {
       // Found here only when the run's check before it could not tell (the topic not known before enabling): the table is left as it is.
+      const unproven = unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: 'the table was not changed' });
+      if (unproven) throw unproven;
       if (inputs.replace?.allowed !== true) throw replaceNeededError(replacement, { unsent: 'the table was not changed' });
       const replaced = await applyReplacement(client, table, replacement, inputs.replace.timeoutMs);
       return { answer: replaced.answer, record: { ...replaced.record, ...(adopted ? { owner: adopted.owner } : {}) } };
