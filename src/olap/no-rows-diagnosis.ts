@@ -139,7 +139,7 @@ function unreachableFinding(status: TableStatus, fromHere: StreamFromHere): Find
     finding: 'brokers-unreachable-from-store',
     what: `the store cannot reach the brokers of table ${status.table}`,
     evidence: `the store says: ${said[0]}${alike}; ${here}`,
-    next: `check the broker list the table carries (dpgw table get ${status.table}: stream.kafka.broker.list) is the one the store's servers reach; if it is, ask the platform team to open the way from the store to the brokers`,
+    next: `check the broker list the table carries (dpgw table get ${status.table}: the broker.list key of its streamConfigs, stream.<streamType>.broker.list) is the one the store's servers reach; if it is, ask the platform team to open the way from the store to the brokers`,
   };
 }
 
@@ -228,14 +228,14 @@ function sampleReason(sample: Exclude<TopicSample, { unknown: string }>): { text
     const first = framed[0]!;
     return {
       text: `${framed.length} ${of} begin with the magic byte 0 of a schema registry's encoding (${serverText(first.where)}: ${serverText(first.reason)})`,
-      next: (table) => `the table's JSON decoder cannot read them: give table ${table} the decoder of that encoding (stream.kafka.decoder.class.name and its schema registry), or have the producers send plain JSON`,
+      next: (table) => `the table's JSON decoder cannot read them: give table ${table} the decoder of that encoding (the decoder.class.name key of its streamConfigs, and its schema registry), or have the producers send plain JSON`,
     };
   }
   if (notJson.length > 0) {
     const first = notJson[0]!;
     return {
       text: `${notJson.length} ${of} are not JSON objects (${serverText(first.where)}: ${serverText(first.reason)})`,
-      next: (table) => `have the producers send one JSON object a message, or give table ${table} the decoder of their format (stream.kafka.decoder.class.name)`,
+      next: (table) => `have the producers send one JSON object a message, or give table ${table} the decoder of their format (the decoder.class.name key of its streamConfigs)`,
     };
   }
   if (sample.missing.length > 0) {

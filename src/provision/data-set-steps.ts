@@ -133,6 +133,12 @@ class DataSetWork {
     return { olapSegment: options.settings.olapSegment, waitMs: options.waitReloadMs ?? DEFAULT_WAIT_RELOAD_SECONDS * 1000, forceCommit: options.forceCommit === true, signal: options.stopSignal };
   }
 
+  /** The columns this run adds to a schema the store holds (read before the run): the sample check warns of them, as producers send them only after. */
+  columnsAdded(): string[] {
+    const live = this.run.reads.schemaComparisons.get(this.entry.index);
+    return live?.change === 'update' ? (live.schemaDiff?.added ?? []).map((column) => column.name) : [];
+  }
+
   /** The topic the table consumes: the entry's own, or the data set's (undefined in a plan before it exists). */
   tableTopic(): string | undefined {
     return this.entry.table?.topic ?? (this.mode === 'plan' ? this.topic : this.enabled!.topic);
@@ -209,7 +215,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       const table = await work.table.get();
       const { schema } = await work.schema.get();
       const infer = inferSettingsOf(work.entry);
-      return sampleSkippedWithStream(work.streamSkipped, work.options.sampleCheck, work.mode) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.tableTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options));
+      return sampleSkippedWithStream(work.streamSkipped, work.options.sampleCheck, work.mode) ?? planSample(options.sampleCheck, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, work.tableTopic(), infer ? undefined : schema, table, sampleIgnoreOf(work.entry, options), work.columnsAdded());
     },
     // Before the schema and the table: do the topic's messages carry the schema's columns?
     async apply(work) {
@@ -220,7 +226,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
       const skipped = sampleSkippedWithStream(work.streamSkipped, work.options.sampleCheck, work.mode);
       if (skipped) return skipped;
       const { schema } = await work.schema.get();
-      const sample = await applySample(options.sampleCheck, work.tableTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location.toString(), sampleIgnoreOf(entry, options));
+      const sample = await applySample(options.sampleCheck, work.tableTopic()!, schema!, table, options.sampleCheckOff ?? SAMPLE_CHECK_OFF, entry.schemaFile ?? entry.inferAt?.location.toString(), sampleIgnoreOf(entry, options), work.columnsAdded());
       if (sample.warning !== undefined) options.warn(`${entry.dataset}: ${sample.warning}`);
       if (sample.skippedBecause !== undefined) options.warn(`${entry.dataset}: ${sampleCheckSkipped(sample.skippedBecause)}`);
       return sample.record;

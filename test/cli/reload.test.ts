@@ -47,7 +47,7 @@ async function setUp(options: SandboxOptions = {}) {
   expect(JSON.parse(first.stdout).dataSets[0].steps.map((s: Step) => s.step)).not.toContain('reload');
   writeFileSync(join(folder, 'track-schema.yaml'), WIDER);
   const gatewayCalls = () => sandbox.requestLog.of('gateway').map((e) => `${e.method} ${e.path}${Object.keys(e.query ?? {}).length ? `?${new URLSearchParams(e.query as Record<string, string>)}` : ''}`);
-  // The messages do not carry speed yet: the sample check would refuse it (it is not what this file tries).
+  // The messages do not carry speed yet: the sample check warns of it (tried once below; the other tests leave it off).
   const provision = async (...flags: string[]) => {
     const result = await dpgw(['provision', manifest, '--no-sample-check', '--json', ...flags]);
     const dataSet = JSON.parse(result.stdout).dataSets[0];
@@ -57,6 +57,21 @@ async function setUp(options: SandboxOptions = {}) {
 }
 
 describe('provision: the reload after a schema gains columns', () => {
+  it('an added column no sampled message carries yet is a warning of the sample check, not a refusal: producers send it once the schema has it; the run adds it and reloads', async () => {
+    const { dpgw, manifest } = await setUp();
+    const planned = await dpgw(['provision', manifest, '--plan', '--json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    const sample = (JSON.parse(planned.stdout).plan[0].steps as Step[]).find((s) => s.step === 'sample')!;
+    expect(sample.action).toBe('check');
+    expect(sample.reason).toContain('no sampled message carries column speed yet, added to schema track: it holds its default until the producers send it');
+    const run = await dpgw(['provision', manifest, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('track: track: no sampled message carries column speed yet, added to schema track');
+    const steps = JSON.parse(run.stdout).dataSets[0].steps as Step[];
+    expect(steps.find((s) => s.step === 'sample')).toMatchObject({ action: 'check', status: 'passed' });
+    expect(steps.find((s) => s.step === 'reload')).toMatchObject({ action: 'update', status: 'changed' });
+  });
+
   it('the plan shows the reload step after the table, with the table, the added column and the request; nothing is sent', async () => {
     const { dpgw, manifest } = await setUp();
     // The store's validate calls a plan asks are read-only (changesThePlatform leaves them out).

@@ -18,21 +18,13 @@ import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
+import type { StepRecord as Step } from '../../src/provision/steps/step-record.js';
 
 const sandboxes = sandboxPerTest({ topicDelayMs: 50, tableDeletionDelayMs: 300 });
 
 const TOPIC_A = 'mock-data-library.track.track';
 const TOPIC_B = 'mock-data-library.track-v2.track';
 const TOPIC_KEY_LINE = '~ tableIndexConfig.streamConfigs["stream.mq.topic.name"]';
-
-interface Step {
-  step: string;
-  action: string;
-  status?: string;
-  reason: string;
-  difference?: string[];
-  requests?: Array<{ method: string; path: string }>;
-}
 
 /** Table track made on its data set's topic (A); the data set also enabled in enablement track-v2, whose topic (B) the manifest can then name. */
 async function trackOnTopicA() {

@@ -72,11 +72,11 @@ describe('dpgw table create: the stream pre-flight', () => {
     expect(tablePosts()).toHaveLength(0);
   });
 
-  it('--no-stream-check says so; a table whose brokers the store cannot reach is created and reported as not consuming (exit 1), the diagnosis saying why', async () => {
+  it('--no-stream-check says so; a table whose brokers the store cannot reach is created and reported as not consuming (exit 6), the diagnosis saying why', async () => {
     const { dpgw, tablePosts, ready } = await setUp();
     await ready();
     const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--broker-list', 'kafka-0.stream.internal:9092', '--no-stream-check', '--wait-consuming', '2']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(6);
     expect(result.stderr).toContain(`warning: stream not checked (--stream-check off): nothing tells whether the store can consume topic ${TOPIC} before the table is sent`);
     expect(result.stderr).toContain(`✓ table track created for topic ${TOPIC}`);
     expect(errorLines(result.stderr)).toEqual([

@@ -15,6 +15,7 @@ import { planDocument } from '../../src/provision/plan-format.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminEnv, pinotTable, startBackedGateway } from './backed-platform.js';
+import type { StepRecord as Step } from '../../src/provision/steps/step-record.js';
 
 const kafka = inject('kafka');
 const pinot = inject('pinot');
@@ -26,14 +27,6 @@ beforeAll(async () => {
   sandbox = await startBackedGateway();
 });
 afterAll(() => sandbox?.close());
-
-interface Step {
-  step: string;
-  action: string;
-  status?: string;
-  reason: string;
-  difference?: string[];
-}
 
 /** The topic Pinot's own table config reads. */
 async function pinotTopic(): Promise<unknown> {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminEnv, pinotSchemaStatus, pinotTable, startBackedGateway } from './backed-platform.js';
+import type { StepRecord as PlannedStep } from '../../src/provision/steps/step-record.js';
 
 const kafka = inject('kafka');
 const pinot = inject('pinot');
@@ -26,12 +27,6 @@ beforeAll(async () => {
   sandbox = await startBackedGateway();
 });
 afterAll(() => sandbox?.close());
-
-interface PlannedStep {
-  step: string;
-  action: string;
-  reason: string;
-}
 
 describe(`the plan validated by Pinot ${pinot.version}`, () => {
   it('a transform function Pinot cannot parse: refused by the plan at the manifest line, in Pinot words, exit 2, nothing sent', async () => {

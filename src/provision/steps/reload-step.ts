@@ -86,9 +86,14 @@ export async function applyReload(client: GatewayClient, target: ReloadTarget, s
   if (sent.kind === 'not-found' && !nothing) throw new GatewayError(404, 'POST', sent.url, sent.message);
   const reloaded = await waitForReload(client, target, nothing || sent.kind !== 'answered' ? { messages: 0 } : reloadJobOf(sent.body, tableName), settings, deadline);
   const committed = settings.forceCommit ? await forceCommit(client, tableName, settings, deadline) : { text: `rows that reach its consuming segment before it commits keep the default, the rows after carry the columns (${FORCE_COMMIT_FLAG} commits it at once)` };
-  const reason = `table ${tableName} ${reloaded.text}: rows stored before show the added ${columnsText(target.addedColumns)} (with the default); ${committed.text}`;
+  // Said as done only when the store reported it done: a reload not waited for may still be under way, or fail.
+  const shown = reloaded.facts !== undefined || reloaded.text === NO_SEGMENTS ? 'show' : 'show once the store has reloaded them';
+  const reason = `table ${tableName} ${reloaded.text}: rows stored before ${shown} the added ${columnsText(target.addedColumns)} (with the default); ${committed.text}`;
   return { ...(committed.unavailable ? { warning: reason } : {}), record: { step: 'reload', action: 'update', status: 'changed', reason, ...(reloaded.facts ? { facts: reloaded.facts } : {}) } };
 }
+
+/** A table whose store holds no segment of it yet: nothing to reload, and nothing to wait for. */
+const NO_SEGMENTS = 'has no segments to reload yet';
 
 /** What the store answered about a reload job: how far it is. */
 interface ReloadProgress {
@@ -134,7 +139,7 @@ function finished(progress: ReloadProgress): boolean {
 
 async function waitForReload(client: GatewayClient, target: ReloadTarget, job: { jobId?: string; messages?: number }, settings: ReloadSettings, deadline: number): Promise<{ text: string; facts?: { reloaded: number; segments: number } }> {
   const { tableName } = target;
-  if (job.messages === 0) return { text: 'has no segments to reload yet' };
+  if (job.messages === 0) return { text: NO_SEGMENTS };
   if (settings.waitMs <= 0) return { text: `reload sent, not waited for (${WAIT_FLAG} 0)` };
   const { jobId } = job;
   if (jobId === undefined) return { text: "reload sent; the store's answer names no reload job, so it was not waited for" };

@@ -34,10 +34,16 @@ export interface SampleIgnore {
   where: Where;
 }
 
-export type SampleOutcome = { kind: 'fit'; report: FitReport } | { kind: 'misfit'; report: FitReport; error: DpgwError } | { kind: 'skipped'; why: string };
+/** `pending`: columns added to the store's schema that no sampled message carries yet (a warning, not a refusal). */
+export type SampleOutcome = { kind: 'fit'; report: FitReport; pending: string[] } | { kind: 'misfit'; report: FitReport; error: DpgwError } | { kind: 'skipped'; why: string };
 
-/** Reads the sample and holds it against the schema; a refusal of the brokers (not their absence) is thrown. */
-export async function checkSample(check: SampleCheck, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, where?: string, ignore?: SampleIgnore): Promise<SampleOutcome> {
+/**
+ * Reads the sample and holds it against the schema; a refusal of the brokers (not their absence) is thrown.
+ * `adding`: the columns this run adds to a schema the store holds. Producers send a new field only
+ * once the schema has it, so one of those no sampled message carries yet is a warning: the table's
+ * rows hold its default until they do (the reload step shows it in the rows stored before).
+ */
+export async function checkSample(check: SampleCheck, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, where?: string, ignore?: SampleIgnore, adding: readonly string[] = []): Promise<SampleOutcome> {
   checkIgnored(ignore, schema);
   // Each column judged as the store fills it for this table: its stream config and ingestion (complex types, transforms, aggregations).
   const fit = new MessageFit(schema, table, { ignore: ignore?.columns });
@@ -49,9 +55,11 @@ export async function checkSample(check: SampleCheck, topic: string, schema: Ana
     if (check.mode === 'auto' && error instanceof DpgwError && error.errorCode === 'STREAM_UNREACHABLE') return { kind: 'skipped', why: error.toLine() };
     throw error;
   }
-  const report = fit.result();
-  if (report.messages === 0) return { kind: 'skipped', why: `none of the first messages of topic ${topic} is a JSON object` };
-  if (report.missing.length === 0 && report.mistyped.length === 0) return { kind: 'fit', report };
+  const whole = fit.result();
+  if (whole.messages === 0) return { kind: 'skipped', why: `none of the first messages of topic ${topic} is a JSON object` };
+  const pending = whole.missing.filter((m) => adding.includes(m.column) && m.because === undefined).map((m) => m.column);
+  const report = { ...whole, missing: whole.missing.filter((m) => !pending.includes(m.column)) };
+  if (report.missing.length === 0 && report.mistyped.length === 0) return { kind: 'fit', report, pending };
   return { kind: 'misfit', report, error: misfitError(report, topic, schema.schemaName, table.tableName, where) };
 }
 
@@ -91,6 +99,13 @@ function misfitError(report: FitReport, topic: string, schemaName: string, table
   });
 }
 
+/** The warning for added columns no sampled message carries yet; undefined when there are none. */
+function pendingWarning(pending: readonly string[], schemaName: string): string | undefined {
+  if (pending.length === 0) return undefined;
+  const columns = pending.map(serverText).join(', ');
+  return `no sampled message carries ${pending.length === 1 ? 'column' : 'columns'} ${columns} yet, added to schema ${schemaName}: ${pending.length === 1 ? 'it holds its' : 'they hold their'} default until the producers send ${pending.length === 1 ? 'it' : 'them'} (check the name against the messages' fields)`;
+}
+
 /** The reason of a check that held: how many messages fit, and the fields not stored. */
 function fitReason(report: FitReport, topic: string, schemaName: string): string {
   const judged = judgedText(report.judged);
@@ -120,17 +135,17 @@ export function sampleCheckSkipped(why: string): string {
  * Runs the check for a run's step: passed, skipped (with the reason), or the refusal thrown.
  * `warning`: the columns passed unjudged, one line for the caller to show.
  */
-export async function applySample(check: SampleCheck | undefined, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, off: string, where?: string, ignore?: SampleIgnore): Promise<{ record: StepRecord; skippedBecause?: string; warning?: string }> {
+export async function applySample(check: SampleCheck | undefined, topic: string, schema: AnalyticsSchema, table: RealtimeTableDefinition, off: string, where?: string, ignore?: SampleIgnore, adding: readonly string[] = []): Promise<{ record: StepRecord; skippedBecause?: string; warning?: string }> {
   if (!check) return { record: { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked (${off})` } };
-  const outcome = await checkSample(check, topic, schema, table, where, ignore);
+  const outcome = await checkSample(check, topic, schema, table, where, ignore, adding);
   if (outcome.kind === 'misfit') throw outcome.error;
   if (outcome.kind === 'skipped') return { skippedBecause: outcome.why, record: { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${outcome.why}` } };
-  const warning = notJudgedWarning(outcome.report.judged);
-  return { ...(warning !== undefined ? { warning: `${schema.schemaName}: ${warning}` } : {}), record: { step: 'sample', action: 'check', status: 'passed', reason: fitReason(outcome.report, topic, schema.schemaName), facts: { messages: outcome.report.messages } } };
+  const warnings = [notJudgedWarning(outcome.report.judged), pendingWarning(outcome.pending, schema.schemaName)].filter((w) => w !== undefined);
+  return { ...(warnings.length ? { warning: `${schema.schemaName}: ${warnings.join('; ')}` } : {}), record: { step: 'sample', action: 'check', status: 'passed', reason: fitReason(outcome.report, topic, schema.schemaName), facts: { messages: outcome.report.messages } } };
 }
 
 /** The plan's step: the check itself runs (it only reads); a misfit is refused, and blocks the schema and table. */
-export async function planSample(check: SampleCheck | undefined, off: string, topic: string | undefined, schema: AnalyticsSchema | undefined, table: RealtimeTableDefinition, ignore?: SampleIgnore): Promise<StepRecord> {
+export async function planSample(check: SampleCheck | undefined, off: string, topic: string | undefined, schema: AnalyticsSchema | undefined, table: RealtimeTableDefinition, ignore?: SampleIgnore, adding: readonly string[] = []): Promise<StepRecord> {
   try {
     if (schema !== undefined) checkIgnored(ignore, schema);
   } catch (error) {
@@ -140,9 +155,9 @@ export async function planSample(check: SampleCheck | undefined, off: string, to
   if (!check) return { step: 'sample', action: 'skipped', reason: `not checked (${off})` };
   if (schema === undefined) return { step: 'sample', action: 'skipped', reason: 'the schema is inferred from the same messages' };
   if (topic === undefined) return { step: 'sample', action: 'check', reason: `read ${plural(check.limit, 'message')} of the topic once it exists and hold them against schema ${schema.schemaName}` };
-  const outcome = await checkSample(check, topic, schema, table, undefined, ignore);
+  const outcome = await checkSample(check, topic, schema, table, undefined, ignore, adding);
   if (outcome.kind === 'misfit') return { step: 'sample', action: 'refused', reason: outcome.error.message };
   if (outcome.kind === 'skipped') return { step: 'sample', action: 'skipped', reason: `would be skipped: ${outcome.why}` };
-  const warning = notJudgedWarning(outcome.report.judged);
-  return { step: 'sample', action: 'check', reason: `${fitReason(outcome.report, topic, schema.schemaName)}${warning !== undefined ? `; ${warning}` : ''}`, facts: { messages: outcome.report.messages } };
+  const warnings = [notJudgedWarning(outcome.report.judged), pendingWarning(outcome.pending, schema.schemaName)].filter((w) => w !== undefined);
+  return { step: 'sample', action: 'check', reason: [fitReason(outcome.report, topic, schema.schemaName), ...warnings].join('; '), facts: { messages: outcome.report.messages } };
 }
