@@ -157,6 +157,27 @@ describe('a topic change forces a replacement', () => {
     expect(result.stdout).toMatch(/^track +\S+ +track \S+ +track replaced +/m);
   });
 
+  it('a store that refuses the new table after dropping the old one: the step says the table was deleted and not created, with its rows lost, never "create failed"', async () => {
+    const { sandbox, manifest, dpgw, rowsOnA } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    // The step's first POST meets the table (409), as any run's; the POST after the DELETE is refused.
+    sandbox.faults.update({
+      failures: [
+        { method: 'POST', path: '/api/internal/olap/tables', status: 409, body: { code: 409, error: 'Table track_REALTIME already exists' } },
+        { method: 'POST', path: '/api/internal/olap/tables', status: 400, body: { code: 400, error: 'Invalid table config: track' } },
+      ],
+    });
+    const result = await dpgw(['--allow-replace', '--json']);
+    expect(result.code, result.stderr).toBe(3);
+    expect(sandbox.store.tables.has('track')).toBe(false);
+    const track = JSON.parse(result.stdout).dataSets[0];
+    const deleted = `table track was deleted to be replaced (rows stored: ${rowsOnA.toLocaleString('en-US')}, lost with it) but not created anew:`;
+    expect(tableStep(track)).toMatchObject({ action: 'replace', status: 'failed', reason: expect.stringContaining(deleted) });
+    expect(tableStep(track).reason).toContain('Invalid table config: track');
+    expect(track.error).toMatchObject({ code: 'REQUEST_REJECTED', message: expect.stringContaining(deleted), hint: expect.stringContaining('the store holds no table track now') });
+    expect(result.stderr).toContain(deleted);
+  });
+
   it('a change the store makes in place is still an update, with or without the flag', async () => {
     const { sandbox, manifest, dpgw } = await trackOnTopicA();
     manifest('name: track, retentionDays: 60');

@@ -103,7 +103,12 @@ export async function applyReplacement(client: GatewayClient, table: RealtimeTab
   const name = table.tableName;
   // Read just before: a 404 to the DELETE answers a retry of one whose answer was lost.
   const deleted = await applyDeletion(client, { kind: 'table', name }, { timeoutMs, seenBefore: true });
-  const { answer } = await createTableOnce(client, table, 'failure', `the store holds table ${name} again right after dropping it: another run may have created it; run provision again`);
+  let answer: Accepted;
+  try {
+    ({ answer } = await createTableOnce(client, table, 'failure', `the store holds table ${name} again right after dropping it: another run may have created it; run provision again`));
+  } catch (error) {
+    throw deletedNotCreated(name, replacement, error);
+  }
   const gone = deleted.reason.replace(/^table \S+ deleted; /, '');
   return {
     answer,
@@ -115,4 +120,27 @@ export async function applyReplacement(client: GatewayClient, table: RealtimeTab
       difference: replacement.difference,
     },
   };
+}
+
+/** Marks the error of a replacement whose delete went through and whose create did not (deletedNotCreatedRecord reads it). */
+const DELETED_NOT_CREATED = 'deleted-not-created';
+
+/**
+ * The create after the delete failed: the table and its rows are gone, which the create's
+ * own words ("POST … failed", "nothing was changed") would hide. Its code and exit stay the
+ * cause's; the words say what was done and what is left.
+ */
+function deletedNotCreated(name: string, replacement: Replacement, error: unknown): DpgwError {
+  const cause = error instanceof DpgwError ? error : new DpgwError('UNEXPECTED_FAILURE', (error as Error).message, { cause: error });
+  return new DpgwError(cause.errorCode, `table ${name} was deleted to be replaced (${storedRowsText(replacement.rows)}, lost with it) but not created anew: ${cause.message}`, {
+    where: cause.where,
+    hint: `the store holds no table ${name} now: run provision again to create it (its plan shows create)${cause.hint ? `; ${cause.hint}` : ''}`,
+    details: { ...cause.details, replacement: DELETED_NOT_CREATED },
+    cause,
+  });
+}
+
+/** The table step's record of a replacement that deleted the table and failed to create it; undefined for any other error. */
+export function deletedNotCreatedRecord(error: DpgwError): StepRecord | undefined {
+  return error.details?.replacement === DELETED_NOT_CREATED ? { step: 'table', action: 'replace', status: 'failed', reason: error.toLine() } : undefined;
 }
