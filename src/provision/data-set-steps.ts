@@ -273,7 +273,7 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     async apply(work) {
       const { options, reads } = work.run;
       const existing = options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const);
-      const replace = { allowed: options.allowReplace === true || reads.replaceConfirmed?.has(work.entry.index) === true, timeoutMs: options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS };
+      const replace = { allowed: options.allowReplace === true || reads.replaceConfirmed?.has(work.entry.index) === true, timeoutMs: options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS, halfDone: options.halfDone };
       return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt, replace })).record;
     },
     // Another manifest's table, or a replacement not allowed: found before the run, or on the table step's own read.

@@ -6,6 +6,7 @@
  * run without --allow-replace is refused before anything of the data set is sent, and with it
  * the table is deleted, waited for, created anew and consumes the new topic.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { REPLACEMENT_RULES } from '../../src/olap/replacement-fields.js';
 import { planDocument } from '../../src/provision/plan-format.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { atTerminal, screen } from '../helpers/at-terminal.js';
-import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
@@ -225,6 +226,37 @@ describe('a topic change forces a replacement', () => {
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(tableStep(JSON.parse(replaced.stdout))).toMatchObject({ action: 'replace', status: 'changed' });
     expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
+  });
+});
+
+describe('a replacement stopped at once', () => {
+  const slowDrops = sandboxPerTest({ topicDelayMs: 50, tableDeletionDelayMs: 3000 });
+
+  it('SIGINT then SIGTERM (a CI runner cancelling) while the store drops the table: the run quits, and its last line says the table was deleted and not created anew', async () => {
+    const sandbox = await slowDrops.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'track-schema.yaml'), readFileSync(TRACK_SCHEMA_FILE, 'utf8'));
+    const file = join(folder, 'provision.yaml');
+    const manifest = (table: string) => writeFileSync(file, `name: fleet\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { ${table} }\n`);
+    manifest('name: track');
+    expect((await spawnDpgw(['provision', file], { env })).code).toBe(0);
+    expect((await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--enablement', 'track-v2'], { env })).code).toBe(0);
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    sandbox.requestLog.clear();
+    const child = spawn(process.execPath, [BIN, 'provision', file, '--allow-replace', '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (!sandbox.requestLog.of('gateway').some((e) => e.method === 'DELETE')) await new Promise((r) => setTimeout(r, 20));
+    // As a runner cancels: SIGINT, then SIGTERM while the run still waits for the store to drop the table.
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('warning: quit at once: table track was being replaced: its DELETE was sent (rows stored: ');
+    expect(stderr).toContain('lost with it) and it was not created anew; run provision again: it creates the table');
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'POST' && e.path === '/api/internal/olap/tables').length).toBe(1);
   });
 });
 

@@ -17,6 +17,7 @@ import { ADOPT_FLAG, manifestMarkOf, tableOwnership } from '../../olap/manifest-
 import { forcedFieldsText, replacementFields, type ForcedReplacement } from '../../olap/replacement-fields.js';
 import { storedRows, storedRowsText, type StoredRows } from '../../olap/stored-rows.js';
 import { maskSecrets } from '../../secrets/redaction.js';
+import type { HalfDoneWork } from '../half-done-work.js';
 import { applyDeletion, deletionRequest } from './delete-step.js';
 import type { StepRecord } from './step-record.js';
 
@@ -99,15 +100,22 @@ export function plannedReplacement(table: RealtimeTableDefinition, replacement: 
 }
 
 /** Delete → wait until the store no longer holds it → create. The consume step after it proves the new table consumes. */
-export async function applyReplacement(client: GatewayClient, table: RealtimeTableDefinition, replacement: Replacement, timeoutMs: number): Promise<{ record: StepRecord; answer: Accepted }> {
+export async function applyReplacement(client: GatewayClient, table: RealtimeTableDefinition, replacement: Replacement, inputs: { timeoutMs: number; halfDone?: HalfDoneWork }): Promise<{ record: StepRecord; answer: Accepted }> {
   const name = table.tableName;
-  // Read just before: a 404 to the DELETE answers a retry of one whose answer was lost.
-  const deleted = await applyDeletion(client, { kind: 'table', name }, { timeoutMs, seenBefore: true });
+  // From the DELETE until the table exists again, a quit at once says what it leaves behind.
+  const whole = inputs.halfDone?.begin(`table ${name} was being replaced: its DELETE was sent (${storedRowsText(replacement.rows)}, lost with it) and it was not created anew; run provision again: it creates the table`);
+  let deleted: StepRecord;
   let answer: Accepted;
   try {
-    ({ answer } = await createTableOnce(client, table, 'failure', `the store holds table ${name} again right after dropping it: another run may have created it; run provision again`));
-  } catch (error) {
-    throw deletedNotCreated(name, replacement, error);
+    // Read just before: a 404 to the DELETE answers a retry of one whose answer was lost.
+    deleted = await applyDeletion(client, { kind: 'table', name }, { timeoutMs: inputs.timeoutMs, seenBefore: true });
+    try {
+      ({ answer } = await createTableOnce(client, table, 'failure', `the store holds table ${name} again right after dropping it: another run may have created it; run provision again`));
+    } catch (error) {
+      throw deletedNotCreated(name, replacement, error);
+    }
+  } finally {
+    whole?.();
   }
   const gone = deleted.reason.replace(/^table \S+ deleted; /, '');
   return {

@@ -17,6 +17,7 @@ import type { Accepted, GatewayClient, StoreRead } from '../../gateway/gateway-c
 import { ADOPT_FLAG, MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership, type ManifestMark } from '../../olap/manifest-mark.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
+import type { HalfDoneWork } from '../half-done-work.js';
 import { applyReplacement, plannedReplacement, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
 import type { StepRecord } from './step-record.js';
 
@@ -114,7 +115,7 @@ export interface TableApplyInputs {
   /** `--adopt`: a table another manifest marked is updated and marked as this one's. */
   adopt?: boolean;
   /** A table that differs in a field the store cannot change in place: replaced when allowed (--allow-replace, or its name typed), else refused (REPLACE_NEEDED); `timeoutMs` bounds the wait for the store to drop it. */
-  replace?: { allowed: boolean; timeoutMs: number };
+  replace?: { allowed: boolean; timeoutMs: number; halfDone?: HalfDoneWork };
 }
 
 export async function applyTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TableApplyInputs): Promise<{ record: StepRecord; answer?: Accepted }> {
@@ -141,7 +142,7 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
       const unproven = unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: 'the table was not changed' });
       if (unproven) throw unproven;
       if (inputs.replace?.allowed !== true) throw replaceNeededError(replacement, { unsent: 'the table was not changed' });
-      const replaced = await applyReplacement(client, table, replacement, inputs.replace.timeoutMs);
+      const replaced = await applyReplacement(client, table, replacement, inputs.replace);
       return { answer: replaced.answer, record: { ...replaced.record, ...(adopted ? { owner: adopted.owner } : {}) } };
     }
     const answer = await updateTable(client, table, live.lines);
