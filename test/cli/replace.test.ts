@@ -56,7 +56,7 @@ async function trackOnTopicA() {
   sandbox.requestLog.clear();
   // What changes the platform; the broker's row count is a query (a POST that reads), not a change, and the plan's validate calls neither.
   const changing = () => sandbox.requestLog.of('gateway').filter((e) => changesThePlatform(e) && !e.path.endsWith('/query/sql'));
-  return { sandbox, manifest, dpgw, atPrompt, changing, rowsOnA, file };
+  return { sandbox, env, manifest, dpgw, atPrompt, changing, rowsOnA, file };
 }
 
 /** The table step of a data set, or of a plan's or a run's first data set. */
@@ -177,6 +177,24 @@ describe('a topic change forces a replacement', () => {
     expect(tableStep(track).reason).toContain('Invalid table config: track');
     expect(track.error).toMatchObject({ code: 'REQUEST_REJECTED', message: expect.stringContaining(deleted), hint: expect.stringContaining('the store holds no table track now') });
     expect(result.stderr).toContain(deleted);
+  });
+
+  it("another manifest's table is never replaced, --adopt or not: the plan says so, the run is refused (REPLACE_NEEDED) with nothing sent, and its rows stay", async () => {
+    const { sandbox, env, changing, rowsOnA, file } = await trackOnTopicA();
+    // teamb names fleet's table with another topic, and passes both flags.
+    const other = join(file, '..', 'teamb.yaml');
+    writeFileSync(other, `name: teamb\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { name: track, topic: ${TOPIC_B} }\n`);
+    const teamb = (args: string[]) => spawnDpgw(['provision', other, '--adopt', '--allow-replace', ...args], { env });
+    const planned = await teamb(['--plan', '--json']);
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(tableStep(JSON.parse(planned.stdout))).toMatchObject({ action: 'refused', reason: expect.stringContaining('belongs to manifest fleet') });
+    const run = await teamb(['--json']);
+    expect(run.code, run.stderr).toBe(2);
+    const track = JSON.parse(run.stdout).dataSets[0];
+    expect(track.error).toMatchObject({ code: 'REPLACE_NEEDED', message: expect.stringContaining('and it belongs to manifest fleet by its mark'), hint: expect.stringContaining('--adopt') });
+    expect(changing()).toEqual([]);
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+    expect(sandbox.store.stream!.partitions(TOPIC_A)!.reduce((sum, count) => sum + count, 0)).toBe(rowsOnA);
   });
 
   it('a change the store makes in place is still an update, with or without the flag', async () => {

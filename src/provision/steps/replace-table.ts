@@ -13,7 +13,7 @@ import type { RealtimeTableDefinition } from '../../contract/types.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../../gateway/gateway-client.js';
 import { diffTable, tableDiffLines } from '../../olap/live-diff.js';
-import { ADOPT_FLAG, manifestMarkOf, tableOwnership } from '../../olap/manifest-mark.js';
+import { ADOPT_FLAG, manifestMarkOf, shownMark, tableOwnership } from '../../olap/manifest-mark.js';
 import { forcedFieldsText, replacementFields, type ForcedReplacement } from '../../olap/replacement-fields.js';
 import { storedRows, storedRowsText, type StoredRows } from '../../olap/stored-rows.js';
 import { maskSecrets } from '../../secrets/redaction.js';
@@ -63,13 +63,25 @@ export function replaceNeededError(replacement: Replacement, inputs: { unsent: s
 /**
  * A replacement deletes the table with its rows, so it is made only of a table this manifest's
  * mark proves its own: one no manifest marked (made by hand, or by `dpgw table create`) is
- * replaced only when the run takes it over with --adopt as well (another manifest's table is
- * refused before this, by ownershipRefusal). The refusal, or undefined when it may be replaced.
+ * replaced only when the run takes it over with --adopt as well; one another manifest marked,
+ * never — --adopt lets a run update such a table, not delete another manifest's rows with it
+ * (taken over first in a run of its own, it is this manifest's). The refusal (with the owner
+ * in `details.owner` for another manifest's table), or undefined when it may be replaced.
  */
 export function unprovenReplacement(replacement: Replacement, table: RealtimeTableDefinition, live: Record<string, unknown>, inputs: { adopt: boolean; unsent: string; where?: string }): DpgwError | undefined {
   const mark = manifestMarkOf(table as unknown as Record<string, unknown>);
-  if (inputs.adopt || mark === undefined || tableOwnership(live, mark).kind === 'own') return undefined;
+  if (mark === undefined) return undefined;
+  const ownership = tableOwnership(live, mark);
+  if (ownership.kind === 'own') return undefined;
   const { tableName, forced, rows } = replacement;
+  if (ownership.kind === 'other') {
+    return new DpgwError('REPLACE_NEEDED', `table ${tableName} must be replaced (deleted and created anew) for ${forcedFieldsText(forced)}, and it belongs to manifest ${shownMark(ownership.owner)} by its mark: a replacement deletes its rows, so it is made only of this manifest's own table, with ${ADOPT_FLAG} or without; ${inputs.unsent}`, {
+      where: inputs.where,
+      hint: `give this data set another table name (table.name), or undo the change in the manifest; to take the table over, run with ${ADOPT_FLAG} and the field as the store holds it first, then replace it in a run of its own (${storedRowsText(rows)}, lost with it)`,
+      details: { fields: forced.map((f) => f.field), rows: rows.known ? rows.rows : null, owner: ownership.owner.name },
+    });
+  }
+  if (inputs.adopt) return undefined;
   return new DpgwError('REPLACE_NEEDED', `table ${tableName} must be replaced (deleted and created anew) for ${forcedFieldsText(forced)}, and no manifest's mark proves this manifest manages it: it is replaced only when the run takes it over with ${ADOPT_FLAG} too; ${inputs.unsent}`, {
     where: inputs.where,
     hint: `pass ${ADOPT_FLAG} ${ALLOW_REPLACE_FLAG} to take it over and replace it (${storedRowsText(rows)}, lost with it), undo the change in the manifest, or give this data set another table name (table.name)`,
@@ -79,7 +91,10 @@ export function unprovenReplacement(replacement: Replacement, table: RealtimeTab
 
 /** The table step of a data set whose replacement is refused: in a plan (never reached: a plan shows `replace`), or failed in a run. */
 export function refusedReplaceRecord(refusal: DpgwError, run: boolean): StepRecord {
-  return run ? { step: 'table', action: 'refused', status: 'failed', reason: refusal.toLine() } : { step: 'table', action: 'refused', reason: `refused: ${refusal.message}; ${ALLOW_REPLACE_FLAG} replaces it` };
+  // Another manifest's table: no flag replaces it, and the record names its owner.
+  const owner = typeof refusal.details?.owner === 'string' ? { owner: refusal.details.owner } : undefined;
+  if (run) return { step: 'table', action: 'refused', status: 'failed', reason: refusal.toLine(), ...owner };
+  return owner ? { step: 'table', action: 'refused', reason: `refused: ${refusal.message}`, ...owner } : { step: 'table', action: 'refused', reason: `refused: ${refusal.message}; ${ALLOW_REPLACE_FLAG} replaces it` };
 }
 
 /** The plan's `replace`: the DELETE and the POST the run would send, and whether it may. */

@@ -18,7 +18,7 @@ import { ADOPT_FLAG, MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnershi
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
 import type { HalfDoneWork } from '../half-done-work.js';
-import { applyReplacement, plannedReplacement, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
+import { applyReplacement, plannedReplacement, refusedReplaceRecord, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
 import type { StepRecord } from './step-record.js';
 
 
@@ -91,7 +91,10 @@ export async function planTable(client: GatewayClient, table: RealtimeTableDefin
       // A field the store cannot change in place: deleted and created anew, not updated.
       const replacement = read.kind === 'found' ? await replacementOf(client, table, read.body, inputs.secretsKnown) : undefined;
       if (replacement) {
-        const proven = read.kind === 'found' && unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: '' }) === undefined;
+        const unproven = read.kind === 'found' ? unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: 'nothing of this data set would be sent' }) : undefined;
+        // Another manifest's table is refused whatever the flags; one nobody marked shows what the run needs.
+        if (unproven?.details?.owner !== undefined) return refusedReplaceRecord(unproven, false);
+        const proven = unproven === undefined;
         return { ...plannedReplacement(table, replacement, inputs.olapSegment, { allowed: inputs.allowReplace === true, proven }), ...(adopted ? { owner: adopted.owner } : {}) };
       }
       return {
