@@ -179,6 +179,16 @@ describe('a topic change forces a replacement', () => {
     expect(result.stderr).toContain(deleted);
   });
 
+  it('a gateway that does not pass the DELETE on: the replace step fails as a replace, saying nothing was deleted', async () => {
+    const { sandbox, manifest, dpgw } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    sandbox.faults.update({ failures: [{ method: 'DELETE', path: '/api/internal/olap/tables/track', status: 405, body: { code: 405, error: 'Method Not Allowed' } }] });
+    const result = await dpgw(['--allow-replace', '--json']);
+    expect(result.code, result.stderr).toBe(3);
+    expect(tableStep(JSON.parse(result.stdout).dataSets[0])).toMatchObject({ action: 'replace', status: 'failed', reason: expect.stringContaining('nothing was deleted') });
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+  });
+
   it("another manifest's table is never replaced, --adopt or not: the plan says so, the run is refused (REPLACE_NEEDED) with nothing sent, and its rows stay", async () => {
     const { sandbox, env, changing, rowsOnA, file } = await trackOnTopicA();
     // teamb names fleet's table with another topic, and passes both flags.

@@ -123,7 +123,10 @@ export async function applyReplacement(client: GatewayClient, table: RealtimeTab
   let answer: Accepted;
   try {
     // Read just before: a 404 to the DELETE answers a retry of one whose answer was lost.
-    deleted = await applyDeletion(client, { kind: 'table', name }, { timeoutMs: inputs.timeoutMs, seenBefore: true });
+    deleted = await applyDeletion(client, { kind: 'table', name }, { timeoutMs: inputs.timeoutMs, seenBefore: true }).catch((error: unknown) => {
+      // Its own words say what became of the table (nothing deleted, or deleted and still held); the record says it was a replacement.
+      throw failedReplacement(error, (cause) => cause.message, (cause) => cause.hint);
+    });
     try {
       ({ answer } = await createTableOnce(client, table, 'failure', `the store holds table ${name} again right after dropping it: another run may have created it; run provision again`));
     } catch (error) {
@@ -145,8 +148,14 @@ export async function applyReplacement(client: GatewayClient, table: RealtimeTab
   };
 }
 
-/** Marks the error of a replacement whose delete went through and whose create did not (deletedNotCreatedRecord reads it). */
-const DELETED_NOT_CREATED = 'deleted-not-created';
+/** Marks the error of a replacement that failed part way (failedReplacementRecord reads it). */
+const FAILED_REPLACEMENT = 'failed';
+
+/** A replacement's error: the cause's code and exit, in the words given; marked so that the step's record says `replace`. */
+function failedReplacement(error: unknown, message: (cause: DpgwError) => string, hint: (cause: DpgwError) => string | undefined): DpgwError {
+  const cause = error instanceof DpgwError ? error : new DpgwError('UNEXPECTED_FAILURE', (error as Error).message, { cause: error });
+  return new DpgwError(cause.errorCode, message(cause), { where: cause.where, hint: hint(cause), details: { ...cause.details, replacement: FAILED_REPLACEMENT }, cause });
+}
 
 /**
  * The create after the delete failed: the table and its rows are gone, which the create's
@@ -154,16 +163,14 @@ const DELETED_NOT_CREATED = 'deleted-not-created';
  * cause's; the words say what was done and what is left.
  */
 function deletedNotCreated(name: string, replacement: Replacement, error: unknown): DpgwError {
-  const cause = error instanceof DpgwError ? error : new DpgwError('UNEXPECTED_FAILURE', (error as Error).message, { cause: error });
-  return new DpgwError(cause.errorCode, `table ${name} was deleted to be replaced (${storedRowsText(replacement.rows)}, lost with it) but not created anew: ${cause.message}`, {
-    where: cause.where,
-    hint: `the store holds no table ${name} now: run provision again to create it (its plan shows create)${cause.hint ? `; ${cause.hint}` : ''}`,
-    details: { ...cause.details, replacement: DELETED_NOT_CREATED },
-    cause,
-  });
+  return failedReplacement(
+    error,
+    (cause) => `table ${name} was deleted to be replaced (${storedRowsText(replacement.rows)}, lost with it) but not created anew: ${cause.message}`,
+    (cause) => `the store holds no table ${name} now: run provision again to create it (its plan shows create)${cause.hint ? `; ${cause.hint}` : ''}`,
+  );
 }
 
-/** The table step's record of a replacement that deleted the table and failed to create it; undefined for any other error. */
-export function deletedNotCreatedRecord(error: DpgwError): StepRecord | undefined {
-  return error.details?.replacement === DELETED_NOT_CREATED ? { step: 'table', action: 'replace', status: 'failed', reason: error.toLine() } : undefined;
+/** The table step's record of a replacement that failed part way (its delete, or its create after the delete); undefined for any other error. */
+export function failedReplacementRecord(error: DpgwError): StepRecord | undefined {
+  return error.details?.replacement === FAILED_REPLACEMENT ? { step: 'table', action: 'replace', status: 'failed', reason: error.toLine() } : undefined;
 }
