@@ -17,14 +17,17 @@ export function onStopSignal(handler: (signal: StopSignal) => void): () => void 
 /**
  * A long run's answer to a stop: the first signal asks it to finish the steps under way
  * and start no new ones (`stopping()` turns true, `signal` aborts, `onFirst` says so); a second quits at once
- * with `exitCode`. `release()` when the run is over.
+ * with `exitCode`, after `onQuit` has said what that leaves half done. `release()` when the run is over.
  */
-export function stopOnSignal(onFirst: (signal: StopSignal) => void, exitCode: number): { stopping(): boolean; release(): void; signal: AbortSignal } {
+export function stopOnSignal(onFirst: (signal: StopSignal) => void, exitCode: number, onQuit?: () => void): { stopping(): boolean; release(): void; signal: AbortSignal } {
   let stopping = false;
   // Waits (for a topic) end at the first signal; requests under way finish.
   const aborter = new AbortController();
   const release = onStopSignal((signal) => {
-    if (stopping) process.exit(exitCode);
+    if (stopping) {
+      onQuit?.();
+      process.exit(exitCode);
+    }
     stopping = true;
     aborter.abort();
     onFirst(signal);

@@ -23,7 +23,7 @@ import { applyStream, planStream } from './steps/stream-step.js';
 import { applySample, planSample, SAMPLE_CHECK_OFF, sampleCheckSkipped, sampleSkippedWithStream, type SampleIgnore } from './steps/sample-step.js';
 import { applySchema, planSchema, plannedInferredSchema, refusedSchemaRecord } from './steps/schema-step.js';
 import { applyTable, planTable, refusedTableRecord } from './steps/table-step.js';
-import { refusedReplaceRecord } from './steps/replace-table.js';
+import { failedReplacementRecord, refusedReplaceRecord } from './steps/replace-table.js';
 import { withStoreJudgement } from './store-validation.js';
 import { applyStorage, planStorage } from './steps/storage-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
@@ -279,11 +279,12 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
     async apply(work) {
       const { options, reads } = work.run;
       const existing = options.failOnExists ? { fail: 'the run was told to fail on an existing table (--fail-on-exists)' } : ('converge' as const);
-      const replace = { allowed: options.allowReplace === true || reads.replaceConfirmed?.has(work.entry.index) === true, timeoutMs: options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS };
+      const replace = { allowed: options.allowReplace === true || reads.replaceConfirmed?.has(work.entry.index) === true, timeoutMs: options.deleteTimeoutMs ?? DEFAULT_DELETE_TIMEOUT_MS, halfDone: options.halfDone };
       return (await applyTable(options.client, await work.table.get(), { existing, adopt: options.adopt, replace })).record;
     },
     // Another manifest's table, or a replacement not allowed: found before the run, or on the table step's own read.
-    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : error.errorCode === 'REPLACE_NEEDED' ? refusedReplaceRecord(error, mode === 'apply') : undefined),
+    // A replacement that failed part way says so, not "create failed".
+    refusal: (error, mode) => (error.errorCode === 'TABLE_OWNED_ELSEWHERE' ? refusedTableRecord(error, mode === 'apply') : error.errorCode === 'REPLACE_NEEDED' ? refusedReplaceRecord(error, mode === 'apply') : failedReplacementRecord(error)),
   },
   {
     name: 'reload',

@@ -5,6 +5,7 @@
 import type { CatalogCache } from '../catalog/enable-data-set.js';
 import { newCatalogCache } from '../catalog/enable-data-set.js';
 import type { AnalyticsSchema } from '../contract/types.js';
+import type { HalfDoneWork } from './half-done-work.js';
 import type { DpgwError } from '../errors/dpgw-error.js';
 import type { GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import type { TableSettings } from '../olap/build-table.js';
@@ -94,6 +95,8 @@ export interface RunOptions {
   readonly interrupted: () => boolean;
   /** Aborted by Ctrl-C: a wait for a topic ends at once. */
   readonly stopSignal?: AbortSignal;
+  /** What a quit at once (a second stop signal) would leave half done, said before it exits. */
+  readonly halfDone?: HalfDoneWork;
   /** `--adopt`: a table another manifest marked is updated and marked as this manifest's, not refused. */
   readonly adopt?: boolean;
   /** `--allow-replace`: a table that differs in a field the store cannot change in place is deleted and created anew (steps/replace-table.ts). */

@@ -181,6 +181,17 @@ describe('dpgw table pause and resume', () => {
     expect(posts('/pauseConsumption')).toHaveLength(1);
   });
 
+  it('resume --consume-from at a terminal: the question says what the offset given loses (largest: the messages skipped) or repeats (smallest)', async () => {
+    const { env, posts } = await setUp();
+    const largest = await atTerminal(['table', 'resume', 'track', '--consume-from', 'largest'], { env, when: 'Resume the consumption of table track', keys: 'n\\r' });
+    expect(largest.code, screen(largest.stdout)).toBe(2);
+    expect(screen(largest.stdout).replace(/\s+/g, ' ')).toContain("from the topic's latest offset: the messages after the offsets the store holds, up to the latest, are skipped and never stored");
+    const smallest = await atTerminal(['table', 'resume', 'track', '--consume-from', 'smallest'], { env, when: 'Resume the consumption of table track', keys: 'n\\r' });
+    expect(smallest.code, screen(smallest.stdout)).toBe(2);
+    expect(screen(smallest.stdout).replace(/\s+/g, ' ')).toContain('from the earliest offset the topic holds: the messages it stored already are stored again');
+    expect(posts('/resumeConsumption')).toEqual([]);
+  });
+
   it('a table the store does not hold is exit 9; a gateway without the passthrough is exit 3, one line with the call an operator would send', async () => {
     const { sandbox, dpgw } = await setUp();
     const missing = await dpgw(['table', 'pause', 'no_such_table', '--yes']);

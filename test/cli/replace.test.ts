@@ -6,6 +6,7 @@
  * run without --allow-replace is refused before anything of the data set is sent, and with it
  * the table is deleted, waited for, created anew and consumes the new topic.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { REPLACEMENT_RULES } from '../../src/olap/replacement-fields.js';
 import { planDocument } from '../../src/provision/plan-format.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
 import { atTerminal, screen } from '../helpers/at-terminal.js';
-import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
@@ -47,7 +48,7 @@ async function trackOnTopicA() {
   sandbox.requestLog.clear();
   // What changes the platform; the broker's row count is a query (a POST that reads), not a change, and the plan's validate calls neither.
   const changing = () => sandbox.requestLog.of('gateway').filter((e) => changesThePlatform(e) && !e.path.endsWith('/query/sql'));
-  return { sandbox, manifest, dpgw, atPrompt, changing, rowsOnA, file };
+  return { sandbox, env, manifest, dpgw, atPrompt, changing, rowsOnA, file };
 }
 
 /** The table step of a data set, or of a plan's or a run's first data set. */
@@ -149,6 +150,55 @@ describe('a topic change forces a replacement', () => {
     expect(result.stdout).toMatch(/^track +\S+ +track \S+ +track replaced +/m);
   });
 
+  it('a store that refuses the new table after dropping the old one: the step says the table was deleted and not created, with its rows lost, never "create failed"', async () => {
+    const { sandbox, manifest, dpgw, rowsOnA } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    // The step's first POST meets the table (409), as any run's; the POST after the DELETE is refused.
+    sandbox.faults.update({
+      failures: [
+        { method: 'POST', path: '/api/internal/olap/tables', status: 409, body: { code: 409, error: 'Table track_REALTIME already exists' } },
+        { method: 'POST', path: '/api/internal/olap/tables', status: 400, body: { code: 400, error: 'Invalid table config: track' } },
+      ],
+    });
+    const result = await dpgw(['--allow-replace', '--json']);
+    expect(result.code, result.stderr).toBe(3);
+    expect(sandbox.store.tables.has('track')).toBe(false);
+    const track = JSON.parse(result.stdout).dataSets[0];
+    const deleted = `table track was deleted to be replaced (rows stored: ${rowsOnA.toLocaleString('en-US')}, lost with it) but not created anew:`;
+    expect(tableStep(track)).toMatchObject({ action: 'replace', status: 'failed', reason: expect.stringContaining(deleted) });
+    expect(tableStep(track).reason).toContain('Invalid table config: track');
+    expect(track.error).toMatchObject({ code: 'REQUEST_REJECTED', message: expect.stringContaining(deleted), hint: expect.stringContaining('the store holds no table track now') });
+    expect(result.stderr).toContain(deleted);
+  });
+
+  it('a gateway that does not pass the DELETE on: the replace step fails as a replace, saying nothing was deleted', async () => {
+    const { sandbox, manifest, dpgw } = await trackOnTopicA();
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    sandbox.faults.update({ failures: [{ method: 'DELETE', path: '/api/internal/olap/tables/track', status: 405, body: { code: 405, error: 'Method Not Allowed' } }] });
+    const result = await dpgw(['--allow-replace', '--json']);
+    expect(result.code, result.stderr).toBe(3);
+    expect(tableStep(JSON.parse(result.stdout).dataSets[0])).toMatchObject({ action: 'replace', status: 'failed', reason: expect.stringContaining('nothing was deleted') });
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+  });
+
+  it("another manifest's table is never replaced, --adopt or not: the plan says so, the run is refused (REPLACE_NEEDED) with nothing sent, and its rows stay", async () => {
+    const { sandbox, env, changing, rowsOnA, file } = await trackOnTopicA();
+    // teamb names fleet's table with another topic, and passes both flags.
+    const other = join(file, '..', 'teamb.yaml');
+    writeFileSync(other, `name: teamb\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { name: track, topic: ${TOPIC_B} }\n`);
+    const teamb = (args: string[]) => spawnDpgw(['provision', other, '--adopt', '--allow-replace', ...args], { env });
+    const planned = await teamb(['--plan', '--json']);
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(tableStep(JSON.parse(planned.stdout))).toMatchObject({ action: 'refused', reason: expect.stringContaining('belongs to manifest fleet') });
+    const run = await teamb(['--json']);
+    expect(run.code, run.stderr).toBe(2);
+    const track = JSON.parse(run.stdout).dataSets[0];
+    expect(track.error).toMatchObject({ code: 'REPLACE_NEEDED', message: expect.stringContaining('and it belongs to manifest fleet by its mark'), hint: expect.stringContaining('--adopt') });
+    expect(changing()).toEqual([]);
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_A);
+    expect(sandbox.store.stream!.partitions(TOPIC_A)!.reduce((sum, count) => sum + count, 0)).toBe(rowsOnA);
+  });
+
   it('a change the store makes in place is still an update, with or without the flag', async () => {
     const { sandbox, manifest, dpgw } = await trackOnTopicA();
     manifest('name: track, retentionDays: 60');
@@ -196,6 +246,37 @@ describe('a topic change forces a replacement', () => {
     expect(replaced.code, replaced.stderr).toBe(0);
     expect(tableStep(JSON.parse(replaced.stdout))).toMatchObject({ action: 'replace', status: 'changed' });
     expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
+  });
+});
+
+describe('a replacement stopped at once', () => {
+  const slowDrops = sandboxPerTest({ topicDelayMs: 50, tableDeletionDelayMs: 3000 });
+
+  it('SIGINT then SIGTERM (a CI runner cancelling) while the store drops the table: the run quits, and its last line says the table was deleted and not created anew', async () => {
+    const sandbox = await slowDrops.start();
+    const env = await adminPipelineEnv(sandbox);
+    const folder = env.DPGW_CONFIG_DIR!;
+    writeFileSync(join(folder, 'track-schema.yaml'), readFileSync(TRACK_SCHEMA_FILE, 'utf8'));
+    const file = join(folder, 'provision.yaml');
+    const manifest = (table: string) => writeFileSync(file, `name: fleet\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { ${table} }\n`);
+    manifest('name: track');
+    expect((await spawnDpgw(['provision', file], { env })).code).toBe(0);
+    expect((await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--enablement', 'track-v2'], { env })).code).toBe(0);
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    sandbox.requestLog.clear();
+    const child = spawn(process.execPath, [BIN, 'provision', file, '--allow-replace', '--json'], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (!sandbox.requestLog.of('gateway').some((e) => e.method === 'DELETE')) await new Promise((r) => setTimeout(r, 20));
+    // As a runner cancels: SIGINT, then SIGTERM while the run still waits for the store to drop the table.
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('warning: quit at once: table track was being replaced: its DELETE was sent (rows stored: ');
+    expect(stderr).toContain('lost with it) and it was not created anew; run provision again: it creates the table');
+    expect(sandbox.requestLog.of('gateway').filter((e) => e.method === 'POST' && e.path === '/api/internal/olap/tables').length).toBe(1);
   });
 });
 

@@ -45,6 +45,7 @@ import { failedDataSetAnnotations } from '../../output/provision/annotations.js'
 import { junitReport } from '../../output/provision/junit.js';
 import { codeQualityReport } from '../../output/provision/code-quality.js';
 import { planJson, runJson } from '../../output/provision/json.js';
+import { HalfDoneWork } from '../../provision/half-done-work.js';
 
 export const provision: HandlerOf<ProvisionCommand> = async (context) => {
   const toWorkflow = workflowReportOf(context);
@@ -106,7 +107,12 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
   const engines = await queryEngines(context, loaded, settings);
   // A plan signs nothing in and reads no password.
   const dashboards = planOnly ? new Map<string, { client: SupersetClient; databaseName: string }>() : await dashboardTools(context, loaded, settings, prompt);
-  const stop = stopOnSignal((signal) => reporter.warn(`interrupted (${signal}): finishing the steps under way, starting no new ones (Ctrl-C again quits at once)`), ExitCode.Interrupted);
+  const halfDone = new HalfDoneWork();
+  const stop = stopOnSignal(
+    (signal) => reporter.warn(`interrupted (${signal}): finishing the steps under way, starting no new ones (Ctrl-C again quits at once)`),
+    ExitCode.Interrupted,
+    () => halfDone.lines().forEach((line) => reporter.warn(`quit at once: ${line}`)),
+  );
   const started = Date.now();
   try {
     const { ensureSignedIn } = await import('../../auth/session.js');
@@ -136,6 +142,7 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
       waitTimeoutMs: options.waitTimeout * 1000,
       interrupted: stop.stopping,
       stopSignal: stop.signal,
+      halfDone,
       warn,
       engineOf: (profile: string) => engines.get(profile)!,
       dashboardOf: (profile: string | undefined) => dashboards.get(profile ?? '')!,

@@ -40,6 +40,16 @@ const DOES: Record<Change, string> = {
   resume: 'the store makes a consuming segment for each partition and consumes again',
 };
 
+/**
+ * What --consume-from costs, said in the question: the new consuming segments start at that
+ * offset instead of where the store stopped (PinotLLCRealtimeSegmentManager#resumeConsumption),
+ * so `largest` skips the messages in between for good and `smallest` reads again those stored.
+ */
+const LOSES: Record<ConsumeFrom, string> = {
+  largest: "from the topic's latest offset: the messages after the offsets the store holds, up to the latest, are skipped and never stored",
+  smallest: 'from the earliest offset the topic holds: the messages it stored already are stored again (twice, unless the table dedups or upserts)',
+};
+
 async function changeConsumption(context: CommandContext<ConsumptionOptions>, given: string, change: Change, consumeFrom: ConsumeFrom | undefined): Promise<CommandOutput> {
   const { options, reporter } = context;
   const table = requireName('table', given, '<name>');
@@ -53,7 +63,7 @@ async function changeConsumption(context: CommandContext<ConsumptionOptions>, gi
       hint: `pass --yes to go ahead without asking: dpgw table ${change} ${table} --yes`,
     });
   }
-  if (options.yes !== true && !(await confirmPrompt(context, `${change === 'pause' ? 'Pause' : 'Resume'} the consumption of table ${table}? (${DOES[change]})`, false))) {
+  if (options.yes !== true && !(await confirmPrompt(context, `${change === 'pause' ? 'Pause' : 'Resume'} the consumption of table ${table}? (${DOES[change]}${consumeFrom ? `, ${LOSES[consumeFrom]}` : ''})`, false))) {
     throw new DpgwError('CONFIRMATION_MISMATCH', `the ${change} of table ${table} was not confirmed; nothing was sent`, { hint: `answer yes, or pass --yes: dpgw table ${change} ${table} --yes` });
   }
   const gateway = await context.gateway();

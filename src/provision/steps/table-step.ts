@@ -17,7 +17,8 @@ import type { Accepted, GatewayClient, StoreRead } from '../../gateway/gateway-c
 import { ADOPT_FLAG, MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnership, type ManifestMark } from '../../olap/manifest-mark.js';
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
-import { applyReplacement, plannedReplacement, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
+import type { HalfDoneWork } from '../half-done-work.js';
+import { applyReplacement, plannedReplacement, refusedReplaceRecord, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
 import type { StepRecord } from './step-record.js';
 
 
@@ -90,7 +91,10 @@ export async function planTable(client: GatewayClient, table: RealtimeTableDefin
       // A field the store cannot change in place: deleted and created anew, not updated.
       const replacement = read.kind === 'found' ? await replacementOf(client, table, read.body, inputs.secretsKnown) : undefined;
       if (replacement) {
-        const proven = read.kind === 'found' && unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: '' }) === undefined;
+        const unproven = read.kind === 'found' ? unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: 'nothing of this data set would be sent' }) : undefined;
+        // Another manifest's table is refused whatever the flags; one nobody marked shows what the run needs.
+        if (unproven?.details?.owner !== undefined) return refusedReplaceRecord(unproven, false);
+        const proven = unproven === undefined;
         return { ...plannedReplacement(table, replacement, inputs.olapSegment, { allowed: inputs.allowReplace === true, proven }), ...(adopted ? { owner: adopted.owner } : {}) };
       }
       return {
@@ -114,7 +118,7 @@ export interface TableApplyInputs {
   /** `--adopt`: a table another manifest marked is updated and marked as this one's. */
   adopt?: boolean;
   /** A table that differs in a field the store cannot change in place: replaced when allowed (--allow-replace, or its name typed), else refused (REPLACE_NEEDED); `timeoutMs` bounds the wait for the store to drop it. */
-  replace?: { allowed: boolean; timeoutMs: number };
+  replace?: { allowed: boolean; timeoutMs: number; halfDone?: HalfDoneWork };
 }
 
 export async function applyTable(client: GatewayClient, table: RealtimeTableDefinition, inputs: TableApplyInputs): Promise<{ record: StepRecord; answer?: Accepted }> {
@@ -141,7 +145,7 @@ export async function applyTable(client: GatewayClient, table: RealtimeTableDefi
       const unproven = unprovenReplacement(replacement, table, read.body, { adopt: inputs.adopt === true, unsent: 'the table was not changed' });
       if (unproven) throw unproven;
       if (inputs.replace?.allowed !== true) throw replaceNeededError(replacement, { unsent: 'the table was not changed' });
-      const replaced = await applyReplacement(client, table, replacement, inputs.replace.timeoutMs);
+      const replaced = await applyReplacement(client, table, replacement, inputs.replace);
       return { answer: replaced.answer, record: { ...replaced.record, ...(adopted ? { owner: adopted.owner } : {}) } };
     }
     const answer = await updateTable(client, table, live.lines);
