@@ -53,7 +53,13 @@ describe('the reload job of each store version', () => {
     const gatewayClient = await gateway({ [RELOAD]: () => ({ body: { status: '{"track_REALTIME":{"numMessagesSent":"1","reloadJobId":"job-1"}}' } }), [STATUS]: () => progress(3, 4, { status: 'COMPLETED_WITH_ERRORS', failureCount: 1 }) });
     const failure = await applyReload(gatewayClient, target, settings).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DpgwError);
-    expect(failure).toMatchObject({ errorCode: 'RELOAD_NOT_FINISHED', message: 'table track: the store reloaded 3 of 4 segments and reports errors for the others (job job-1)' });
+    expect(failure).toMatchObject({ errorCode: 'RELOAD_NOT_FINISHED', message: 'table track: the store reloaded 3 of 4 segments and ended the job COMPLETED_WITH_ERRORS, not COMPLETED (job job-1)' });
+  });
+
+  it('a status word the store ends with other than COMPLETED (FAILED, say, of a later version) is not a reload done', async () => {
+    const gatewayClient = await gateway({ [RELOAD]: () => ({ body: { status: '{"track_REALTIME":{"numMessagesSent":"1","reloadJobId":"job-1"}}' } }), [STATUS]: () => progress(0, 4, { status: 'FAILED' }) });
+    const failure = await applyReload(gatewayClient, target, settings).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ errorCode: 'RELOAD_NOT_FINISHED', message: 'table track: the store reloaded 0 of 4 segments and ended the job FAILED, not COMPLETED (job job-1)' });
   });
 
   it('a server that does not answer keeps the job from being done: the timeout says so', async () => {

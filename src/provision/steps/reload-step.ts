@@ -29,6 +29,7 @@ import { paths } from '../../contract/paths.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import type { GatewayClient, StoreCall } from '../../gateway/gateway-client.js';
 import { GatewayError } from '../../gateway/gateway-error.js';
+import { serverText } from '../../text/terminal-text.js';
 import { plural } from '../../text/plural.js';
 import type { PlannedRequest, StepRecord } from './step-record.js';
 import { StepInterrupted } from './step-interrupted.js';
@@ -152,7 +153,8 @@ async function waitForReload(client: GatewayClient, target: ReloadTarget, job: {
     if (!progress) return { text: `reload sent (job ${jobId}); not waited for: the store's answer to ${read.url} is not a reload's progress` };
     last = progress;
     if (finished(progress)) {
-      if (progress.status === 'COMPLETED_WITH_ERRORS') throw reloadFailed(tableName, jobId, progress, settings);
+      // Only COMPLETED is done: any other word the store ends with (COMPLETED_WITH_ERRORS, or one a later version adds, such as FAILED) is not.
+      if (progress.status !== undefined && progress.status !== 'COMPLETED') throw reloadFailed(tableName, jobId, progress, settings);
       return { text: `reloaded (${progress.reloaded} of ${plural(progress.total, 'segment')})`, facts: { reloaded: progress.reloaded, segments: progress.total } };
     }
     if (settings.signal?.aborted) throw stoppedWaiting(tableName, `the reload (job ${jobId})`);
@@ -181,7 +183,7 @@ function reloadNotFinished(tableName: string, jobId: string, progress: ReloadPro
 }
 
 function reloadFailed(tableName: string, jobId: string, progress: ReloadProgress, settings: ReloadSettings): DpgwError {
-  return new DpgwError('RELOAD_NOT_FINISHED', `table ${tableName}: the store reloaded ${progress.reloaded} of ${plural(progress.total, 'segment')} and reports errors for the others (job ${jobId})`, {
+  return new DpgwError('RELOAD_NOT_FINISHED', `table ${tableName}: the store reloaded ${progress.reloaded} of ${plural(progress.total, 'segment')} and ended the job ${serverText(progress.status ?? '')}, not COMPLETED (job ${jobId})`, {
     hint: `the store's server log says why; GET ${paths.olapSegmentReloadStatus(jobId, settings.olapSegment)} lists the segments`,
     details: { table: tableName, jobId, reloaded: progress.reloaded, segments: progress.total },
   });
