@@ -130,6 +130,20 @@ describe('dpgw table status: why a table has no rows', () => {
 });
 
 describe('dpgw table pause and resume', () => {
+  it('resume waits until the pause has committed its consuming segments (Pinot 0.11 resumed before that left partitions without one), then resumes', async () => {
+    const { sandbox, dpgw, posts } = await setUp();
+    expect((await dpgw(['table', 'pause', 'track', '--yes'])).code).toBe(0);
+    // The store says twice that the pause is still committing a segment, then that it is done.
+    const committing = { pauseFlag: true, consumingSegments: ['track__0__0__20261127T0000Z'] };
+    sandbox.faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/tables/track/pauseStatus', status: 200, body: committing, times: 2 }] });
+    sandbox.requestLog.clear();
+    const resumed = await dpgw(['table', 'resume', 'track', '--yes']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const asked = sandbox.requestLog.of('gateway', '/api/internal/olap/tables/track/').map((e) => `${e.method} ${e.path.slice('/api/internal/olap/tables/track/'.length)}`);
+    expect(asked).toEqual(['GET pauseStatus', 'GET pauseStatus', 'GET pauseStatus', 'POST resumeConsumption']);
+    expect(posts('/resumeConsumption')).toHaveLength(1);
+  });
+
   it('paused: status says so with the next step (exit 6); resumed: consuming again (exit 0)', async () => {
     const { dpgw, posts } = await setUp();
     const paused = await dpgw(['table', 'pause', 'track', '--yes']);

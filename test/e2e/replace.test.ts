@@ -16,6 +16,7 @@ import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminEnv, pinotTable, startBackedGateway } from './backed-platform.js';
 import type { StepRecord as Step } from '../../src/provision/steps/step-record.js';
+import { changesThePlatform } from '../helpers/sandbox-http.js';
 
 const kafka = inject('kafka');
 const pinot = inject('pinot');
@@ -35,7 +36,8 @@ async function pinotTopic(): Promise<unknown> {
 }
 
 /** Requests that could change the platform; the broker's row count is a query that reads. */
-const changing = () => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET' && !e.path.endsWith('/query/sql'));
+// What changes the platform: the broker's row count is a query, and the plan's validate calls are read-only.
+const changing = () => sandbox.requestLog.of('gateway').filter((e) => changesThePlatform(e) && !e.path.endsWith('/query/sql'));
 
 describe(`a topic change on Pinot ${pinot.version} forces a replacement`, () => {
   it('plans replace with the rows Pinot holds, is refused without --allow-replace with nothing sent, and with it re-makes the table, which consumes the new topic', async () => {

@@ -21,6 +21,34 @@ import { serverText } from '../../text/terminal-text.js';
 import { renderDryRun } from '../shared/dry-run.js';
 import { confirmPrompt } from '../shared/prompts.js';
 import { tableNameArgument } from '../shared/store-questions.js';
+import type { GatewayClient } from '../../gateway/gateway-client.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a resume waits for a pause's consuming segments to commit first. */
+const PAUSE_COMMIT_WAIT_MS = 60_000;
+
+/**
+ * A pause commits the consuming segments before the store stops (its pauseStatus lists those
+ * still committing). Pinot 0.11 resumed in that window made consuming segments for some
+ * partitions only, and the others stayed without one until its hourly repair (seen on the
+ * end-to-end tier): so a resume waits, bounded, until the pause has committed them all, and
+ * then resumes; past the bound it resumes all the same, and says so. A store without the
+ * pause status is not waited for.
+ */
+async function untilPauseCommitted(gateway: GatewayClient, table: string, context: CommandContext): Promise<void> {
+  const deadline = Date.now() + PAUSE_COMMIT_WAIT_MS;
+  for (;;) {
+    const read = await gateway.pauseStatus(table);
+    if (read.kind !== 'found' || read.body.pauseFlag !== true) return;
+    const committing = Array.isArray(read.body.consumingSegments) ? read.body.consumingSegments.length : 0;
+    if (committing === 0) return;
+    if (Date.now() >= deadline) {
+      context.reporter.warn(`table ${table}: ${committing} consuming segments of the pause were still committing after ${PAUSE_COMMIT_WAIT_MS / 1000} s; resuming all the same (dpgw table status ${table} says whether every partition consumes)`);
+      return;
+    }
+    await sleep(1_000);
+  }
+}
 
 type Change = 'pause' | 'resume';
 type ConsumeFrom = 'smallest' | 'largest';
@@ -67,6 +95,7 @@ async function changeConsumption(context: CommandContext<ConsumptionOptions>, gi
     throw new DpgwError('CONFIRMATION_MISMATCH', `the ${change} of table ${table} was not confirmed; nothing was sent`, { hint: `answer yes, or pass --yes: dpgw table ${change} ${table} --yes` });
   }
   const gateway = await context.gateway();
+  if (change === 'resume') await untilPauseCommitted(gateway, table, context);
   const answer = await gateway.changeConsumption(table, change, consumeFrom);
   if (answer.kind === 'not-found') {
     throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}" (${serverText(answer.message)})`, { where: answer.url, hint: 'see the store\'s tables with `dpgw catalog datasets`; nothing changed' });
