@@ -6,7 +6,7 @@ import { DEFAULT_WAIT_RELOAD_SECONDS } from '../../provision/steps/wait-reload.j
 
 export const pushOptions = (command: CommandFor<'push [file]'>, kit: OptionKit) =>
   command
-    .option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing')
+    .option('--dry-run', "compare with what is there (reads, and the store's own checks, which store nothing) and print the request it would send; change nothing")
     .addOption(kit.option('--wait-reload <seconds>', "when the schema gains columns, wait this long for the store to reload the segments of the table of its name (0: send the reload, do not wait)").argParser(kit.seconds).default(DEFAULT_WAIT_RELOAD_SECONDS))
     .option('--force-commit', "after such a reload, commit the table's consuming segments now, so the rows from then on carry the new columns (it makes small segments)");
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;

@@ -98,7 +98,7 @@ async function changeConsumption(context: CommandContext<ConsumptionOptions>, gi
   if (change === 'resume') await untilPauseCommitted(gateway, table, context);
   const answer = await gateway.changeConsumption(table, change, consumeFrom);
   if (answer.kind === 'not-found') {
-    throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}" (${serverText(answer.message)})`, { where: answer.url, hint: 'see the store\'s tables with `dpgw catalog datasets`; nothing changed' });
+    throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}" (${serverText(answer.message)})`, { where: answer.url, hint: 'at a terminal, `dpgw table get` lists the store\'s tables to choose from; nothing changed' });
   }
   if (answer.kind === 'not-exposed') {
     throw new DpgwError('STORE_CONSUMPTION_NOT_EXPOSED', `the gateway does not pass the store's ${change} of consumption on (POST ${answer.url} answered ${serverText(answer.why)}); nothing changed`, {

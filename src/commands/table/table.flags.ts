@@ -26,7 +26,7 @@ export const createOptions = (command: CommandFor<'create'>, kit: OptionKit) =>
     .option('--no-sample-check', "send the table without first holding the topic's messages against the schema")
     .addOption(kit.option('--sample-ignore <column>', 'a column of the schema the sample check passes unjudged (you know the store fills it); repeatable').argParser(repeated))
     .addOption(kit.option('--wait-consuming <seconds>', 'after creating, wait this long for the store to consume every partition (0: do not check)').argParser(kit.seconds).default(60))
-    .option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
+    .option('--dry-run', "compare with what is there (reads, and the store's own checks, which store nothing) and print the request it would send; change nothing");
 export const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => tableOptions(command, kit);
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
