@@ -101,7 +101,8 @@ describe('a topic change forces a replacement', () => {
 
     const text = await dpgw([]);
     expect(text.code).toBe(2);
-    expect(text.stderr).toContain('table track must be replaced (deleted and created anew): the stream topic');
+    // The text says where, as --json does: the data set, then the manifest's table.topic line.
+    expect(text.stderr).toMatch(new RegExp(`^dpgw: track: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:7:\\d+: table track must be replaced \\(deleted and created anew\\): the stream topic`, 'm'));
     expect(changing()).toEqual([]);
   });
 

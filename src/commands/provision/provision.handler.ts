@@ -300,7 +300,11 @@ async function reportRun(context: ProvisionContext, file: string, toWorkflow: To
 function reportProblems(context: ProvisionContext, failed: DataSetResult[], { pruneError, health }: RunEnded, whereOf: (result: DataSetResult) => Where | undefined): void {
   const { reporter } = context;
   if (pruneError) reporter.error(new DpgwError(pruneError.errorCode, `prune: ${pruneError.message}`, { hint: pruneError.hint }), { stdout: false, annotate: false });
-  for (const result of failed) reporter.error(new DpgwError('DATA_SET_FAILED', `${result.dataset}: ${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
+  // Each named by its data set, then where its error was found (a manifest's line, a schema file, a broker), as every other error says it.
+  for (const result of failed) {
+    const where = typeof result.error?.where === 'string' ? `${result.error.where}: ` : '';
+    reporter.error(new DpgwError('DATA_SET_FAILED', `${result.dataset}: ${where}${String(result.error?.message ?? 'failed')}`, { hint: typeof result.error?.hint === 'string' ? result.error.hint : undefined }), { stdout: false, annotate: false });
+  }
   for (const annotation of failedDataSetAnnotations(failed, whereOf)) reporter.annotate(annotation);
   if (health && health.status !== HEALTH_STATUS_UP) {
     reporter.problem(`health check after provisioning: ${health.error ?? `${health.status}; not UP: ${(health.failing ?? []).join(', ')}`}`);
