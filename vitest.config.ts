@@ -6,6 +6,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig({
   define: { __DPGW_VERSION__: JSON.stringify(pkg.version) },
   test: {
+    // The folders each file's dpgw runs used go when the file ends: left behind, they filled the disk.
+    setupFiles: ['test/helpers/remove-made-folders.ts'],
     include: ['test/**/*.test.ts'],
     // The end-to-end tier and the store tier have their own configs (vitest.e2e.config.ts, vitest.store.config.ts).
     exclude: ['test/e2e/**', 'test/store/**', 'node_modules/**'],

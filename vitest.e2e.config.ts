@@ -7,6 +7,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig({
   define: { __DPGW_VERSION__: JSON.stringify(pkg.version) },
   test: {
+    // The folders each file's dpgw runs used go when the file ends: left behind, they filled the disk.
+    setupFiles: ['test/helpers/remove-made-folders.ts'],
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
     maxWorkers: 1,

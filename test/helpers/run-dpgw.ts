@@ -4,7 +4,7 @@
  * no TTY (what a user or a pipeline really sees).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -21,6 +21,18 @@ export interface RunResult {
 }
 
 /** An environment with nothing of the developer's: no DPGW_* variables, private config and cache dirs, no proxies, no colour forcing. */
+/**
+ * The config and cache folders cleanEnv made, removed after each test file: each holds
+ * the code caches a started dpgw writes (megabytes), and left behind over many runs they
+ * filled this machine's disk (60,000 of them, 75 GB, on 2026-11-27).
+ */
+const madeFolders: string[] = [];
+
+/** Removes the folders cleanEnv made so far: after each test file (test/helpers/remove-made-folders.ts). */
+export function removeMadeFolders(): void {
+  for (const folder of madeFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+}
+
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -29,6 +41,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   }
   env.DPGW_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'dpgw-config-'));
   env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), 'dpgw-cache-'));
+  madeFolders.push(env.DPGW_CONFIG_DIR, env.XDG_CACHE_HOME);
   for (const key of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS']) delete env[key];
   return { ...env, ...extra };
 }
