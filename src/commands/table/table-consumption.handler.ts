@@ -24,6 +24,9 @@ import { tableNameArgument } from '../shared/store-questions.js';
 import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** Where to find a table's name after a name the store does not hold (the command and its --dry-run alike). */
+const UNKNOWN_TABLE_HINT = "at a terminal, `dpgw table get` lists the store's tables to choose from";
+
 /** How long a resume waits for a pause's consuming segments to commit first. */
 const PAUSE_COMMIT_WAIT_MS = 60_000;
 
@@ -98,7 +101,7 @@ async function changeConsumption(context: CommandContext<ConsumptionOptions>, gi
   if (change === 'resume') await untilPauseCommitted(gateway, table, context);
   const answer = await gateway.changeConsumption(table, change, consumeFrom);
   if (answer.kind === 'not-found') {
-    throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}" (${serverText(answer.message)})`, { where: answer.url, hint: 'at a terminal, `dpgw table get` lists the store\'s tables to choose from; nothing changed' });
+    throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}" (${serverText(answer.message)})`, { where: answer.url, hint: `${UNKNOWN_TABLE_HINT}; nothing changed` });
   }
   if (answer.kind === 'not-exposed') {
     throw new DpgwError('STORE_CONSUMPTION_NOT_EXPOSED', `the gateway does not pass the store's ${change} of consumption on (POST ${answer.url} answered ${serverText(answer.why)}); nothing changed`, {
@@ -115,7 +118,7 @@ async function changeConsumption(context: CommandContext<ConsumptionOptions>, gi
 async function dryRun(context: CommandContext<ConsumptionOptions>, table: string, request: { method: string; path: string }): Promise<CommandOutput> {
   try {
     const held = await (await context.gateway()).getTable(table);
-    if (held.kind === 'not-found') throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}"`, { where: held.url, hint: 'see the store\'s tables with `dpgw catalog datasets`; nothing was sent' });
+    if (held.kind === 'not-found') throw new DpgwError('TABLE_NOT_FOUND', `the analytics store has no table "${table}"`, { where: held.url, hint: `${UNKNOWN_TABLE_HINT}; nothing was sent` });
   } catch (error) {
     if (!(error instanceof DpgwError) || (error.kind !== 'network' && error.kind !== 'auth')) throw error;
     context.reporter.warn(`dry run: the table was not read, as the gateway could not be (${error.toLine()}); the request is shown as it would be sent`);
