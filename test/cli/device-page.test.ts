@@ -5,9 +5,10 @@
  * for it. Scripts keep the JSON answers (test/cli/grants.test.ts posts as curl does).
  * The same page in a real browser: test/e2e/device-sign-in-browser.test.ts.
  */
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_CLIENT_ID, type Sandbox } from '../../src/sandbox/sandbox.js';
-import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
+import { BIN, cleanEnv, ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { startDpgw } from '../helpers/waiting-dpgw.js';
 
@@ -104,5 +105,34 @@ describe('the device page a person opens', () => {
     expect([script.status, script.headers.get('content-type'), await script.json()]).toEqual([400, 'application/json', { error: 'invalid_code' }]);
     const wrong = await post(sandbox, { user_code: 'BCDF-GHJK', username: 'admin', password: 'nope' }, '*/*');
     expect([wrong.status, await wrong.json()]).toEqual([401, { error: 'invalid_grant', error_description: 'Invalid user credentials' }]);
+  });
+});
+
+describe("dpgw sandbox's banner", () => {
+  /** The built `dpgw sandbox` on free ports, read up to the end of its banner, then stopped as Ctrl-C does. */
+  async function banner(args: string[]): Promise<string> {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', ...args], { env: cleanEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+          if (/made current|export DPGW_DASHBOARD_PASSWORD\n/.test(text)) resolve(text);
+        });
+        void exited.then((code) => reject(new Error(`sandbox exited ${code}: ${text}`)));
+      });
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
+  }
+
+  it('says how to approve a device sign-in and that its state is gone when it stops', async () => {
+    const text = await banner(['--write-profile', 'sbx']);
+    const identity = /^ {2}identity +(\S+)$/m.exec(text)![1]!;
+    expect(text).toContain(`device sign-in: \`dpgw login --grant device --client-id ${DEVICE_CLIENT_ID}\` prints an address (${identity}/device?user_code=…);\n`);
+    expect(text).toContain('  open it in a browser, sign in there as one of the users above with their password, and Approve (or Deny)\n');
+    expect(text).toContain('in memory only: sessions, schemas, tables, topics and their messages are gone when the sandbox stops;\n  the next start begins empty, with new passwords, so sign in again after it\n');
   });
 });
