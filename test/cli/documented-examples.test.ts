@@ -10,14 +10,14 @@
  * The three short tables below are all the runner knows beyond the pages; an entry whose line is no
  * longer on its page fails the test, so they cannot rot.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CTRL_C, ENTER, commandAtTerminal, screen, type Keystrokes } from '../helpers/at-terminal.js';
-import { documentedExamples, type DocumentedExample } from '../helpers/documented-examples.js';
-import { BIN, cleanEnv, ROOT } from '../helpers/run-dpgw.js';
+import { documentedExamples, dpgwOnPath, inSh, type DocumentedExample } from '../helpers/documented-examples.js';
+import { cleanEnv, ROOT } from '../helpers/run-dpgw.js';
 
 /** What the running sandbox printed (and wrote beside its profile), as a reader reads it off the screen. */
 interface SandboxValues {
@@ -126,14 +126,6 @@ function startSandbox(text: string, options: { cwd: string; env: NodeJS.ProcessE
   });
 }
 
-function inSh(text: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile('sh', ['-c', text], { ...options, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0, stdout, stderr }),
-    ),
-  );
-}
-
 /** The last lines of what a failed line wrote, enough to see why. */
 function tail(text: string, lines = 12): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
@@ -151,9 +143,9 @@ it('every shell example of README.md and docs/*.md runs as written, in reading o
   folders.push(root);
   const home = join(root, 'home');
   const workspace = join(root, 'workspace');
-  const bin = join(root, 'bin');
-  for (const folder of [home, workspace, bin]) mkdirSync(folder);
-  symlinkSync(BIN, join(bin, 'dpgw'));
+  for (const folder of [home, workspace]) mkdirSync(folder);
+  const bin = dpgwOnPath();
+  folders.push(bin);
   symlinkSync(join(ROOT, 'examples'), join(workspace, 'examples'));
   const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), PATH: `${bin}:${process.env.PATH}` });
   delete env.DPGW_CONFIG_DIR;

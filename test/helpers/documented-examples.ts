@@ -7,8 +7,11 @@
  * The expected exit is 0 unless the line's own comment starts with `exit N` (`dpgw table status
  * track_unreachable   # exit 6`): the convention docs/README's "How the examples are checked" states.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BIN } from './run-dpgw.js';
 
 export interface DocumentedExample {
   /** The page, relative to the repository: `README.md`, `docs/tables.md`. */
@@ -97,4 +100,20 @@ export function readingOrder(root: string): { pages: string[]; unreached: string
 export function documentedExamples(root: string): { examples: DocumentedExample[]; pages: string[]; unreached: string[] } {
   const { pages, unreached } = readingOrder(root);
   return { examples: pages.flatMap((page) => examplesOf(page, readFileSync(join(root, page), 'utf8'))), pages, unreached };
+}
+
+/** A folder holding `dpgw`, a link to this build, to put first on a line's PATH (`npm link` or `npm install -g` does it for a user). */
+export function dpgwOnPath(): string {
+  const bin = mkdtempSync(join(tmpdir(), 'dpgw-bin-'));
+  symlinkSync(BIN, join(bin, 'dpgw'));
+  return bin;
+}
+
+/** Runs a documented line in `sh`, as a reader's shell does: its exit code (1 when it could not be started or timed out) and its output. */
+export function inSh(text: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile('sh', ['-c', text], { ...options, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0, stdout, stderr }),
+    ),
+  );
 }
