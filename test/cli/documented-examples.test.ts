@@ -11,12 +11,12 @@
  * longer on its page fails the test, so they cannot rot.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CTRL_C, ENTER, commandAtTerminal, screen, type Keystrokes } from '../helpers/at-terminal.js';
-import { documentedExamples, dpgwOnPath, inSh, type DocumentedExample } from '../helpers/documented-examples.js';
+import { documentedExamples, dpgwOnPath, examplesOf, inSh, readingOrder, type DocumentedExample } from '../helpers/documented-examples.js';
 import { cleanEnv, ROOT } from '../helpers/run-dpgw.js';
 
 /** What the running sandbox printed (and wrote beside its profile), as a reader reads it off the screen. */
@@ -181,3 +181,40 @@ it('every shell example of README.md and docs/*.md runs as written, in reading o
   console.log(`documented examples: ${examples.length} on ${pages.length} pages; ran: ${ran}; listed as not runnable here: ${notRunnable}; failed: ${failures.length}`);
   expect(failures.length, `${failures.length} documented examples failed, in reading order (a failure can follow from an earlier one):\n\n${failures.join('\n\n')}\n`).toBe(0);
 }, 900_000);
+
+it('the examples as the runner takes them from a page: continuations joined, a heredoc whole, console lines after `$ `, `# exit N`, other fences skipped; a docs page README links nowhere is named', () => {
+  const page = [
+    '```sh',
+    'dpgw a \\',
+    '  --flag   # exit 7',
+    '',
+    '# a comment line',
+    "cat > f.yaml <<'EOF'",
+    'x: 1',
+    'EOF',
+    'dpgw b   # the exit 2 of another command',
+    '```',
+    '```yaml',
+    'dpgw: not a command',
+    '```',
+    '```console',
+    '$ dpgw c   # exit 6',
+    'output line',
+    '```',
+    '```text',
+    'dpgw synopsis [--x]',
+    '```',
+  ].join('\n');
+  expect(examplesOf('p.md', page)).toEqual([
+    { page: 'p.md', line: 2, text: 'dpgw a \\\n  --flag   # exit 7', expectedExit: 7 },
+    { page: 'p.md', line: 6, text: "cat > f.yaml <<'EOF'\nx: 1\nEOF", expectedExit: 0 },
+    { page: 'p.md', line: 9, text: 'dpgw b   # the exit 2 of another command', expectedExit: 0 },
+    { page: 'p.md', line: 15, text: 'dpgw c   # exit 6', expectedExit: 6 },
+  ]);
+  const root = mkdtempSync(join(tmpdir(), 'dpgw-pages-'));
+  folders.push(root);
+  mkdirSync(join(root, 'docs'));
+  for (const name of ['a.md', 'b.md', 'lost.md']) writeFileSync(join(root, 'docs', name), '');
+  writeFileSync(join(root, 'README.md'), 'see [b](docs/b.md#x), then [a](docs/a.md) and [b again](docs/b.md)');
+  expect(readingOrder(root)).toEqual({ pages: ['README.md', 'docs/b.md', 'docs/a.md'], unreached: ['docs/lost.md'] });
+});
