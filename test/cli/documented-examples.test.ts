@@ -79,11 +79,11 @@ const FILLED: Array<Keyed & { run: (sandbox: SandboxValues, text: string) => str
   { page: 'docs/error-codes.md', text: 'dpgw catalog sources --json     # exit 2 with no gateway set anywhere, and on stdout', run: (_s, text) => `XDG_CONFIG_HOME="$PWD/no-config" ${text}` },
 ];
 
-/** Lines that ask at a terminal, and what a reader types there. */
-const TYPED: Array<Keyed & { steps: (sandbox: SandboxValues) => Keystrokes[] }> = [
+/** Lines that ask at a terminal, and what a reader types there (and the exit that follows, when typing ends the command). */
+const TYPED: Array<Keyed & { steps: (sandbox: SandboxValues) => Keystrokes[]; exit?: number }> = [
   { page: 'README.md', text: 'dpgw login                               # as admin, with the password the sandbox printed', steps: (s) => [{ when: 'Password', keys: `${s.passwords.admin}${ENTER}` }] },
   { page: 'README.md', text: 'dpgw login                                   # asks for the password on a terminal', steps: (s) => [{ when: 'Password', keys: `${s.passwords.admin}${ENTER}` }] },
-  { page: 'docs/tables.md', text: 'dpgw table status track --watch 5     # until Ctrl-C', steps: () => [{ when: 'PARTITION', keys: CTRL_C }] },
+  { page: 'docs/tables.md', text: 'dpgw table status track --watch 5     # until Ctrl-C', steps: () => [{ when: 'PARTITION', keys: CTRL_C }], exit: 130 },
 ];
 
 /** The quick start's sandbox, started in the background; on free ports, as other tests run beside this one. */
@@ -172,14 +172,18 @@ it('every shell example of README.md and docs/*.md runs as written, in reading o
     const typed = TYPED.find((entry) => same(entry, example));
     const text = filled ? filled.run(sandbox, example.text) : example.text;
     const result = typed ? await commandAtTerminal(['sh', '-c', text], { ...options, steps: typed.steps(sandbox), timeoutSeconds: 120 }) : await inSh(text, options);
-    const expected = typed?.steps(sandbox).some((step) => step.keys === CTRL_C) ? 130 : example.expectedExit;
+    const expected = typed?.exit ?? example.expectedExit;
     if (result.code !== expected) {
       const said = typed ? screen(result.stdout) : result.stderr || result.stdout;
-      failures.push(`${where(example)}: exit ${result.code}, the page says ${expected}${expected ? ' (its `# exit N` comment)' : ''}\n  $ ${example.text}\n${tail(said).replace(/^/gm, '  | ')}`);
+      const why = typed?.exit !== undefined ? ' (after the keys TYPED lists)' : expected ? ' (its `# exit N` comment)' : '';
+      // The filled line with the sandbox's secrets masked, as dpgw masks them.
+      const masked = [...Object.values(sandbox.passwords), sandbox.ciSecret].reduce((line, secret) => line.split(secret).join('***'), text);
+      const ranAs = text !== example.text ? `\n  ran as (FILLED): ${masked}` : typed ? '\n  at a terminal (TYPED)' : '';
+      failures.push(`${where(example)}: exit ${result.code}, expected ${expected}${why}\n  $ ${example.text}${ranAs}\n${tail(said).replace(/^/gm, '  | ')}`);
     }
   }
   console.log(`documented examples: ${examples.length} on ${pages.length} pages; ran: ${ran}; listed as not runnable here: ${notRunnable}; failed: ${failures.length}`);
-  expect(failures.length, `${failures.length} documented examples failed, in reading order (a failure can follow from an earlier one):\n\n${failures.join('\n\n')}\n`).toBe(0);
+  expect(failures.length, `${failures.length} problems with the documented examples, in reading order (a failure can follow from an earlier one's):\n\n${failures.join('\n\n')}\n`).toBe(0);
 }, 900_000);
 
 it('the examples as the runner takes them from a page: continuations joined, a heredoc whole, console lines after `$ `, `# exit N`, other fences skipped; a docs page README links nowhere is named', () => {
