@@ -82,7 +82,7 @@ export const ERROR_CODES = {
   DATA_SET_NOT_FOUND: { exit: ExitCode.Usage, meaning: 'the data source offers no data set of that name', next: 'the hint lists what it offers' },
   ENABLEMENT_NOT_FOUND: { exit: ExitCode.Usage, meaning: 'no enablement of that name, or none that holds the data set', next: 'the hint lists the enablements there are' },
   ENABLEMENT_AMBIGUOUS: { exit: ExitCode.Usage, meaning: 'the data set is enabled in several enablements', next: 'choose one with --enablement' },
-  DATA_SET_NOT_ENABLED: { exit: ExitCode.Failure, meaning: 'the data set is not enabled in the catalog', next: 'run `dpgw enable` first' },
+  DATA_SET_NOT_ENABLED: { exit: ExitCode.NotFound, meaning: 'the catalog lists no enabled data set of that name (`catalog show`, and every command that takes --dataset)', next: 'run `dpgw enable` first; a misspelt name gets the nearest enabled one' },
   STORAGE_NOT_LISTED: { exit: ExitCode.Failure, meaning: 'the catalog lists no self link or no default storage for the data set, so its storage cannot be touched', next: 'check the catalog entry of the data set (`dpgw catalog show`)' },
   TOPIC_LABEL_MISSING: { exit: ExitCode.Failure, meaning: 'the data set has no topic label in the catalog', next: 'name the topic with --topic' },
   TOPIC_NOT_READY: { exit: ExitCode.Failure, meaning: 'the data set was enabled, but its topic did not appear within --wait-timeout', next: 'run the same command again later (it is safe to repeat), or raise --wait-timeout' },
