@@ -2,6 +2,7 @@
  * `dpgw table list` and `dpgw schema list` as a user runs them: the built binary against the
  * sandbox, whose tables a manifest (marked) and `table create` (unmarked) made.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -88,5 +89,18 @@ describe('dpgw schema list', () => {
     const json = await dpgw(['schema', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([{ name: 'track', tables: ['track', 'track_by_hand'], owners: [{ name: 'track', named: true }] }]);
     expect(onlyReads(sandbox)).toEqual([]);
+  });
+});
+
+describe('docs/tables.md, "table list and schema list"', () => {
+  it('its example runs as written after the track manifest: the command and the output shown', async () => {
+    const page = readFileSync(join(ROOT, 'docs/tables.md'), 'utf8');
+    const section = page.slice(page.indexOf('## table list and schema list'), page.indexOf('## table status'));
+    const [command, shown] = /```console\n\$ dpgw (.*)\n([^`]*)```/.exec(section)!.slice(1) as [string, string];
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    expect((await spawnDpgw(['provision', MANIFEST], { env })).code).toBe(0);
+    const result = await spawnDpgw(command.split(' '), { env });
+    expect([result.code, result.stdout]).toEqual([0, shown]);
   });
 });
