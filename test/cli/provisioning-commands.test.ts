@@ -326,7 +326,7 @@ describe('finding the data set', () => {
   it('not enabled: names the enable command', async () => {
     const { dpgw } = await setUp();
     const result = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(9);
     expect(result.stderr).toBe('dpgw: --dataset: data set "track" is not enabled: the catalog lists no enabled data set of that name — run `dpgw enable --datasource <source> --dataset track --group <group>` first (it waits for the topic)\n');
   });
 
@@ -334,7 +334,7 @@ describe('finding the data set', () => {
     const { dpgw, enableTrack } = await setUp();
     await enableTrack();
     const result = await dpgw(['table', 'create', '--dataset', 'trak', '--schema', SCHEMA]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(9);
     expect(result.stderr).toBe('dpgw: --dataset: data set "trak" is not enabled: the catalog lists no enabled data set of that name — did you mean "track"?\n');
   });
 
