@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { atTerminal, CTRL_C, DOWN, ENTER, screen } from '../helpers/at-terminal.js';
-import { startRecordingServer } from '../helpers/recording-server.js';
+import { closedPort, startRecordingServer } from '../helpers/recording-server.js';
 import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -33,7 +33,7 @@ describe('dpgw login sets up a profile that lacks settings', () => {
         { when: '"not-a-url" is not a URL', keys: `${CLEAR_LINE}${sandbox.authUrl}${ENTER}` },
         // The realm is offered (Enter takes it); another name is typed over it, and the provider has no such realm.
         { when: 'Realm:', keys: `${CLEAR_LINE}nowhere${ENTER}` },
-        { when: 'What now?', keys: ENTER },
+        { when: 'Enter them again?', keys: ENTER },
         { when: 'Identity provider URL', keys: ENTER },
         { when: 'Realm:', keys: `${CLEAR_LINE}${sandbox.realm}${ENTER}` },
         { when: 'Client id:', keys: `${sandbox.clientId}${ENTER}` },
@@ -132,6 +132,24 @@ describe('dpgw login sets up a profile that lacks settings', () => {
     } finally {
       await provider.close();
     }
+  });
+
+  it('an identity provider that cannot be reached is said, and its URL may be kept', async () => {
+    const env = cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:9' });
+    const unreachable = `http://127.0.0.1:${await closedPort()}`;
+    const result = await atTerminal(['login'], {
+      env,
+      steps: [
+        { when: 'Identity provider URL', keys: `${unreachable}${ENTER}` },
+        { when: 'Realm:', keys: ENTER },
+        { when: 'Enter them again?', keys: `${DOWN}${ENTER}` },
+        { when: 'Client id:', keys: CTRL_C },
+      ],
+    });
+    const text = screen(result.stdout);
+    expect(text).toContain(`cannot read realm data-platform's discovery document at ${unreachable}/auth/realms/data-platform/.well-known/openid-configuration (ECONNREFUSED)`);
+    expect(text).toContain('keep them');
+    expect(result.code).toBe(130);
   });
 
   it('without a terminal, one error names every missing setting with its flag, variable and profile key, and sends nothing', async () => {

@@ -100,14 +100,19 @@ export async function setUpProfile(context: LoginContext, settings: Settings, qu
     if (!('problem' in discovery)) break;
     context.reporter.warn(discovery.problem);
     if (!askAuthUrl && !askRealm) break;
-    const again = await choosePrompt(context, 'What now?', [
+    const again = await choosePrompt(context, 'Enter them again?', [
       { value: true, name: 'enter the identity provider URL and realm again' },
       { value: false, name: 'keep them (the sign-in below says what is wrong)' },
     ]);
     if (!again) break;
   }
   for (const key of ['authUrl', 'realm'] as const) if (answers.has(key)) answer(key, answers.get(key)!);
-  const grantsOffered = discovery && !('problem' in discovery) ? discovery.grants : undefined;
+  let grantsOffered = discovery && !('problem' in discovery) ? discovery.grants : undefined;
+  if (grantsOffered?.length === 0) {
+    // A realm that lists none of dpgw's grants leaves nothing to choose: all three are offered, the sign-in says which the provider refuses.
+    context.reporter.warn(`realm ${current('realm')!}'s discovery document lists none of the grants dpgw signs in with (password, client_credentials, device_code)`);
+    grantsOffered = undefined;
+  }
 
   if (values.clientId.value === undefined) answer('clientId', await askText(context, 'clientId', 'Client id:'));
   const clientId = current('clientId')!;
