@@ -85,7 +85,8 @@ export async function setUpProfile(context: LoginContext, settings: Settings, qu
     questions.answered(flagName(definitionOf(key).flag!), value);
   };
   const current = (key: SettingKey) => answers.get(key) ?? values[key].value;
-  context.reporter.info(`profile "${settings.profile}" does not say where to sign in yet: dpgw asks, then saves the answers to it`);
+  const lacking = PROFILE_SETUP_KEYS.filter((key) => values[key].value === undefined);
+  context.reporter.info(`profile "${settings.profile}" has no ${lacking.join(', ')} yet: dpgw asks, then saves the answers to it`);
 
   if (values.gateway.value === undefined) answer('gateway', await askUrl(context, 'gateway', 'Gateway URL:'));
 

@@ -63,9 +63,11 @@ async function keepIdentityFlags(context: Parameters<HandlerOf<LoginCommand>>[0]
 export const login: HandlerOf<LoginCommand> = async (context) => {
   let settings = await context.settings();
   const questions = new Questions(context);
+  // A grant given wrongly is said before anything is asked.
+  const givenGrant = (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant;
   if (!context.canPrompt) {
     // With no one to ask: every setting the login lacks, in one error, before any request.
-    requireLoginSettings(settings, (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant, context.argv.includes('--no-input'));
+    requireLoginSettings(settings, givenGrant, context.argv.includes('--no-input'));
   } else if (profileNeedsSetup(settings)) {
     settings = await setUpProfile(context, settings, questions);
   }
