@@ -134,7 +134,8 @@ describe('dpgw dashboard', () => {
     expect(rows.stderr).toBe('dpgw: --rows: "0" is not a row count from 1 to 100000 — see `dpgw dashboard --help`\n');
     const noUrl = await spawnDpgw(['dashboard', '--dataset', 'track'], { env: cleanEnv() });
     expect(noUrl.code).toBe(2);
-    expect(noUrl.stderr).toContain('set it with --dashboard-url, or DPGW_DASHBOARD_URL');
+    // Every setting the tool needs that is missing, named at once (not one per run).
+    expect(noUrl.stderr).toContain('3 settings are not set: dashboardUrl (--dashboard-url, DPGW_DASHBOARD_URL, profile key dashboardUrl); dashboardUser (--dashboard-user, DPGW_DASHBOARD_USER, profile key dashboardUser); dashboardPassword');
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
   });
 });

@@ -3,7 +3,7 @@
  * spinner runs or a prompt waits. Signals sent by other processes (SIGINT, SIGTERM as a
  * CI runner cancels): test/cli/provision.test.ts.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
@@ -51,13 +51,14 @@ describe('Ctrl-C at a terminal', () => {
     expect(tokenRequests()).toBe(before);
   });
 
-  it('login at a terminal with no identity provider set: says so before asking for anything', async () => {
+  it('login at a terminal with no identity provider set: asks for it before any user or password; Ctrl-C there saves nothing', async () => {
     const { env } = await setUp();
-    const result = await atTerminal(['login'], { env: { ...env, DPGW_TOKEN: '' }, when: 'Username', keys: CTRL_C, timeoutSeconds: 10 });
+    const result = await atTerminal(['login'], { env: { ...env, DPGW_TOKEN: '' }, when: 'Identity provider URL', keys: CTRL_C, timeoutSeconds: 10 });
     const text = screen(result.stdout);
-    expect(result.code, text).toBe(2);
+    expect(result.code, text).toBe(130);
     expect(text).not.toContain('Username');
-    expect(text).toMatch(/^dpgw: authUrl/m);
+    expect(text).toContain('dpgw: interrupted at the prompt; nothing was sent');
+    expect(existsSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'))).toBe(false);
   });
 
   it('stops health --watch with exit 130', async () => {
