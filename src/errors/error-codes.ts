@@ -24,7 +24,7 @@ export const ERROR_CODES = {
   OUTPUT_EXISTS: { exit: ExitCode.Usage, meaning: 'a file dpgw would write (--output, init\'s files) exists, empty or not (access-control render: and differs from what it would write)', next: 'pass --force to replace it, or choose another file' },
   OUTPUT_IS_LINK: { exit: ExitCode.Usage, meaning: 'a file dpgw would write (--output, --report, init\'s files, config.yaml, a cache) is a symbolic link: dpgw never writes through one', next: 'remove the link; --force, where the command has it, replaces the link itself, never its target' },
   CONFIRMATION_REQUIRED: { exit: ExitCode.Usage, meaning: 'a deletion, or a pause or resume of a table\'s consumption, needs confirmation, and there is no terminal to ask on', next: 'pass --yes to go ahead without asking; nothing was sent' },
-  CONFIRMATION_MISMATCH: { exit: ExitCode.Usage, meaning: 'the name typed at the prompt is not the name to delete or replace, or a prune, pause or resume was not confirmed', next: 'run it again and type the name as shown (or answer yes); nothing was deleted or changed' },
+  CONFIRMATION_MISMATCH: { exit: ExitCode.Usage, meaning: 'the name typed at the prompt is not the name to delete or replace, or a provision plan, a prune, pause or resume was not confirmed', next: 'run it again and type the name as shown (or answer yes); nothing was deleted or changed' },
   USAGE_ERROR: { exit: ExitCode.Usage, meaning: 'the command cannot run as given (a general usage error)', next: 'the message and hint say what to change' },
   // Settings and config.yaml.
   SETTING_MISSING: { exit: ExitCode.Usage, meaning: 'a setting the command needs is set nowhere', next: 'set it with its flag, variable or `dpgw config set`, as the hint says' },
