@@ -54,6 +54,10 @@ describe('dpgw provision at a terminal', () => {
     const result = await atTerminal(['provision', manifest, '--wait-consuming', '0'], { env, when: QUESTION, keys: 'y\\r', timeoutSeconds: 60 });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(0);
+    // Asked once, after the plan and before the run's first line.
+    expect(text.split(QUESTION).length).toBeGreaterThan(1);
+    expect(text.indexOf('POST table track (new)')).toBeLessThan(text.indexOf(QUESTION));
+    expect(text.indexOf(QUESTION)).toBeLessThan(text.indexOf('done: changes made'));
     expect(sandbox.store.tables.has('track')).toBe(true);
     // Converged: no question, and the run says nothing changed.
     const again = await atTerminal(['provision', manifest, '--wait-consuming', '0'], { env, steps: [], timeoutSeconds: 60 });
