@@ -27,7 +27,7 @@ async function setUp(options: SandboxOptions = {}) {
 describe('Ctrl-C at a terminal', () => {
   it('stops provision while the spinner runs: the steps under way finish, none start, exit 130 with a true summary', async () => {
     const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
-    const result = await atTerminal(['provision', manifest, '--concurrency', '1'], { env, when: 'provisioning: 1/3 done', keys: CTRL_C });
+    const result = await atTerminal(['provision', manifest, '--concurrency', '1', '--yes'], { env, when: 'provisioning: 1/3 done', keys: CTRL_C });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(130);
     expect(text).toContain('interrupted (SIGINT): finishing the steps under way');
