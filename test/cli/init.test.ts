@@ -85,8 +85,10 @@ describe('dpgw init, unattended', () => {
     const folder = newFolder();
     const refused = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP], env);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("missing --schema <file>, --from-messages <file> — cannot read a sample of vessel's topic: vessel is not enabled yet");
-    expect(refused.stderr).toContain('dpgw enable --datasource mock-data-library --dataset vessel --group <group>');
+    expect(refused.stderr).toContain("missing --schema <file>, --from-messages <file>, --infer-at-first-run — cannot read a sample of vessel's topic: vessel is not enabled yet");
+    // The groups given are in the line to run, not asked for again as a placeholder.
+    expect(refused.stderr).toContain(`dpgw enable --datasource mock-data-library --dataset vessel --group ${TRACK_GROUP}) and run init again`);
+    expect(refused.stderr).not.toContain('<group>');
     expect(existsSync(folder)).toBe(false);
 
     const written = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP, '--from-messages', 'examples/track/track-messages.jsonl', '--metric', 'asset'], env);
@@ -181,7 +183,7 @@ describe('dpgw init, guided at a terminal', () => {
     });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(0);
-    expect(text).toContain("warning: cannot read a sample of vessel's topic: vessel is not enabled yet, so it has no topic (to read it, stop here and enable it first: dpgw enable --datasource mock-data-library --dataset vessel --group <group>)");
+    expect(text).toContain(`warning: cannot read a sample of vessel's topic: vessel is not enabled yet, so it has no topic (to read it, stop here and enable it first: dpgw enable --datasource mock-data-library --dataset vessel --group ${TRACK_GROUP})`);
     expect(text).toContain(`same without questions: dpgw init ${folder} --datasource mock-data-library --dataset vessel --enablement vessel --group ${TRACK_GROUP} --from-messages examples/track/track-messages.jsonl --table vessel --retention-days 7`);
     expect(text).not.toContain('plan: nothing was sent');
     expect(parse(readFileSync(join(folder, 'provision.yaml'), 'utf8')).dataSets[0]).toMatchObject({ dataset: 'vessel', enablement: 'vessel', groups: [TRACK_GROUP] });

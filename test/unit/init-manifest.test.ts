@@ -8,8 +8,7 @@ const manifest: InitManifest = {
   dataSet: 'yes',
   enablement: { value: 'on', exists: false, chosenBecause: "default: the data set's name" },
   groups: ['null', 'track-readers'],
-  schemaFile: 'schema.yaml',
-  schemaFrom: 'inferred from 200 messages of topic evil\ngroups: [intruders]\r\ndataSets: []',
+  schema: { file: 'schema.yaml', from: 'inferred from 200 messages of topic evil\ngroups: [intruders]\r\ndataSets: []' },
   table: { value: 'true' },
   retentionDays: { value: 7, chosenBecause: 'default' },
 };
