@@ -8,6 +8,7 @@
 import { isMap, isSeq, type Node } from 'yaml';
 import { commentAfter, yamlFileDocument, yamlFileText } from '../output/yaml-file.js';
 import type { InferSettings } from '../provision/manifest.js';
+import { EDITOR_SCHEMA_LINE } from '../provision/manifest-schema-file.js';
 
 /** A value of the manifest and, when dpgw chose it, why (written as its comment). */
 export interface Chosen<T> {
@@ -44,6 +45,7 @@ export function initManifestText(manifest: InitManifest, manifestPath: string): 
   const schema = 'infer' in manifest.schema ? { infer: manifest.schema.infer } : manifest.schema.file;
   const entry = { datasource: manifest.dataSource, dataset: manifest.dataSet, enablement: manifest.enablement.value, ...(manifest.groups.length > 0 ? { groups: manifest.groups } : {}), schema, table };
   const document = yamlFileDocument({ version: 1, ...(manifest.name !== undefined ? { name: manifest.name } : {}), dataSets: [entry] }, [
+    EDITOR_SCHEMA_LINE,
     `Provisions data set ${manifest.dataSet} of ${manifest.dataSource}; written by \`dpgw init\`.`,
     inferred ? 'Review it, then (the plan shows the inferred schema once the data set is enabled):' : 'Review it and the schema, then:',
     `  dpgw provision ${manifestPath} --plan    shows what the run would change`,

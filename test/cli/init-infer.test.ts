@@ -28,7 +28,7 @@ describe('dpgw init --infer-at-first-run', () => {
     // Nothing read from the topic, nothing sent.
     expect(written.stderr).not.toContain('cannot read a sample');
     expect(sandbox.requestLog.of('gateway').filter((r) => r.method !== 'GET')).toEqual([]);
-    expect(readdirSync(folder)).toEqual(['provision.yaml']);
+    expect(readdirSync(folder).sort()).toEqual(['provision-manifest.schema.json', 'provision.yaml']);
     const text = readFileSync(join(folder, 'provision.yaml'), 'utf8');
     expect(parse(text).dataSets[0]).toEqual({ datasource: 'mock-data-library', dataset: 'vessel', enablement: 'vessel', groups: [TRACK_GROUP], schema: { infer: { sample: 50, metrics: ['asset'] } }, table: { name: 'vessel', retentionDays: 7 } });
     expect(text).toMatch(/^ {6}infer: \{ sample: 50, metrics: \[ asset \] \} {2}# inferred by the first run from the topic, once it has enabled the data set$/m);

@@ -36,7 +36,7 @@ describe('dpgw init, unattended', () => {
     const result = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--no-input'], env);
     expect(result.code, result.stderr).toBe(0);
     expect(mutations()).toBe(before);
-    expect(readdirSync(folder).sort()).toEqual(['provision.yaml', 'schema.yaml']);
+    expect(readdirSync(folder).sort()).toEqual(['provision-manifest.schema.json', 'provision.yaml', 'schema.yaml']);
     const manifestText = readFileSync(join(folder, 'provision.yaml'), 'utf8');
     // Its name: is the folder's, given (not left to the path), so its tables are provably its own and it may --prune.
     expect(parse(manifestText)).toEqual({
@@ -211,7 +211,7 @@ describe('dpgw init, guided at a terminal', () => {
     expect(text).toContain('placed  (LONG: epoch milliseconds, 2025-11-24 to 2025-11-24)');
     expect(text).toContain('day  (STRING: dates as text (yyyy-MM-dd), 2025-11-10 to 2025-11-19)');
     expect(text).toContain('--time-column day');
-    const schemaFile = readdirSync(folder).find((file) => file !== 'provision.yaml')!;
+    const schemaFile = readdirSync(folder).find((file) => file.endsWith('.yaml') && file !== 'provision.yaml')!;
     const schema = parse(readFileSync(join(folder, schemaFile), 'utf8'));
     expect(schema.dateTimeFieldSpecs).toEqual([expect.objectContaining({ name: 'day', dataType: 'STRING', format: expect.stringContaining('SIMPLE_DATE_FORMAT') })]);
   });

@@ -5,7 +5,7 @@
  * topic) and writes two files, provision.yaml and the schema, never replacing either
  * without --force; the platform is changed by the plan it points to, not by init.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -25,6 +25,7 @@ import { loadSchema } from '../../olap/load-schema.js';
 import { startProgress } from '../../output/progress.js';
 import { textTable } from '../../output/text-table.js';
 import { loadManifest, type InferSettings } from '../../provision/manifest.js';
+import { MANIFEST_SCHEMA_FILE, manifestSchemaText } from '../../provision/manifest-schema-file.js';
 import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 import { FILLED_TIME_COLUMN, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
 import { sampleFiles, type Sampled } from '../../schema-inference/sample-messages.js';
@@ -54,7 +55,11 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   refuseConflictingSchemaFlags(options);
   // Refused before any question: nothing asked is lost to a file that is there already.
   const schemaTarget = options.inferAtFirstRun === true ? undefined : options.schema === undefined ? join(folder, INIT_SCHEMA_FILE) : copiedSchemaPath(folder, resolve(io.cwd, options.schema));
-  refuseToReplace([manifestFile, ...(schemaTarget !== undefined ? [schemaTarget] : [])], options.force === true, io.cwd);
+  // The manifest's JSON Schema beside it (its first line points editors at it): one the same as this dpgw's is kept as it is.
+  const editorSchema = join(folder, MANIFEST_SCHEMA_FILE);
+  checkOutputFile(editorSchema, { force: options.force === true, existing: 'replace' });
+  const editorSchemaCurrent = existingText(editorSchema) === manifestSchemaText();
+  refuseToReplace([manifestFile, ...(schemaTarget !== undefined ? [schemaTarget] : []), ...(editorSchemaCurrent ? [] : [editorSchema])], options.force === true, io.cwd);
 
   const questions = new Questions(context);
   const { dataSource, dataSet } = await offeredDataSetFlags(questions, context, options);
@@ -91,10 +96,11 @@ export const init: HandlerOf<InitCommand> = async (context) => {
     retentionDays: { value: Number(retention.value), chosenBecause: retention.chosenBecause },
     ...(nameProblem('manifest', basename(resolve(folder))) === undefined ? { name: basename(resolve(folder)) } : {}),
   };
-  await writeManifest(manifestFile, initManifestText(manifest, shownManifest), schemaFile, options.force === true);
+  if (!editorSchemaCurrent) await writeOutputFile(editorSchema, manifestSchemaText(), 0o644, { force: options.force === true });
+  await writeManifest(manifestFile, initManifestText(manifest, shownManifest), [...(schemaFile?.written === true ? [schemaFile.path] : []), ...(editorSchemaCurrent ? [] : [editorSchema])], options.force === true);
 
   const shownSchema = schemaFile === undefined ? undefined : shownPath(io.cwd, schemaFile.path);
-  reporter.success(`wrote ${shownManifest}${schemaFile?.written === true ? ` and ${shownSchema}` : ''}`);
+  reporter.success(`wrote ${shownManifest}${schemaFile?.written === true ? ` and ${shownSchema}` : ''}${editorSchemaCurrent ? '' : `, and ${MANIFEST_SCHEMA_FILE} beside it for editors`}`);
   const planCommand = `dpgw provision ${shellWord(shownManifest)} --plan`;
   reporter.next(planCommand);
   const data = { folder: shownPath(io.cwd, folder), manifest: shownManifest, ...(shownSchema !== undefined ? { schema: shownSchema } : { schemaInfer: manifest.schema }), dataSource, dataSet, enablement: enablement.value, groups, table: table.value, retentionDays: Number(retention.value), next: planCommand };
@@ -140,12 +146,12 @@ async function chooseRetention(context: Context, questions: Questions): Promise<
   );
 }
 
-/** The manifest written after its schema: a failure removes the schema init wrote, so it leaves neither. */
-async function writeManifest(manifestFile: string, text: string, schemaFile: { path: string; written: boolean } | undefined, force: boolean): Promise<void> {
+/** The manifest written after its schema and the JSON Schema: a failure removes the files init wrote, so it leaves none. */
+async function writeManifest(manifestFile: string, text: string, writtenBefore: readonly string[], force: boolean): Promise<void> {
   try {
     await writeOutputFile(manifestFile, text, 0o644, { force });
   } catch (error) {
-    if (schemaFile?.written === true) await rm(schemaFile.path, { force: true });
+    for (const file of writtenBefore) await rm(file, { force: true });
     throw cannotWrite(manifestFile, error);
   }
   // The manifest as provision reads it: what init writes must load without a problem.
@@ -330,6 +336,15 @@ async function writeSchema(folder: string, source: SchemaSource, schema: Analyti
 /** Where a schema file given from elsewhere is copied (beside the manifest, under its own name); undefined when it lies in the folder already. */
 function copiedSchemaPath(folder: string, given: string): string | undefined {
   return dirname(given) === folder ? undefined : join(folder, basename(given));
+}
+
+/** A file's text, or undefined when there is none (nor when it is a link: --force replaces the link, never reads through it). */
+function existingText(file: string): string | undefined {
+  try {
+    return lstatSync(file).isFile() ? readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A path as the user would type it from where they are. */
