@@ -42,7 +42,7 @@ describe('dpgw init --infer-at-first-run', () => {
     expect(sandbox.store.tables.get('vessel')?.definition.segmentsConfig.schemaName).toBe('vessel');
   });
 
-  it('beside --schema or --from-messages: refused, exit 2, nothing written', async () => {
+  it('beside --schema or --from-messages: refused, exit 2, nothing written; --table and --time-column go into the infer block', async () => {
     const sandbox = await sandboxes.start();
     const env = await adminPipelineEnv(sandbox);
     const folder = newFolder();
@@ -50,6 +50,11 @@ describe('dpgw init --infer-at-first-run', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^dpgw: --infer-at-first-run: give one of --from-messages, --infer-at-first-run, not both/m);
     expect(existsSync(folder)).toBe(false);
+
+    // A table named otherwise names the schema the run infers, as init names a schema it infers itself.
+    const named = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP, '--infer-at-first-run', '--table', 'vessel_live', '--time-column', 'time', '--no-input'], env);
+    expect(named.code, named.stderr).toBe(0);
+    expect(parse(readFileSync(join(folder, 'provision.yaml'), 'utf8')).dataSets[0]).toMatchObject({ schema: { infer: { name: 'vessel_live', timeColumn: 'time' } }, table: { name: 'vessel_live' } });
   });
 
   it('at a terminal, for a data set not enabled: offered beside the two files, and the command line printed carries it', async () => {
