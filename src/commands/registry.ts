@@ -17,6 +17,7 @@ import { health } from './health/health.command.js';
 import { init } from './init/init.command.js';
 import { login } from './login/login.command.js';
 import { logout } from './logout/logout.command.js';
+import { manifest } from './manifest/manifest.command.js';
 import { provision } from './provision/provision.command.js';
 import { sandbox } from './sandbox/sandbox.command.js';
 import { schema } from './schema/schema.command.js';
@@ -24,4 +25,4 @@ import { storage } from './storage/storage.command.js';
 import { table } from './table/table.command.js';
 import { verify } from './verify/verify.command.js';
 
-export const COMMANDS: readonly Definition[] = [login, logout, auth, init, enable, schema, table, catalog, storage, health, accessControl, verify, dashboard, provision, exportCommand, sandbox, completion, config];
+export const COMMANDS: readonly Definition[] = [login, logout, auth, init, enable, schema, table, catalog, storage, health, accessControl, verify, dashboard, provision, exportCommand, manifest, sandbox, completion, config];

@@ -21,6 +21,7 @@ import { manifestSchema } from '../provision/manifest.js';
 import { MASK } from '../secrets/redaction.js';
 import { checkedSchemaYaml } from '../schema-inference/schema-text.js';
 import { yamlFileDocument, yamlFileText } from '../output/yaml-file.js';
+import { EDITOR_SCHEMA_LINE, MANIFEST_SCHEMA_FILE, manifestSchemaText } from '../provision/manifest-schema-file.js';
 import { closestMatch } from '../text/closest-match.js';
 import { plural } from '../text/plural.js';
 import { quotedServerText, serverText } from '../text/terminal-text.js';
@@ -78,7 +79,7 @@ export interface ExportResult {
   leftOut: LeftOutTable[];
   /** The manifest marks the store's tables carry (read ones only: --table narrows them), sorted: what --manifest can name. */
   marks: string[];
-  /** Every file to write, relative to the output folder: the schema files, then the manifest (written last, so it never names a missing file). */
+  /** Every file to write, relative to the output folder: the schema files, the manifest's JSON Schema, then the manifest (written last, so it never names a missing file). */
   files: Array<{ name: string; text: string }>;
 }
 
@@ -154,7 +155,8 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   // A name a manifest gave is written as name:; one it took from its folder is kept only by a folder of that name.
   const name = mark?.named ? mark.name : undefined;
   const markNotKept = mark !== undefined && !mark.named && mark.name !== request.folderName ? mark.name : undefined;
-  if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, settings, name) });
+  // The manifest's JSON Schema beside it, which its first line points editors at.
+  if (tables.length) files.push({ name: MANIFEST_SCHEMA_FILE, text: manifestSchemaText() }, { name: MANIFEST_FILE, text: manifestText(tables, settings, name) });
   const marks = [...new Set(outcomes.flatMap((outcome) => (outcome?.mark !== undefined ? [outcome.mark] : [])))].sort();
   return { exported: tables, ...(name !== undefined ? { name } : {}), ...(markNotKept !== undefined ? { markNotKept } : {}), settings, leftOut, marks, files };
 }
@@ -396,6 +398,7 @@ export function manifestText(exported: ExportedTable[], settings: Partial<Record
     };
   });
   const document = yamlFileDocument({ version: 1, ...(manifestName !== undefined ? { name: manifestName } : {}), ...(Object.keys(settings).length ? { settings } : {}), dataSets: entries }, [
+    EDITOR_SCHEMA_LINE,
     'Written by `dpgw export`: the tables as the platform holds them. While they stay so,',
     '`dpgw provision provision.yaml --plan --detailed-exitcode` exits 0 (no changes).',
   ]);

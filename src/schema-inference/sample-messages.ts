@@ -86,6 +86,14 @@ export async function sampleTopic(options: ReadTopicOptions, also?: MessageObser
       hint: 'the table decodes JSON objects; check what the producers write to the topic',
     });
   }
-  const read = inference.messages + skipped.length;
-  return { inference, skipped, described: `${plural(inference.messages, 'message')} of topic ${options.topic}${read < options.limit ? ' (all it held)' : ''}` };
+  return { inference, skipped, described: topicSampleText(options.topic, inference.messages, skipped.length, options.limit) };
+}
+
+/**
+ * The one way a sample of a topic is told, by `init`, `schema infer --dataset`, a manifest's inferred schema and the
+ * sample check alike: the JSON object messages read (those skipped are not counted), and whether they were all the
+ * topic held (fewer records than the limit were there to read).
+ */
+export function topicSampleText(topic: string, messages: number, skipped: number, limit: number): string {
+  return `${plural(messages, 'message')} of topic ${topic}${messages + skipped < limit ? ' (all it held)' : ''}`;
 }

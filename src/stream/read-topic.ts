@@ -135,15 +135,26 @@ function readOnlyConsumer(kafka: typeof KafkaModule, options: ReadTopicOptions):
   });
 }
 
-/** Where each partition's read starts and ends: from its earliest offset, or (`latest`) its share of the limit before its end. */
+/**
+ * Where each partition's read starts and ends: from its earliest offset, or (`latest`) its share of the limit before
+ * its end. A partition holding less than its share gives the rest to the others, so a `latest` sample holds as many
+ * messages as an `earliest` one (the limit, or all the topic holds): an even split read 197 of a 200-message topic.
+ */
 function startingCursors(options: ReadTopicOptions, partitions: ReadonlyArray<{ leader: number }>, offsets: { earliest: readonly bigint[]; latest: readonly bigint[] }): PartitionCursor[] {
-  const perPartition = BigInt(Math.ceil(options.limit / Math.max(1, partitions.length)));
-  return partitions.map((p, partition) => {
-    const start = offsets.earliest[partition] ?? 0n;
-    const end = offsets.latest[partition] ?? 0n;
-    const fromEnd = end - perPartition > start ? end - perPartition : start;
-    return { partition, leader: p.leader, next: options.from === 'latest' ? fromEnd : start, end };
+  const bounds = partitions.map((p, partition) => ({ partition, leader: p.leader, start: offsets.earliest[partition] ?? 0n, end: offsets.latest[partition] ?? 0n }));
+  if (options.from !== 'latest') return bounds.map(({ partition, leader, start, end }) => ({ partition, leader, next: start, end }));
+  const shares = new Map<number, bigint>();
+  let left = BigInt(options.limit);
+  // The smallest partitions first: what each cannot take passes to the larger ones after it.
+  const smallestFirst = [...bounds].sort((a, b) => (a.end - a.start < b.end - b.start ? -1 : a.end - a.start > b.end - b.start ? 1 : 0));
+  smallestFirst.forEach(({ partition, start, end }, at) => {
+    const partitionsLeft = BigInt(smallestFirst.length - at);
+    const share = (left + partitionsLeft - 1n) / partitionsLeft;
+    const taken = end - start < share ? end - start : share;
+    shares.set(partition, taken);
+    left -= taken;
   });
+  return bounds.map(({ partition, leader, end }) => ({ partition, leader, next: end - shares.get(partition)!, end }));
 }
 
 /** One Fetch to each leader, for its open partitions, side by side. */

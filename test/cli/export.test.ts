@@ -97,9 +97,9 @@ describe('dpgw export', () => {
     // Export reads only, and the schema the two tables share once.
     expect(changing().length).toBe(before);
     expect(context.sandbox.requestLog.of('gateway').slice(logged).filter((e) => e.path === '/api/internal/olap/schemas/track')).toHaveLength(1);
-    expect(result.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrote .*track\.schema\.yaml$/), expect.stringMatching(/^wrote .*vessel_positions\.schema\.yaml$/), expect.stringMatching(/^wrote .*provision\.yaml$/)]);
+    expect(result.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrote .*track\.schema\.yaml$/), expect.stringMatching(/^wrote .*vessel_positions\.schema\.yaml$/), expect.stringMatching(/^wrote .*provision-manifest\.schema\.json$/), expect.stringMatching(/^wrote .*provision\.yaml$/)]);
     expect(result.stderr).not.toContain('warning');
-    expect(readdirSync(out).sort()).toEqual(['provision.yaml', 'track.schema.yaml', 'vessel_positions.schema.yaml']);
+    expect(readdirSync(out).sort()).toEqual(['provision-manifest.schema.json', 'provision.yaml', 'track.schema.yaml', 'vessel_positions.schema.yaml']);
 
     const manifest = parseYaml(readFileSync(join(out, 'provision.yaml'), 'utf8'));
     // name: only to keep the mark the tables carry, where provision marks them (#33 §2): else its plan would re-mark them.
@@ -162,7 +162,7 @@ describe('dpgw export', () => {
     const result = await dpgw(['export', '-o', out, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const document = JSON.parse(result.stdout);
-    expect(document.files).toEqual([join(out, 'track.schema.yaml'), join(out, 'vessel_positions.schema.yaml'), join(out, 'provision.yaml')]);
+    expect(document.files).toEqual([join(out, 'track.schema.yaml'), join(out, 'vessel_positions.schema.yaml'), join(out, 'provision-manifest.schema.json'), join(out, 'provision.yaml')]);
     expect(document.tables).toEqual([
       { table: 'track', schema: 'track', schemaFile: 'track.schema.yaml', datasource: 'mock-data-library', dataset: 'track', enablement: 'track', topic: 'mock-data-library.track.track' },
       { table: 'vessel_positions', schema: 'track', schemaFile: 'vessel_positions.schema.yaml', datasource: 'mock-data-library', dataset: 'vessel', enablement: 'fleet', topic: 'mock-data-library.fleet.vessel' },
@@ -183,7 +183,7 @@ describe('dpgw export', () => {
     const byTable = await dpgw(['export', '-o', join(out, 'track'), '--table', 'track', '--json']);
     expect(byTable.code, byTable.stderr).toBe(0);
     expect(JSON.parse(byTable.stdout).tables.map((t: { table: string }) => t.table)).toEqual(['track']);
-    expect(readdirSync(join(out, 'track')).sort()).toEqual(['provision.yaml', 'track.schema.yaml']);
+    expect(readdirSync(join(out, 'track')).sort()).toEqual(['provision-manifest.schema.json', 'provision.yaml', 'track.schema.yaml']);
 
     const both = await dpgw(['export', '-o', join(out, 'both'), '--table', 'track', '--table', 'vessel_positions', '--json']);
     expect(JSON.parse(both.stdout).tables).toHaveLength(2);
@@ -232,6 +232,11 @@ describe('dpgw export', () => {
     expect(result.stdout + result.stderr).not.toContain(sandbox.stream.password);
     for (const file of readdirSync(out)) {
       const text = readFileSync(join(out, file), 'utf8');
+      // The manifest's JSON Schema names the keys (clientSecret, streamPassword), no value: the file the package ships.
+      if (file === 'provision-manifest.schema.json') {
+        expect(text).toBe(readFileSync(join(ROOT, 'docs/provision-manifest.schema.json'), 'utf8'));
+        continue;
+      }
       expect(text, file).not.toContain(sandbox.stream.password);
       expect(text, file).not.toMatch(/password|secret|token/i);
     }

@@ -36,7 +36,7 @@ describe('dpgw init, unattended', () => {
     const result = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--no-input'], env);
     expect(result.code, result.stderr).toBe(0);
     expect(mutations()).toBe(before);
-    expect(readdirSync(folder).sort()).toEqual(['provision.yaml', 'schema.yaml']);
+    expect(readdirSync(folder).sort()).toEqual(['provision-manifest.schema.json', 'provision.yaml', 'schema.yaml']);
     const manifestText = readFileSync(join(folder, 'provision.yaml'), 'utf8');
     // Its name: is the folder's, given (not left to the path), so its tables are provably its own and it may --prune.
     expect(parse(manifestText)).toEqual({
@@ -85,8 +85,10 @@ describe('dpgw init, unattended', () => {
     const folder = newFolder();
     const refused = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP], env);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("missing --schema <file>, --from-messages <file> — cannot read a sample of vessel's topic: vessel is not enabled yet");
-    expect(refused.stderr).toContain('dpgw enable --datasource mock-data-library --dataset vessel --group <group>');
+    expect(refused.stderr).toContain("missing --schema <file>, --from-messages <file>, --infer-at-first-run — cannot read a sample of vessel's topic: vessel is not enabled yet");
+    // The groups given are in the line to run, not asked for again as a placeholder.
+    expect(refused.stderr).toContain(`dpgw enable --datasource mock-data-library --dataset vessel --group ${TRACK_GROUP}) and run init again`);
+    expect(refused.stderr).not.toContain('<group>');
     expect(existsSync(folder)).toBe(false);
 
     const written = await runInProcess(['init', folder, '--datasource', 'mock-data-library', '--dataset', 'vessel', '--group', TRACK_GROUP, '--from-messages', 'examples/track/track-messages.jsonl', '--metric', 'asset'], env);
@@ -181,7 +183,7 @@ describe('dpgw init, guided at a terminal', () => {
     });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(0);
-    expect(text).toContain("warning: cannot read a sample of vessel's topic: vessel is not enabled yet, so it has no topic (to read it, stop here and enable it first: dpgw enable --datasource mock-data-library --dataset vessel --group <group>)");
+    expect(text).toContain(`warning: cannot read a sample of vessel's topic: vessel is not enabled yet, so it has no topic (to read it, stop here and enable it first: dpgw enable --datasource mock-data-library --dataset vessel --group ${TRACK_GROUP})`);
     expect(text).toContain(`same without questions: dpgw init ${folder} --datasource mock-data-library --dataset vessel --enablement vessel --group ${TRACK_GROUP} --from-messages examples/track/track-messages.jsonl --table vessel --retention-days 7`);
     expect(text).not.toContain('plan: nothing was sent');
     expect(parse(readFileSync(join(folder, 'provision.yaml'), 'utf8')).dataSets[0]).toMatchObject({ dataset: 'vessel', enablement: 'vessel', groups: [TRACK_GROUP] });
@@ -209,7 +211,7 @@ describe('dpgw init, guided at a terminal', () => {
     expect(text).toContain('placed  (LONG: epoch milliseconds, 2025-11-24 to 2025-11-24)');
     expect(text).toContain('day  (STRING: dates as text (yyyy-MM-dd), 2025-11-10 to 2025-11-19)');
     expect(text).toContain('--time-column day');
-    const schemaFile = readdirSync(folder).find((file) => file !== 'provision.yaml')!;
+    const schemaFile = readdirSync(folder).find((file) => file.endsWith('.yaml') && file !== 'provision.yaml')!;
     const schema = parse(readFileSync(join(folder, schemaFile), 'utf8'));
     expect(schema.dateTimeFieldSpecs).toEqual([expect.objectContaining({ name: 'day', dataType: 'STRING', format: expect.stringContaining('SIMPLE_DATE_FORMAT') })]);
   });

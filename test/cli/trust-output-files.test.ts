@@ -137,8 +137,8 @@ describe('dpgw export --output DIR', () => {
 });
 
 describe('dpgw init DIR', () => {
-  it('a link in the folder (provision.yaml, schema.yaml): exit 2 in one line before anything is asked or read, the victim untouched', async () => {
-    for (const name of ['provision.yaml', 'schema.yaml']) {
+  it('a link in the folder (provision.yaml, schema.yaml, the JSON Schema for editors): exit 2 in one line before anything is asked or read, the victim untouched', async () => {
+    for (const name of ['provision.yaml', 'schema.yaml', 'provision-manifest.schema.json']) {
       const { checkout, victim } = checkoutWithVictim();
       const link = committedLink(checkout, name, victim);
       // No gateway that answers: the refusal comes before any request.

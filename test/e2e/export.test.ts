@@ -45,7 +45,7 @@ describe(`dpgw export from Pinot ${pinot.version}`, () => {
     const exported = await spawnDpgw(['export', '--output', out, '--table', TABLE, '--json'], { env });
     expect(exported.code, exported.stderr).toBe(0);
     expect(JSON.parse(exported.stdout)).toMatchObject({ tables: [{ table: TABLE, schema: TABLE, dataset: 'track', enablement: ENABLEMENT, datasource: 'mock-data-library' }], leftOut: [] });
-    expect(readdirSync(out).sort()).toEqual(['provision.yaml', `${TABLE}.schema.yaml`]);
+    expect(readdirSync(out).sort()).toEqual(['provision-manifest.schema.json', 'provision.yaml', `${TABLE}.schema.yaml`]);
     expect(parseYaml(readFileSync(join(out, 'provision.yaml'), 'utf8')).dataSets).toEqual([
       // The table's name is its schema's (the default), so the export leaves it out.
       { datasource: 'mock-data-library', dataset: 'track', enablement: ENABLEMENT, groups: ['track-readers'], schema: `${TABLE}.schema.yaml`, table: { retentionDays: 30 } },

@@ -8,8 +8,7 @@ const manifest: InitManifest = {
   dataSet: 'yes',
   enablement: { value: 'on', exists: false, chosenBecause: "default: the data set's name" },
   groups: ['null', 'track-readers'],
-  schemaFile: 'schema.yaml',
-  schemaFrom: 'inferred from 200 messages of topic evil\ngroups: [intruders]\r\ndataSets: []',
+  schema: { file: 'schema.yaml', from: 'inferred from 200 messages of topic evil\ngroups: [intruders]\r\ndataSets: []' },
   table: { value: 'true' },
   retentionDays: { value: 7, chosenBecause: 'default' },
 };
@@ -22,7 +21,8 @@ describe('initManifestText', () => {
       dataSets: [{ datasource: 'mock-data-library', dataset: 'yes', enablement: 'on', groups: ['null', 'track-readers'], schema: 'schema.yaml', table: { name: 'true', retentionDays: 7 } }],
     });
     expect(text).toMatch(/^ {4}schema: schema\.yaml {2}# inferred from 200 messages of topic evil\uFFFDgroups: \[intruders\]\uFFFD\uFFFDdataSets: \[\]$/m);
-    expect(text.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(6);
+    expect(text.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(7);
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./provision-manifest.schema.json');
   });
 
   it('comments only what dpgw chose: a value the user gave has none', () => {

@@ -17,6 +17,7 @@ export const initOptions = (command: CommandFor<'init [dir]'>, kit: OptionKit) =
       .option('--metric <column...>', 'integer columns to make metrics (decimals are metrics already)')
       .option('--schema <file>', "take the schema from this file instead of the topic's messages")
       .option('--from-messages <file>', "infer the schema from this file of messages (JSON Lines or a JSON array) instead of the topic's")
+      .option('--infer-at-first-run', "write schema: { infer } instead of a schema file: the first run infers it from the topic once it has enabled the data set (for one not enabled yet)")
       .addOption(kit.option('--sample <n>', "messages of the topic (or the file) to infer from").argParser(kit.wholeNumber(1, 10_000, 'sample')).default(DEFAULT_TOPIC_SAMPLE))
       .option('--force', 'replace provision.yaml and the schema file in the folder'),
     ['brokerList', 'streamUser', 'streamPassword'],

@@ -5,7 +5,7 @@
  * topic) and writes two files, provision.yaml and the schema, never replacing either
  * without --force; the platform is changed by the plan it points to, not by init.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -24,7 +24,9 @@ import { nameProblem, requireName } from '../../names/platform-names.js';
 import { loadSchema } from '../../olap/load-schema.js';
 import { startProgress } from '../../output/progress.js';
 import { textTable } from '../../output/text-table.js';
-import { loadManifest } from '../../provision/manifest.js';
+import { loadManifest, type InferSettings } from '../../provision/manifest.js';
+import { MANIFEST_SCHEMA_FILE, manifestSchemaText } from '../../provision/manifest-schema-file.js';
+import { DEFAULT_TOPIC_SAMPLE } from '../../schema-inference/sample-size.js';
 import { FILLED_TIME_COLUMN, InferenceError, type InferredType } from '../../schema-inference/infer-schema.js';
 import { sampleFiles, type Sampled } from '../../schema-inference/sample-messages.js';
 import { checkedSchemaYaml } from '../../schema-inference/schema-text.js';
@@ -40,8 +42,11 @@ import { Questions } from '../shared/questions.js';
 
 type Context = ContextOf<InitCommand>;
 
-/** Where the schema comes from: a file as it is (checked as `schema validate` checks it), or messages to infer it from. */
-type SchemaSource = { file: string; schema: AnalyticsSchema } | { sampled: Sampled };
+/**
+ * Where the schema comes from: a file as it is (checked as `schema validate` checks it), messages to infer it from,
+ * or the topic at the first run (`schema: { infer: … }`: the manifest's own inference, once the run has enabled the data set).
+ */
+type SchemaSource = { file: string; schema: AnalyticsSchema } | { sampled: Sampled } | { inferAtFirstRun: true };
 
 export const init: HandlerOf<InitCommand> = async (context) => {
   const { options, reporter, io } = context;
@@ -49,8 +54,12 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   const manifestFile = join(folder, INIT_MANIFEST_FILE);
   refuseConflictingSchemaFlags(options);
   // Refused before any question: nothing asked is lost to a file that is there already.
-  const schemaTarget = options.schema === undefined ? join(folder, INIT_SCHEMA_FILE) : copiedSchemaPath(folder, resolve(io.cwd, options.schema));
-  refuseToReplace([manifestFile, ...(schemaTarget !== undefined ? [schemaTarget] : [])], options.force === true, io.cwd);
+  const schemaTarget = options.inferAtFirstRun === true ? undefined : options.schema === undefined ? join(folder, INIT_SCHEMA_FILE) : copiedSchemaPath(folder, resolve(io.cwd, options.schema));
+  // The manifest's JSON Schema beside it (its first line points editors at it): one the same as this dpgw's is kept as it is.
+  const editorSchema = join(folder, MANIFEST_SCHEMA_FILE);
+  checkOutputFile(editorSchema, { force: options.force === true, existing: 'replace' });
+  const editorSchemaCurrent = existingText(editorSchema) === manifestSchemaText();
+  refuseToReplace([manifestFile, ...(schemaTarget !== undefined ? [schemaTarget] : []), ...(editorSchemaCurrent ? [] : [editorSchema])], options.force === true, io.cwd);
 
   const questions = new Questions(context);
   const { dataSource, dataSet } = await offeredDataSetFlags(questions, context, options);
@@ -60,11 +69,11 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   requireName('enablement', enablement.value, 'the catalog');
   const groups = await chooseGroups(context, questions, enablement);
 
-  const source = await schemaSource(context, questions, gateway, dataSource, dataSet, enablement);
+  const source = await schemaSource(context, questions, gateway, { dataSource, dataSet, enablement, groups });
   // A schema given as a file names the table, as `table create` takes the schema's name; an inferred one is named after the table.
   const tableDefault = 'file' in source ? { value: source.schema.schemaName, because: "default: the schema's name" } : { value: dataSet, because: "default: the data set's name" };
   const table = await chosenValue(questions, '--table <name>', options.table, tableDefault, (fallback) => textPrompt(context, 'Table name:', { default: fallback, check: (typed) => nameProblem('table', typed) }));
-  const schema = 'file' in source ? undefined : await inferredSchema(context, questions, source.sampled, table.value);
+  const schema = 'sampled' in source ? await inferredSchema(context, questions, source.sampled, table.value) : undefined;
   const retention = await chooseRetention(context, questions);
   questions.done();
 
@@ -72,26 +81,29 @@ export const init: HandlerOf<InitCommand> = async (context) => {
   await mkdir(folder, { recursive: true }).catch((error: unknown) => {
     throw cannotWrite(folder, error);
   });
-  const schemaFile = await writeSchema(folder, source, schema, options.force === true, io.cwd);
+  const schemaFile = 'inferAtFirstRun' in source ? undefined : await writeSchema(folder, source, schema, options.force === true, io.cwd);
   const shownManifest = shownPath(io.cwd, manifestFile);
   const manifest: InitManifest = {
     dataSource,
     dataSet,
     enablement,
     groups,
-    schemaFile: relative(folder, schemaFile.path).split(sep).join('/'),
-    schemaFrom: 'file' in source ? `from ${source.file}` : `inferred from ${source.sampled.described}; review it`,
+    schema:
+      schemaFile === undefined
+        ? { infer: inferAtFirstRun(options, table.value, dataSet) }
+        : { file: relative(folder, schemaFile.path).split(sep).join('/'), from: 'file' in source ? `from ${source.file}` : `inferred from ${(source as { sampled: Sampled }).sampled.described}; review it` },
     table,
     retentionDays: { value: Number(retention.value), chosenBecause: retention.chosenBecause },
     ...(nameProblem('manifest', basename(resolve(folder))) === undefined ? { name: basename(resolve(folder)) } : {}),
   };
-  await writeManifest(manifestFile, initManifestText(manifest, shownManifest), schemaFile, options.force === true);
+  if (!editorSchemaCurrent) await writeOutputFile(editorSchema, manifestSchemaText(), 0o644, { force: options.force === true });
+  await writeManifest(manifestFile, initManifestText(manifest, shownManifest), [...(schemaFile?.written === true ? [schemaFile.path] : []), ...(editorSchemaCurrent ? [] : [editorSchema])], options.force === true);
 
-  const shownSchema = shownPath(io.cwd, schemaFile.path);
-  reporter.success(`wrote ${shownManifest}${schemaFile.written ? ` and ${shownSchema}` : ''}`);
+  const shownSchema = schemaFile === undefined ? undefined : shownPath(io.cwd, schemaFile.path);
+  reporter.success(`wrote ${shownManifest}${schemaFile?.written === true ? ` and ${shownSchema}` : ''}${editorSchemaCurrent ? '' : `, and ${MANIFEST_SCHEMA_FILE} beside it for editors`}`);
   const planCommand = `dpgw provision ${shellWord(shownManifest)} --plan`;
   reporter.next(planCommand);
-  const data = { folder: shownPath(io.cwd, folder), manifest: shownManifest, schema: shownSchema, dataSource, dataSet, enablement: enablement.value, groups, table: table.value, retentionDays: Number(retention.value), next: planCommand };
+  const data = { folder: shownPath(io.cwd, folder), manifest: shownManifest, ...(shownSchema !== undefined ? { schema: shownSchema } : { schemaInfer: manifest.schema }), dataSource, dataSet, enablement: enablement.value, groups, table: table.value, retentionDays: Number(retention.value), next: planCommand };
   if (context.canPrompt && !reporter.options.json && (await confirmPrompt(context, 'Run the plan now?', true))) {
     const exitCode = await context.runCommandLine(['provision', shownManifest, '--plan', ...globalFlagWords(context.argv)]);
     return { data, printed: true, exitCode };
@@ -101,8 +113,12 @@ export const init: HandlerOf<InitCommand> = async (context) => {
 
 /** --schema gives a schema as it is: the flags that find or shape an inferred one are refused beside it. */
 function refuseConflictingSchemaFlags(options: Context['options']): void {
-  if (options.schema !== undefined && options.fromMessages !== undefined) {
-    throw new DpgwError('CONFLICTING_ARGUMENTS', 'give --schema or --from-messages, not both', { where: '--from-messages', hint: '--schema takes the schema as it is; --from-messages infers one' });
+  const sources = [options.schema !== undefined && '--schema', options.fromMessages !== undefined && '--from-messages', options.inferAtFirstRun === true && '--infer-at-first-run'].filter((flag) => flag !== false);
+  if (sources.length > 1) {
+    throw new DpgwError('CONFLICTING_ARGUMENTS', `give one of ${sources.join(', ')}, not ${sources.length === 2 ? 'both' : 'all'}`, {
+      where: sources[1],
+      hint: '--schema takes the schema as it is; --from-messages infers one from a file; --infer-at-first-run leaves it to the first run, from the topic',
+    });
   }
   if (options.schema !== undefined && (options.metric !== undefined || options.timeColumn !== undefined)) {
     throw new DpgwError('CONFLICTING_ARGUMENTS', `${options.metric !== undefined ? '--metric' : '--time-column'} shapes an inferred schema, and --schema gives one`, { where: options.metric !== undefined ? '--metric' : '--time-column', hint: 'edit the schema file instead, or infer it (drop --schema)' });
@@ -130,12 +146,12 @@ async function chooseRetention(context: Context, questions: Questions): Promise<
   );
 }
 
-/** The manifest written after its schema: a failure removes the schema init wrote, so it leaves neither. */
-async function writeManifest(manifestFile: string, text: string, schemaFile: { path: string; written: boolean }, force: boolean): Promise<void> {
+/** The manifest written after its schema and the JSON Schema: a failure removes the files init wrote, so it leaves none. */
+async function writeManifest(manifestFile: string, text: string, writtenBefore: readonly string[], force: boolean): Promise<void> {
   try {
     await writeOutputFile(manifestFile, text, 0o644, { force });
   } catch (error) {
-    if (schemaFile.written) await rm(schemaFile.path, { force: true });
+    for (const file of writtenBefore) await rm(file, { force: true });
     throw cannotWrite(manifestFile, error);
   }
   // The manifest as provision reads it: what init writes must load without a problem.
@@ -187,13 +203,18 @@ async function chooseEnablement(context: Context, questions: Questions, gateway:
   return { value: dataSet, exists: named !== undefined, groups: named?.enablement.groups ?? [], chosenBecause: "default: the data set's name" };
 }
 
-/** --schema, --from-messages, else the topic's latest messages; when the topic cannot be read, a file asked for at a terminal, or what to pass. */
-async function schemaSource(context: Context, questions: Questions, gateway: GatewayClient, dataSource: string, dataSet: string, enablement: Chosen<string>): Promise<SchemaSource> {
+/**
+ * --schema, --from-messages, --infer-at-first-run, else the topic's latest messages; when the topic cannot be read, one of
+ * the three chosen at a terminal, or what to pass (the `dpgw enable` line with the flags given, not placeholders for them).
+ */
+async function schemaSource(context: Context, questions: Questions, gateway: GatewayClient, chosen: { dataSource: string; dataSet: string; enablement: Chosen<string> & { exists: boolean }; groups: readonly string[] }): Promise<SchemaSource> {
   const { options, reporter, io } = context;
+  const { dataSource, dataSet, enablement } = chosen;
   const fromFile = async (file: string): Promise<SchemaSource> => ({ file, schema: await loadSchema(resolve(io.cwd, file), (line) => reporter.warn(line)) });
   const fromMessages = async (file: string): Promise<SchemaSource> => ({ sampled: await sampleFiles([resolve(io.cwd, file)], io.stdin as Readable, options.sample) });
   if (options.schema !== undefined) return fromFile(options.schema);
   if (options.fromMessages !== undefined) return fromMessages(options.fromMessages);
+  if (options.inferAtFirstRun === true) return { inferAtFirstRun: true };
   const settings = await context.settings();
   const progress = startProgress(reporter, io, `reading the latest messages of ${dataSet}'s topic`);
   let sample;
@@ -216,17 +237,37 @@ async function schemaSource(context: Context, questions: Questions, gateway: Gat
     reporter.info(`read ${sample.sampled.described}`);
     return { sampled: sample.sampled };
   }
-  const enableFirst = `dpgw enable --datasource ${shellWord(dataSource)} --dataset ${shellWord(dataSet)}${enablement.value !== dataSet ? ` --enablement ${shellWord(enablement.value)}` : ''} --group <group>`;
+  // An existing enablement keeps its groups; a new one needs the groups given (or asked for) here.
+  const groupWords = enablement.exists ? '' : ` --group ${chosen.groups.length > 0 ? chosen.groups.map(shellWord).join(' ') : '<group>'}`;
+  const enableFirst = `dpgw enable --datasource ${shellWord(dataSource)} --dataset ${shellWord(dataSet)}${enablement.value !== dataSet ? ` --enablement ${shellWord(enablement.value)}` : ''}${groupWords}`;
   if (!questions.canAsk) {
-    throw questions.missing(['--schema <file>', '--from-messages <file>'], `cannot read a sample of ${dataSet}'s topic: ${sample.unreadable}; pass one of them${sample.notEnabled ? `, or enable it first (${enableFirst}) and run init again` : ''}`);
+    throw questions.missing(['--schema <file>', '--from-messages <file>', '--infer-at-first-run'], `cannot read a sample of ${dataSet}'s topic: ${sample.unreadable}; pass one of them${sample.notEnabled ? `, or enable it first (${enableFirst}) and run init again` : ''}`);
   }
   reporter.warn(`cannot read a sample of ${dataSet}'s topic: ${sample.unreadable}${sample.notEnabled ? ` (to read it, stop here and enable it first: ${enableFirst})` : ''}`);
-  const kind = await choosePrompt<'schema' | 'messages'>(context, 'Take the schema from:', [
+  const kind = await choosePrompt<'schema' | 'messages' | 'infer'>(context, 'Take the schema from:', [
     { value: 'schema', name: 'a schema file (--schema)' },
     { value: 'messages', name: 'a file of messages to infer it from, JSON Lines (--from-messages)' },
+    { value: 'infer', name: 'the topic, inferred by the first run after enabling it (--infer-at-first-run)' },
   ]);
+  if (kind === 'infer') {
+    questions.answeredSwitch('--infer-at-first-run');
+    return { inferAtFirstRun: true };
+  }
   const file = await questions.flag(kind === 'schema' ? '--schema <file>' : '--from-messages <file>', undefined, () => (kind === 'schema' ? askSchemaFile(context) : askMessagesFile(context)));
   return kind === 'schema' ? fromFile(file) : fromMessages(file);
+}
+
+/**
+ * The manifest's `schema: { infer: … }`: the flags that shape an inferred schema written into it (the sample only when
+ * not the default), and the schema named after the table, as init names a schema it infers itself.
+ */
+function inferAtFirstRun(options: Context['options'], table: string, dataSet: string): InferSettings {
+  return {
+    ...(options.sample !== DEFAULT_TOPIC_SAMPLE ? { sample: options.sample } : {}),
+    ...(table !== dataSet ? { name: table } : {}),
+    ...(options.timeColumn !== undefined ? { timeColumn: options.timeColumn } : {}),
+    ...(options.metric !== undefined && options.metric.length > 0 ? { metrics: options.metric } : {}),
+  };
 }
 
 /** The inferred columns shown, the time column and metrics chosen (flags, questions or the inference's own choice), the schema built. */
@@ -295,6 +336,15 @@ async function writeSchema(folder: string, source: SchemaSource, schema: Analyti
 /** Where a schema file given from elsewhere is copied (beside the manifest, under its own name); undefined when it lies in the folder already. */
 function copiedSchemaPath(folder: string, given: string): string | undefined {
   return dirname(given) === folder ? undefined : join(folder, basename(given));
+}
+
+/** A file's text, or undefined when there is none (nor when it is a link: --force replaces the link, never reads through it). */
+function existingText(file: string): string | undefined {
+  try {
+    return lstatSync(file).isFile() ? readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A path as the user would type it from where they are. */

@@ -81,6 +81,11 @@ export class Questions {
     this.answeredFlags.push(longName(flag), value);
   }
 
+  /** A flag without a value (`--infer-at-first-run`) the answer to a question stands for. */
+  answeredSwitch(flag: string): void {
+    this.answeredFlags.push(longName(flag));
+  }
+
   /** A positional argument (`<file>`): as given, else asked for. */
   async operand(name: string, given: string | undefined, ask: () => Promise<string>): Promise<string> {
     if (given !== undefined) return given;

@@ -10,7 +10,7 @@ import type { Where } from '../../errors/source-location.js';
 import { judgedText, MessageFit, notJudgedWarning, type FitReport, type MissingColumn } from '../../schema-inference/message-fit.js';
 import { schemaColumns } from '../../olap/schema-validation.js';
 import { closestMatch } from '../../text/closest-match.js';
-import { observeTopic } from '../../schema-inference/sample-messages.js';
+import { observeTopic, topicSampleText } from '../../schema-inference/sample-messages.js';
 import { EmptyTopic } from '../../stream/read-topic.js';
 import type { StreamConnection } from '../../stream/stream-connection.js';
 import { plural } from '../../text/plural.js';
@@ -35,7 +35,7 @@ export interface SampleIgnore {
 }
 
 /** `pending`: columns added to the store's schema that no sampled message carries yet (a warning, not a refusal). */
-export type SampleOutcome = { kind: 'fit'; report: FitReport; pending: string[] } | { kind: 'misfit'; report: FitReport; error: DpgwError } | { kind: 'skipped'; why: string };
+export type SampleOutcome = { kind: 'fit'; report: FitReport; pending: string[]; described: string } | { kind: 'misfit'; report: FitReport; error: DpgwError } | { kind: 'skipped'; why: string };
 
 /**
  * Reads the sample and holds it against the schema; a refusal of the brokers (not their absence) is thrown.
@@ -47,9 +47,10 @@ export async function checkSample(check: SampleCheck, topic: string, schema: Ana
   checkIgnored(ignore, schema);
   // Each column judged as the store fills it for this table: its stream config and ingestion (complex types, transforms, aggregations).
   const fit = new MessageFit(schema, table, { ignore: ignore?.columns });
+  let skipped: number;
   try {
     // The latest messages: what the producers send now, not what they sent when the topic began.
-    await observeTopic({ ...check.stream, topic, limit: check.limit, timeoutMs: check.timeoutMs, from: 'latest' }, fit);
+    skipped = (await observeTopic({ ...check.stream, topic, limit: check.limit, timeoutMs: check.timeoutMs, from: 'latest' }, fit)).length;
   } catch (error) {
     if (error instanceof EmptyTopic) return { kind: 'skipped', why: error.message };
     if (check.mode === 'auto' && error instanceof DpgwError && error.errorCode === 'STREAM_UNREACHABLE') return { kind: 'skipped', why: error.toLine() };
@@ -59,7 +60,7 @@ export async function checkSample(check: SampleCheck, topic: string, schema: Ana
   if (whole.messages === 0) return { kind: 'skipped', why: `none of the first messages of topic ${topic} is a JSON object` };
   const pending = whole.missing.filter((m) => adding.includes(m.column) && m.because === undefined).map((m) => m.column);
   const report = { ...whole, missing: whole.missing.filter((m) => !pending.includes(m.column)) };
-  if (report.missing.length === 0 && report.mistyped.length === 0) return { kind: 'fit', report, pending };
+  if (report.missing.length === 0 && report.mistyped.length === 0) return { kind: 'fit', report, pending, described: topicSampleText(topic, whole.messages, skipped, check.limit) };
   return { kind: 'misfit', report, error: misfitError(report, topic, schema.schemaName, table.tableName, where) };
 }
 
@@ -106,11 +107,11 @@ function pendingWarning(pending: readonly string[], schemaName: string): string 
   return `no sampled message carries ${pending.length === 1 ? 'column' : 'columns'} ${columns} yet, added to schema ${schemaName}: ${pending.length === 1 ? 'it holds its' : 'they hold their'} default until the producers send ${pending.length === 1 ? 'it' : 'them'} (check the name against the messages' fields)`;
 }
 
-/** The reason of a check that held: how many messages fit, and the fields not stored. */
-function fitReason(report: FitReport, topic: string, schemaName: string): string {
+/** The reason of a check that held: the sample (told as `init` and `schema infer` tell it), and the fields not stored. */
+function fitReason(report: FitReport, described: string, schemaName: string): string {
   const judged = judgedText(report.judged);
   const extra = report.extra.length ? `; not stored (the schema lacks them): ${report.extra.map(serverText).join(', ')}` : '';
-  return `${plural(report.messages, 'sampled message')} of topic ${topic} fit schema ${schemaName}${judged ? `; ${judged}` : ''}${extra}`;
+  return `${described} fit schema ${schemaName}${judged ? `; ${judged}` : ''}${extra}`;
 }
 
 /** What a sample step says when the check is off and no reason was given. */
@@ -141,7 +142,7 @@ export async function applySample(check: SampleCheck | undefined, topic: string,
   if (outcome.kind === 'misfit') throw outcome.error;
   if (outcome.kind === 'skipped') return { skippedBecause: outcome.why, record: { step: 'sample', action: 'skipped', status: 'skipped', reason: `not checked: ${outcome.why}` } };
   const warnings = [notJudgedWarning(outcome.report.judged), pendingWarning(outcome.pending, schema.schemaName)].filter((w) => w !== undefined);
-  return { ...(warnings.length ? { warning: `${schema.schemaName}: ${warnings.join('; ')}` } : {}), record: { step: 'sample', action: 'check', status: 'passed', reason: fitReason(outcome.report, topic, schema.schemaName), facts: { messages: outcome.report.messages } } };
+  return { ...(warnings.length ? { warning: `${schema.schemaName}: ${warnings.join('; ')}` } : {}), record: { step: 'sample', action: 'check', status: 'passed', reason: fitReason(outcome.report, outcome.described, schema.schemaName), facts: { messages: outcome.report.messages } } };
 }
 
 /** The plan's step: the check itself runs (it only reads); a misfit is refused, and blocks the schema and table. */
@@ -159,5 +160,5 @@ export async function planSample(check: SampleCheck | undefined, off: string, to
   if (outcome.kind === 'misfit') return { step: 'sample', action: 'refused', reason: outcome.error.message };
   if (outcome.kind === 'skipped') return { step: 'sample', action: 'skipped', reason: `would be skipped: ${outcome.why}` };
   const warnings = [notJudgedWarning(outcome.report.judged), pendingWarning(outcome.pending, schema.schemaName)].filter((w) => w !== undefined);
-  return { step: 'sample', action: 'check', reason: [fitReason(outcome.report, topic, schema.schemaName), ...warnings].join('; '), facts: { messages: outcome.report.messages } };
+  return { step: 'sample', action: 'check', reason: [fitReason(outcome.report, outcome.described, schema.schemaName), ...warnings].join('; '), facts: { messages: outcome.report.messages } };
 }
