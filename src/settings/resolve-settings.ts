@@ -37,6 +37,8 @@ export interface SettingsInput {
   env: NodeJS.ProcessEnv;
   /** A provision manifest's settings (by profile key), between the environment and the profile. */
   manifest?: { profile?: { value: string; location: string }; settings: Map<string, { value: string; location: string }> };
+  /** A profile named but not in config.yaml is taken as one with no values yet (`dpgw login` at a terminal sets it up), not refused. */
+  newProfile?: boolean;
 }
 
 export async function resolveSettings(input: SettingsInput): Promise<Settings> {
@@ -44,8 +46,8 @@ export async function resolveSettings(input: SettingsInput): Promise<Settings> {
   return resolveWithConfig(input, config);
 }
 
-export function resolveWithConfig({ flags, env, manifest }: SettingsInput, config: ConfigValues): Settings {
-  const { profile, source: profileSource } = chooseProfile(flags, env, config, manifest?.profile);
+export function resolveWithConfig({ flags, env, manifest, newProfile }: SettingsInput, config: ConfigValues): Settings {
+  const { profile, source: profileSource } = chooseProfile(flags, env, config, manifest?.profile, newProfile);
   const profileValues = config.profiles.get(profile);
 
   const values = {} as Record<SettingKey, ResolvedSetting>;
@@ -76,7 +78,7 @@ export function resolveWithConfig({ flags, env, manifest }: SettingsInput, confi
   return { profile, profileSource, config, values };
 }
 
-function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigValues, fromManifest?: { value: string; location: string }): { profile: string; source: SettingSource } {
+function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, config: ConfigValues, fromManifest?: { value: string; location: string }, newProfile = false): { profile: string; source: SettingSource } {
   let chosen: { profile: string; source: SettingSource };
   if (typeof flags.profile === 'string' && flags.profile !== '') chosen = { profile: flags.profile, source: { kind: 'flag', name: '--profile' } };
   else if (nonEmpty(env.DPGW_PROFILE)) chosen = { profile: env.DPGW_PROFILE!, source: { kind: 'env', name: 'DPGW_PROFILE' } };
@@ -85,7 +87,7 @@ function chooseProfile(flags: Record<string, unknown>, env: NodeJS.ProcessEnv, c
   else return { profile: DEFAULT_PROFILE, source: { kind: 'default' } };
   if (chosen.source.kind !== 'profile') checkProfileName(chosen.profile, whereGiven(chosen.source));
 
-  if (!config.profiles.has(chosen.profile)) {
+  if (!config.profiles.has(chosen.profile) && !newProfile) {
     throw new DpgwError('PROFILE_NOT_FOUND', `unknown profile "${chosen.profile}" (from ${describeSource(chosen.source)})`, { where: config.path, hint: unknownProfileHint(chosen.profile, config, env) });
   }
   return chosen;

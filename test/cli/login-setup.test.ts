@@ -107,6 +107,35 @@ describe('dpgw login sets up a profile that lacks settings', () => {
     expect(config).not.toContain('gateway:');
   });
 
+  it('dpgw --profile NAME login at a terminal sets up a profile config.yaml does not have yet, says it is new and which exist, and saves it there', async () => {
+    const sandbox = await sandboxes.start();
+    const env = cleanEnv({ DPGW_AUTH_URL: sandbox.authUrl, DPGW_REALM: sandbox.realm });
+    writeFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), `profiles:\n  dev:\n    gateway: ${sandbox.gatewayUrl}\n`, { mode: 0o600 });
+    const result = await atTerminal(['--profile', 'staging', 'login', '--no-color'], {
+      env,
+      timeoutSeconds: 20,
+      steps: [
+        { when: 'Gateway URL:', keys: `${sandbox.gatewayUrl}${ENTER}` },
+        { when: 'Client id:', keys: `dpgw-cli${ENTER}` },
+        { when: 'How do you sign in?', keys: `${DOWN}${DOWN}${ENTER}` },
+        { when: 'have a secret', keys: ENTER },
+        { when: 'to sign in, open', keys: CTRL_C },
+      ],
+    });
+    const text = screen(result.stdout);
+    expect(text).toContain('profile "staging" is new (config.yaml has "dev")');
+    const config = readFileSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'), 'utf8');
+    expect(config).toMatch(/ {2}staging:\n {4}gateway: http/);
+    expect(config).toContain('grant: device');
+    // Any other command still refuses a profile config.yaml lacks; so does a login with no one to ask.
+    const other = await spawnDpgw(['--profile', 'stagin', 'catalog', 'sources'], { env });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('unknown profile "stagin"');
+    const piped = await spawnDpgw(['--profile', 'prod', 'login'], { env });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('unknown profile "prod"');
+  });
+
   it("shows the grants the realm's discovery document does not list, but offers only those it lists", async () => {
     const discoveryPath = '/auth/realms/small/.well-known/openid-configuration';
     const provider = await startRecordingServer({

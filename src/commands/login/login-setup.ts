@@ -73,6 +73,16 @@ export function requireLoginSettings(settings: Settings, grant: Grant, noInput: 
 type Discovery = { grants: readonly Grant[] | undefined } | { problem: string };
 
 /**
+ * The line before the first question. A new profile is said as such, with the ones there are: a misspelt --profile
+ * is seen before anything is saved (Ctrl-C leaves config.yaml as it was).
+ */
+function setupOpening(settings: Settings, lacking: readonly SettingKey[]): string {
+  if (settings.config.profiles.has(settings.profile)) return `profile "${settings.profile}" has no ${lacking.join(', ')} yet: dpgw asks, then saves the answers to it`;
+  const known = [...settings.config.profiles.keys()].map((name) => `"${name}"`);
+  return `profile "${settings.profile}" is new (${known.length ? `config.yaml has ${known.join(', ')}` : 'config.yaml has no profile yet'}): dpgw asks for its settings, then saves them to it`;
+}
+
+/**
  * Asks for the profile's missing settings, saves them to config.yaml, and returns the settings resolved again with
  * them (the answers are then the profile's, as the next command will read them). The questions record their flags, for
  * the command line that does the same without questions.
@@ -86,7 +96,7 @@ export async function setUpProfile(context: LoginContext, settings: Settings, qu
   };
   const current = (key: SettingKey) => answers.get(key) ?? values[key].value;
   const lacking = PROFILE_SETUP_KEYS.filter((key) => values[key].value === undefined);
-  context.reporter.info(`profile "${settings.profile}" has no ${lacking.join(', ')} yet: dpgw asks, then saves the answers to it`);
+  context.reporter.info(setupOpening(settings, lacking));
 
   if (values.gateway.value === undefined) answer('gateway', await askUrl(context, 'gateway', 'Gateway URL:'));
 

@@ -3,7 +3,7 @@ import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { DpgwError } from '../../errors/dpgw-error.js';
 import { registerSecret } from '../../secrets/redaction.js';
 import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '../../settings/config-file.js';
-import { describeSource, type Settings } from '../../settings/resolve-settings.js';
+import { describeSource, resolveSettings, type Settings } from '../../settings/resolve-settings.js';
 import { definitionOf, flagName, SIGN_IN_KEYS } from '../../settings/setting-definitions.js';
 import { serverText } from '../../text/terminal-text.js';
 import type { Grant } from '../../auth/grants.js';
@@ -61,7 +61,9 @@ async function keepIdentityFlags(context: Parameters<HandlerOf<LoginCommand>>[0]
 }
 
 export const login: HandlerOf<LoginCommand> = async (context) => {
-  let settings = await context.settings();
+  // At a terminal a profile named but not yet in config.yaml is set up here (`dpgw --profile staging login`), as
+  // `aws configure --profile` does; every other command, and a login with no one to ask, refuses an unknown profile.
+  let settings = context.canPrompt ? await resolveSettings({ flags: context.options as Record<string, unknown>, env: context.io.env, newProfile: true }) : await context.settings();
   const questions = new Questions(context);
   // A grant given wrongly is said before anything is asked.
   const givenGrant = (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant;
