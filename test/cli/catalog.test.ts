@@ -65,11 +65,32 @@ describe('dpgw catalog', () => {
     onlyGets();
   });
 
-  it('--json is the catalog\'s own records, one document; filters narrow it', async () => {
+  it('--json is the catalog\'s own records, one document, each with its data source, enablement, groups and topic; filters narrow it', async () => {
     const { dpgw, sandbox, env } = await setUp();
-    const all = JSON.parse((await dpgw(['catalog', 'datasets', '--json'])).stdout);
-    const direct = (await call('GET', `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`, { token: env.DPGW_TOKEN })).body;
-    expect(all).toEqual(direct);
+    const before = sandbox.requestLog.of('gateway').length;
+    const all = JSON.parse((await dpgw(['catalog', 'datasets', '--json'])).stdout) as Array<Record<string, unknown>>;
+    // What the listing cost: the data sources (2), each one's enablements (2), one listing of the data sets — no request per data set.
+    expect(sandbox.requestLog.of('gateway').slice(before).map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      'GET /api/v2/catalog/datasources',
+      'GET /api/v2/catalog/datasources/all/enablements/all/datasets',
+      ...sandbox.catalog.listDataSources().map((source) => `GET /api/v2/catalog/datasources/${source.id}/enablements`),
+    ].sort());
+    const direct = (await call('GET', `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`, { token: env.DPGW_TOKEN })).body as Array<Record<string, unknown>>;
+    // The catalog's own record, whole, and what the table's columns show beside it.
+    expect(all.map(({ dataSource: _source, enablement: _enablement, topic: _topic, ...record }) => record)).toEqual(direct);
+    const source = sandbox.catalog.listDataSources().find((s) => s.name === 'mock-data-library')!;
+    expect(all.map(({ name, dataSource, enablement, topic }) => ({ name, dataSource, enablement, topic }))).toEqual(
+      [
+        ['track', 'track', [TRACK_GROUP]],
+        ['track', 'track-analysts', ['analysts']],
+        ['vessel', 'vessel', [TRACK_GROUP]],
+      ].map(([name, enablementName, groups]) => ({
+        name,
+        dataSource: { id: source.id, name: 'mock-data-library' },
+        enablement: { id: expect.any(String), name: enablementName, groups },
+        topic: `mock-data-library.${enablementName}.${name}`,
+      })),
+    );
     const named = JSON.parse((await dpgw(['catalog', 'datasets', '--name', 'v*', '--json'])).stdout);
     expect(named.map((d: { name: string }) => d.name)).toEqual(['vessel']);
     expect(JSON.parse((await dpgw(['catalog', 'datasets', 'v*', '--json'])).stdout)).toEqual(named);
@@ -197,7 +218,11 @@ describe('a large catalog', () => {
     expect(rowsOf(piped.stdout).at(-1)).toMatch(/^ds09999\s+big-library\s+readers-99\s+group-99\s+big-library\.readers-99\.ds09999 /);
     const json = JSON.parse((await spawnDpgw(['catalog', 'datasets', '--json'], { env })).stdout) as Array<{ name: string }>;
     expect(json.map((d) => d.name)).toEqual(names);
-    // Three GETs, whatever the size: data sources, enablements, the one listing.
+    // Three GETs, whatever the size: data sources, enablements, the one listing; each record carries its enablement's groups from them.
     expect(sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET')).toEqual([]);
+    const before = sandbox.requestLog.of('gateway').length;
+    const groups = JSON.parse((await spawnDpgw(['catalog', 'datasets', '--json'], { env })).stdout) as Array<{ enablement: { groups: string[] } }>;
+    expect(sandbox.requestLog.of('gateway').length - before).toBe(3);
+    expect(groups[9_999]!.enablement.groups).toEqual(['group-99']);
   }, 60_000);
 });
