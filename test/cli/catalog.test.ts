@@ -11,6 +11,7 @@ import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv, call } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
+import { displayWidth } from '../../src/text/display-width.js';
 
 const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 
@@ -198,6 +199,30 @@ describe('dpgw schema get and table get', () => {
         await gateway.close();
       }
     }
+  });
+});
+
+describe('columns by display width', () => {
+  it('groups in CJK and emoji: piped, every column after them starts where the header\'s does, as a terminal shows it', async () => {
+    const sandbox = await sandboxes.start({ seed: [{ name: 'library', dataSets: ['orders', 'vessel', 'track'] }], streamBacklog: 0 });
+    const source = sandbox.catalog.listDataSources()[0]!;
+    for (const [name, groups, dataSet] of [
+      ['team', ['分析チーム'], 'orders'],
+      ['party', ['🎉-ops'], 'vessel'],
+      ['plain', ['readers'], 'track'],
+    ] as const) {
+      const enablement = sandbox.catalog.createEnablement(source.id, name, [...groups]);
+      if (enablement === 'exists') throw new Error('enablement exists');
+      sandbox.catalog.enable(enablement.id, dataSet);
+    }
+    const result = await spawnDpgw(['catalog', 'datasets'], { env: await adminPipelineEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(0);
+    const [header, ...rows] = rowsOf(result.stdout);
+    const topicColumn = header!.indexOf('TOPIC');
+    // The columns a terminal gives what comes before the topic: a CJK character or an emoji takes two.
+    const columnOf = (row: string, topic: string) => displayWidth(row.slice(0, row.indexOf(topic)));
+    expect(rows.map((row) => columnOf(row, 'library.'))).toEqual([topicColumn, topicColumn, topicColumn]);
+    expect(rows.find((row) => row.startsWith('orders'))).toContain('分析チーム  library.team.orders');
   });
 });
 
