@@ -208,6 +208,22 @@ describe('JSON (json.ts)', () => {
 });
 
 describe('outcomes (plan-outcome.ts, run-outcome.ts)', () => {
+  it('counts a refused data set as refused only, never also as a change: the plan\'s totals, its JSON and the workflow outputs alike', () => {
+    // As a plan holds one (data-set-steps.ts): its enablement new, its schema refused, the rest blocked, and `changed` set.
+    const refusedWithNewEnablement = dataSet('clicks', [
+      { step: 'enable', action: 'create', reason: 'enablement clicks is new' },
+      { step: 'schema', action: 'refused', reason: 'the store would refuse it' },
+      { step: 'table', action: 'blocked', reason: 'blocked: the schema step is refused' },
+    ], { changed: true });
+    expect(planOutcome([refusedWithNewEnablement], undefined, true)).toMatchObject({ changes: false, changingDataSets: 0, refusedDataSets: 1, changingSteps: 0, exitCode: 2 });
+    expect(terminalPlan({ planned: [refusedWithNewEnablement] }, style).at(-1)).toBe('1 data set refused: the run would fail (exit 2)');
+    const outcome = planOutcome([created, refusedWithNewEnablement], undefined, false);
+    expect(outcome).toMatchObject({ changes: true, changingDataSets: 1, refusedDataSets: 1, changingSteps: 2 });
+    expect(terminalPlan({ planned: [created, refusedWithNewEnablement] }, style).at(-1)).toBe('1 data set to change; 1 data set refused: the run would fail (exit 2)');
+    expect(planStepSummary('shop.yaml', [created, refusedWithNewEnablement], undefined, outcome, outcome.exitCode).outputs).toEqual({ 'exit-code': 2, changes: 2, failed: 1 });
+  });
+
+
   it('a refused step makes the plan exit 2; the outcome line and the prune decision read the results', () => {
     expect(planOutcome([refused], undefined, false)).toMatchObject({ changes: false, exitCode: 2, refusedDataSets: 1, actions: { refused: 1, blocked: 1, create: 0 } });
     const failed = dataSet('clicks', [], { status: 'failed' });
