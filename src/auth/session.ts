@@ -14,7 +14,7 @@ import { DpgwError } from '../errors/dpgw-error.js';
 import type { TokenSupplier } from '../gateway/http-transport.js';
 import { registerSecret } from '../secrets/redaction.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
-import { missingSetting, SESSION_IDENTITY_KEYS } from '../settings/setting-definitions.js';
+import { missingSetting, missingSettings, SESSION_IDENTITY_KEYS } from '../settings/setting-definitions.js';
 import type { DeviceCode, IdentityClient, IdentitySettings, IssuedTokens } from './identity-client.js';
 import { readClaims } from './jwt-claims.js';
 import type { Grant } from './grants.js';
@@ -109,10 +109,11 @@ export function tokenCacheFor(context: SessionContext): TokenCache {
 /** Where to sign in (auth URL, realm, client and a way to its secret), checked before anyone is asked for a password. */
 export function requireIdentitySettings(context: SessionContext): void {
   const identity = context.session.identity();
-  if (identity.authUrl === undefined) throw missingSetting('authUrl');
-  if (identity.realm === undefined) throw missingSetting('realm');
-  if (identity.clientId === undefined) throw missingSetting('clientId');
-  if (identity.clientSecret === undefined && !context.prompt && context.session.grant !== 'device') throw noClientSecret(identity.clientId);
+  // Every one that is missing, in one error: not one per run.
+  const unset = (['authUrl', 'realm', 'clientId'] as const).filter((key) => identity[key] === undefined);
+  const noSecret = identity.clientSecret === undefined && !context.prompt && context.session.grant !== 'device';
+  if (unset.length > 0) throw missingSettings(noSecret ? [...unset, 'clientSecret'] : unset);
+  if (noSecret) throw noClientSecret(identity.clientId!);
 }
 
 function noClientSecret(clientId: string): DpgwError {

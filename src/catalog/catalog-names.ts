@@ -1,5 +1,6 @@
 /**
- * Data source and data set names for Tab completion, from the live catalog. A Tab must
+ * Data source and data set names for Tab completion, from the live catalog, and the names of
+ * the analytics store's tables and schemas, from its listings (`table list`, `schema list`). A Tab must
  * never wait, prompt or print: the names come from a short-lived cache (a minute), else
  * from one GET within COMPLETION_BUDGET_MS with the token at hand (DPGW_TOKEN or an
  * unexpired cached one; never a refresh, never a sign-in). Offline, signed out or slow:
@@ -17,8 +18,8 @@ import type { fanOut as FanOutFunction } from './catalog-lookup.js';
 
 type FanOut = typeof FanOutFunction;
 
-/** `offered data set`: what a source offers (to enable); `data set`: what is enabled. */
-export type CatalogNameKind = 'data source' | 'data set' | 'offered data set';
+/** `offered data set`: what a source offers (to enable); `data set`: what is enabled; `table`, `schema`: what the store holds. */
+export type CatalogNameKind = 'data source' | 'data set' | 'offered data set' | 'table' | 'schema';
 
 /** What a Tab may spend on the network; a person notices more. */
 export const COMPLETION_BUDGET_MS = 250;
@@ -42,7 +43,7 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
   try {
     const { gateway, profile, token: givenToken, session } = await source();
     if (!gateway) return [];
-    const narrowedTo = kind === 'data source' ? undefined : dataSource;
+    const narrowedTo = kind === 'data source' || kind === 'table' || kind === 'schema' ? undefined : dataSource;
     // Each source's names are cached apart from the unnarrowed ones.
     const key = `${gateway}\n${profile}\n${kind}${narrowedTo === undefined ? '' : `\0${narrowedTo}`}`;
     const file = join(cacheDirectory(env), 'completion', `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`);
@@ -75,6 +76,12 @@ export async function catalogNames(kind: CatalogNameKind, source: () => Promise<
 
 /** One listing, or the sources and then the one listing: a Tab's budget has room for no more (enabled data sets of every source: no sources first). */
 async function namesOf(client: GatewayClient, kind: CatalogNameKind, dataSource: string | undefined, fanOut: FanOut): Promise<string[]> {
+  if (kind === 'table' || kind === 'schema') {
+    // A gateway that does not pass the listing on offers none: the name is then typed.
+    const listing = kind === 'table' ? await client.listTables() : await client.listSchemas();
+    const { bareTableName } = await import('../provision/steps/delete-step.js');
+    return listing.kind === 'found' ? [...new Set(kind === 'table' ? listing.body.map(bareTableName) : listing.body)].sort() : [];
+  }
   if (kind === 'data set' && dataSource === undefined) return [...new Set((await client.listDataSets()).map((d) => d.name))];
   const sources = await client.listDataSources();
   if (kind === 'data source') return sources.map((s) => s.name);
@@ -93,5 +100,5 @@ async function unexpiredCachedToken(env: NodeJS.ProcessEnv, session: SessionOpti
 
 /** A name the catalog could have given: one the platform's name rule takes. */
 function isCatalogName(kind: CatalogNameKind, name: string): boolean {
-  return nameProblem(kind === 'data source' ? 'data source' : 'data set', name) === undefined;
+  return nameProblem(kind === 'offered data set' ? 'data set' : kind, name) === undefined;
 }

@@ -27,7 +27,7 @@ export async function profileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
 }
 
 /** The live catalog's names for completing --dataset and --datasource; none when it cannot be asked quickly. */
-export async function catalogNames(kind: 'data source' | 'data set' | 'offered data set', env: NodeJS.ProcessEnv, profile: string | undefined, dataSource?: string): Promise<string[]> {
+export async function catalogNames(kind: 'data source' | 'data set' | 'offered data set' | 'table' | 'schema', env: NodeJS.ProcessEnv, profile: string | undefined, dataSource?: string): Promise<string[]> {
   const { catalogNames: names } = await import('../catalog/catalog-names.js');
   return names(
     kind,

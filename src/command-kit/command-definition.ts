@@ -41,7 +41,7 @@ export type HandlerOf<Declared extends AnyCommand> = Handler<ReturnType<Declared
 export type ContextOf<Declared extends AnyCommand> = CommandContext<ReturnType<Declared['optsWithGlobals']>, Declared['processedArgs']>;
 
 /** What completes a positional argument at a Tab (completion.ts); otherwise the shell completes a file name. */
-export type ArgumentValues = 'profile' | 'profile key' | 'health component' | 'data set';
+export type ArgumentValues = 'profile' | 'profile key' | 'health component' | 'data set' | 'table' | 'schema';
 
 export interface CommandDefinition {
   readonly kind: 'command';

@@ -5,21 +5,22 @@
  * options (the command's and the global ones), an option's choices, profile names
  * after --profile and `config use`, profile keys after `config set`/`unset`, health
  * components after `health`, the live catalog's data sources and data sets after
- * --datasource, --dataset and `catalog show` (catalog/catalog-names.ts). No candidates
+ * --datasource, --dataset and `catalog show`, the store's tables and schemas after `table get`,
+ * `schema get` and their neighbours (catalog/catalog-names.ts). No candidates
  * means "a file name", which the shell completes.
  * Part of the start-up bundle: a Tab costs a start of dpgw, not of its handlers.
  */
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { HEALTH_COMPONENTS } from '../contract/constants.js';
 import { PROFILE_KEYS } from '../settings/setting-definitions.js';
-import { findDefinition, type Definition } from './command-definition.js';
+import { findDefinition, type ArgumentValues, type Definition } from './command-definition.js';
 
 export const COMPLETE_COMMAND = '__complete';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Candidates for the last word of `words` (the words after `dpgw`, the one being completed last, maybe empty). */
-export async function completionCandidates(program: Command, definitions: readonly Definition[], words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set', profile: string | undefined, dataSource?: string) => Promise<string[]> = async () => []): Promise<string[]> {
+export async function completionCandidates(program: Command, definitions: readonly Definition[], words: readonly string[], profileNames: () => Promise<string[]>, catalogNames: (kind: 'data source' | 'data set' | 'offered data set' | 'table' | 'schema', profile: string | undefined, dataSource?: string) => Promise<string[]> = async () => []): Promise<string[]> {
   const partial = words[words.length - 1] ?? '';
   // `dpgw help <command…>` completes as the command itself does.
   const before = words.slice(0, -1).filter((word, index) => !(index === 0 && word === HELP_COMMAND));
@@ -60,9 +61,15 @@ export async function completionCandidates(program: Command, definitions: readon
   if (argument === 'profile') return matching(await profileNames());
   if (argument === 'profile key') return matching(PROFILE_KEYS);
   if (argument === 'health component') return matching(Object.keys(HEALTH_COMPONENTS));
-  if (argument === 'data set') return matching(await catalogNames('data set', profile));
+  const live = liveNameKind(argument);
+  if (live) return matching(await catalogNames(live, profile));
   const subcommands = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden && c.name() !== COMPLETE_COMMAND).map((c) => c.name());
   return matching(subcommands);
+}
+
+/** An argument whose names are the platform's (the catalog's data sets, the store's tables and schemas), asked live. */
+function liveNameKind(argument: ArgumentValues | undefined): 'data set' | 'table' | 'schema' | undefined {
+  return argument === 'data set' || argument === 'table' || argument === 'schema' ? argument : undefined;
 }
 
 /** The value a flag is given on the line, as `--flag value` or `--flag=value`; the last one when given twice, as commander takes it. */

@@ -5,12 +5,16 @@ import { certificateAuthorities } from '../net/trust-and-proxy.js';
 import type { Reporter } from '../output/reporter.js';
 import { resolveSecretReference } from '../secrets/secret-reference.js';
 import { whereSet, type Settings } from '../settings/resolve-settings.js';
+import { missingSettings } from '../settings/setting-definitions.js';
 import { requireUrl, requireValue, timeoutMs } from '../settings/setting-values.js';
 import type { Io } from '../output/io.js';
 import { VERSION } from './version.js';
 
 /** The dashboard tool's client for a profile's settings: its URL, user and password (a reference, DPGW_DASHBOARD_PASSWORD, or a prompt). */
 export async function createDashboardClient(settings: Settings, reporter: Reporter, io: Io, prompt?: (message: string) => Promise<string>): Promise<SupersetClient> {
+  // Every setting the dashboard tool needs, named at once when several are missing (the password too, with no one to ask).
+  const unset = (['dashboardUrl', 'dashboardUser'] as const).filter((key) => settings.values[key].value === undefined);
+  if (unset.length > 0) throw missingSettings(!prompt && settings.values.dashboardPassword.value === undefined ? [...unset, 'dashboardPassword'] : unset);
   const url = requireUrl(settings, 'dashboardUrl');
   const username = requireValue(settings, 'dashboardUser');
   const setting = settings.values.dashboardPassword;

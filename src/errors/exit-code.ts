@@ -16,7 +16,7 @@ export const ExitCode = {
   Changed: 7,
   /** `verify`: the query engine did not show the access the contract requires. */
   VerificationFailed: 8,
-  /** `schema get|delete`, `table get|delete`: the analytics store holds no schema or table of that name. */
+  /** Not found: the analytics store holds no schema or table of that name; the catalog no enabled data set of that name. */
   NotFound: 9,
   /** Interrupted (Ctrl-C). */
   Interrupted: 130,

@@ -76,6 +76,8 @@ export interface ExportResult {
   /** The manifest's `settings:`: table settings every exported table shares and the run's settings would give otherwise. */
   settings: Partial<Record<ManifestSettingKey, string>>;
   leftOut: LeftOutTable[];
+  /** The manifest marks the store's tables carry (read ones only: --table narrows them), sorted: what --manifest can name. */
+  marks: string[];
   /** Every file to write, relative to the output folder: the schema files, then the manifest (written last, so it never names a missing file). */
   files: Array<{ name: string; text: string }>;
 }
@@ -153,7 +155,8 @@ export async function exportTables(request: ExportRequest): Promise<ExportResult
   const name = mark?.named ? mark.name : undefined;
   const markNotKept = mark !== undefined && !mark.named && mark.name !== request.folderName ? mark.name : undefined;
   if (tables.length) files.push({ name: MANIFEST_FILE, text: manifestText(tables, settings, name) });
-  return { exported: tables, ...(name !== undefined ? { name } : {}), ...(markNotKept !== undefined ? { markNotKept } : {}), settings, leftOut, files };
+  const marks = [...new Set(outcomes.flatMap((outcome) => (outcome?.mark !== undefined ? [outcome.mark] : [])))].sort();
+  return { exported: tables, ...(name !== undefined ? { name } : {}), ...(markNotKept !== undefined ? { markNotKept } : {}), settings, leftOut, marks, files };
 }
 
 /** The one line that says this gateway lacks a read export needs. */
@@ -178,6 +181,8 @@ interface Candidate {
 interface Outcome {
   candidate?: Candidate;
   leftOut?: LeftOutTable;
+  /** The manifest mark the table carries, whether or not it is exported: a --manifest that matches none lists them. */
+  mark?: string;
 }
 
 /**
@@ -245,15 +250,16 @@ async function differencesOf(candidate: Candidate, settings: TableSettings): Pro
 }
 
 async function exportOne(name: string, request: ExportRequest, catalog: CatalogByTopic, readSchema: SchemaReader): Promise<Outcome | undefined> {
-  const leave = (reason: string): Outcome => ({ leftOut: { table: serverText(name), reason } });
   // Checked in this order; the first reason a table cannot be exported is the one said.
   const live = await readLiveTable(name, request);
-  if (live instanceof Left) return leave(live.reason);
-  if (request.manifestName !== undefined && manifestMarkOf(live)?.name !== request.manifestName) return undefined;
+  if (live instanceof Left) return { leftOut: { table: serverText(name), reason: live.reason } };
+  const mark = manifestMarkOf(live)?.name;
+  const leave = (reason: string): Outcome => ({ leftOut: { table: serverText(name), reason }, ...(mark !== undefined ? { mark } : {}) });
+  if (request.manifestName !== undefined && mark !== request.manifestName) return mark !== undefined ? { mark } : undefined;
   const found = await originOfTable(live, request, catalog);
   if (found instanceof Left) return leave(found.reason);
   const { origin } = found;
-  if (request.dataSets?.length && !request.dataSets.includes(origin.dataset)) return undefined;
+  if (request.dataSets?.length && !request.dataSets.includes(origin.dataset)) return mark !== undefined ? { mark } : undefined;
   const held = await readTableSchema(name, live, readSchema);
   if (held instanceof Left) return leave(held.reason);
   const { schema } = held;
@@ -261,7 +267,7 @@ async function exportOne(name: string, request: ExportRequest, catalog: CatalogB
   if (tableSettings instanceof Left) return leave(tableSettings.reason);
   const schemaText = schemaTextOf(name, held);
   if (schemaText instanceof Left) return leave(schemaText.reason);
-  return { candidate: { table: name, origin, schema, schemaText: schemaText.text, tableSettings, live } };
+  return { candidate: { table: name, origin, schema, schemaText: schemaText.text, tableSettings, live }, ...(mark !== undefined ? { mark } : {}) };
 }
 
 type SchemaReader = (name: string) => Promise<StoreRead<Record<string, unknown>>>;

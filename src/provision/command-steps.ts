@@ -10,7 +10,7 @@ import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Accepted, GatewayClient } from '../gateway/gateway-client.js';
 import type { StorageOf } from '../catalog/table-and-storage-steps.js';
-import type { Step, StepWalk } from './executor.js';
+import type { Step, StepWalk, StepWalkControl } from './executor.js';
 import { applySchema, planSchema, refusedSchemaRecord, schemaPlanRecord } from './steps/schema-step.js';
 import { applyReload, planReload, type ReloadSettings, type ReloadTarget } from './steps/reload-step.js';
 import type { LiveComparison } from './live-state.js';
@@ -21,7 +21,7 @@ import { everyDataSetListed, newCatalogCache, type EnableRequest, type EnableRes
 import { applyEnable, planEnable, type EnablePlan } from './steps/enable-step.js';
 import { applyStream, planStream, type StreamChecked } from './steps/stream-step.js';
 import { applySample, planSample, SAMPLE_CHECK_OFF, sampleCheckSkipped, sampleSkippedWithStream, type SampleCheck, type SampleIgnore } from './steps/sample-step.js';
-import { applyTable, planTableCreate } from './steps/table-step.js';
+import { applyTable, differingTableRecord, existingTableBeforeCreate, planTableCreate } from './steps/table-step.js';
 import { applyConsume, planConsume } from './steps/consume-step.js';
 import { SKIP_STREAM_CHECK_FLAG, streamCheckSkipped, type StreamPreflight } from '../stream/stream-preflight.js';
 import type { Consumption } from '../olap/consumption.js';
@@ -230,6 +230,17 @@ export interface TableCreateInputs {
 export const TABLE_EXISTS_HINT = 'use it as it is, or choose another name with --name';
 
 /**
+ * `table create` of a table the store holds: compared before the walk's first step, so a
+ * re-run of the same request touches neither brokers nor the store (settled), and one that
+ * differs is refused with nothing sent; both modes walk with it (plan for --dry-run).
+ */
+export async function tableCreateControl(inputs: Pick<TableCreateInputs, 'client' | 'table'>): Promise<StepWalkControl> {
+  // The stream password is read before the walk when the table needs one: the comparison sees it as the store holds it.
+  const existing = await existingTableBeforeCreate(inputs.client, inputs.table, true);
+  return existing?.settled ? { settledBeforeRun: existing.settled } : existing?.refused ? { refusedBeforeRun: existing.refused } : {};
+}
+
+/**
  * `table create`: provision's stream pre-flight, sample check, table and consumption steps,
  * with the check that the store holds the schema file's schema (the store would refuse the
  * table otherwise) as its schema step; a table that exists is an error, never updated.
@@ -335,6 +346,7 @@ export const TABLE_CREATE_STEPS: readonly Step<TableCreateInputs>[] = [
       inputs.success(`${record.reason} for topic ${inputs.topic}`);
       return record;
     },
+    refusal: (error, mode) => (error.errorCode === 'TABLE_DIFFERS' ? differingTableRecord(error, mode === 'apply') : undefined),
   },
   {
     name: 'consume',

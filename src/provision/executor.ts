@@ -49,6 +49,8 @@ export interface StepWalkControl {
   interrupted?: () => boolean;
   /** Found before the run (another manifest's table, a schema the store refuses): the step it belongs to is refused, every other step blocked, nothing run. */
   refusedBeforeRun?: DpgwError;
+  /** Found before the run (`table create` of a table the store holds as asked): this record is the walk's, every other step left out, nothing run. */
+  settledBeforeRun?: StepRecord;
 }
 
 /**
@@ -84,6 +86,7 @@ class InputFailed extends Error {
 export async function walkSteps<Inputs>(mode: StepMode, steps: readonly Step<Inputs>[], inputs: Inputs, control: StepWalkControl = {}): Promise<StepWalk> {
   const walk = new Walk(mode, steps, inputs);
   if (control.refusedBeforeRun) return walk.refusedBeforeRun(control.refusedBeforeRun);
+  if (control.settledBeforeRun) return { steps: [control.settledBeforeRun], outcome: 'done' };
   for (const step of walk.order()) {
     if (walk.has(step.name) || walk.leavesOut(step)) continue;
     const cause = walk.stoppedBy(step);

@@ -8,7 +8,7 @@ import type { AnalyticsSchema, RealtimeTableDefinition } from '../contract/types
 import { DpgwError } from '../errors/dpgw-error.js';
 import type { Accepted, GatewayClient, StoreRead } from '../gateway/gateway-client.js';
 import { GatewayError } from '../gateway/gateway-error.js';
-import { diffSchema, diffTable, isCompatible, schemaDiffLines, tableDiffLines, type SchemaDiff } from '../olap/live-diff.js';
+import { diffSchema, diffTable, isCompatible, schemaDiffLines, tableDiffLines, type FieldChange, type SchemaDiff } from '../olap/live-diff.js';
 
 export type LiveChange = 'create' | 'update' | 'none' | 'not-compared' | 'incompatible';
 
@@ -19,6 +19,8 @@ export interface LiveComparison {
   /** Why it was not compared. */
   why?: string;
   schemaDiff?: SchemaDiff;
+  /** A table's: each field that differs, for the fields that force a replacement (olap/replacement-fields.ts). */
+  tableChanges?: FieldChange[];
 }
 
 /** `read`: the store's schema read already (or found missing from its listing). */
@@ -36,8 +38,9 @@ export async function compareTable(client: GatewayClient, table: RealtimeTableDe
   const live = read ?? (await client.getTable(table.tableName));
   if (live.kind === 'not-found') return { change: 'create', lines: [] };
   if (live.kind === 'not-exposed') return { change: 'not-compared', lines: [], why: `this gateway does not expose reads of the analytics store (${live.why})` };
-  const lines = tableDiffLines(diffTable(table, live.body, { secretsKnown }));
-  return { change: lines.length === 0 ? 'none' : 'update', lines };
+  const changes = diffTable(table, live.body, { secretsKnown });
+  const lines = tableDiffLines(changes);
+  return { change: lines.length === 0 ? 'none' : 'update', lines, tableChanges: changes };
 }
 
 /** The store's rule, in its own words, and the way out: for a schema the store would refuse. */

@@ -163,9 +163,19 @@ export async function checkBeforeRun(loaded: LoadedManifest, prepared: Prepared[
   failOnIssues(problems.issues(), 'manifest');
   const reads = await storeReads;
   if (forPlan) return { catalogCache: cache, platformVersion, ...reads, storeValidation: storeValidationOf(loaded, options) };
-  // A run's replacements: allowed, confirmed at a terminal, or refused before anything of their data sets is sent.
-  const replacements = await replacementsBeforeRun(loaded, prepared, options, cache, reads);
-  return { catalogCache: cache, platformVersion, ...reads, refusedTables: new Map([...reads.refusedTables, ...replacements.refused]), replaceConfirmed: replacements.confirmed };
+  return readyToRun(loaded, prepared, options, { catalogCache: cache, platformVersion, ...reads });
+}
+
+/**
+ * The reads a run takes, from those checkBeforeRun made (a plan's too, when `provision` at a
+ * terminal shows the plan before it asks to apply it): its replacements allowed, confirmed at a
+ * terminal, or refused before anything of their data sets is sent. A run does not validate
+ * (storeValidationOf): the plan's validation is left out.
+ */
+export async function readyToRun(loaded: LoadedManifest, prepared: Prepared[], options: RunOptions, reads: RunReads): Promise<RunReads> {
+  const { storeValidation: _planOnly, ...read } = reads;
+  const replacements = await replacementsBeforeRun(loaded, prepared, options, read.catalogCache, read);
+  return { ...read, refusedTables: new Map([...read.refusedTables, ...replacements.refused]), replaceConfirmed: replacements.confirmed };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
 import { PASSWORD_GRANT } from '../contract/constants.js';
+import { answerDevicePage } from './device-page.js';
 import type { TokenResponse } from '../contract/types.js';
 import type { Faults } from './faults.js';
 import { LoopbackService, parseForm, readBody, sendJson } from './http-kit.js';
@@ -178,12 +179,15 @@ export class IdentityProvider extends LoopbackService {
       body: isForm ? maskBody(form) : text === '' ? undefined : text,
       ...(isForm ? { formFields: [...new URLSearchParams(text).keys()] } : {}),
     });
-    const answer = await this.route(request.method ?? 'GET', url.pathname, form, request.headers.authorization);
-    sendJson(response, answer.status, answer.body, answer.headers);
+    const answer = await this.route(request.method ?? 'GET', url.pathname, form, request.headers.authorization, { query: url.searchParams, accept: request.headers.accept });
+    if (answer.html !== undefined) {
+      response.writeHead(answer.status, { 'cache-control': 'no-store', ...answer.headers });
+      response.end(answer.html);
+    } else sendJson(response, answer.status, answer.body, answer.headers);
     this.options.log.complete(entry, answer.status, Math.round(performance.now() - started));
   }
 
-  private async route(method: string, path: string, form: Record<string, string>, authorization: string | undefined): Promise<Answer> {
+  private async route(method: string, path: string, form: Record<string, string>, authorization: string | undefined, page: { query: URLSearchParams; accept: string | undefined }): Promise<Answer> {
     const match = /^\/auth\/realms\/([^/]+)(\/.*)?$/.exec(path);
     if (!match) return { status: 404, body: { error: 'Unable to find matching target resource method' } };
     const realm = decodeURIComponent(match[1]!);
@@ -201,7 +205,7 @@ export class IdentityProvider extends LoopbackService {
     }
     if (rest === '/protocol/openid-connect/logout' && method === 'POST') return this.logout(form, authorization);
     if (rest === '/protocol/openid-connect/auth/device' && method === 'POST') return this.deviceAuthorization(form, authorization);
-    if (rest === '/device' && method === 'POST') return this.devicePage(form);
+    if (rest === '/device' && (method === 'GET' || method === 'POST')) return answerDevicePage({ method, form, ...page }, this.deviceDecisions);
     return { status: 404, body: { error: 'Unable to find matching target resource method' } };
   }
 
@@ -306,12 +310,14 @@ export class IdentityProvider extends LoopbackService {
     return { status: 200, body: { device_code: device.deviceCode, user_code: userCode, verification_uri: page, verification_uri_complete: `${page}?user_code=${userCode}`, expires_in: DEVICE_CODE_LIFETIME_S, interval: DEVICE_POLL_INTERVAL_S } };
   }
 
-  /** The browser's side, without a browser: a form with the user code, and the user's password to approve (or `deny`). */
-  private devicePage(form: Record<string, string>): Answer {
-    if (form.deny === 'true') return this.decideDevice(form.user_code ?? '', 'denied') ? { status: 200, body: { denied: true } } : { status: 400, body: { error: 'invalid_code' } };
-    const user = this.options.users.find((u) => u.username === form.username);
-    if (!user || user.password !== form.password) return { status: 401, body: { error: 'invalid_grant', error_description: 'Invalid user credentials' } };
-    return this.decideDevice(form.user_code ?? '', { approvedBy: user.username }) ? { status: 200, body: { approved: true } } : { status: 400, body: { error: 'invalid_code' } };
+  /** The device page's view of this realm (src/sandbox/device-page.ts): its users, and the codes waiting for a person. */
+  private get deviceDecisions() {
+    return {
+      realm: this.options.realm,
+      users: this.options.users,
+      isWaiting: (userCode: string) => this.pendingUserCodes().includes(userCode.toUpperCase()),
+      decide: (userCode: string, decision: { approvedBy: string } | 'denied') => this.decideDevice(userCode, decision),
+    };
   }
 
   /** RFC 8628 §3.4–3.5: pending until a person decides; slow_down when polled faster than the interval. */
@@ -415,7 +421,9 @@ export class IdentityProvider extends LoopbackService {
 
 interface Answer {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** A page for a browser (the device page), sent as is with `headers`; else `body` is sent as JSON. */
+  html?: string;
   headers?: Record<string, string>;
 }
 

@@ -204,6 +204,24 @@ export function missingSetting(key: SettingKey): DpgwError {
   return new DpgwError('SETTING_MISSING', `no ${definition.description} is set`, { where: key, hint: `set it with ${ways.join(', or ')}` });
 }
 
+/**
+ * Every required setting nobody set, in one error: a command that needs several names them all at once, each with
+ * its flag, variable and profile key, so a person fixes them in one go instead of meeting one per run. One alone is
+ * missingSetting's error.
+ */
+export function missingSettings(keys: readonly SettingKey[], hint?: string): DpgwError {
+  if (keys.length === 1 && hint === undefined) return missingSetting(keys[0]!);
+  const listed = keys.map((key) => {
+    const definition = definitionOf(key);
+    const ways = [definition.flag ? flagName(definition.flag) : undefined, definition.env, definition.profileKey ? `profile key ${definition.profileKey}` : undefined].filter(Boolean);
+    return `${key} (${ways.join(', ')})`;
+  });
+  return new DpgwError('SETTING_MISSING', `${keys.length === 1 ? 'a setting is' : `${keys.length} settings are`} not set: ${listed.join('; ')}`, {
+    details: { settings: [...keys] },
+    hint: hint ?? `set ${keys.length === 1 ? 'it' : 'each'} with its flag, its variable, or \`dpgw config set <key> <value>\``,
+  });
+}
+
 /** How to set a setting, for a hint: `pass --broker-list <host:port>, set DPGW_BROKER_LIST, or \`dpgw config set brokerList …\``. */
 export function howToSet(key: SettingKey): string {
   // Asked for several settings of every table a run builds (build-table.ts): each sentence is made once.

@@ -1,6 +1,6 @@
 /** Typed, validated reads of settings for the commands that need them; each error names where the value came from. */
 import { DpgwError } from '../errors/dpgw-error.js';
-import { missingSetting, type SettingKey } from './setting-definitions.js';
+import { missingSetting, missingSettings, type SettingKey } from './setting-definitions.js';
 import { whereSet, type Settings } from './resolve-settings.js';
 import { settingValueProblem, type UrlSettingKey, type WordSettingKey } from './setting-checks.js';
 
@@ -46,4 +46,10 @@ export function requireWord(settings: Settings, key: WordSettingKey): string {
 /** A setting checked by setting-checks.ts when it is set. */
 export function checkedWhenSet(settings: Settings, key: SettingKey, hint?: string): string | undefined {
   return settings.values[key].value === undefined ? undefined : checked(settings, key, hint);
+}
+
+/** Every one of `keys` is set, or one error naming all that are not (missingSettings), before any of them is read. */
+export function requireSettings(settings: Settings, keys: readonly SettingKey[], hint?: string): void {
+  const unset = keys.filter((key) => settings.values[key].value === undefined);
+  if (unset.length > 0) throw missingSettings(unset, hint);
 }

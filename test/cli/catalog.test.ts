@@ -138,10 +138,10 @@ describe('dpgw catalog', () => {
     const json = JSON.parse((await dpgw(['catalog', 'show', 'vessel', '--json'])).stdout);
     expect(json).toMatchObject({ dataSet: { name: 'vessel' }, enablement: { name: 'vessel', groups: [TRACK_GROUP] }, topic: 'mock-data-library.vessel.vessel', table: { name: 'vessel', exists: false, checked: true } });
     const notEnabled = await dpgw(['catalog', 'show', 'weather']);
-    expect([notEnabled.code, notEnabled.stderr]).toEqual([1, expect.stringMatching(/^dpgw: dataset: data set "weather" is not enabled/)]);
+    expect([notEnabled.code, notEnabled.stderr]).toEqual([9, expect.stringMatching(/^dpgw: dataset: data set "weather" is not enabled/)]);
     // A misspelt name gets the nearest enabled one (#31 §3); one far from all gets the listing to look at.
     const misspelt = await dpgw(['catalog', 'show', 'trak']);
-    expect([misspelt.code, misspelt.stderr]).toEqual([1, 'dpgw: dataset: data set "trak" is not enabled: the catalog lists no enabled data set of that name — did you mean "track"?\n']);
+    expect([misspelt.code, misspelt.stderr]).toEqual([9, 'dpgw: dataset: data set "trak" is not enabled: the catalog lists no enabled data set of that name — did you mean "track"?\n']);
     expect((await dpgw(['catalog', 'show', 'zzz'])).stderr).toContain('see what is enabled with `dpgw catalog datasets`');
     onlyGets();
   });

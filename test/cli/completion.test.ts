@@ -48,7 +48,7 @@ function tabWhileServing(line: string, env: NodeJS.ProcessEnv): Promise<string[]
 describe('dpgw completion bash, in bash', () => {
   it('completes commands, subcommands and options from the command tree', () => {
     expect(tab('dpgw sch')).toEqual(['schema']);
-    expect(tab('dpgw schema ')).toEqual(['push', 'get', 'delete', 'validate', 'infer']);
+    expect(tab('dpgw schema ')).toEqual(['push', 'list', 'get', 'delete', 'validate', 'infer']);
     expect(tab('dpgw table create --da')).toEqual(['--dataset']);
     expect(tab('dpgw table create --dr')).toEqual(['--dry-run']);
     // Global options too, after the command's own.
@@ -75,7 +75,7 @@ describe('dpgw completion bash, in bash', () => {
     expect(tab('dpgw config set gateway ', env)).toEqual([]);
     expect(tab('dpgw health v1m')).toEqual(['v1mq']);
     expect(tab('dpgw help tab')).toEqual(['table']);
-    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'get', 'delete', 'status', 'pause', 'resume', 'template']);
+    expect(tab('dpgw help table ')).toEqual(['create', 'render', 'list', 'get', 'delete', 'status', 'pause', 'resume', 'template']);
   });
 
   it('completes data sources and data sets from the live catalog; offline or signed out it offers nothing and says nothing', async () => {
@@ -99,6 +99,23 @@ describe('dpgw completion bash, in bash', () => {
     }
     // Offline: a gateway nobody answers on.
     expect(await tabWhileServing('dpgw table create --dataset ', cleanEnv({ DPGW_GATEWAY: 'http://127.0.0.1:1', DPGW_TOKEN: 'offline-token-1234' }))).toEqual([]);
+  });
+
+  it("completes the store's tables and schemas after table get|delete|status|pause|resume and schema get|delete, from its listings", async () => {
+    const sandbox = await startSandbox({ topicDelayMs: 0 });
+    try {
+      const env = await adminPipelineEnv(sandbox);
+      const schema = join(ROOT, 'examples/track/schema.yaml');
+      for (const args of [['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP], ['schema', 'push', schema], ['table', 'create', '--dataset', 'track', '--schema', schema, '--no-stream-check', '--wait-consuming', '0']]) {
+        const result = await spawnDpgw(args, { env });
+        expect(result.code, result.stderr).toBe(0);
+      }
+      for (const command of ['get', 'delete', 'status', 'pause', 'resume']) expect(await tabWhileServing(`dpgw table ${command} t`, env)).toEqual(['track']);
+      expect(await tabWhileServing('dpgw schema get ', env)).toEqual(['track']);
+      expect(await tabWhileServing('dpgw schema delete x', env)).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('a completion cache edited to hold names the catalog could not give (line breaks, controls): Tab offers only the names it could', async () => {

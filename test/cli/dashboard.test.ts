@@ -108,6 +108,17 @@ describe('dpgw dashboard', () => {
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
   });
 
+  it('a table the store does not hold: exit 9 naming that cause and how to create it, before any other user is suggested', async () => {
+    sandbox = await startSandbox({ topicDelayMs: 0 });
+    const s = sandbox;
+    const result = await dashboardAs(s, 'analyst', [], { DPGW_GATEWAY: s.gatewayUrl, DPGW_TOKEN: await tokenFor(s, 'analyst') });
+    expect(result.code).toBe(9);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `dpgw: ${s.gatewayUrl}/api/internal/olap/tables/track: table track does not exist in the analytics store — create it first: dpgw provision <manifest> (a manifest that lists track), or dpgw table create --dataset track --schema <file>`,
+    ]);
+    expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
+  });
+
   it('wrong password, unknown connection, bad flags: one line each, the documented exit code, nothing sent that changes anything', async () => {
     const s = await withTrackTable();
     const wrong = await dashboardAs(s, 'analyst', [], { DPGW_DASHBOARD_PASSWORD: 'not-it' });
@@ -123,7 +134,8 @@ describe('dpgw dashboard', () => {
     expect(rows.stderr).toBe('dpgw: --rows: "0" is not a row count from 1 to 100000 — see `dpgw dashboard --help`\n');
     const noUrl = await spawnDpgw(['dashboard', '--dataset', 'track'], { env: cleanEnv() });
     expect(noUrl.code).toBe(2);
-    expect(noUrl.stderr).toContain('set it with --dashboard-url, or DPGW_DASHBOARD_URL');
+    // Every setting the tool needs that is missing, named at once (not one per run).
+    expect(noUrl.stderr).toContain('3 settings are not set: dashboardUrl (--dashboard-url, DPGW_DASHBOARD_URL, profile key dashboardUrl); dashboardUser (--dashboard-user, DPGW_DASHBOARD_USER, profile key dashboardUser); dashboardPassword');
     expect([s.dashboard.dataSets.size, s.dashboard.dashboards.size, s.dashboard.charts.size]).toEqual([0, 0, 0]);
   });
 });

@@ -276,6 +276,14 @@ describe('dpgw export', () => {
     const refused = await dpgw(['export', '-o', join(out, 'x'), '--manifest', 'a b']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^dpgw: --manifest: "a b" is no manifest name/m);
+
+    // A name no table carries: not found, and the hint lists the marks the store's tables do carry, the nearest first.
+    const typo = await dpgw(['export', '-o', join(out, 'y'), '--manifest', 'fleet-opz']);
+    expect(typo.code).toBe(9);
+    expect(typo.stderr).toMatch(/^dpgw: --manifest: no table to export for --manifest fleet-opz; nothing was written — did you mean "fleet-ops"\? the store's tables carry the marks .*\bfleet-ops\b.*: pass one to --manifest$/m);
+    const unlike = await dpgw(['export', '-o', join(out, 'y'), '--manifest', 'zzz', '--json']);
+    expect(unlike.code).toBe(9);
+    expect(JSON.parse(unlike.stdout).error.hint).toMatch(/^the store's tables carry the marks .*\bfleet-ops\b.*: pass one to --manifest$/);
   });
 
   it('a gateway that does not list the store\'s tables: one line, exit 3, nothing written', async () => {

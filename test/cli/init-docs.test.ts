@@ -5,7 +5,6 @@
  * and `dpgw login` lines do the same: test/cli/sandbox-command.test.ts and
  * test/cli/password-prompt.test.ts run those commands).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,8 @@ import { expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { init } from '../../src/commands/init/init.command.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
-import { BIN, ROOT, runInProcess } from '../helpers/run-dpgw.js';
+import { dpgwOnPath, inSh } from '../helpers/documented-examples.js';
+import { ROOT, runInProcess } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -31,14 +31,11 @@ async function runLines(lines: readonly string[], before?: (env: NodeJS.ProcessE
   const sandbox = await sandboxes.start();
   const env = await adminPipelineEnv(sandbox);
   await before?.(env);
-  const bin = mkdtempSync(join(tmpdir(), 'dpgw-bin-'));
-  symlinkSync(BIN, join(bin, 'dpgw'));
+  const bin = dpgwOnPath();
   const folder = mkdtempSync(join(tmpdir(), 'dpgw-quick-start-'));
   symlinkSync(join(ROOT, 'examples'), join(folder, 'examples'));
   for (const line of lines) {
-    const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-      execFile('sh', ['-c', line], { cwd: folder, env: { ...env, PATH: `${bin}:${process.env.PATH}` } }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr })),
-    );
+    const result = await inSh(line, { cwd: folder, env: { ...env, PATH: `${bin}:${process.env.PATH}` } });
     expect(result.code, `${line}\n${result.stderr}`).toBe(0);
   }
   return { folder, sandbox };

@@ -3,7 +3,7 @@
  * spinner runs or a prompt waits. Signals sent by other processes (SIGINT, SIGTERM as a
  * CI runner cancels): test/cli/provision.test.ts.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
@@ -27,7 +27,7 @@ async function setUp(options: SandboxOptions = {}) {
 describe('Ctrl-C at a terminal', () => {
   it('stops provision while the spinner runs: the steps under way finish, none start, exit 130 with a true summary', async () => {
     const { env, manifest, sandbox } = await setUp({ faults: { latencyMs: 150 } });
-    const result = await atTerminal(['provision', manifest, '--concurrency', '1'], { env, when: 'provisioning: 1/3 done', keys: CTRL_C });
+    const result = await atTerminal(['provision', manifest, '--concurrency', '1', '--yes'], { env, when: 'provisioning: 1/3 done', keys: CTRL_C });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(130);
     expect(text).toContain('interrupted (SIGINT): finishing the steps under way');
@@ -51,13 +51,14 @@ describe('Ctrl-C at a terminal', () => {
     expect(tokenRequests()).toBe(before);
   });
 
-  it('login at a terminal with no identity provider set: says so before asking for anything', async () => {
+  it('login at a terminal with no identity provider set: asks for it before any user or password; Ctrl-C there saves nothing', async () => {
     const { env } = await setUp();
-    const result = await atTerminal(['login'], { env: { ...env, DPGW_TOKEN: '' }, when: 'Username', keys: CTRL_C, timeoutSeconds: 10 });
+    const result = await atTerminal(['login'], { env: { ...env, DPGW_TOKEN: '' }, when: 'Identity provider URL', keys: CTRL_C, timeoutSeconds: 10 });
     const text = screen(result.stdout);
-    expect(result.code, text).toBe(2);
+    expect(result.code, text).toBe(130);
     expect(text).not.toContain('Username');
-    expect(text).toMatch(/^dpgw: authUrl/m);
+    expect(text).toContain('dpgw: interrupted at the prompt; nothing was sent');
+    expect(existsSync(join(env.DPGW_CONFIG_DIR!, 'config.yaml'))).toBe(false);
   });
 
   it('stops health --watch with exit 130', async () => {

@@ -184,13 +184,14 @@ describe('dpgw provision --prune', () => {
     expect(sandbox.store.schemas.has('track')).toBe(true);
   });
 
-  it('at a terminal: lists what it deletes and asks; yes deletes', async () => {
+  it('at a terminal: the plan shows what it deletes and asks once; yes deletes', async () => {
     const { env, team, sandbox } = await threeOwners();
-    const result = await atTerminal(['provision', team, '--prune'], { env, when: 'Delete 1 table and 1 schema?', keys: 'y\\r' });
+    const result = await atTerminal(['provision', team, '--prune'], { env, when: 'Apply these changes?', keys: 'y\\r' });
     const text = screen(result.stdout);
     expect(result.code, text).toBe(0);
-    expect(text).toContain('--prune would delete from the analytics store (marked dpgw.manifest: team, no longer in the manifest)');
-    expect(text).toMatch(/ {2}table vessel\n {2}schema vessel/);
+    expect(text.indexOf('DELETE table vessel')).toBeGreaterThan(-1);
+    expect(text.indexOf('DELETE table vessel')).toBeLessThan(text.indexOf('Apply these changes?'));
+    expect(text).not.toContain('Delete 1 table');
     expect(sandbox.store.tables.has('vessel')).toBe(false);
   });
 

@@ -2,12 +2,12 @@
  * The pages as a new user runs them: one shell, one folder, the examples in the order the pages give them, after
  * the README's quick start. Each example's own test may start from a fresh platform; a newcomer does not.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/run-dpgw.js';
+import { dpgwOnPath, inSh } from '../helpers/documented-examples.js';
+import { ROOT } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 
@@ -17,14 +17,10 @@ const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 async function newcomer() {
   const sandbox = await sandboxes.start();
   const env = await adminPipelineEnv(sandbox);
-  const bin = mkdtempSync(join(tmpdir(), 'dpgw-bin-'));
-  symlinkSync(BIN, join(bin, 'dpgw'));
+  const bin = dpgwOnPath();
   const workspace = mkdtempSync(join(tmpdir(), 'dpgw-newcomer-'));
   symlinkSync(join(ROOT, 'examples'), join(workspace, 'examples'));
-  const sh = (line: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string; cwd: string }>((resolve) =>
-      execFile('sh', ['-c', line], { cwd: workspace, env: { ...env, PATH: `${bin}:${process.env.PATH}` } }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, cwd: workspace })),
-    );
+  const sh = async (line: string) => ({ ...(await inSh(line, { cwd: workspace, env: { ...env, PATH: `${bin}:${process.env.PATH}` } })), cwd: workspace });
   return { sh };
 }
 

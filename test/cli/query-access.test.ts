@@ -170,6 +170,16 @@ async function setUp(options: SandboxOptions = {}) {
 }
 
 describe('dpgw verify', () => {
+  it('a table the store does not hold: exit 9 at once, naming how to create it, not after --wait (the default test timeout is far below 600 s)', async () => {
+    const { sandbox, verifyAs } = await setUp();
+    const missing = await verifyAs('analyst', ['--wait', '600'], { DPGW_GATEWAY: sandbox.gatewayUrl });
+    expect(missing.code).toBe(9);
+    expect(stderrLines(missing)).toEqual([
+      `dpgw: ${sandbox.gatewayUrl}/api/internal/olap/tables/track: table track does not exist in the analytics store — create it first: dpgw provision <manifest> (a manifest that lists track), or dpgw table create --dataset track --schema <file>`,
+    ]);
+    expect(sandbox.requestLog.of('query-engine')).toEqual([]);
+  });
+
   it('on 1.15.164 the analyst sees the table only after the storage touch; the outsider never', async () => {
     const { sandbox, asAdmin, createTrackTable, verifyAs } = await setUp();
     await createTrackTable();

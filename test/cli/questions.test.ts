@@ -318,7 +318,7 @@ describe('README "Asked at a terminal"', () => {
     const [command, said] = /```console\n\$ dpgw (.*)\n(.*)\n```/.exec(section)!.slice(1) as [string, string];
     const sandbox = await sandboxes.start();
     const env = await adminPipelineEnv(sandbox);
-    const result = await runInProcess(command.split(' '), env);
+    const result = await runInProcess(command.replace(/\s+#.*$/, '').split(' '), env);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe(said);
     expect(sandbox.requestLog.of('gateway')).toEqual([]);

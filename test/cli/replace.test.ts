@@ -36,7 +36,8 @@ async function trackOnTopicA() {
   const file = join(folder, 'provision.yaml');
   const manifest = (table: string) => writeFileSync(file, `name: fleet\ndataSets:\n  - datasource: mock-data-library\n    dataset: track\n    groups: [${TRACK_GROUP}]\n    schema: track-schema.yaml\n    table: { ${table} }\n`);
   const dpgw = (args: string[]) => spawnDpgw(['provision', file, ...args], { env });
-  const atPrompt = (keys: string) => atTerminal(['provision', file], { env, when: 'Type track to replace table track', keys, timeoutSeconds: 60 });
+  // At a terminal the run shows its plan and asks to apply it first; the replacement then asks for the table's name.
+  const atPrompt = (keys: string) => atTerminal(['provision', file], { env, steps: [{ when: 'Apply these changes?', keys: 'y\\r' }, { when: 'Type track to replace table track', keys }], timeoutSeconds: 60 });
   manifest('name: track');
   const made = await dpgw([]);
   expect(made.code, made.stderr).toBe(0);

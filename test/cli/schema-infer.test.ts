@@ -194,7 +194,7 @@ describe('dpgw schema infer --dataset: what goes wrong before and around the str
     const dpgw = (args: string[], extra: NodeJS.ProcessEnv = {}) => spawnDpgw(['schema', 'infer', ...args], { env: { ...env, ...extra } });
 
     const notEnabled = await dpgw(['--dataset', 'track']);
-    expect(notEnabled.code).toBe(1);
+    expect(notEnabled.code).toBe(9);
     expect(notEnabled.stderr).toMatch(/--dataset: data set "track" is not enabled.*dpgw enable --datasource <source> --dataset track/);
     const enabled = await spawnDpgw(['enable', '--datasource', 'mock-data-library', '--dataset', 'track', '--group', TRACK_GROUP, '--json'], { env });
     expect(enabled.code, enabled.stderr).toBe(0);

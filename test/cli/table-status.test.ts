@@ -181,7 +181,8 @@ describe('dpgw table status', () => {
     const page = readFileSync(join(ROOT, 'docs/tables.md'), 'utf8');
     const section = page.slice(page.indexOf('\n## table status\n'));
     const blocks = [...section.matchAll(/^```(sh|console)\n([\s\S]*?)^```$/gm)].map((m) => ({ kind: m[1]!, text: m[2]! }));
-    const commands = blocks.filter((b) => b.kind === 'sh').flatMap((b) => b.text.trimEnd().split('\n'));
+    // The section's last line deletes track_unreachable again, after the output shown for it: not run here.
+    const commands = blocks.filter((b) => b.kind === 'sh').flatMap((b) => b.text.trimEnd().split('\n')).filter((line) => !line.startsWith('dpgw table delete '));
     expect(commands.length).toBeGreaterThanOrEqual(3);
     for (const line of commands) {
       const [command, comment = ''] = line.split(/\s+#\s*/);
@@ -196,7 +197,7 @@ describe('dpgw table status', () => {
     const minute = (text: string) => text.replace(/__\d{8}T\d{4}Z/g, '__<time>');
     for (const { text } of shown) {
       const [first, ...output] = text.split('\n');
-      const result = await dpgw(first!.replace(/^\$ dpgw /, '').split(/\s+/));
+      const result = await dpgw(first!.replace(/^\$ dpgw /, '').replace(/\s+#.*$/, '').split(/\s+/));
       expect(minute(result.stdout)).toBe(minute(output.join('\n')));
     }
     // The output shown for a lagging partition and a segment in ERROR is what the sandbox's store then answers.

@@ -23,6 +23,8 @@ import { opaBinary, startOpa } from '../../scripts/platform/opa.mjs';
 // @ts-expect-error -- likewise
 import { startTrino, trinoServer } from '../../scripts/platform/trino.mjs';
 // @ts-expect-error -- likewise
+import { chromiumExecutable } from '../../scripts/platform/chromium.mjs';
+// @ts-expect-error -- likewise
 import { createQueryEngineConnection, startSuperset, supersetInstallation } from '../../scripts/platform/superset.mjs';
 
 export interface KeycloakSettings {
@@ -96,6 +98,8 @@ declare module 'vitest' {
     opa: OpaSettings;
     trino: TrinoSettings;
     superset: SupersetSettings;
+    /** Debian's Chromium, for the tests that drive a real browser (scripts/platform/chromium.mjs). */
+    chromium: { executable: string; version: string };
   }
 }
 
@@ -150,6 +154,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     opaBinary(),
     trinoServer(),
     supersetInstallation(),
+    (async () => project.provide('chromium', (await chromiumExecutable()) as { executable: string; version: string }))(),
   ]);
   console.log(`[e2e] components installed (or found in ~/.cache/dpgw) in ${((Date.now() - installing) / 1000).toFixed(1)} s`);
   try {

@@ -24,9 +24,14 @@ export interface Keystrokes {
 
 /** Runs `dpgw argv` at a terminal and types each step's keys once its text appears. stdout and stderr arrive mixed, as on a screen. */
 export function atTerminal(argv: string[], options: { env: NodeJS.ProcessEnv; timeoutSeconds?: number; cwd?: string } & ({ steps: Keystrokes[] } | Keystrokes)): Promise<RunResult> {
+  return commandAtTerminal([process.execPath, BIN, ...argv], options);
+}
+
+/** Runs any command (`sh -c LINE` for a documented example) at a terminal, typing each step's keys as atTerminal does. */
+export function commandAtTerminal(command: string[], options: { env: NodeJS.ProcessEnv; timeoutSeconds?: number; cwd?: string } & ({ steps: Keystrokes[] } | Keystrokes)): Promise<RunResult> {
   const helper = join(ROOT, 'test/helpers/terminal.py');
   const steps = 'steps' in options ? options.steps : [{ when: options.when, keys: options.keys }];
-  const child = spawn('python3', [helper, String(options.timeoutSeconds ?? 30), JSON.stringify(steps.map((step) => [step.when, step.keys])), '--', process.execPath, BIN, ...argv], {
+  const child = spawn('python3', [helper, String(options.timeoutSeconds ?? 30), JSON.stringify(steps.map((step) => [step.when, step.keys])), '--', ...command], {
     env: { ...options.env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
     cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

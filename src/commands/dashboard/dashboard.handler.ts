@@ -1,6 +1,8 @@
 /** `dpgw dashboard`: contract step 9 in the dashboard tool, as the dashboard user of the settings. */
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { Questions } from '../shared/questions.js';
+import { storeTableMissing } from '../shared/store-table-missing.js';
+import { DpgwError } from '../../errors/dpgw-error.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
 import type { DashboardCommand } from './dashboard.flags.js';
 import { buildDashboard } from '../../dashboard/build-dashboard.js';
@@ -31,6 +33,10 @@ export const dashboard: HandlerOf<DashboardCommand> = async (context) => {
       dashboardTitle: options.dashboard ?? dataSet,
       chartName: options.chart ?? `${table} positions`,
       notListedHint: notListedHint(settings, dataSet, table),
+    }).catch(async (error: unknown) => {
+      // Not listed: a table the store does not hold is the cause to name, not the user's groups.
+      if (error instanceof DpgwError && error.errorCode === 'DASHBOARD_TABLE_NOT_VISIBLE') throw (await storeTableMissing(context, table, dataSet)) ?? error;
+      throw error;
     });
     const what = (change: string) => (change === 'unchanged' ? 'found' : change);
     reporter.success(

@@ -8,7 +8,21 @@ import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
 import { tableSettingsOf } from '../../settings/core-options.js';
+import { closestMatch } from '../../text/closest-match.js';
 import { plural } from '../../text/plural.js';
+import { quotedServerText, serverText } from '../../text/terminal-text.js';
+
+/** How many marks a hint lists before "and N more". */
+const MARKS_LISTED = 10;
+
+/** For a --manifest no table carries: the marks the store's tables do carry (from the server: made printable), the nearest first. */
+function marksHint(asked: string, marks: readonly string[]): string {
+  if (!marks.length) return "no table the store holds carries a manifest's mark (dpgw provision marks the tables of a manifest with its name:): export without --manifest";
+  const near = closestMatch(asked, marks);
+  const listed = marks.slice(0, MARKS_LISTED).map((mark) => serverText(mark));
+  const more = marks.length > MARKS_LISTED ? ` and ${marks.length - MARKS_LISTED} more` : '';
+  return `${near !== undefined ? `did you mean ${quotedServerText(near)}? ` : ''}the store's tables carry the ${marks.length === 1 ? 'mark' : 'marks'} ${listed.join(', ')}${more}: pass one to --manifest`;
+}
 
 export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
   const { options, reporter } = context;
@@ -36,7 +50,7 @@ export const exportToFolder: HandlerOf<ExportCommand> = async (context) => {
     const filterFlags = filters.map((filter) => filter.split(' ')[0]!);
     throw new DpgwError('NOTHING_TO_EXPORT', `no table to export${filters.length ? ` for ${filters.join(', ')}` : ''}${result.leftOut.length ? ` (${plural(result.leftOut.length, 'table')} left out, above)` : ''}; nothing was written`, {
       ...(filterFlags.length ? { where: filterFlags.join(', ') } : {}),
-      hint: 'see what the store holds with `dpgw catalog datasets` and `dpgw table get <name>`',
+      hint: options.manifest !== undefined && !result.marks.includes(options.manifest) ? marksHint(options.manifest, result.marks) : 'see what the store holds with `dpgw catalog datasets` and `dpgw table get <name>`',
     });
   }
 

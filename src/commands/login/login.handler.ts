@@ -6,7 +6,11 @@ import { configDirectory, editProfile, loadConfigFile, saveConfigFile } from '..
 import { describeSource, type Settings } from '../../settings/resolve-settings.js';
 import { definitionOf, flagName, SIGN_IN_KEYS } from '../../settings/setting-definitions.js';
 import { serverText } from '../../text/terminal-text.js';
+import type { Grant } from '../../auth/grants.js';
+import { checkedWhenSet } from '../../settings/setting-values.js';
 import { textPrompt } from '../shared/prompts.js';
+import { Questions } from '../shared/questions.js';
+import { profileNeedsSetup, requireLoginSettings, setUpProfile } from './login-setup.js';
 import { clock, sessionContext } from '../shared/session-context.js';
 import type { LoginCommand } from './login.flags.js';
 
@@ -57,8 +61,17 @@ async function keepIdentityFlags(context: Parameters<HandlerOf<LoginCommand>>[0]
 }
 
 export const login: HandlerOf<LoginCommand> = async (context) => {
-  const settings = await context.settings();
-  const session = await sessionContext(context);
+  let settings = await context.settings();
+  const questions = new Questions(context);
+  // A grant given wrongly is said before anything is asked.
+  const givenGrant = (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant;
+  if (!context.canPrompt) {
+    // With no one to ask: every setting the login lacks, in one error, before any request.
+    requireLoginSettings(settings, givenGrant, context.argv.includes('--no-input'));
+  } else if (profileNeedsSetup(settings)) {
+    settings = await setUpProfile(context, settings, questions);
+  }
+  const session = await sessionContext(context, settings);
   const { login: signIn, loginAsServiceAccount, loginWithDevice, requireIdentitySettings } = await import('../../auth/session.js');
   // Where to sign in is checked before anyone is asked for a username or a password.
   requireIdentitySettings(session);
@@ -86,6 +99,7 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
     const who = signedIn.serviceAccountOf ? `the service account of client ${signedIn.serviceAccountOf} (${serverText(String(signedIn.username))})` : serverText(String(signedIn.username));
     context.reporter.success(`signed in to realm ${signedIn.realm} as ${who}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
     await keepIdentityFlags(context, settings);
+    questions.done();
     context.reporter.next('dpgw auth status');
     return { data: signedIn, human: () => [] };
   }
@@ -111,6 +125,7 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   // The groups are the token's claims: the provider's words, shown escaped.
   context.reporter.success(`signed in to realm ${signedIn.realm} as ${serverText(String(signedIn.username))}${signedIn.groups.length ? ` (groups: ${serverText(signedIn.groups.join(', '))})` : ''}; token valid until ${clock(signedIn.accessTokenExpiresAt)}`);
   await keepIdentityFlags(context, settings);
+  questions.done();
   context.reporter.next('dpgw auth status');
   return { data: signedIn, human: () => [] };
 };

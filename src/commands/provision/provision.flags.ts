@@ -19,7 +19,7 @@ export const provisionOptions = (command: CommandFor<'provision [manifest]'>, ki
       .option('--adopt', "take over the tables another manifest marked: update them and mark them with this manifest's name (without it they are refused, exit 2, nothing of their data sets sent)")
       .option('--allow-replace', "replace the tables whose change the store cannot make in place (the topic, time column, decoder, partitioning, replica groups, upsert, dedup): delete each and create it anew, losing its rows (without it: at a terminal, asks for each table's name; in a script they are refused, exit 2, nothing of their data sets sent)")
       .option('--prune', "delete the tables marked with this manifest's name that it no longer lists, then their schemas no table uses (at a terminal: asks first)")
-      .option('-y, --yes', 'prune without asking (needed without a terminal)')
+      .option('-y, --yes', 'apply without asking: at a terminal a run shows its plan and asks first (and --prune needs it without a terminal)')
       .option('--detailed-exitcode', 'exit 0 when nothing changed, 7 when changes were made')
     .addOption(kit.option('--report <kind=file>', 'also write a report GitLab shows in a merge request: junit=FILE (a test case per data set) or codequality=FILE (manifest problems and failures at their lines); repeatable').argParser(kit.keyedFiles(['junit', 'codequality'] as const)))
     .addOption(kit.option('--format <format>', 'how the plan or the summary is printed: text, or markdown (a table for a pull-request comment)').choices(['text', 'markdown'] as const).default('text' as const))

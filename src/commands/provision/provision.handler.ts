@@ -20,7 +20,7 @@ import { loadManifest } from '../../provision/manifest.js';
 import { appendStepSummary, githubActionsOf, setStepOutputs } from '../../output/github-actions.js';
 import { itemsOf, itemsOfError, type ReportItem } from '../../provision/ci-reports.js';
 import { checkOutputFile, writeFileAtomic } from '../../files/atomic-write.js';
-import { checkBeforeRun, inferSettingsOf, plan, prepare, run, RUN_WIDE_READS_AT_ONCE, type DataSetResult } from '../../provision/provision-run.js';
+import { checkBeforeRun, inferSettingsOf, plan, prepare, readyToRun, run, RUN_WIDE_READS_AT_ONCE, type DataSetResult, type RunReads } from '../../provision/provision-run.js';
 import { type resolveSettings, resolveWithConfig } from '../../settings/resolve-settings.js';
 import { configDirectory, loadConfigFile, type ConfigFile } from '../../settings/config-file.js';
 import { flagAttribute, SETTING_DEFINITIONS, SIGN_IN_KEYS } from '../../settings/setting-definitions.js';
@@ -149,10 +149,13 @@ const provisionAndReport = async (context: ProvisionContext, file: string, toWor
     };
     // The data sets' requests, and the run's own reads beside them: the connections the gateway sees.
     client.limitRequestsAtOnce(options.concurrency + RUN_WIDE_READS_AT_ONCE);
-    const reads = await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly });
+    // At a terminal a run shows its plan and asks before it sends anything (terraform apply); --yes, or no terminal, runs as it always did.
+    const asksFirst = !planOnly && context.canPrompt && options.yes !== true;
+    const checked = await checkBeforeRun(loaded, prepared, runOptions, { forPlan: planOnly || asksFirst });
     // What --prune would delete, read before anything changes (GET requests only).
     const pruning = options.prune === true ? await planPrune(client, { manifestName: loaded.name, keptTables: new Set(prepared.map((p) => p.tableName)), keptSchemas: new Set(prepared.map((p) => p.schemaName)), olapSegment: runOptions.settings.olapSegment }) : undefined;
-    if (pruning?.steps.length && !planOnly && options.yes !== true) await confirmPrune(context, pruning);
+    // The question covers the prune the plan shows; without a terminal --prune needed --yes (refuseUnsafePrune).
+    const reads = asksFirst ? await readyToRun(loaded, prepared, runOptions, await confirmPlan(context, { prepared, runOptions, reads: checked, pruning, healthCheck: loaded.manifest.healthCheck })) : checked;
     // A stream user the brokers refuse fails the run here, before anything is sent (brokers out of reach under auto: each data set says skipped).
     if (!planOnly && preflight && (await preflight.skippedBecause()) === undefined) await preflight.signIn();
     if (planOnly) {
@@ -433,13 +436,26 @@ function exitCodeOf(error: unknown): number {
   return error instanceof DpgwError ? error.exitCode : ExitCode.Failure;
 }
 
-/** At a terminal, what --prune would delete, and a question; no is exit 2 with nothing sent. */
-async function confirmPrune(context: CommandContext, plan: PrunePlan): Promise<void> {
-  const what = [...plan.tables.map((name) => `table ${name}`), ...plan.schemas.map((name) => `schema ${name}`)];
-  context.reporter.warn(`--prune would delete from the analytics store (marked ${MANIFEST_MARK_KEY}: ${plan.manifest}, no longer in the manifest):`);
-  for (const line of what) context.reporter.info(`  ${line}`);
-  const yes = await confirmPrompt(context, `Delete ${plural(plan.tables.length, 'table')} and ${plural(plan.schemas.length, 'schema')}?`);
-  if (!yes) throw new DpgwError('CONFIRMATION_MISMATCH', 'the prune was not confirmed; nothing was sent', { hint: 'run again and answer yes, pass --yes, or leave out --prune' });
+type PlanInputs = { prepared: Parameters<typeof plan>[0]; runOptions: Parameters<typeof plan>[1]; reads: RunReads; pruning: PrunePlan | undefined };
+
+/**
+ * At a terminal, before a run sends anything: its plan, as --plan prints it, and one question
+ * (default no). A plan that changes nothing asks nothing. The run then walks the same steps
+ * with the same reads of the store; each step's apply still checks what it sends against the
+ * store as it then is (a table made or marked in between is compared or refused, never
+ * overwritten blindly), so a change between the question and the run is met as a run without
+ * a question meets it. No is exit 2 (CONFIRMATION_MISMATCH), Ctrl-C exit 130, nothing sent.
+ */
+async function confirmPlan(context: ProvisionContext, inputs: PlanInputs & { healthCheck: boolean | string | undefined }): Promise<RunReads> {
+  const { reporter } = context;
+  const planned = await plan(inputs.prepared, inputs.runOptions, inputs.reads);
+  if (!planOutcome(planned, inputs.pruning, false).changes) return inputs.reads;
+  const healthCheck = inputs.healthCheck ? { path: paths.health(inputs.healthCheck === true ? undefined : inputs.healthCheck) } : undefined;
+  // On stderr, beside the question: stdout keeps only the run's result.
+  for (const line of terminalPlan({ planned, healthCheck, pruning: inputs.pruning }, reporter.err)) reporter.notice(line);
+  const yes = await confirmPrompt(context, 'Apply these changes?');
+  if (!yes) throw new DpgwError('CONFIRMATION_MISMATCH', 'the plan was not confirmed; nothing was sent', { hint: 'run again and answer yes, or pass --yes to apply without asking (see the plan alone with --plan)' });
+  return inputs.reads;
 }
 
 /** At a terminal, what a replacement loses, and the table's name to type; another answer is exit 2 with nothing sent. */

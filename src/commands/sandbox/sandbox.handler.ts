@@ -110,6 +110,16 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
         `${style.bold('users')} ${style.dim(options.users !== undefined ? `(from ${options.users})` : '(passwords generated for this run)')}`,
         ...data.users.map((u) => `  ${u.username.padEnd(10)} ${u.password}  ${style.dim(u.groups.length ? u.groups.join(', ') : 'no groups')}${u.profile ? style.dim(`  (profile ${u.profile})`) : ''}`),
         '',
+        ...(data.deviceClient
+          ? [
+              `${style.bold('device sign-in')}: \`dpgw login --grant device --client-id ${data.deviceClient}\` prints an address (${data.authUrl}/auth/realms/${data.realm}/device?user_code=…);`,
+              '  open it in a browser, sign in there as one of the users above with their password, and Approve (or Deny)',
+              '',
+            ]
+          : []),
+        `${style.bold('in memory only')}: sessions, schemas, tables, topics and their messages are gone when the sandbox stops;`,
+        `  the next start begins empty${options.users !== undefined ? '' : ', with new passwords'}, so sign in again after it`,
+        '',
         profile
           ? `${style.bold('profile')} "${profile}" written and made current (as \`dpgw config use ${profile}\` does): every dpgw command in another shell uses it`
           : `${style.bold('settings')} for this shell:`,

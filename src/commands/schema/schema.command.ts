@@ -16,7 +16,15 @@ export const schema = defineGroup({
       handler: () => import('./schema.handler.js').then((module) => module.push),
     }),
     defineCommand({
+      usage: 'list',
+      description: 'list the schemas the analytics store holds, the tables that use each and their owners (--json: records)',
+      example: 'dpgw schema list',
+      moreHelp: '\nColumns: SCHEMA, TABLES (the tables whose segmentsConfig names it), OWNERS (the manifests that\n  marked those tables). — is what the gateway does not pass on (a warning says which). No\n  schemas: exit 0, a note on stderr; a gateway that does not list them: exit 3.\n',
+      handler: () => import('./schema-list.handler.js').then((module) => module.list),
+    }),
+    defineCommand({
       usage: 'get [name]',
+      argumentValues: ['schema'],
       description: "print the schema the analytics store holds (YAML; --json: the store's JSON)",
       example: 'dpgw schema get track',
       moreHelp: askedHelp('<name> (typed)'),
@@ -24,6 +32,7 @@ export const schema = defineGroup({
     }),
     defineCommand({
       usage: 'delete [name]',
+      argumentValues: ['schema'],
       description: 'delete a schema from the analytics store; refused while a table uses it (at a terminal: type the name to confirm)',
       example: 'dpgw schema delete track --yes',
       moreHelp:

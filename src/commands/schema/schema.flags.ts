@@ -11,6 +11,7 @@ export const pushOptions = (command: CommandFor<'push [file]'>, kit: OptionKit) 
     .option('--force-commit', "after such a reload, commit the table's consuming segments now, so the rows from then on carry the new columns (it makes small segments)");
 export type SchemaPushCommand = ReturnType<typeof pushOptions>;
 export type SchemaGetCommand = CommandFor<'get [name]'>;
+export type SchemaListCommand = CommandFor<'list'>;
 export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type SchemaDeleteCommand = ReturnType<typeof deleteOptions>;
 export type SchemaValidateCommand = CommandFor<'validate [file]'>;

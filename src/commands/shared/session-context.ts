@@ -3,10 +3,12 @@ import type { CommandContext } from '../../command-kit/command-context.js';
 import type { SessionContext } from '../../auth/session.js';
 import { hiddenPrompt } from './prompts.js';
 import { sessionOptionsOf } from '../../settings/core-options.js';
+import type { Settings } from '../../settings/resolve-settings.js';
 
-export async function sessionContext(context: CommandContext): Promise<SessionContext> {
+/** `settings`: when the command read them anew (a login that saved answers to the profile), else the run's. */
+export async function sessionContext(context: CommandContext, settings?: Settings): Promise<SessionContext> {
   return {
-    session: sessionOptionsOf(await context.settings(), context.io.env),
+    session: sessionOptionsOf(settings ?? (await context.settings()), context.io.env),
     env: context.io.env,
     warn: (message) => context.reporter.warn(message),
     trace: context.reporter.options.verbose ? (line) => context.reporter.trace(line) : undefined,

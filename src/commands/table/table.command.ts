@@ -1,4 +1,4 @@
-/** `dpgw table create|render|get`: the group and each subcommand's definition (flags: table.flags.ts); the handlers are table.handler.ts. */
+/** `dpgw table create|render|list|get|…`: the group and each subcommand's definition (flags: table.flags.ts); the handlers are table.handler.ts. */
 import { defineCommand, defineGroup } from '../../command-kit/command-definition.js';
 import { askedHelp } from '../shared/asked-help.js';
 import { createOptions, renderOptions, deleteOptions, pauseOptions, resumeOptions, statusOptions, templateOptions } from './table.flags.js';
@@ -24,7 +24,15 @@ export const table = defineGroup({
       handler: () => import('./table.handler.js').then((module) => module.render),
     }),
     defineCommand({
+      usage: 'list',
+      description: 'list the tables the analytics store holds: schema, owner (the manifest whose mark it carries) and whether it consumes (--json: records)',
+      example: 'dpgw table list',
+      moreHelp: "\nColumns: TABLE, SCHEMA, OWNER (the manifest that marked it; none: made by hand or by table create),\n  CONSUMING (yes: every partition has a consuming segment). — is what the gateway does not\n  pass on (a warning says which). No tables: exit 0, a note on stderr; a gateway that does\n  not list them: exit 3 (docs/tables.md, \"table list\").\n",
+      handler: () => import('./table-list.handler.js').then((module) => module.list),
+    }),
+    defineCommand({
       usage: 'get [name]',
+      argumentValues: ['table'],
       description: "print the table the analytics store holds, as it stores it (YAML; --json: the store's JSON; the stream password masked)",
       example: 'dpgw table get track',
       moreHelp: askedHelp("<name> (the store's tables)"),
@@ -32,6 +40,7 @@ export const table = defineGroup({
     }),
     defineCommand({
       usage: 'delete [name]',
+      argumentValues: ['table'],
       description: 'delete a real-time table from the analytics store and wait until the store has dropped it (at a terminal: type the name to confirm)',
       example: 'dpgw table delete track --yes',
       moreHelp:
@@ -41,6 +50,7 @@ export const table = defineGroup({
     }),
     defineCommand({
       usage: 'status [name]',
+      argumentValues: ['table'],
       description: "per partition: consuming or not, the segment's state, offsets and lag, the store's errors, and why no rows arrive; exit 6 when not all consume",
       example: 'dpgw table status track --watch 5',
       moreHelp:
@@ -50,6 +60,7 @@ export const table = defineGroup({
     }),
     defineCommand({
       usage: 'pause [name]',
+      argumentValues: ['table'],
       description: "pause the store's consumption of a real-time table: it commits the consuming segments and consumes nothing until resumed (at a terminal: asks first)",
       example: 'dpgw table pause track --yes',
       moreHelp:
@@ -59,6 +70,7 @@ export const table = defineGroup({
     }),
     defineCommand({
       usage: 'resume [name]',
+      argumentValues: ['table'],
       description: "resume the store's consumption of a paused real-time table (at a terminal: asks first)",
       example: 'dpgw table resume track --yes',
       moreHelp:

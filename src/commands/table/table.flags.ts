@@ -31,6 +31,7 @@ export const renderOptions = (command: CommandFor<'render'>, kit: OptionKit) => 
 export type TableCreateCommand = ReturnType<typeof createOptions>;
 export type TableRenderCommand = ReturnType<typeof renderOptions>;
 export type TableGetCommand = CommandFor<'get [name]'>;
+export type TableListCommand = CommandFor<'list'>;
 export const deleteOptions = (command: CommandFor<'delete [name]'>) => command.option('-y, --yes', 'delete without asking to type the name (needed without a terminal)').option('--dry-run', 'compare with what is there (reads only) and print the request it would send; change nothing');
 export type TableDeleteCommand = ReturnType<typeof deleteOptions>;
 /** pause and resume ask at a terminal, as delete does; --yes in scripts. */

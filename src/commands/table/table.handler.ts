@@ -18,7 +18,7 @@ import { consumptionText, type Consumption } from '../../olap/consumption.js';
 import { checkIgnored } from '../../provision/steps/sample-step.js';
 import { uncomparedTableCreate } from '../../provision/steps/table-step.js';
 import { walkSteps } from '../../provision/executor.js';
-import { failureOf, recordOf, TABLE_CREATE_STEPS, type TableCreateInputs } from '../../provision/command-steps.js';
+import { failureOf, recordOf, TABLE_CREATE_STEPS, tableCreateControl, type TableCreateInputs } from '../../provision/command-steps.js';
 import { timeoutMs } from '../../settings/setting-values.js';
 import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
@@ -101,10 +101,16 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
     success: (line) => reporter.success(line),
   };
   if (options.dryRun === true) return dryRunOfCreate(context, given);
-  // provision's steps, walked as provision walks them: the stream pre-flight, the sample check, the table, the consumption check.
+  // provision's steps, walked as provision walks them: the stream pre-flight, the sample check, the table, the consumption check;
+  // a table the store holds is compared first, so a re-run of the same request sends nothing and touches no broker.
   const applied: TableCreateInputs = { ...given, client: await context.gateway() };
-  const walked = await walkSteps('apply', TABLE_CREATE_STEPS, applied);
+  const control = await tableCreateControl(applied);
+  const walked = await walkSteps('apply', TABLE_CREATE_STEPS, applied, control);
   const tableName = built.table.tableName;
+  if (control.settledBeforeRun) {
+    reporter.success(control.settledBeforeRun.reason);
+    return { data: { tableName, schemaName: built.schemaName, topic: built.topic, change: 'none', status: null, response: null }, human: () => [] };
+  }
   const data = (consumption: Consumption | undefined) => ({
     tableName,
     schemaName: built.schemaName,
@@ -132,7 +138,10 @@ export const create: HandlerOf<TableCreateCommand> = async (context) => {
 async function dryRunOfCreate(context: ContextOf<TableCreateCommand>, given: Omit<TableCreateInputs, 'client'>) {
   try {
     const planned = await plannedWithReads(
-      async () => (await walkSteps('plan', TABLE_CREATE_STEPS, { ...given, client: await context.gateway() })).steps,
+      async () => {
+        const inputs = { ...given, client: await context.gateway() };
+        return (await walkSteps('plan', TABLE_CREATE_STEPS, inputs, await tableCreateControl(inputs))).steps;
+      },
       (why) => [uncomparedTableCreate(given.table, given.olapSegment, why)],
       (line) => context.reporter.warn(line),
     );

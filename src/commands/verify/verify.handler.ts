@@ -4,6 +4,7 @@ import type { ChalkInstance } from 'chalk';
 import { serverText } from '../../text/terminal-text.js';
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import { Questions } from '../shared/questions.js';
+import { storeTableMissing } from '../shared/store-table-missing.js';
 import { DATA_SET_FLAG, dataSetFlag } from '../shared/data-set-question.js';
 import type { VerifyCommand } from './verify.flags.js';
 import { sessionOptionsOf } from '../../settings/core-options.js';
@@ -22,6 +23,11 @@ export const verify: HandlerOf<VerifyCommand> = async (context) => {
   const expect: Expectation = options.expect;
   const minRows = options.minRows;
   const waitSeconds = options.wait;
+  // The wait is for an existing table to show in the engine and fill: one the store does not hold fails at once.
+  if (expect === 'visible') {
+    const missing = await storeTableMissing(context, table, dataSet);
+    if (missing) throw missing;
+  }
   const settings = await context.settings();
   const { createQueryEngineClient } = await import('../../command-kit/create-query-engine-client.js');
   const client = createQueryEngineClient(settings, reporter, io);

@@ -18,7 +18,8 @@ import { ADOPT_FLAG, MANIFEST_MARK_KEY, manifestMarkOf, shownMark, tableOwnershi
 import { maskSecrets } from '../../secrets/redaction.js';
 import { compareTable, updateTable } from '../live-state.js';
 import type { HalfDoneWork } from '../half-done-work.js';
-import { applyReplacement, plannedReplacement, refusedReplaceRecord, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
+import { forcedFieldsText, replacementFields } from '../../olap/replacement-fields.js';
+import { ALLOW_REPLACE_FLAG, applyReplacement, plannedReplacement, refusedReplaceRecord, replaceNeededError, replacementOf, unprovenReplacement } from './replace-table.js';
 import type { StepRecord } from './step-record.js';
 
 
@@ -172,4 +173,42 @@ export async function planTableCreate(client: GatewayClient, table: RealtimeTabl
 /** `table create`'s plan where the store's table could not be read (not exposed, or the gateway out of reach): the POST, not compared. */
 export function uncomparedTableCreate(table: RealtimeTableDefinition, olapSegment: string, why: string): StepRecord {
   return { step: 'table', action: 'not-compared', reason: `POST table ${table.tableName}; if it exists, not compared: ${why}`, request: { method: 'POST', path: paths.olapTables(olapSegment), body: maskSecrets(table) } };
+}
+
+/**
+ * `dpgw table create` of a table the store holds, compared as provision compares it
+ * (compareTable), before the stream and sample checks: a re-run with the same request is
+ * settled with nothing sent (as `schema push` of the same schema), and one that differs is
+ * refused with the difference and the way to apply it, as `table create` creates and never
+ * changes a table. Undefined when the store holds no such table or cannot be read: the
+ * walk goes on, and its POST answers for the store.
+ */
+export type ExistingTable = { settled: StepRecord; refused?: undefined } | { refused: DpgwError; settled?: undefined };
+
+export async function existingTableBeforeCreate(client: GatewayClient, table: RealtimeTableDefinition, secretsKnown: boolean): Promise<ExistingTable | undefined> {
+  const name = table.tableName;
+  const read = await client.getTable(name);
+  if (read.kind !== 'found') return undefined;
+  const live = await compareTable(client, table, secretsKnown, read);
+  if (live.change === 'none') return { settled: { step: 'table', action: 'none', status: 'unchanged', reason: `table ${name} matches the store; nothing was sent` } };
+  const forced = replacementFields(live.tableChanges ?? []);
+  const owner = manifestMarkOf(read.body);
+  // Who may change it: the manifest that marked it, else a manifest that lists its data set (provision updates a table nobody marked in place).
+  const change = owner
+    ? `it belongs to manifest ${shownMark(owner)}: change it there and run dpgw provision on that manifest`
+    : forced.length > 0
+      ? `${forcedFieldsText(forced)} cannot change in place (docs/replacement.md): dpgw provision ${ADOPT_FLAG} ${ALLOW_REPLACE_FLAG} with a manifest entry for its data set replaces it, losing its rows`
+      : 'dpgw provision with a manifest entry for its data set updates it in place';
+  return {
+    refused: new DpgwError('TABLE_DIFFERS', `table ${name} exists and differs from this request: ${live.lines.join('; ')}; nothing was sent`, {
+      hint: `dpgw table create makes a table and never changes one: ${change}; or keep it as it is and give this one another name with --name`,
+      details: { difference: live.lines, ...(forced.length ? { replace: forced.map((f) => f.field) } : {}) },
+    }),
+  };
+}
+
+/** The table step of `table create` refused for a table that differs (existingTableBeforeCreate): in a plan, or failed in a run. */
+export function differingTableRecord(refusal: DpgwError, run: boolean): StepRecord {
+  const lines = Array.isArray(refusal.details?.difference) ? (refusal.details.difference as string[]) : undefined;
+  return { step: 'table', action: 'refused', ...(run ? { status: 'failed' as const, reason: refusal.toLine() } : { reason: `refused: ${refusal.message}; ${refusal.hint}` }), ...(lines?.length ? { difference: lines } : {}) };
 }

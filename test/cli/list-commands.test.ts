@@ -1,0 +1,106 @@
+/**
+ * `dpgw table list` and `dpgw schema list` as a user runs them: the built binary against the
+ * sandbox, whose tables a manifest (marked) and `table create` (unmarked) made.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { ROOT, spawnDpgw } from '../helpers/run-dpgw.js';
+import { adminPipelineEnv } from '../helpers/sandbox-http.js';
+import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
+
+const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
+const MANIFEST = join(ROOT, 'examples/track/provision.yaml');
+const SCHEMA = join(ROOT, 'examples/track/schema.yaml');
+
+/** track, provisioned by examples/track/provision.yaml (marked `track`), and track_by_hand on the same schema by `table create` (no mark). */
+async function twoTables(): Promise<{ sandbox: Sandbox; dpgw: (args: string[]) => ReturnType<typeof spawnDpgw> }> {
+  const sandbox = await sandboxes.start();
+  const env = await adminPipelineEnv(sandbox);
+  const dpgw = (args: string[]) => spawnDpgw(args, { env });
+  for (const args of [['provision', MANIFEST], ['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name', 'track_by_hand']]) {
+    const result = await dpgw(args);
+    expect(result.code, result.stderr).toBe(0);
+  }
+  return { sandbox, dpgw };
+}
+
+const onlyReads = (sandbox: Sandbox) => sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET');
+
+describe('dpgw table list', () => {
+  it('lists each table with its schema, owner and consumption: piped, whole values; --json, records', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    sandbox.requestLog.clear();
+    const listed = await dpgw(['table', 'list']);
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    expect(listed.stdout.split('\n')).toEqual(['TABLE          SCHEMA  OWNER  CONSUMING', 'track          track   track  yes', 'track_by_hand  track   none   yes', '']);
+    const json = await dpgw(['table', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { name: 'track', read: true, schema: 'track', owner: { name: 'track', named: true }, consuming: true, partitions: { consuming: 3, listed: 3 } },
+      { name: 'track_by_hand', read: true, schema: 'track', owner: null, consuming: true, partitions: { consuming: 3, listed: 3 } },
+    ]);
+    expect(onlyReads(sandbox)).toEqual([]);
+  });
+
+  it('a gateway that does not pass the consuming segments on: — in that column and one warning, exit 0', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    const refused = { status: 405, times: 1, body: { status: 405, error: 'Method Not Allowed', message: 'Request method not supported' } };
+    sandbox.faults.update({ failures: ['track', 'track_by_hand'].map((name) => ({ method: 'GET', path: `/api/internal/olap/tables/${name}/consumingSegmentsInfo`, ...refused })) });
+    const listed = await dpgw(['table', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.split('\n').slice(1, 3)).toEqual(['track          track   track  —', 'track_by_hand  track   none   —']);
+    expect(listed.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^warning: consuming: unknown, this gateway does not pass the store's consuming segments on \(GET http:\/\/127\.0\.0\.1:\d+\/api\/internal\/olap\/tables\/track(_by_hand)?\/consumingSegmentsInfo answered 405: Request method not supported\)$/)]);
+  });
+
+  it('no tables: exit 0, nothing on stdout, a note on stderr; --json: []', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    for (const command of ['table', 'schema']) {
+      const empty = await spawnDpgw([command, 'list'], { env });
+      expect([empty.code, empty.stdout, empty.stderr]).toEqual([0, '', `no ${command}s in the analytics store\n`]);
+      const json = await spawnDpgw([command, 'list', '--json'], { env });
+      expect([json.code, JSON.parse(json.stdout)]).toEqual([0, []]);
+    }
+  });
+
+  it('a gateway that does not list the tables: exit 3, one line with the way on', async () => {
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    for (const [command, path] of [['table', '/api/internal/olap/tables'], ['schema', '/api/internal/olap/schemas']] as const) {
+      sandbox.faults.update({ failures: [{ method: 'GET', path, status: 501, times: 5, body: { status: 501, error: 'Not Implemented', message: 'not passed on' } }] });
+      const refused = await spawnDpgw([command, 'list'], { env });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^dpgw: this gateway does not list the store's ${command}s: GET http://127\\.0\\.0\\.1:\\d+${path} answered 501: not passed on — ask the platform team to pass GET /api/internal/<olap>/${command}s on; one by name: dpgw ${command} get <name>$`)),
+      ]);
+      expect(JSON.parse((await spawnDpgw([command, 'list', '--json'], { env })).stdout).error).toMatchObject({ code: 'STORE_LISTING_NOT_EXPOSED' });
+    }
+  });
+});
+
+describe('dpgw schema list', () => {
+  it('lists each schema with the tables that use it and their owners; --json, records', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    sandbox.requestLog.clear();
+    const listed = await dpgw(['schema', 'list']);
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    expect(listed.stdout).toBe('SCHEMA  TABLES                OWNERS\ntrack   track, track_by_hand  track\n');
+    const json = await dpgw(['schema', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([{ name: 'track', tables: ['track', 'track_by_hand'], owners: [{ name: 'track', named: true }] }]);
+    expect(onlyReads(sandbox)).toEqual([]);
+  });
+});
+
+describe('docs/tables.md, "table list and schema list"', () => {
+  it('its example runs as written after the track manifest: the command and the output shown', async () => {
+    const page = readFileSync(join(ROOT, 'docs/tables.md'), 'utf8');
+    const section = page.slice(page.indexOf('## table list and schema list'), page.indexOf('## table status'));
+    const [command, shown] = /```console\n\$ dpgw (.*)\n([^`]*)```/.exec(section)!.slice(1) as [string, string];
+    const sandbox = await sandboxes.start();
+    const env = await adminPipelineEnv(sandbox);
+    expect((await spawnDpgw(['provision', MANIFEST], { env })).code).toBe(0);
+    const result = await spawnDpgw(command.split(' '), { env });
+    expect([result.code, result.stdout]).toEqual([0, shown]);
+  });
+});
