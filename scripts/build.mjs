@@ -65,6 +65,26 @@ const listFormatsOnDemand = {
     });
   },
 };
+/**
+ * string-width (text tables measure display width, src/text/display-width.ts) builds an
+ * Intl.Segmenter when it loads: the first Intl object of a process loads ICU's data, about
+ * 10 ms at each start of a command that prints a table, though a table of plain ASCII never
+ * asks it. Here it is built when a text first needs segmenting. A release that builds it
+ * otherwise fails the build, so this cannot silently stop applying.
+ */
+const segmenterOnDemand = {
+  name: 'segmenter-on-demand',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      // Older majors (inquirer's, through wrap-ansi) segment nothing.
+      if (!source.includes('Intl.Segmenter')) return undefined;
+      const eager = /^const (\w+) = new Intl\.Segmenter\(\);$/m;
+      if (!eager.test(source)) throw new Error(`scripts/build.mjs (segmenter-on-demand): ${args.path} no longer builds its Intl.Segmenter as expected; update the plugin`);
+      return { contents: source.replace(eager, (_, name) => `let ${name}Built; const ${name} = { segment: (text) => (${name}Built ??= new Intl.Segmenter()).segment(text) };`), loader: 'js' };
+    });
+  },
+};
 const common = {
   bundle: true,
   platform: 'node',
@@ -74,7 +94,7 @@ const common = {
   minify: process.env.DPGW_BUILD_MINIFY !== '0',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [inlineWasm, noHttp2Wrapper, listFormatsOnDemand],
+  plugins: [inlineWasm, noHttp2Wrapper, listFormatsOnDemand, segmenterOnDemand],
 };
 /** CommonJS dependencies bundled into ES modules still call require() for Node's own modules. */
 const esmRequire = { js: "import { createRequire as __dpgwCreateRequire } from 'node:module'; const require = __dpgwCreateRequire(import.meta.url);" };

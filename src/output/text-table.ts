@@ -1,9 +1,11 @@
 /**
  * Rows as aligned columns, kubectl- and gh-style: on a terminal the table is fitted to its
  * width (the widest columns cut with '…', the first column never); piped, every value is
- * written whole, so `grep` and `awk` see the real names.
+ * written whole, so `grep` and `awk` see the real names. Columns are measured as a terminal
+ * shows them (display-width.ts: a CJK character or an emoji two columns), after escaping.
  */
 import type { ChalkInstance } from 'chalk';
+import { displayWidth, padToWidth, widthPrefix } from '../text/display-width.js';
 import { serverText } from '../text/terminal-text.js';
 
 export interface TextTableOptions {
@@ -19,7 +21,8 @@ const NARROWEST = 6;
 export function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, { width, style }: TextTableOptions): string[] {
   // Cells are the catalog's words: one line each, any control character escaped. A listing of
   // 10,000 data sets has 70,000 cells, nearly all printable ASCII: those are taken as they are,
-  // one column a character, with one test each (docs/benchmarks.md, "Catalog listing").
+  // one column a character, with one test each (docs/benchmarks.md, "Catalog listing"); the
+  // rest are escaped, then measured by the columns a terminal gives them.
   const columns = header.length;
   const cells: string[] = [];
   const lengths: number[] = [];
@@ -29,7 +32,7 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
       const raw = row[column] ?? '';
       const plain = PRINTABLE_ASCII.test(raw);
       const cell = plain ? raw : serverText(raw);
-      const length = plain ? cell.length : lengthOf(cell);
+      const length = plain ? cell.length : displayWidth(cell);
       cells.push(cell);
       lengths.push(length);
       if (length > widths[column]!) widths[column] = length;
@@ -47,8 +50,9 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
   }
   const fit = (text: string, length: number, column: number) => {
     const room = widths[column]!;
-    if (length <= room) return column === columns - 1 ? text : text.padEnd(room + (text.length - length));
-    return `${[...text].slice(0, room - 1).join('')}…`;
+    if (length <= room) return column === columns - 1 ? text : text + ' '.repeat(room - length);
+    // Cut to one column less than its room, for the '…'; padded when a wide character would not fit whole.
+    return `${padToWidth(widthPrefix(text, room - 1), room - 1)}…`;
   };
   const lines = [style.bold(header.map((title, column) => fit(title, title.length, column)).join(GAP).trimEnd())];
   for (let first = 0; first < cells.length; first += columns) {
@@ -58,13 +62,5 @@ export function textTable(header: readonly string[], rows: ReadonlyArray<readonl
   }
   return lines;
 }
-
-/** Characters as a terminal counts them (code points); plain ASCII, the common case, without splitting. */
-function lengthOf(text: string): number {
-  return NON_ASCII.test(text) ? [...text].length : text.length;
-}
-
-// eslint-disable-next-line no-control-regex -- the test is for anything beyond ASCII
-const NON_ASCII = /[^\u0000-\u007f]/;
 /** Space to tilde only: nothing to escape, and as many columns as characters. */
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;

@@ -37,7 +37,7 @@ const dataSet = z.looseObject({
 export const planDocument = z.looseObject({
   formatVersion: z.literal(PLAN_FORMAT_VERSION).describe('the version of this format'),
   manifest: z.string(),
-  changes: z.boolean().describe('anything would change, or could not be compared'),
+  changes: z.boolean().describe('anything would change outside a refused data set (nothing of a refused one is sent), or could not be compared'),
   actions: z.record(z.enum(PLAN_ACTIONS), z.number().int().nonnegative()).describe('how many steps would take each action, zeros included'),
   plan: z.array(dataSet),
   prune: z

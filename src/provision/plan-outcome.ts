@@ -9,23 +9,34 @@ import type { PrunePlan } from './prune.js';
 import { PLAN_ACTIONS, type PlanAction, type StepRecord } from './steps/step-record.js';
 
 export interface PlanOutcome {
-  /** Anything would change (a prune's deletions too), or could not be compared. */
+  /** Anything would change outside a refused data set (a prune's deletions too), or could not be compared. */
   changes: boolean;
   /** How many steps would take each action, zeros included. */
   actions: Record<PlanAction, number>;
+  /** The data sets that would change; a refused one is not among them. */
+  changingDataSets: number;
   /** The data sets with a refused step. */
   refusedDataSets: number;
+  /** The steps that would create, update or delete something, outside a refused data set, a prune's deletions included. */
+  changingSteps: number;
   exitCode: number;
 }
 
+/** A refused step blocks the rest of its data set: nothing of it is sent, so it counts as refused only, never as a change. */
+const isRefused = (r: DataSetResult) => r.steps.some((step) => step.action === 'refused');
+
 export function planOutcome(planned: DataSetResult[], pruning: PrunePlan | undefined, detailedExitcode: boolean): PlanOutcome {
-  const changes = planned.some((r) => r.changed || r.uncompared) || (pruning?.steps.length ?? 0) > 0;
+  const going = planned.filter((r) => !isRefused(r));
+  const changingDataSets = going.filter((r) => r.changed).length;
+  const changes = changingDataSets > 0 || planned.some((r) => r.uncompared) || (pruning?.steps.length ?? 0) > 0;
   const actions = countActions([...planned.flatMap((r) => r.steps), ...(pruning?.steps ?? [])]);
-  const refusedDataSets = planned.filter((r) => r.steps.some((step) => step.action === 'refused')).length;
+  const refusedDataSets = planned.length - going.length;
+  const changing = countActions([...going.flatMap((r) => r.steps), ...(pruning?.steps ?? [])]);
+  const changingSteps = changing.create + changing.update + changing.delete;
   // A refused or blocked step means the run would fail: exit 2 at plan time, with or without --detailed-exitcode.
   // Else --detailed-exitcode: 0 only when everything was read back and matches the manifest.
   const exitCode = actions.refused + actions.blocked > 0 ? ExitCode.Usage : detailedExitcode && changes ? ExitCode.Changed : ExitCode.Ok;
-  return { changes, actions, refusedDataSets, exitCode };
+  return { changes, actions, changingDataSets, refusedDataSets, changingSteps, exitCode };
 }
 
 /** How many steps of the plan would take each action (every action counted, zeros too, so a pipeline reads any of them). */

@@ -11,6 +11,7 @@ import { cleanEnv, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv, call } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
 import { TRACK_SCHEMA_FILE } from '../helpers/track.js';
+import { displayWidth } from '../../src/text/display-width.js';
 
 const sandboxes = sandboxPerTest({ topicDelayMs: 0 });
 
@@ -65,11 +66,32 @@ describe('dpgw catalog', () => {
     onlyGets();
   });
 
-  it('--json is the catalog\'s own records, one document; filters narrow it', async () => {
+  it('--json is the catalog\'s own records, one document, each with its data source, enablement, groups and topic; filters narrow it', async () => {
     const { dpgw, sandbox, env } = await setUp();
-    const all = JSON.parse((await dpgw(['catalog', 'datasets', '--json'])).stdout);
-    const direct = (await call('GET', `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`, { token: env.DPGW_TOKEN })).body;
-    expect(all).toEqual(direct);
+    const before = sandbox.requestLog.of('gateway').length;
+    const all = JSON.parse((await dpgw(['catalog', 'datasets', '--json'])).stdout) as Array<Record<string, unknown>>;
+    // What the listing cost: the data sources (2), each one's enablements (2), one listing of the data sets — no request per data set.
+    expect(sandbox.requestLog.of('gateway').slice(before).map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      'GET /api/v2/catalog/datasources',
+      'GET /api/v2/catalog/datasources/all/enablements/all/datasets',
+      ...sandbox.catalog.listDataSources().map((source) => `GET /api/v2/catalog/datasources/${source.id}/enablements`),
+    ].sort());
+    const direct = (await call('GET', `${sandbox.gatewayUrl}/api/v2/catalog/datasources/all/enablements/all/datasets`, { token: env.DPGW_TOKEN })).body as Array<Record<string, unknown>>;
+    // The catalog's own record, whole, and what the table's columns show beside it.
+    expect(all.map(({ dataSource: _source, enablement: _enablement, topic: _topic, ...record }) => record)).toEqual(direct);
+    const source = sandbox.catalog.listDataSources().find((s) => s.name === 'mock-data-library')!;
+    expect(all.map(({ name, dataSource, enablement, topic }) => ({ name, dataSource, enablement, topic }))).toEqual(
+      [
+        ['track', 'track', [TRACK_GROUP]],
+        ['track', 'track-analysts', ['analysts']],
+        ['vessel', 'vessel', [TRACK_GROUP]],
+      ].map(([name, enablementName, groups]) => ({
+        name,
+        dataSource: { id: source.id, name: 'mock-data-library' },
+        enablement: { id: expect.any(String), name: enablementName, groups },
+        topic: `mock-data-library.${enablementName}.${name}`,
+      })),
+    );
     const named = JSON.parse((await dpgw(['catalog', 'datasets', '--name', 'v*', '--json'])).stdout);
     expect(named.map((d: { name: string }) => d.name)).toEqual(['vessel']);
     expect(JSON.parse((await dpgw(['catalog', 'datasets', 'v*', '--json'])).stdout)).toEqual(named);
@@ -180,6 +202,30 @@ describe('dpgw schema get and table get', () => {
   });
 });
 
+describe('columns by display width', () => {
+  it('groups in CJK and emoji: piped, every column after them starts where the header\'s does, as a terminal shows it', async () => {
+    const sandbox = await sandboxes.start({ seed: [{ name: 'library', dataSets: ['orders', 'vessel', 'track'] }], streamBacklog: 0 });
+    const source = sandbox.catalog.listDataSources()[0]!;
+    for (const [name, groups, dataSet] of [
+      ['team', ['分析チーム'], 'orders'],
+      ['party', ['🎉-ops'], 'vessel'],
+      ['plain', ['readers'], 'track'],
+    ] as const) {
+      const enablement = sandbox.catalog.createEnablement(source.id, name, [...groups]);
+      if (enablement === 'exists') throw new Error('enablement exists');
+      sandbox.catalog.enable(enablement.id, dataSet);
+    }
+    const result = await spawnDpgw(['catalog', 'datasets'], { env: await adminPipelineEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(0);
+    const [header, ...rows] = rowsOf(result.stdout);
+    const topicColumn = header!.indexOf('TOPIC');
+    // The columns a terminal gives what comes before the topic: a CJK character or an emoji takes two.
+    const columnOf = (row: string, topic: string) => displayWidth(row.slice(0, row.indexOf(topic)));
+    expect(rows.map((row) => columnOf(row, 'library.'))).toEqual([topicColumn, topicColumn, topicColumn]);
+    expect(rows.find((row) => row.startsWith('orders'))).toContain('分析チーム  library.team.orders');
+  });
+});
+
 describe('a large catalog', () => {
   it('10,000 enabled data sets: every one listed, piped and as --json', async () => {
     const names = Array.from({ length: 10_000 }, (_, i) => `ds${String(i).padStart(5, '0')}`);
@@ -197,7 +243,11 @@ describe('a large catalog', () => {
     expect(rowsOf(piped.stdout).at(-1)).toMatch(/^ds09999\s+big-library\s+readers-99\s+group-99\s+big-library\.readers-99\.ds09999 /);
     const json = JSON.parse((await spawnDpgw(['catalog', 'datasets', '--json'], { env })).stdout) as Array<{ name: string }>;
     expect(json.map((d) => d.name)).toEqual(names);
-    // Three GETs, whatever the size: data sources, enablements, the one listing.
+    // Three GETs, whatever the size: data sources, enablements, the one listing; each record carries its enablement's groups from them.
     expect(sandbox.requestLog.of('gateway').filter((e) => e.method !== 'GET')).toEqual([]);
+    const before = sandbox.requestLog.of('gateway').length;
+    const groups = JSON.parse((await spawnDpgw(['catalog', 'datasets', '--json'], { env })).stdout) as Array<{ enablement: { groups: string[] } }>;
+    expect(sandbox.requestLog.of('gateway').length - before).toBe(3);
+    expect(groups[9_999]!.enablement.groups).toEqual(['group-99']);
   }, 60_000);
 });

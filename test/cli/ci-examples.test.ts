@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -147,4 +147,57 @@ describe('installing dpgw in the job: a pinned tarball, checked before it runs',
       server.close();
     }
   }, 60_000);
+});
+
+/**
+ * The end of life of each Node release line (github.com/nodejs/Release, schedule.json):
+ * even releases get 30 months of long-term support, odd ones about 8 months. A release not
+ * listed here fails the test below until its date is added.
+ */
+const NODE_END_OF_LIFE: Record<number, string> = {
+  18: '2025-04-30',
+  19: '2023-06-01',
+  20: '2026-04-30',
+  21: '2024-06-01',
+  22: '2027-04-30',
+  23: '2025-06-01',
+  24: '2028-04-30',
+  25: '2026-06-01',
+  26: '2029-04-30',
+};
+
+/** Every Node release a CI file or a YAML/shell example sets up: setup-node's node-version, a node image, npm's node@N. */
+function nodeReleasesNamed(text: string): number[] {
+  const patterns = [/node-version:\s*['"]?(\d+)/g, /image:\s*['"]?node:(\d+)/g, /FROM\s+node:(\d+)/g, /\bnode@(\d+)/g];
+  return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => Number(match[1])));
+}
+
+/** The fenced YAML and shell blocks of a Markdown page. */
+const fencedBlocks = (markdown: string) => [...markdown.matchAll(/^```(?:ya?ml|sh|bash|dockerfile)\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+
+describe('the Node the CI examples set up, and what the README says dpgw supports', () => {
+  it('every Node release an example sets up is in support today; the README names the engines floor and the releases CI runs', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const examples = readdirSync(join(ROOT, 'examples/ci')).map((name) => `examples/ci/${name}`);
+    const named = [
+      ...examples.map((file) => ({ file, releases: nodeReleasesNamed(readFileSync(join(ROOT, file), 'utf8')) })),
+      ...pages.map((file) => ({ file, releases: fencedBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(nodeReleasesNamed) })),
+    ];
+    // Each example file sets one up: a runner's default Node is whatever the image happens to hold.
+    for (const file of examples) expect(named.find((entry) => entry.file === file)!.releases.length, file).toBeGreaterThan(0);
+    const today = new Date().toISOString().slice(0, 10);
+    const pastEnd = named.flatMap(({ file, releases }) => releases.filter((release) => !(NODE_END_OF_LIFE[release] && NODE_END_OF_LIFE[release] > today)).map((release) => `${file}: Node ${release} (end of life ${NODE_END_OF_LIFE[release] ?? 'not listed in this test'})`));
+    expect(pastEnd).toEqual([]);
+
+    // The README's Node paragraph: the floor package.json's engines declares, and every Node CI runs the suite on (.ci/run: this machine's, the floor's line, then node@N).
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const paragraph = readme.split('\n\n').find((block) => block.startsWith('**Node.js.**'));
+    expect(paragraph, 'README.md: a paragraph starting **Node.js.**').toBeDefined();
+    const floor = /^>=(\d+)\.(\d+)$/.exec((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node)!;
+    expect(paragraph).toContain(`Node.js ${floor[1]}.${floor[2]} or newer`);
+    const ciSentence = /CI \(`bash \.ci\/run`\) proves ([^.]*)\./.exec(paragraph!.replace(/\n/g, ' '))?.[1];
+    for (const release of [Number(floor[1]), ...nodeReleasesNamed(readFileSync(join(ROOT, '.ci/run'), 'utf8'))]) expect(ciSentence, 'the README names each Node CI runs').toMatch(new RegExp(`Node ${release}\\b`));
+    // A floor past its end of life is said to be so.
+    if (NODE_END_OF_LIFE[Number(floor[1])]! <= today) expect(paragraph!.replace(/\n/g, ' ')).toMatch(new RegExp(`Node ${floor[1]} still, though it reached its end of life`));
+  });
 });

@@ -153,7 +153,7 @@ describe('dpgw provision --prune', () => {
     writeFileSync(outputFile, '');
     const run = await dpgw(['provision', team, '--prune', '--yes'], workflow);
     expect(run.code, run.stderr).toBe(0);
-    expect(readFileSync(summaryFile, 'utf8')).toMatch(/2\. schema +delete changed +schema vessel deleted/);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/2\. schema +delete +changed +schema vessel deleted/);
     expect(readFileSync(outputFile, 'utf8')).toMatch(/^changes=2$/m);
   });
 

@@ -164,7 +164,7 @@ describe("another manifest's table", () => {
   });
 
   it('the plan says refused with the owner, the other steps blocked, exit 2, and sends nothing', async () => {
-    const { teamA, dpgw, changing } = await claimed();
+    const { teamA, dpgw, changing, manifest } = await claimed();
     const planned = await dpgw(['provision', teamA, '--plan', '--json']);
     expect(planned.code, planned.stderr).toBe(2);
     const document = JSON.parse(planned.stdout);
@@ -174,6 +174,13 @@ describe("another manifest's table", () => {
     const text = await dpgw(['provision', teamA, '--plan']);
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(/5\. table +refused +refused: table vessel belongs to manifest team-b, .*; --adopt takes it over/);
+    // A plan of the refused data set alone: refused only, in every form, never also a change.
+    const onlyRefused = manifest('teamA', 'team-a', ['vessel']);
+    const alone = await dpgw(['provision', onlyRefused, '--plan', '--json']);
+    expect(alone.code).toBe(2);
+    expect(JSON.parse(alone.stdout)).toMatchObject({ changes: false, actions: { refused: 1 } });
+    const aloneText = await dpgw(['provision', onlyRefused, '--plan']);
+    expect(aloneText.stdout.trim().split('\n').at(-1)).toBe('1 data set refused: the run would fail (exit 2)');
     expect(changing()).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { parseJaasOptions } from '../../src/olap/jaas-config.js';
 import { TRACK_GROUP, type SandboxOptions } from '../../src/sandbox/sandbox.js';
 import { spawnDpgw, type RunResult } from '../helpers/run-dpgw.js';
@@ -306,14 +307,18 @@ describe('dpgw table create', () => {
     expect(mutations().length).toBe(before);
   });
 
-  it('table render prints the filled definition with the password masked, sending nothing', async () => {
+  it('table render prints the filled definition with the password masked, sending nothing: YAML as table get prints, JSON with --json', async () => {
     const { dpgw, mutations, sandbox } = await ready();
     const before = mutations().length;
     const result = await dpgw(['table', 'render', '--dataset', 'track', '--schema', SCHEMA]);
     expect(result.code, result.stderr).toBe(0);
-    const table = JSON.parse(result.stdout);
+    expect(result.stdout).toMatch(/^tableName: track\n/);
+    const table = parseYaml(result.stdout);
     expect(table.tableIndexConfig.streamConfigs['sasl.jaas.config']).toContain('password="***"');
     expect(result.stdout).not.toContain(sandbox.stream.password);
+    const json = await dpgw(['table', 'render', '--dataset', 'track', '--schema', SCHEMA, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(table);
     expect(mutations().length).toBe(before);
     const dry = await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--dry-run']);
     expect(dry.code).toBe(0);

@@ -12,7 +12,7 @@ import { codeQualityReport } from '../../src/output/provision/code-quality.js';
 import { planJson, runJson } from '../../src/output/provision/json.js';
 import { junitReport } from '../../src/output/provision/junit.js';
 import { markdownPlan, markdownSummary } from '../../src/output/provision/markdown.js';
-import { pruneLines, prunedCell } from '../../src/output/provision/prune-lines.js';
+import { plannedPruneCell, pruneLines, prunedCell } from '../../src/output/provision/prune-lines.js';
 import { planStepSummary, runStepSummary, stoppedStepSummary } from '../../src/output/provision/step-summary.js';
 import { finishedLine, stepLines } from '../../src/output/provision/terminal-progress.js';
 import { terminalPlan } from '../../src/output/provision/terminal-plan.js';
@@ -71,7 +71,23 @@ describe('terminal summary (terminal-summary.ts)', () => {
     expect(lines[0]).toMatch(/^DATA SET {2}TOPIC +SCHEMA +TABLE +STORAGE {2}CONSUMING {2}STATUS {2}TIME$/);
     expect(lines[1]).toContain('2 of 3');
     expect(lines).toContain('health: DOWN; not UP: mq.connection');
-    expect(lines).toContain('  1. table     delete changed table old_REALTIME is marked by shop and no longer in it');
+    expect(lines).toContain('  1. table     delete       changed      table old_REALTIME is marked by shop and no longer in it');
+  });
+
+  it("keeps the prune's result lines in columns, as its plan lines are, whatever each deletion's status", () => {
+    const [table, schema] = pruning.steps;
+    const ran = [
+      { ...table!, status: 'failed' as const, reason: 'table old_REALTIME: HTTP 500' },
+      { ...schema!, status: 'changed' as const, reason: 'schema old deleted' },
+      { ...schema!, status: 'skipped' as const, reason: 'not deleted' },
+    ];
+    const lines = pruneLines(pruning, ran, prunedCell).filter((line) => /^ {2}\d\./.test(line));
+    const reasonColumn = (line: string, reason: string) => line.indexOf(reason);
+    expect(lines.map((line, i) => reasonColumn(line, ran[i]!.reason))).toEqual([lines[0]!.indexOf(ran[0]!.reason), lines[0]!.indexOf(ran[0]!.reason), lines[0]!.indexOf(ran[0]!.reason)]);
+    expect(lines[1]).toBe('  2. schema    delete       changed      schema old deleted');
+    // The plan's lines put the reason where the run's put the status: the action column is the same.
+    const planned = pruneLines(pruning, pruning.steps, plannedPruneCell).filter((line) => /^ {2}\d\./.test(line));
+    expect(planned.map((line) => line.indexOf('delete'))).toEqual(lines.slice(0, 2).map((line) => line.indexOf('delete')));
   });
 });
 
@@ -99,8 +115,8 @@ describe('Markdown (markdown.ts)', () => {
   });
 
   it('puts the prune under the run as the terminal shows it, in a code block', () => {
-    const lines = markdownSummary('dpgw provision shop.yaml: done', { results: [dataSet('track', [{ step: 'table', action: 'none', status: 'unchanged', reason: 'as in the manifest' }], { status: 'done' })], prune: { plan: pruning, steps: pruning.steps } });
-    expect(lines).toEqual(['### dpgw provision shop.yaml: done', '', '| data set | table | status |', '|---|---|---|', '| track | unchanged | done |', '', '```', 'prune (tables marked dpgw.manifest: shop)', '  1. table     delete       table old_REALTIME is marked by shop and no longer in it', '  2. schema    delete       schema old is no longer used', '  enablements are not deleted', '```']);
+    const lines = markdownSummary('dpgw provision shop.yaml: done', { results: [dataSet('track', [{ step: 'table', action: 'none', status: 'unchanged', reason: 'as in the manifest' }], { status: 'done' })], prune: { plan: pruning, steps: pruning.steps.map((s) => ({ ...s, status: 'changed' as const })) } });
+    expect(lines).toEqual(['### dpgw provision shop.yaml: done', '', '| data set | table | status |', '|---|---|---|', '| track | unchanged | done |', '', '```', 'prune (tables marked dpgw.manifest: shop)', '  1. table     delete       changed      table old_REALTIME is marked by shop and no longer in it', '  2. schema    delete       changed      schema old is no longer used', '  enablements are not deleted', '```']);
   });
 });
 
@@ -192,6 +208,22 @@ describe('JSON (json.ts)', () => {
 });
 
 describe('outcomes (plan-outcome.ts, run-outcome.ts)', () => {
+  it('counts a refused data set as refused only, never also as a change: the plan\'s totals, its JSON and the workflow outputs alike', () => {
+    // As a plan holds one (data-set-steps.ts): its enablement new, its schema refused, the rest blocked, and `changed` set.
+    const refusedWithNewEnablement = dataSet('clicks', [
+      { step: 'enable', action: 'create', reason: 'enablement clicks is new' },
+      { step: 'schema', action: 'refused', reason: 'the store would refuse it' },
+      { step: 'table', action: 'blocked', reason: 'blocked: the schema step is refused' },
+    ], { changed: true });
+    expect(planOutcome([refusedWithNewEnablement], undefined, true)).toMatchObject({ changes: false, changingDataSets: 0, refusedDataSets: 1, changingSteps: 0, exitCode: 2 });
+    expect(terminalPlan({ planned: [refusedWithNewEnablement] }, style).at(-1)).toBe('1 data set refused: the run would fail (exit 2)');
+    const outcome = planOutcome([created, refusedWithNewEnablement], undefined, false);
+    expect(outcome).toMatchObject({ changes: true, changingDataSets: 1, refusedDataSets: 1, changingSteps: 2 });
+    expect(terminalPlan({ planned: [created, refusedWithNewEnablement] }, style).at(-1)).toBe('1 data set to change; 1 data set refused: the run would fail (exit 2)');
+    expect(planStepSummary('shop.yaml', [created, refusedWithNewEnablement], undefined, outcome, outcome.exitCode).outputs).toEqual({ 'exit-code': 2, changes: 2, failed: 1 });
+  });
+
+
   it('a refused step makes the plan exit 2; the outcome line and the prune decision read the results', () => {
     expect(planOutcome([refused], undefined, false)).toMatchObject({ changes: false, exitCode: 2, refusedDataSets: 1, actions: { refused: 1, blocked: 1, create: 0 } });
     const failed = dataSet('clicks', [], { status: 'failed' });

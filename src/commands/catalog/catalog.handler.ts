@@ -80,9 +80,26 @@ export const dataSets: HandlerOf<CatalogDatasetsCommand> = async (context) => {
     Object.values(filter).some((v) => v !== undefined),
     ['DATA SET', 'DATA SOURCE', 'ENABLEMENT', 'GROUPS', 'TOPIC', 'STORAGES', 'SELF'],
     (v) => [v.name, v.dataSource.name ?? v.dataSource.id, v.enablement.name ?? v.enablement.id, (v.enablement.groups ?? []).join(', ') || '-', v.topic ?? '-', storagesOf(v), v.selfHref ?? '-'],
-    views.map((v) => v.record),
+    views.map(dataSetRecord),
   );
 };
+
+/**
+ * A data set as --json lists it: the catalog's record with what the table shows beside it (its data
+ * source, its enablement and that enablement's groups, its topic), so a script needs no second call.
+ * All of it comes from the listing's own reads (catalog-lookup.ts enabledDataSets: the data sources,
+ * each one's enablements, one listing of the data sets), none from a request per data set. dpgw's
+ * keys come last: a record of the catalog's that held keys of those names does not hide them.
+ */
+function dataSetRecord(view: EnabledDataSetView) {
+  const { dataSource, enablement } = view;
+  return {
+    ...view.record,
+    dataSource: { id: dataSource.id, name: dataSource.name ?? null },
+    enablement: { id: enablement.id, name: enablement.name ?? null, groups: enablement.groups ?? [] },
+    topic: view.topic ?? null,
+  };
+}
 
 export const show: HandlerOf<CatalogShowCommand> = async (context) => {
   // The data set as given, else chosen among the enabled ones at a terminal (its enablement too when several hold the name).

@@ -17,7 +17,7 @@ export const table = defineGroup({
     }),
     defineCommand({
       usage: 'render',
-      description: 'print the filled table definition (password masked)',
+      description: 'print the filled table definition as table get prints the store\'s (YAML; --json: JSON; the stream password masked)',
       example: 'dpgw table render --dataset track --schema examples/track/schema.yaml',
       moreHelp: askedHelp('--dataset (the enabled data sets) or --schema (the schema files under this folder)'),
       options: renderOptions,

@@ -22,7 +22,7 @@ import { failureOf, recordOf, TABLE_CREATE_STEPS, tableCreateControl, type Table
 import { timeoutMs } from '../../settings/setting-values.js';
 import { streamCheckModeOf, streamConnectionOf, streamPasswordOf, tableSettingsOf } from '../../settings/core-options.js';
 import { StreamPreflight } from '../../stream/stream-preflight.js';
-import { jsonLines } from '../../output/document-lines.js';
+import { yamlLines } from '../../output/document-lines.js';
 
 /** What create and render fill the table from: the data set (and its enablement) and the schema, as given or asked for. */
 interface TableInputs {
@@ -153,7 +153,9 @@ async function dryRunOfCreate(context: ContextOf<TableCreateCommand>, given: Omi
 
 export const render: HandlerOf<TableRenderCommand> = async (context) => {
   const built = await build(context, await tableInputs(context), true);
-  return { data: maskSecrets(built.table), human: () => jsonLines(maskSecrets(built.table)) };
+  // Shown as `table get` shows the store's copy (YAML; --json: JSON), so the two read side by side.
+  const table = maskSecrets(built.table);
+  return { data: table, human: () => yamlLines(table) };
 };
 
 export const get: HandlerOf<TableGetCommand> = async (context) => shownFromStore(context.gateway, 'table', await tableNameArgument(context));

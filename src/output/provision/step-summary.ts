@@ -31,11 +31,11 @@ export interface WorkflowReport {
 
 /** The plan's table, why any step is refused, and the prune; `exitCode` is the one the step ends with. */
 export function planStepSummary(file: string, planned: DataSetResult[], pruning: PrunePlan | undefined, outcome: PlanOutcome, exitCode: number): WorkflowReport {
-  const { refusedDataSets, actions } = outcome;
+  const { refusedDataSets, changingSteps } = outcome;
   const title = `dpgw provision --plan ${file}: ${refusedDataSets ? `${plural(refusedDataSets, 'data set')} refused` : outcome.changes ? 'changes to make' : 'no changes'}`;
   return {
     summary: stepTable(title, planned, (step) => step.action) + whyNotLines(planned) + (pruning ? fencedLines(pruneLines(pruning, pruning.steps, plannedPruneCell)) : ''),
-    outputs: { 'exit-code': exitCode, changes: actions.create + actions.update + actions.delete, failed: refusedDataSets },
+    outputs: { 'exit-code': exitCode, changes: changingSteps, failed: refusedDataSets },
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { DataSetResult } from '../../provision/provision-run.js';
+import { planOutcome } from '../../provision/plan-outcome.js';
 import type { PrunePlan } from '../../provision/prune.js';
 import type { PlanAction, StepRecord } from '../../provision/steps/step-record.js';
 import { plural } from '../../text/plural.js';
@@ -63,11 +64,9 @@ function prunePlanLines(pruning: PrunePlan, style: ChalkInstance): string[] {
 
 /** The plan's last line: what would change, be deleted, not be compared, or be refused. */
 function planTotals(planned: DataSetResult[], pruning: PrunePlan | undefined): string {
-  // A refused step blocks the rest of its data set: nothing of it would change, so it counts as refused only.
-  const isRefused = (r: DataSetResult) => r.steps.some((s) => s.action === 'refused');
-  const changing = planned.filter((r) => r.changed && !isRefused(r)).length;
+  // Counted as every renderer counts them (plan-outcome.ts): a refused data set as refused only.
+  const { changingDataSets: changing, refusedDataSets: refused } = planOutcome(planned, pruning, false);
   const uncompared = planned.filter((r) => r.uncompared).length;
-  const refused = planned.filter(isRefused).length;
   const deletions = pruning?.steps.length ? `${plural(pruning.tables.length, 'table')} and ${plural(pruning.schemas.length, 'schema')} to delete` : '';
   return [
     changing ? `${plural(changing, 'data set')} to change` : deletions || refused ? '' : 'no changes',

@@ -7,6 +7,7 @@ import type { HealthOutcome } from '../../provision/run-outcome.js';
 import type { StepRecord } from '../../provision/steps/step-record.js';
 import { prunedCell, pruneLines } from './prune-lines.js';
 import { ranCell } from './step-columns.js';
+import { textTable } from '../text-table.js';
 
 export interface RunToRender {
   results: DataSetResult[];
@@ -39,10 +40,10 @@ function summaryTable(results: DataSetResult[], style: ChalkInstance): string[] 
   const rows = results.map((r) => [r.dataset, ...(withEnablement ? [r.enablement] : []), r.topic ?? '-', `${r.schema} ${stepOf(r, 'schema')}`, `${r.table} ${stepOf(r, 'table')}`, ...reload.map((cell) => cell(r)), stepOf(r, 'storage'), consuming(r), ...optional.map((step) => stepOf(r, step)), r.status, `${(r.ms / 1000).toFixed(1)}s`]);
   const header = ['DATA SET', ...(withEnablement ? ['ENABLEMENT'] : []), 'TOPIC', 'SCHEMA', 'TABLE', ...(reload.length ? ['RELOAD'] : []), 'STORAGE', 'CONSUMING', ...optional.map((step) => step.toUpperCase()), 'STATUS', 'TIME'];
   const statusColumn = header.indexOf('STATUS');
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const colour = (status: string, text: string) => (status === 'done' ? style.green(text) : status === 'failed' ? style.red(text) : style.yellow(text));
-  return [style.bold(line(header)), ...rows.map((row) => colour(row[statusColumn]!, line(row)))];
+  // Laid out as every listing is (text-table.ts: columns by display width, cells escaped), each row coloured by its status; never cut.
+  const [head, ...lines] = textTable(header, rows, { style, width: undefined });
+  return [head!, ...lines.map((line, i) => colour(rows[i]![statusColumn]!, line))];
 }
 
 /** "3 of 3" segments reloaded; else the step's status; "-" for a data set with none. */
