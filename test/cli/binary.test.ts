@@ -308,7 +308,7 @@ describe('bad input: one line, exit 2', () => {
     const group = await spawnDpgw(['schema']);
     expect(group.code).toBe(2);
     oneLine(group.stderr);
-    expect(group.stderr).toContain('dpgw schema needs a subcommand: push, get, delete, validate');
+    expect(group.stderr).toContain('dpgw schema needs a subcommand: push, list, get, delete, validate, infer');
     const sub = await spawnDpgw(['schema', 'pish', 'x']);
     expect(sub.code).toBe(2);
     oneLine(sub.stderr);
