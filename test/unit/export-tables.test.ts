@@ -37,7 +37,7 @@ const live = (overrides: (table: ReturnType<typeof trackTable>) => void = () => 
 describe('dpgw export of what a store answers', () => {
   it('a listed name that is no table name never becomes a file: it is left out, its control characters escaped', async () => {
     const result = await exportTables({ client: gateway({ '../../etc/cron.d/x': live(), 'evil\u001b[2J\nline': live(), track: live() }), table: settings, folderName: 'exported' });
-    expect(result.files.map((f) => f.name)).toEqual(['track.schema.yaml', 'provision.yaml']);
+    expect(result.files.map((f) => f.name)).toEqual(['track.schema.yaml', 'provision-manifest.schema.json', 'provision.yaml']);
     expect(result.leftOut.map((t) => t.table)).toEqual(['../../etc/cron.d/x', 'evil\\u001b[2J\\nline']);
     for (const { table, reason } of result.leftOut) {
       // eslint-disable-next-line no-control-regex -- what must not be there

@@ -203,7 +203,7 @@ describe('JSON (json.ts)', () => {
     expect(plan.prune).toMatchObject({ manifest: 'shop', mark: { key: 'dpgw.manifest', value: 'shop' }, note: 'enablements are not deleted' });
     expect(outcome).toMatchObject({ changes: true, exitCode: 7, refusedDataSets: 0 });
     const summary = runJson('shop.yaml', { results: [], health: { status: 'UP' } }, { ok: true, interrupted: false, changed: false, seconds: 1.5 });
-    expect(Object.keys(summary)).toEqual(['manifest', 'ok', 'interrupted', 'changed', 'seconds', 'dataSets', 'health']);
+    expect(Object.keys(summary)).toEqual(['formatVersion', 'manifest', 'ok', 'interrupted', 'changed', 'seconds', 'dataSets', 'health']);
   });
 });
 

@@ -11,9 +11,15 @@ export function planJson(file: string, { planned, pruning, healthCheck }: PlanTo
   return { formatVersion: PLAN_FORMAT_VERSION, manifest: file, changes, actions, plan: planned, ...(pruning ? { prune: pruneJson(pruning, pruning.steps) } : {}), ...(healthCheck ? { healthCheck } : {}) };
 }
 
+/**
+ * The version of the run summary's format (`dpgw provision --json` without --plan), as the plan's has its own: a script
+ * reads `formatVersion` before anything else, and a field changing meaning or leaving takes a new number.
+ */
+export const RUN_FORMAT_VERSION = 1;
+
 /** The run's summary; `ok` and `changed` are the run's own (run-outcome.ts), `seconds` its wall time. */
 export function runJson(file: string, { results, health, prune }: RunToRender, outcome: { ok: boolean; interrupted: boolean; changed: boolean; seconds: number }) {
-  return { manifest: file, ok: outcome.ok, interrupted: outcome.interrupted, changed: outcome.changed, seconds: outcome.seconds, dataSets: results, ...(prune ? { prune: pruneJson(prune.plan, prune.steps) } : {}), ...(health ? { health } : {}) };
+  return { formatVersion: RUN_FORMAT_VERSION, manifest: file, ok: outcome.ok, interrupted: outcome.interrupted, changed: outcome.changed, seconds: outcome.seconds, dataSets: results, ...(prune ? { prune: pruneJson(prune.plan, prune.steps) } : {}), ...(health ? { health } : {}) };
 }
 
 /** The prune's part: the mark looked for, its steps, and what it never deletes. */
