@@ -16,17 +16,12 @@ import { plural } from '../../text/plural.js';
 import { serverText } from '../../text/terminal-text.js';
 import { Questions } from '../shared/questions.js';
 import { askEnabledDataSet } from '../shared/catalog-questions.js';
-
-/** The terminal's width when stdout is one (the table is fitted to it), else undefined (nothing cut). */
-function widthOf(context: CommandContext): number | undefined {
-  const { stdout } = context.io;
-  return stdout.isTTY === true && (stdout.columns ?? 0) > 0 ? stdout.columns : undefined;
-}
+import { terminalWidth } from '../../output/terminal-width.js';
 
 /** A listing: its records as the document, a table for a person, and a note (not an error) when it is empty. */
 function listing<T>(context: CommandContext, records: T[], what: string, filtered: boolean, header: string[], row: (record: T) => string[], data: unknown = records): CommandOutput {
   if (records.length === 0) context.reporter.info(`no ${what}${filtered ? ' match the filters' : ' in the catalog'}`);
-  return { data, human: (style) => (records.length === 0 ? [] : textTable(header, records.map(row), { width: widthOf(context), style })) };
+  return { data, human: (style) => (records.length === 0 ? [] : textTable(header, records.map(row), { width: terminalWidth(context.io.stdout), style })) };
 }
 
 /** The filters of a listing; a name pattern as --name or as the argument (`dpgw catalog datasets 'tr*'`). */

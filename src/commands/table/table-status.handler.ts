@@ -21,6 +21,7 @@ import { topicOffsetRange } from '../../stream/topic-end-offsets.js';
 import { plural } from '../../text/plural.js';
 import { serverText } from '../../text/terminal-text.js';
 import { watchUntilStopped } from '../shared/watch.js';
+import { terminalWidth } from '../../output/terminal-width.js';
 
 /** How long `auto` waits for a broker's TCP connection before it leaves the latest offsets unknown. */
 const PROBE_TIMEOUT_MS = 5_000;
@@ -37,14 +38,14 @@ export const status: HandlerOf<TableStatusCommand> = async (context) => {
 
   let found = await read();
   if (watch !== undefined && !context.reporter.options.json) {
-    await watchUntilStopped(context, { seconds: watch, done: 'read', show: () => render(found, context.reporter.out, widthOf(context)), refresh: async () => void (found = await read()) });
+    await watchUntilStopped(context, { seconds: watch, done: 'read', show: () => render(found, context.reporter.out, terminalWidth(context.io.stdout)), refresh: async () => void (found = await read()) });
     return { data: found, printed: true, exitCode: ExitCode.Interrupted };
   }
   // A diagnosis is exit 6 too: a table that consumes every partition may still lose its rows (the decoder, retention).
   const unhealthy = found.verdict === 'not-consuming' || found.diagnosis.length > 0;
   const exitCode = unhealthy ? ExitCode.Unhealthy : found.verdict === 'consuming' ? ExitCode.Ok : ExitCode.Rejected;
   const code = found.verdict === 'not-consuming' ? 'TABLE_NOT_CONSUMING' : unhealthy ? 'TABLE_ROWS_LOST' : found.verdict === 'unknown' ? 'STORE_READS_NOT_EXPOSED' : undefined;
-  return { data: { ...found, ...(code ? { code } : {}) }, exitCode, human: (style) => render(found, style, widthOf(context)) };
+  return { data: { ...found, ...(code ? { code } : {}) }, exitCode, human: (style) => render(found, style, terminalWidth(context.io.stdout)) };
 };
 
 /** The status, the store's pause flag beside it, and the diagnosis of the two with the topic's offsets (and, where a rule needs it, a sample). */
@@ -147,7 +148,3 @@ function render(found: Diagnosed, style: ChalkInstance, width: number | undefine
   return lines;
 }
 
-function widthOf(context: ContextOf<TableStatusCommand>): number | undefined {
-  const { stdout } = context.io;
-  return stdout.isTTY === true && (stdout.columns ?? 0) > 0 ? stdout.columns : undefined;
-}
