@@ -79,6 +79,29 @@ describe('dpgw table list', () => {
   });
 });
 
+describe('table list and schema list: an owner no other manifest can pass for', () => {
+  it('a mark taken from a folder says so, and a mark that is no manifest name (a zero-width space) is quoted, as every message shows a mark', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    // track_by_hand: the same words as the named manifest track, but from a folder; a third table: "track" and a zero-width space.
+    sandbox.store.tables.get('track_by_hand')!.definition.metadata = { customConfigs: { 'dpgw.manifest': 'track' } };
+    expect((await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name', 'track_lookalike'])).code).toBe(0);
+    sandbox.store.tables.get('track_lookalike')!.definition.metadata = { customConfigs: { 'dpgw.manifest': 'track\u200b', 'dpgw.manifest.named': 'true' } };
+    const tables = await dpgw(['table', 'list']);
+    expect(tables.code, tables.stderr).toBe(0);
+    const owners = tables.stdout.split('\n').slice(1, 4).map((line) => line.split(/ {2,}/)[2]);
+    expect(owners).toEqual(['track', 'track (a name taken from its file or folder)', '"track\u200b"']);
+    const schemas = await dpgw(['schema', 'list']);
+    expect(schemas.code, schemas.stderr).toBe(0);
+    expect(schemas.stdout).toContain('track, track (a name taken from its file or folder), "track\u200b"');
+    // --json keeps the mark as the store holds it, with whether it was given.
+    expect(JSON.parse((await dpgw(['table', 'list', '--json'])).stdout).map((t: { owner: unknown }) => t.owner)).toEqual([
+      { name: 'track', named: true },
+      { name: 'track', named: false },
+      { name: 'track\u200b', named: true },
+    ]);
+  });
+});
+
 describe('dpgw schema list', () => {
   it('lists each schema with the tables that use it and their owners; --json, records', async () => {
     const { sandbox, dpgw } = await twoTables();
