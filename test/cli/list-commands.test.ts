@@ -102,6 +102,23 @@ describe('table list and schema list: an owner no other manifest can pass for', 
   });
 });
 
+describe('table list and schema list: a store name no real name can be read as', () => {
+  it('a name dpgw could not send (a comma list, a zero-width space) is quoted in every column; --json keeps it as the store gave it', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    const track = sandbox.store.tables.get('track')!;
+    sandbox.store.tables.set('track, track_by_hand', track);
+    sandbox.store.tables.set('track\u200b', track);
+    sandbox.store.schemas.set('track\u200b', sandbox.store.schemas.get('track')!);
+    const tables = await dpgw(['table', 'list']);
+    expect(tables.code, tables.stderr).toBe(0);
+    expect(tables.stdout.split('\n').slice(1, -1).map((line) => line.split(/ {2,}/)[0])).toEqual(['track', '"track, track_by_hand"', 'track_by_hand', '"track\u200b"']);
+    const schemas = await dpgw(['schema', 'list']);
+    expect(schemas.code, schemas.stderr).toBe(0);
+    expect(schemas.stdout.split('\n').slice(1, -1).map((line) => line.split(/ {2,}/)[0])).toEqual(['track', '"track\u200b"']);
+    expect(JSON.parse((await dpgw(['table', 'list', '--json'])).stdout).map((t: { name: string }) => t.name)).toEqual(['track', 'track, track_by_hand', 'track_by_hand', 'track\u200b']);
+  });
+});
+
 describe('dpgw schema list', () => {
   it('lists each schema with the tables that use it and their owners; --json, records', async () => {
     const { sandbox, dpgw } = await twoTables();

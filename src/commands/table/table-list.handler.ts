@@ -2,7 +2,7 @@
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { TableListCommand } from './table.flags.js';
 import { shownMark } from '../../olap/manifest-mark.js';
-import { tableInventory, type ListedTable } from '../../olap/store-inventory.js';
+import { shownStoreName, tableInventory, type ListedTable } from '../../olap/store-inventory.js';
 import { terminalWidth } from '../../output/terminal-width.js';
 import { textTable } from '../../output/text-table.js';
 
@@ -24,7 +24,7 @@ function row(table: ListedTable): string[] {
   // The owner as every message shows a mark (shownMark): a name taken from a file or folder says so, and a mark that is
   // no manifest name is quoted, so no table passes for a named manifest's by a mark that only looks like its name.
   const owner = table.owner ? shownMark(table.owner) : read ? 'none' : UNKNOWN_CELL;
-  return [table.name, table.schema ?? (read ? 'none' : UNKNOWN_CELL), owner, consumingCell(table)];
+  return [shownStoreName('table', table.name), table.schema !== null ? shownStoreName('schema', table.schema) : read ? 'none' : UNKNOWN_CELL, owner, consumingCell(table)];
 }
 
 function consumingCell({ consuming, partitions }: ListedTable): string {
