@@ -12,6 +12,7 @@ import { nameProblem } from '../names/platform-names.js';
 import { bareTableName } from '../provision/steps/delete-step.js';
 import { partitionStates } from './consumption.js';
 import { manifestMarkOf, schemaNameOf, type ManifestMark } from './manifest-mark.js';
+import { quotedServerText } from '../text/terminal-text.js';
 
 /** One table of `table list --json` (docs/tables.md, "table list"). */
 export interface ListedTable {
@@ -104,6 +105,15 @@ async function tableOf(client: GatewayClient, name: string, consumption: boolean
   }
   const found = read.kind === 'found' ? read.body : undefined;
   return { name, read: found !== undefined, schema: (found && schemaNameOf(found)) ?? null, owner: (found && manifestMarkOf(found)) ?? null, consuming, partitions };
+}
+
+/**
+ * A store's name as a list shows it: a name dpgw could send as it is, any other quoted (its controls escaped), as a
+ * mark that is no manifest name is (shownMark). Else `a, b` in a comma list reads as two tables, and `track` with a
+ * zero-width space after it as table track.
+ */
+export function shownStoreName(kind: 'table' | 'schema', name: string): string {
+  return nameProblem(kind, name) === undefined ? name : quotedServerText(name);
 }
 
 /** `read` of each name, READS_AT_ONCE at a time, in the names' order. */

@@ -26,8 +26,8 @@ export interface DevicePageRequest {
 export interface DeviceDecisions {
   realm: string;
   users: ReadonlyArray<{ username: string; password: string }>;
-  /** Whether a device waits for this code (known, not expired, not yet decided). */
-  isWaiting(userCode: string): boolean;
+  /** The client that asked for this code, while a device waits for it (known, not expired, not yet decided); else undefined. */
+  clientWaiting(userCode: string): string | undefined;
   /** Approve as a user, or deny; false when no device waits for the code. */
   decide(userCode: string, decision: { approvedBy: string } | 'denied'): boolean;
 }
@@ -45,7 +45,8 @@ export interface DevicePageAnswer {
 export function answerDevicePage(request: DevicePageRequest, decisions: DeviceDecisions): DevicePageAnswer {
   if (request.method === 'GET') {
     const code = request.query.get('user_code') ?? '';
-    const notice = code !== '' && !decisions.isWaiting(code) ? noCodeNotice(code) : undefined;
+    const client = code !== '' ? decisions.clientWaiting(code) : undefined;
+    const notice = code !== '' ? (client === undefined ? noCodeNotice(code) : clientNotice(client)) : undefined;
     return page(200, decisions.realm, form({ code, notice }));
   }
   const browser = /\btext\/html\b/i.test(request.accept ?? '');
@@ -67,9 +68,18 @@ export function answerDevicePage(request: DevicePageRequest, decisions: DeviceDe
 }
 
 interface Notice {
-  kind: 'error';
+  kind: 'error' | 'info';
   /** HTML: every value in it already escaped. */
   text: string;
+}
+
+/**
+ * Which client asked, and that only a code the person started is to be approved (RFC 8628 §5.4, remote phishing:
+ * anyone can start a device sign-in and send a person this address with their code in it; approving it signs the
+ * sender in as that person). Keycloak's device page likewise names the client that asks.
+ */
+function clientNotice(clientId: string): Notice {
+  return { kind: 'info', text: `Client <code>${escapeHtml(clientId)}</code> asks to sign in. Approve only a code your own <code>dpgw login --grant device</code> printed: approving a code someone sent you signs them in as you.` };
 }
 
 function noCodeNotice(code: string): Notice {
@@ -80,7 +90,7 @@ function form({ code, username = '', notice }: { code: string; username?: string
   return [
     '<h1>Sign in a device</h1>',
     '<p>A <code>dpgw login --grant device</code> waits for this code. Sign in as a sandbox user to approve it, or deny it.</p>',
-    notice ? `<p class="${notice.kind}" role="alert">${notice.text}</p>` : '',
+    notice ? `<p class="${notice.kind}"${notice.kind === 'error' ? ' role="alert"' : ''}>${notice.text}</p>` : '',
     // No action attribute: the form posts to the address it was opened at.
     '<form method="post">',
     `<label for="user_code">Code</label><input id="user_code" name="user_code" value="${escapeHtml(code)}" required autocomplete="off" autocapitalize="characters" spellcheck="false">`,

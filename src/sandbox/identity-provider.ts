@@ -315,7 +315,7 @@ export class IdentityProvider extends LoopbackService {
     return {
       realm: this.options.realm,
       users: this.options.users,
-      isWaiting: (userCode: string) => this.pendingUserCodes().includes(userCode.toUpperCase()),
+      clientWaiting: (userCode: string) => [...this.devices.values()].find((d) => !d.decision && d.expiresAt > Date.now() && d.userCode === userCode.toUpperCase())?.clientId,
       decide: (userCode: string, decision: { approvedBy: string } | 'denied') => this.decideDevice(userCode, decision),
     };
   }

@@ -51,6 +51,19 @@ describe('the device page a person opens', () => {
     expect(html).toMatch(/<button type="submit" name="deny" value="true" id="deny" formnovalidate>Deny<\/button>/);
   });
 
+  it('the address dpgw printed names the client that asked and warns against approving a code someone sent (RFC 8628 §5.4); an unknown code names none', async () => {
+    const sandbox = await sandboxes.start();
+    const { login, address, code } = await waitingLogin(sandbox);
+    const form = await (await fetch(address, { headers: { accept: BROWSER_ACCEPT } })).text();
+    expect(form).toContain(`<p class="info">Client <code>${DEVICE_CLIENT_ID}</code> asks to sign in. Approve only a code your own <code>dpgw login --grant device</code> printed: approving a code someone sent you signs them in as you.</p>`);
+    const unknown = await (await fetch(`${pageOf(sandbox)}?user_code=BCDF-GHJK`, { headers: { accept: BROWSER_ACCEPT } })).text();
+    expect(unknown).not.toContain('asks to sign in');
+    expect(unknown).toContain('<p class="error" role="alert">No sign-in waits for code');
+    // Denied, so the waiting dpgw ends.
+    expect((await post(sandbox, { user_code: code, deny: 'true' })).status).toBe(200);
+    expect((await login.done).code).toBe(4);
+  });
+
   it('the address dpgw printed: the code prefilled; a wrong password says so and keeps the code; Approve signs the waiting built dpgw in (exit 0)', async () => {
     const sandbox = await sandboxes.start();
     const analyst = sandbox.users.find((u) => u.username === 'analyst')!;

@@ -291,6 +291,17 @@ describe('dpgw export', () => {
     expect(JSON.parse(unlike.stdout).error.hint).toMatch(/^the store's tables carry the marks .*\bfleet-ops\b.*: pass one to --manifest$/);
   });
 
+  it('--manifest that no table carries: a mark that is no manifest name is listed quoted, never as marks it only looks like', async () => {
+    const { dpgw, provisioned, out, sandbox } = await setUp();
+    await provisioned(`dataSets:\n  - { datasource: mock-data-library, dataset: track, groups: [${TRACK_GROUP}], schema: track-schema.yaml }\n`);
+    // A table another team marked by hand: its mark reads as two manifest names in a comma list, one of them the asked name's neighbour.
+    const held = sandbox.store.tables.get('track')!.definition;
+    held.metadata = { customConfigs: { 'dpgw.manifest': 'fleet-ops, payments', 'dpgw.manifest.named': 'true' } };
+    const result = await dpgw(['export', '-o', join(out, 'y'), '--manifest', 'fleet-opz', '--json']);
+    expect(result.code).toBe(9);
+    expect(JSON.parse(result.stdout).error.hint).toBe('the store\'s tables carry the mark "fleet-ops, payments": pass one to --manifest');
+  });
+
   it('a gateway that does not list the store\'s tables: one line, exit 3, nothing written', async () => {
     const { dpgw, out, sandbox } = await setUp();
     sandbox.faults.update({ failures: [{ method: 'GET', path: '/api/internal/olap/tables', status: 404, body: { timestamp: '2026-01-01T00:00:00Z', status: 404, error: 'Not Found', message: 'No static resource api/internal/olap/tables.', path: '/api/internal/olap/tables' } }] });

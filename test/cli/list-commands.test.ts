@@ -79,6 +79,46 @@ describe('dpgw table list', () => {
   });
 });
 
+describe('table list and schema list: an owner no other manifest can pass for', () => {
+  it('a mark taken from a folder says so, and a mark that is no manifest name (a zero-width space) is quoted, as every message shows a mark', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    // track_by_hand: the same words as the named manifest track, but from a folder; a third table: "track" and a zero-width space.
+    sandbox.store.tables.get('track_by_hand')!.definition.metadata = { customConfigs: { 'dpgw.manifest': 'track' } };
+    expect((await dpgw(['table', 'create', '--dataset', 'track', '--schema', SCHEMA, '--name', 'track_lookalike'])).code).toBe(0);
+    sandbox.store.tables.get('track_lookalike')!.definition.metadata = { customConfigs: { 'dpgw.manifest': 'track\u200b', 'dpgw.manifest.named': 'true' } };
+    const tables = await dpgw(['table', 'list']);
+    expect(tables.code, tables.stderr).toBe(0);
+    const owners = tables.stdout.split('\n').slice(1, 4).map((line) => line.split(/ {2,}/)[2]);
+    expect(owners).toEqual(['track', 'track (a name taken from its file or folder)', '"track\u200b"']);
+    const schemas = await dpgw(['schema', 'list']);
+    expect(schemas.code, schemas.stderr).toBe(0);
+    expect(schemas.stdout).toContain('track, track (a name taken from its file or folder), "track\u200b"');
+    // --json keeps the mark as the store holds it, with whether it was given.
+    expect(JSON.parse((await dpgw(['table', 'list', '--json'])).stdout).map((t: { owner: unknown }) => t.owner)).toEqual([
+      { name: 'track', named: true },
+      { name: 'track', named: false },
+      { name: 'track\u200b', named: true },
+    ]);
+  });
+});
+
+describe('table list and schema list: a store name no real name can be read as', () => {
+  it('a name dpgw could not send (a comma list, a zero-width space) is quoted in every column; --json keeps it as the store gave it', async () => {
+    const { sandbox, dpgw } = await twoTables();
+    const track = sandbox.store.tables.get('track')!;
+    sandbox.store.tables.set('track, track_by_hand', track);
+    sandbox.store.tables.set('track\u200b', track);
+    sandbox.store.schemas.set('track\u200b', sandbox.store.schemas.get('track')!);
+    const tables = await dpgw(['table', 'list']);
+    expect(tables.code, tables.stderr).toBe(0);
+    expect(tables.stdout.split('\n').slice(1, -1).map((line) => line.split(/ {2,}/)[0])).toEqual(['track', '"track, track_by_hand"', 'track_by_hand', '"track\u200b"']);
+    const schemas = await dpgw(['schema', 'list']);
+    expect(schemas.code, schemas.stderr).toBe(0);
+    expect(schemas.stdout.split('\n').slice(1, -1).map((line) => line.split(/ {2,}/)[0])).toEqual(['track', '"track\u200b"']);
+    expect(JSON.parse((await dpgw(['table', 'list', '--json'])).stdout).map((t: { name: string }) => t.name)).toEqual(['track', 'track, track_by_hand', 'track_by_hand', 'track\u200b']);
+  });
+});
+
 describe('dpgw schema list', () => {
   it('lists each schema with the tables that use it and their owners; --json, records', async () => {
     const { sandbox, dpgw } = await twoTables();

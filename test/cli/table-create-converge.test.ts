@@ -49,6 +49,16 @@ describe('dpgw table create of a table the store holds', () => {
     expect(sentSince()).toEqual([]);
   });
 
+  it("a table another manifest marked matches field for field: exit 0, nothing sent, and the line names its owner (its runs change it, its --prune deletes it)", async () => {
+    const { sandbox, dpgw, sentSince } = await created();
+    const held = sandbox.store.tables.get('track')!.definition;
+    held.metadata = { customConfigs: { ...held.metadata?.customConfigs, 'dpgw.manifest': 'team-b', 'dpgw.manifest.named': 'true' } };
+    const again = await dpgw(CREATE);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('✓ table track matches the store (it belongs to manifest team-b, whose runs change it and whose --prune deletes it); nothing was sent\n');
+    expect(sentSince()).toEqual([]);
+  });
+
   it('a field the store can update in place: exit 2, the difference, and provision as the way to apply it; nothing sent', async () => {
     const { dpgw, sentSince } = await created();
     const result = await dpgw([...CREATE, '--retention-days', '60']);

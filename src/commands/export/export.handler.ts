@@ -7,19 +7,24 @@ import { DpgwError } from '../../errors/dpgw-error.js';
 import { exportTables, MANIFEST_FILE, MANIFEST_NAME } from '../../export/export-tables.js';
 import { checkOutputFile, writeOutputFile } from '../../files/atomic-write.js';
 import { cannotWrite } from '../../files/file-problem.js';
+import { nameProblem } from '../../names/platform-names.js';
 import { tableSettingsOf } from '../../settings/core-options.js';
 import { closestMatch } from '../../text/closest-match.js';
 import { plural } from '../../text/plural.js';
-import { quotedServerText, serverText } from '../../text/terminal-text.js';
+import { quotedServerText } from '../../text/terminal-text.js';
 
 /** How many marks a hint lists before "and N more". */
 const MARKS_LISTED = 10;
 
-/** For a --manifest no table carries: the marks the store's tables do carry (from the server: made printable), the nearest first. */
+/**
+ * For a --manifest no table carries: the marks the store's tables do carry, the nearest first. A mark is the server's
+ * text: one that is no manifest name is quoted (as shownMark quotes it), so `a, b` or a look-alike with a zero-width
+ * space cannot pass for marks --manifest would take, and only a manifest name is suggested.
+ */
 function marksHint(asked: string, marks: readonly string[]): string {
   if (!marks.length) return "no table the store holds carries a manifest's mark (dpgw provision marks the tables of a manifest with its name:): export without --manifest";
-  const near = closestMatch(asked, marks);
-  const listed = marks.slice(0, MARKS_LISTED).map((mark) => serverText(mark));
+  const near = closestMatch(asked, marks.filter((mark) => nameProblem('manifest', mark) === undefined));
+  const listed = marks.slice(0, MARKS_LISTED).map((mark) => (nameProblem('manifest', mark) === undefined ? mark : quotedServerText(mark)));
   const more = marks.length > MARKS_LISTED ? ` and ${marks.length - MARKS_LISTED} more` : '';
   return `${near !== undefined ? `did you mean ${quotedServerText(near)}? ` : ''}the store's tables carry the ${marks.length === 1 ? 'mark' : 'marks'} ${listed.join(', ')}${more}: pass one to --manifest`;
 }

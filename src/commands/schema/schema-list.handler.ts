@@ -1,7 +1,8 @@
 /** `dpgw schema list`: the store's schemas, the tables that use each, and the manifests whose marks those tables carry. */
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { SchemaListCommand } from './schema.flags.js';
-import { schemaInventory, type ListedSchema } from '../../olap/store-inventory.js';
+import { shownMark } from '../../olap/manifest-mark.js';
+import { schemaInventory, shownStoreName, type ListedSchema } from '../../olap/store-inventory.js';
 import { terminalWidth } from '../../output/terminal-width.js';
 import { textTable } from '../../output/text-table.js';
 
@@ -20,5 +21,5 @@ export const list: HandlerOf<SchemaListCommand> = async (context) => {
 
 function row(schema: ListedSchema): string[] {
   const listed = (names: string[] | undefined) => (names === undefined ? UNKNOWN_CELL : names.join(', ') || 'none');
-  return [schema.name, listed(schema.tables ?? undefined), listed(schema.owners?.map((owner) => owner.name))];
+  return [shownStoreName('schema', schema.name), listed(schema.tables?.map((table) => shownStoreName('table', table))), listed(schema.owners?.map(shownMark))];
 }

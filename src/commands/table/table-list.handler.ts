@@ -1,7 +1,8 @@
 /** `dpgw table list`: the store's tables with their schema, the manifest whose mark each carries, and whether it consumes. */
 import type { HandlerOf } from '../../command-kit/command-definition.js';
 import type { TableListCommand } from './table.flags.js';
-import { tableInventory, type ListedTable } from '../../olap/store-inventory.js';
+import { shownMark } from '../../olap/manifest-mark.js';
+import { shownStoreName, tableInventory, type ListedTable } from '../../olap/store-inventory.js';
 import { terminalWidth } from '../../output/terminal-width.js';
 import { textTable } from '../../output/text-table.js';
 
@@ -20,7 +21,10 @@ export const list: HandlerOf<TableListCommand> = async (context) => {
 
 function row(table: ListedTable): string[] {
   const { read } = table;
-  return [table.name, table.schema ?? (read ? 'none' : UNKNOWN_CELL), table.owner?.name ?? (read ? 'none' : UNKNOWN_CELL), consumingCell(table)];
+  // The owner as every message shows a mark (shownMark): a name taken from a file or folder says so, and a mark that is
+  // no manifest name is quoted, so no table passes for a named manifest's by a mark that only looks like its name.
+  const owner = table.owner ? shownMark(table.owner) : read ? 'none' : UNKNOWN_CELL;
+  return [shownStoreName('table', table.name), table.schema !== null ? shownStoreName('schema', table.schema) : read ? 'none' : UNKNOWN_CELL, owner, consumingCell(table)];
 }
 
 function consumingCell({ consuming, partitions }: ListedTable): string {

@@ -190,9 +190,13 @@ export async function existingTableBeforeCreate(client: GatewayClient, table: Re
   const read = await client.getTable(name);
   if (read.kind !== 'found') return undefined;
   const live = await compareTable(client, table, secretsKnown, read);
-  if (live.change === 'none') return { settled: { step: 'table', action: 'none', status: 'unchanged', reason: `table ${name} matches the store; nothing was sent` } };
-  const forced = replacementFields(live.tableChanges ?? []);
   const owner = manifestMarkOf(read.body);
+  // The request makes a table no manifest marks (withoutManifestMark) and compares only the fields it sets: a table a
+  // manifest marked matches it field for field yet is that manifest's, to change and to delete with its --prune. Said.
+  // (A manifest without name: may not prune, so only a named one's --prune is said.)
+  const whose = owner ? ` (it belongs to manifest ${shownMark(owner)}, whose runs change it${owner.named ? ' and whose --prune deletes it' : ''})` : '';
+  if (live.change === 'none') return { settled: { step: 'table', action: 'none', status: 'unchanged', reason: `table ${name} matches the store${whose}; nothing was sent` } };
+  const forced = replacementFields(live.tableChanges ?? []);
   // Who may change it: the manifest that marked it, else a manifest that lists its data set (provision updates a table nobody marked in place).
   const change = owner
     ? `it belongs to manifest ${shownMark(owner)}: change it there and run dpgw provision on that manifest`
