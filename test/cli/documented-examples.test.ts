@@ -183,6 +183,10 @@ it('every shell example of README.md and docs/*.md runs as written, in reading o
     }
   }
   console.log(`documented examples: ${examples.length} on ${pages.length} pages; ran: ${ran}; listed as not runnable here: ${notRunnable}; failed: ${failures.length}`);
+  // The README says how many there are: the figure is checked here, so it cannot go stale as pages gain examples.
+  const stated = /Today: (\d+) examples on (\d+) pages, (\d+) run, (\d+) listed as not runnable here\./.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  const counted = `Today: ${examples.length} examples on ${pages.length} pages, ${ran} run, ${notRunnable} listed as not runnable here.`;
+  if (stated?.[0] !== counted) failures.push(`README.md: its "How the examples are checked" says ${stated ? `"${stated[0]}"` : 'no "Today: N examples on P pages, R run, L listed as not runnable here."'}; write "${counted}"`);
   expect(failures.length, `${failures.length} problems with the documented examples, in reading order (a failure can follow from an earlier one's):\n\n${failures.join('\n\n')}\n`).toBe(0);
 }, 900_000);
 

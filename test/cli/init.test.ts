@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadManifest } from '../../src/provision/manifest.js';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
-import { atTerminal, CTRL_C, DOWN, ENTER, screen, SPACE } from '../helpers/at-terminal.js';
+import { atTerminal, CTRL_C, DOWN, ENTER, screen, SPACE, TAB } from '../helpers/at-terminal.js';
 import { ROOT, runInProcess } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -142,7 +142,7 @@ describe('dpgw init, guided at a terminal', () => {
         { when: 'Data set:', keys: 'track' },
         { when: '❯ track  (enabled in track)', keys: ENTER },
         { when: 'Enablement:', keys: ENTER },
-        { when: 'Table name:', keys: `-live${ENTER}` },
+        { when: 'Table name:', keys: `${TAB}-live${ENTER}` },
         { when: 'Metrics', keys: `${SPACE}${ENTER}` },
         { when: 'Retention in days:', keys: `\\x7f14${ENTER}` },
         { when: 'Run the plan now?', keys: ENTER },

@@ -32,7 +32,8 @@ describe('dpgw login sets up a profile that lacks settings', () => {
         { when: 'Identity provider URL', keys: `not-a-url${ENTER}` },
         { when: '"not-a-url" is not a URL', keys: `${CLEAR_LINE}${sandbox.authUrl}${ENTER}` },
         // The realm is offered (Enter takes it); another name is typed over it, and the provider has no such realm.
-        { when: 'Realm:', keys: `${CLEAR_LINE}nowhere${ENTER}` },
+        // Typing replaces a suggestion (Tab would put it on the line to edit): no Ctrl-U needed.
+        { when: 'Realm:', keys: `nowhere${ENTER}` },
         { when: 'Enter them again?', keys: ENTER },
         { when: 'Identity provider URL', keys: ENTER },
         { when: 'Realm:', keys: `${CLEAR_LINE}${sandbox.realm}${ENTER}` },
@@ -208,7 +209,8 @@ describe('dpgw login sets up a profile that lacks settings', () => {
     const result = await atTerminal(['login', '--no-input'], { env, when: 'dpgw', keys: '' });
     const text = screen(result.stdout);
     expect(result.code).toBe(2);
-    expect(text).toContain('dpgw: 5 settings are not set: authUrl (--auth-url, DPGW_AUTH_URL, profile key authUrl); realm');
+    // The gateway too, as a terminal would ask for it: the session is cached for the gateway it was signed in for.
+    expect(text).toContain('dpgw: 6 settings are not set: gateway (--gateway, DPGW_GATEWAY, profile key gateway); authUrl (--auth-url, DPGW_AUTH_URL, profile key authUrl); realm');
     expect(text).not.toContain('Gateway URL:');
   });
 });

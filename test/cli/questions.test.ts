@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACK_GROUP } from '../../src/sandbox/sandbox.js';
-import { atTerminal, CTRL_C, DOWN, ENTER, screen, UP } from '../helpers/at-terminal.js';
+import { atTerminal, CTRL_C, DOWN, ENTER, screen, TAB, UP } from '../helpers/at-terminal.js';
 import { cleanEnv, ROOT, runInProcess, spawnDpgw } from '../helpers/run-dpgw.js';
 import { adminPipelineEnv, changesThePlatform } from '../helpers/sandbox-http.js';
 import { sandboxPerTest } from '../helpers/sandbox-per-test.js';
@@ -30,7 +30,7 @@ describe('dpgw enable asks for what is missing', () => {
         { when: 'Data set:', keys: 'ves' },
         { when: '❯ vessel  (not enabled)', keys: ENTER },
         { when: 'Enablement:', keys: ENTER },
-        { when: 'Name of the new enablement:', keys: `-fleet${ENTER}` },
+        { when: 'Name of the new enablement:', keys: `${TAB}-fleet${ENTER}` },
         { when: 'Groups that may read it', keys: `fleet-readers ${TRACK_GROUP}${ENTER}` },
       ],
     });

@@ -300,10 +300,16 @@ describe(`the track data set through Keycloak ${keycloak.version}, Kafka ${kafka
     const template = join(env.DPGW_CONFIG_DIR!, 'no-consumer-type.yaml');
     const original = (await import('node:fs')).readFileSync(join(ROOT, 'templates/realtime-table.yaml'), 'utf8');
     writeFileSync(template, original.replace(/^ {4}stream\.\$\{streamType\}\.consumer\.type: lowLevel\n/m, ''));
-    const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', join(ROOT, 'examples/track/schema.yaml'), '--name', 'track', '--template', template], { env: { ...env, DPGW_TOKEN: await adminToken() } });
-    expect(result.code).toBe(3);
+    // A table of its own (table track exists, and a create that differs from it is refused before anything is sent), with its schema in Pinot.
+    const schema = join(env.DPGW_CONFIG_DIR!, 'track-rejected.schema.yaml');
+    writeFileSync(schema, readFileSync(join(ROOT, 'examples/track/schema.yaml'), 'utf8').replace('schemaName: track', 'schemaName: track_rejected'));
+    const token = await adminToken();
+    const pushed = await spawnDpgw(['schema', 'push', schema], { env: { ...env, DPGW_TOKEN: token } });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const result = await spawnDpgw(['table', 'create', '--dataset', 'track', '--schema', schema, '--template', template], { env: { ...env, DPGW_TOKEN: token } });
+    expect(result.code, result.stderr).toBe(3);
     expect(result.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('warning:') && !l.startsWith('stream checked:') && !l.startsWith('messages checked:'))).toHaveLength(1);
-    expect(result.stderr).toMatch(/400 Bad Request: Invalid table config for table track_REALTIME: .*consumer type/);
+    expect(result.stderr).toMatch(/400 Bad Request: Invalid table config for table track_rejected_REALTIME: .*consumer type/);
   });
 
   it('the gateway refuses a token Keycloak did not sign', async () => {

@@ -8,6 +8,8 @@ export const ENTER = '\\r';
 export const DOWN = '\\x1b[B';
 export const UP = '\\x1b[A';
 export const SPACE = ' ';
+/** Tab: at a question with a suggestion, puts it on the answer line to edit (typing alone replaces it). */
+export const TAB = '\\x09';
 
 const ESCAPE_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
 

@@ -216,7 +216,7 @@ async function schemaSource(context: Context, questions: Questions, gateway: Gat
   if (options.fromMessages !== undefined) return fromMessages(options.fromMessages);
   if (options.inferAtFirstRun === true) return { inferAtFirstRun: true };
   const settings = await context.settings();
-  const progress = startProgress(reporter, io, `reading the latest messages of ${dataSet}'s topic`);
+  const progress = startProgress(reporter, io, `finding ${dataSet}'s topic to read its latest messages`);
   let sample;
   try {
     sample = await sampleDataSetTopic(gateway, {

@@ -66,6 +66,8 @@ export function requireLoginSettings(settings: Settings, grant: Grant, noInput: 
   // A missing client secret alone keeps its own error, whose hint says how a reference is written.
   if (unset.length === 0) return;
   if (grant !== 'device') needed.push('clientSecret');
+  // The same list a terminal asks for: a session is cached for the gateway set at sign-in, so the profile needs it too.
+  needed.unshift('gateway');
   requireSettings(settings, needed, `set each with its flag, its variable, or \`dpgw config set <key> <value>\`; ${noInput ? 'without --no-input, ' : ''}at a terminal \`dpgw login\` asks for them and saves them to the profile`);
 }
 

@@ -39,7 +39,7 @@ export async function textPrompt(context: Pick<CommandContext, 'io'>, message: s
   const { check } = options;
   return unlessInterrupted(
     input(
-      { message, default: options.default, prefill: 'editable', validate: check ? (answer: string) => (check(answer.trim()) === undefined ? true : serverText(check(answer.trim())!)) : undefined },
+      { message, default: options.default, prefill: 'tab', validate: check ? (answer: string) => (check(answer.trim()) === undefined ? true : serverText(check(answer.trim())!)) : undefined },
       promptIo(context),
     ),
   ).then((answer) => answer.trim());
