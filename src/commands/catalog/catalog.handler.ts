@@ -18,10 +18,19 @@ import { Questions } from '../shared/questions.js';
 import { askEnabledDataSet } from '../shared/catalog-questions.js';
 import { terminalWidth } from '../../output/terminal-width.js';
 
-/** A listing: its records as the document, a table for a person, and a note (not an error) when it is empty. */
-function listing<T>(context: CommandContext, records: T[], what: string, filtered: boolean, header: string[], row: (record: T) => string[], data: unknown = records): CommandOutput {
+/**
+ * A listing: its records as the document, a table for a person, and a note (not an error) when it is empty. The
+ * document is made only when it is read (--json): a table of 10,000 data sets has no use for 10,000 copied records.
+ */
+function listing<T>(context: CommandContext, records: T[], what: string, filtered: boolean, header: string[], row: (record: T) => string[], document: () => unknown = () => records): CommandOutput {
   if (records.length === 0) context.reporter.info(`no ${what}${filtered ? ' match the filters' : ' in the catalog'}`);
-  return { data, human: (style) => (records.length === 0 ? [] : textTable(header, records.map(row), { width: terminalWidth(context.io.stdout), style })) };
+  let data: unknown;
+  return {
+    get data() {
+      return (data ??= document());
+    },
+    human: (style) => (records.length === 0 ? [] : textTable(header, records.map(row), { width: terminalWidth(context.io.stdout), style })),
+  };
 }
 
 /** The filters of a listing; a name pattern as --name or as the argument (`dpgw catalog datasets 'tr*'`). */
@@ -47,7 +56,7 @@ export const offers: HandlerOf<CatalogOffersCommand> = async (context) => {
     filter.dataSource !== undefined || filter.name !== undefined,
     ['DATA SET', 'DATA SOURCE', 'ENABLED IN'],
     (v) => [v.offered.name, v.dataSource.name, v.enabledIn.map((e) => e.name ?? e.id).join(', ') || '-'],
-    views.map((v) => ({ ...v.offered, dataSource: v.dataSource, enabledIn: v.enabledIn })),
+    () => views.map((v) => ({ ...v.offered, dataSource: v.dataSource, enabledIn: v.enabledIn })),
   );
 };
 
@@ -61,7 +70,7 @@ export const enablements: HandlerOf<CatalogEnablementsCommand> = async (context)
     filter.dataSource !== undefined,
     ['ENABLEMENT', 'DATA SOURCE', 'GROUPS', 'ID'],
     (v) => [v.enablement.name, v.dataSource.name, (v.enablement.groups ?? []).join(', ') || '-', v.enablement.id],
-    views.map((v) => ({ ...v.enablement, dataSource: v.dataSource })),
+    () => views.map((v) => ({ ...v.enablement, dataSource: v.dataSource })),
   );
 };
 
@@ -75,7 +84,7 @@ export const dataSets: HandlerOf<CatalogDatasetsCommand> = async (context) => {
     Object.values(filter).some((v) => v !== undefined),
     ['DATA SET', 'DATA SOURCE', 'ENABLEMENT', 'GROUPS', 'TOPIC', 'STORAGES', 'SELF'],
     (v) => [v.name, v.dataSource.name ?? v.dataSource.id, v.enablement.name ?? v.enablement.id, (v.enablement.groups ?? []).join(', ') || '-', v.topic ?? '-', storagesOf(v), v.selfHref ?? '-'],
-    views.map(dataSetRecord),
+    () => views.map(dataSetRecord),
   );
 };
 
