@@ -4,7 +4,8 @@
  * one after another, in one workspace folder with `examples` beside it as in a clone, one HOME and
  * XDG_CONFIG_HOME of their own and `dpgw` (this build) on the PATH, so what a line leaves (a profile, a
  * session, a file, a table) is there for the next. The quick start's `dpgw sandbox` runs in the background
- * for the whole walk; a line that asks at a terminal gets, at a real pty, what a reader types.
+ * for the whole walk; a line that asks at a terminal gets, at a real pty, what a reader types. The examples of
+ * `--help` follow in a folder of their own (README.md, "How the examples are checked", gives their order).
  *
  * A line exits 0 unless its comment starts with `exit N` (README.md, "How the examples are checked").
  * The three short tables below are all the runner knows beyond the pages; an entry whose line is no
@@ -16,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CTRL_C, ENTER, commandAtTerminal, screen, type Keystrokes } from '../helpers/at-terminal.js';
-import { documentedExamples, dpgwOnPath, examplesOf, inSh, readingOrder, type DocumentedExample } from '../helpers/documented-examples.js';
+import { COMMAND_PATHS } from '../helpers/command-tree.js';
+import { documentedExamples, dpgwOnPath, examplesOf, helpExamples, inSh, readingOrder, type DocumentedExample } from '../helpers/documented-examples.js';
 import { cleanEnv, ROOT } from '../helpers/run-dpgw.js';
 
 /** What the running sandbox printed (and wrote beside its profile), as a reader reads it off the screen. */
@@ -53,6 +55,11 @@ const NOT_RUNNABLE: Array<Keyed & { why: string }> = [
   { page: 'docs/secrets.md', text: 'dpgw config set clientSecret \\\n  "exec:kubectl get secret backend-client -n data-platform -o go-template={{index .data \\"client-secret\\" | base64decode}}"', why: 'kubectl and a cluster' },
   { page: 'docs/secrets.md', text: "--stream-password 'base64:exec:kubectl get secret stream-internal-user -n data-platform -o jsonpath={.data.password}'", why: 'a flag to add to a command, and kubectl' },
   { page: 'docs/secrets.md', text: "dpgw config set clientSecret 'exec:vault kv get -field=client-secret secret/data-platform/backend'", why: 'vault' },
+  { page: 'dpgw auth token --help', text: 'curl -H "Authorization: Bearer $(dpgw auth token)" …', why: '… stands for any gateway request' },
+  { page: 'dpgw table delete --help', text: 'dpgw table delete track', why: 'the deletion of the line before, at a terminal: test/cli/lifecycle-delete.test.ts types the name there' },
+  { page: 'dpgw schema delete --help', text: 'dpgw schema delete track', why: 'the deletion of the line before, at a terminal (typed as for a table)' },
+  { page: 'dpgw sandbox --help', text: 'dpgw sandbox --write-profile sandbox', why: "the quick start's sandbox runs; a second would take its ports" },
+  { page: 'dpgw completion --help', text: 'eval "$(dpgw completion bash)"', why: 'a line for bash, not sh: test/cli/completion.test.ts runs it in bash' },
   { page: 'docs/benchmarks.md', text: 'git worktree add ../dpgw-before d91204e', why: 'a benchmark: minutes of two builds side by side' },
   { page: 'docs/benchmarks.md', text: '(cd ../dpgw-before && npm ci && npm run build)', why: 'a benchmark' },
   { page: 'docs/benchmarks.md', text: 'BENCH_BASELINE=$PWD/../dpgw-before npm run bench:provision', why: 'a benchmark' },
@@ -66,6 +73,12 @@ const FILLED: Array<Keyed & { run: (sandbox: SandboxValues, text: string) => str
   { page: 'README.md', text: 'dpgw login --password-stdin < password.txt   # scripts', run: (s, text) => `printf '%s\\n' '${s.passwords.admin}' > password.txt && ${text}` },
   { page: 'README.md', text: 'DPGW_PASSWORD=… dpgw login                    # pipelines', run: (s, text) => text.replace('…', s.passwords.admin!) },
   { page: 'README.md', text: 'DPGW_USERNAME=admin DPGW_PASSWORD=… dpgw catalog sources   # or let the first command sign in by itself', run: (s, text) => text.replace('…', s.passwords.admin!) },
+  // --help's: the password file, as on the README; after trying logout, the reader signs in again for the examples after it.
+  { page: 'dpgw login --help', text: 'dpgw login --username admin --password-stdin < password.txt', run: (s, text) => `printf '%s\\n' '${s.passwords.admin}' > password.txt && ${text}` },
+  { page: 'dpgw logout --help', text: 'dpgw logout', run: (_s, text) => `${text} && dpgw login --username admin --password-stdin < password.txt` },
+  // A table config as the store answers it: the one `table get` prints.
+  { page: 'dpgw table template --help', text: 'dpgw table template table-config.json -o template.yaml', run: (_s, text) => `dpgw table get track --json > table-config.json && ${text}` },
+  { page: 'dpgw access-control check --help', text: 'dpgw access-control check /etc/trino/access-control.properties', run: (_s, text) => text.replace('/etc/trino/access-control.properties', 'access-control.properties') },
   // The service account's secret: the sandbox wrote it beside the profile sandbox-ci.
   { page: 'README.md', text: 'DPGW_GRANT=client-credentials DPGW_CLIENT_ID=dpgw-ci DPGW_CLIENT_SECRET=… dpgw catalog sources   # a service account: no username, no password, no login', run: (s, text) => text.replace('…', s.ciSecret) },
   // The coordinator's file: here, the one the line before rendered.
@@ -84,6 +97,7 @@ const TYPED: Array<Keyed & { steps: (sandbox: SandboxValues) => Keystrokes[]; ex
   { page: 'README.md', text: 'dpgw login                               # as admin, with the password the sandbox printed', steps: (s) => [{ when: 'Password', keys: `${s.passwords.admin}${ENTER}` }] },
   { page: 'README.md', text: 'dpgw login                                   # asks for the password on a terminal', steps: (s) => [{ when: 'Password', keys: `${s.passwords.admin}${ENTER}` }] },
   { page: 'docs/tables.md', text: 'dpgw table status track --watch 5     # until Ctrl-C', steps: () => [{ when: 'PARTITION', keys: CTRL_C }], exit: 130 },
+  { page: 'dpgw table status --help', text: 'dpgw table status track --watch 5', steps: () => [{ when: 'PARTITION', keys: CTRL_C }], exit: 130 },
 ];
 
 /** The quick start's sandbox, started in the background; on free ports, as other tests run beside this one. */
@@ -131,8 +145,23 @@ function tail(text: string, lines = 12): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-it('every shell example of README.md and docs/*.md runs as written, in reading order, against the quick start sandbox', async () => {
-  const { examples, pages, unreached } = documentedExamples(ROOT);
+it('every shell example of README.md and docs/*.md, then of --help, runs as written, in reading order, against the quick start sandbox', async () => {
+  const { examples: onPages, pages, unreached } = documentedExamples(ROOT);
+  // Then the examples of --help, in the order `dpgw --help` lists the commands: a reader who has read the pages tries them next.
+  // The deletions after the examples that need the table, a --dry-run before its deletion, the table's before the
+  // schema's (the store refuses to delete a schema a table uses), and before `config`'s, whose `config use dev` leaves
+  // the sandbox's profile.
+  const deletion = (example: DocumentedExample) => /^dpgw (table|schema) delete /.exec(example.text)?.[1];
+  const helpInOrder = helpExamples(ROOT, COMMAND_PATHS);
+  const isConfig = (example: DocumentedExample) => example.text.startsWith('dpgw config ');
+  const inHelp = [
+    ...helpInOrder.filter((e) => !deletion(e) && !isConfig(e)),
+    // What a deletion would do, before it is done.
+    ...helpInOrder.filter((e) => deletion(e) === 'table').sort((a, b) => Number(b.text.includes('--dry-run')) - Number(a.text.includes('--dry-run'))),
+    ...helpInOrder.filter((e) => deletion(e) === 'schema'),
+    ...helpInOrder.filter(isConfig),
+  ];
+  const examples = [...onPages, ...inHelp];
   const failures: string[] = [];
   for (const page of unreached) failures.push(`${page}: README.md links this page nowhere, so no reader reaches its examples: link it from README.md`);
   for (const [table, entries] of [['NOT_RUNNABLE', NOT_RUNNABLE], ['FILLED', FILLED], ['TYPED', TYPED], ['SANDBOX_LINE', [SANDBOX_LINE]]] as const) {
@@ -149,12 +178,22 @@ it('every shell example of README.md and docs/*.md runs as written, in reading o
   symlinkSync(join(ROOT, 'examples'), join(workspace, 'examples'));
   const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), PATH: `${bin}:${process.env.PATH}` });
   delete env.DPGW_CONFIG_DIR;
-  const options = { cwd: workspace, env };
+  let options = { cwd: workspace, env };
 
   let sandbox: SandboxValues | undefined;
   let ran = 0;
   let notRunnable = 0;
   for (const example of examples) {
+    if (example === inHelp[0] && sandbox) {
+      // The examples of --help are tried in a folder of their own (init's and export's files of the pages are in the
+      // first), signed in again as the quick start signs in: the pages end signed in as the service account.
+      const helpFolder = join(root, 'trying-help');
+      mkdirSync(helpFolder);
+      symlinkSync(join(ROOT, 'examples'), join(helpFolder, 'examples'));
+      options = { cwd: helpFolder, env };
+      const login = await commandAtTerminal(['sh', '-c', 'dpgw login'], { ...options, steps: [{ when: 'Password', keys: `${sandbox.passwords.admin}${ENTER}` }], timeoutSeconds: 60 });
+      if (login.code !== 0) failures.push(`before the examples of --help: dpgw login exited ${login.code}\n${tail(screen(login.stdout)).replace(/^/gm, '  | ')}`);
+    }
     if (NOT_RUNNABLE.some((entry) => same(entry, example))) {
       notRunnable++;
       continue;
@@ -182,11 +221,11 @@ it('every shell example of README.md and docs/*.md runs as written, in reading o
       failures.push(`${where(example)}: exit ${result.code}, expected ${expected}${why}\n  $ ${example.text}${ranAs}\n${tail(said).replace(/^/gm, '  | ')}`);
     }
   }
-  console.log(`documented examples: ${examples.length} on ${pages.length} pages; ran: ${ran}; listed as not runnable here: ${notRunnable}; failed: ${failures.length}`);
+  console.log(`documented examples: ${onPages.length} on ${pages.length} pages, ${inHelp.length} in --help; ran: ${ran}; listed as not runnable here: ${notRunnable}; failed: ${failures.length}`);
   // The README says how many there are: the figure is checked here, so it cannot go stale as pages gain examples.
-  const stated = /Today: (\d+) examples on (\d+) pages, (\d+) run, (\d+) listed as not runnable here\./.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  const counted = `Today: ${examples.length} examples on ${pages.length} pages, ${ran} run, ${notRunnable} listed as not runnable here.`;
-  if (stated?.[0] !== counted) failures.push(`README.md: its "How the examples are checked" says ${stated ? `"${stated[0]}"` : 'no "Today: N examples on P pages, R run, L listed as not runnable here."'}; write "${counted}"`);
+  const stated = /Today: (\d+) examples on (\d+) pages and (\d+) in `--help`, (\d+) run, (\d+) listed as not runnable here\./.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  const counted = `Today: ${onPages.length} examples on ${pages.length} pages and ${inHelp.length} in \`--help\`, ${ran} run, ${notRunnable} listed as not runnable here.`;
+  if (stated?.[0] !== counted) failures.push(`README.md: its "How the examples are checked" says ${stated ? `"${stated[0]}"` : 'no "Today: N examples on P pages and H in `--help`, R run, L listed as not runnable here."'}; write "${counted}"`);
   expect(failures.length, `${failures.length} problems with the documented examples, in reading order (a failure can follow from an earlier one's):\n\n${failures.join('\n\n')}\n`).toBe(0);
 }, 900_000);
 

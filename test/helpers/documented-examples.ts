@@ -96,6 +96,30 @@ export function readingOrder(root: string): { pages: string[]; unreached: string
   return { pages: ['README.md', ...linked.filter((page) => existing.includes(page))], unreached: existing.filter((page) => !linked.includes(page)).sort() };
 }
 
+/**
+ * The examples of `--help`, as `dpgw <command> --help` prints them (the built help answers, dist/cli/answers/help), in
+ * the order `dpgw --help` lists the commands (`paths`), each once: a line `  $ dpgw …`, the command before a run of three
+ * or more spaces and the words after it saying what it does (`# exit N` there, as on a page). Their "page" is the help
+ * that shows them first: `dpgw table --help`.
+ */
+export function helpExamples(root: string, paths: readonly (readonly string[])[]): DocumentedExample[] {
+  const examples: DocumentedExample[] = [];
+  const seen = new Set<string>();
+  for (const words of paths) {
+    const page = ['dpgw', ...words, '--help'].join(' ');
+    const { text } = JSON.parse(readFileSync(join(root, 'dist/cli/answers/help', `${['dpgw', ...words].join('.')}.json`), 'utf8')) as { text: string };
+    text.split('\n').forEach((line, index) => {
+      const example = /^ {2}\$ (.*)$/.exec(line)?.[1];
+      if (example === undefined) return;
+      const [command, ...said] = example.split(/\s{3,}/);
+      if (seen.has(command!)) return;
+      seen.add(command!);
+      examples.push({ page, line: index + 1, text: command!, expectedExit: expectedExitOf(said.join(' ')) });
+    });
+  }
+  return examples;
+}
+
 /** Every documented example, README.md first, then the docs pages in reading order. */
 export function documentedExamples(root: string): { examples: DocumentedExample[]; pages: string[]; unreached: string[] } {
   const { pages, unreached } = readingOrder(root);
