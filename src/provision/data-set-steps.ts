@@ -354,9 +354,12 @@ const DATA_SET_STEPS: readonly Step<DataSetWork>[] = [
   },
 ];
 
-/** The table step found the table in the store (it did not create it, and did not fail trying to). */
+/**
+ * The table step found the table in the store and kept it (it did not create it, did not replace it with a new one
+ * holding no rows, and did not fail trying to): only such a table has rows stored before that a reload concerns.
+ */
 export function tableExisted(table: StepRecord | undefined): boolean {
-  return table !== undefined && table.action !== 'create' && table.status !== 'failed' && table.status !== 'blocked' && table.action !== 'blocked';
+  return table !== undefined && table.action !== 'create' && table.action !== 'replace' && table.status !== 'failed' && table.status !== 'blocked' && table.action !== 'blocked';
 }
 
 function dashboardSpec(entry: Prepared['entry'], tableName: string): DashboardSpec {

@@ -7,7 +7,7 @@
  */
 import { everyDataSetListed, type CatalogCache } from '../catalog/enable-data-set.js';
 import type { RealtimeTableDefinition } from '../contract/types.js';
-import type { DpgwError } from '../errors/dpgw-error.js';
+import { DpgwError } from '../errors/dpgw-error.js';
 import { whereText } from '../errors/source-location.js';
 import { buildTable } from '../olap/build-table.js';
 import type { PathPart } from '../olap/located-document.js';
@@ -63,7 +63,9 @@ async function desiredTable(item: Prepared, options: RunOptions, cache: CatalogC
     const topic = entry.table?.topic ?? (await planEnable(options.client, enableRequest(entry, options, cache), () => everyDataSetListed(options.client, cache))).topic ?? plannedTopic(entry.dataset);
     const schema = item.schema ?? standInSchema(item.schemaName, inferSettingsOf(entry)!);
     return (await buildTable(tableInputs(entry, schema, options.settings.table, topic, options.streamPassword, options.warn, options.manifestMark))).table;
-  } catch {
+  } catch (error) {
+    // What the table step will refuse with its own words (a template, a topic): not a fault of dpgw's, which is rethrown.
+    if (!(error instanceof DpgwError)) throw error;
     return undefined;
   }
 }

@@ -123,11 +123,11 @@ describe('the device page a person opens', () => {
 
 describe("dpgw sandbox's banner", () => {
   /** The built `dpgw sandbox` on free ports, read up to the end of its banner, then stopped as Ctrl-C does. */
-  async function banner(args: string[]): Promise<string> {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', ...args], { env: cleanEnv(), cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  async function banner(args: string[], env = cleanEnv(), whileRunning?: (text: string) => Promise<void>): Promise<string> {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--auth-port', '0', '--query-port', '0', '--dashboard-port', '0', '--stream-port', '0', ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      return await new Promise<string>((resolve, reject) => {
+      const shown = await new Promise<string>((resolve, reject) => {
         let text = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           text += chunk;
@@ -135,17 +135,35 @@ describe("dpgw sandbox's banner", () => {
         });
         void exited.then((code) => reject(new Error(`sandbox exited ${code}: ${text}`)));
       });
+      await whileRunning?.(shown);
+      return shown;
     } finally {
       child.kill('SIGINT');
       await exited;
     }
   }
 
-  it('says how to approve a device sign-in and that its state is gone when it stops', async () => {
-    const text = await banner(['--write-profile', 'sbx']);
+  it('says how to approve a device sign-in and that its state is gone when it stops; the device profile it names signs in, and profile sbx still signs in by its password', async () => {
+    const env = cleanEnv();
+    const text = await banner(['--write-profile', 'sbx'], env, async (shown) => {
+      const command = /device sign-in: `dpgw (--profile sbx-device login)`/.exec(shown)![1]!.split(' ');
+      const login = startDpgw(command, env);
+      const [, address] = await login.stderrMatch(/or open (\S+\?user_code=\S+)/);
+      const password = /^ {2}admin +(\S+)/m.exec(shown)![1]!;
+      const code = new URL(address!).searchParams.get('user_code')!;
+      const approved = await fetch(address!.split('?')[0]!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: BROWSER_ACCEPT }, body: new URLSearchParams({ user_code: code, username: 'admin', password, approve: 'true' }) });
+      expect(approved.status).toBe(200);
+      const result = await login.done;
+      expect(result.code, result.stderr).toBe(0);
+      // The main profile was not touched: no device grant saved to it.
+      const main = await spawnDpgw(['config', 'show', '--profile', 'sbx', '--json'], { env });
+      expect(JSON.parse(main.stdout)).not.toMatchObject({ grant: expect.anything() });
+      expect(main.stdout).not.toContain('"device"');
+    });
     const identity = /^ {2}identity +(\S+)$/m.exec(text)![1]!;
-    expect(text).toContain(`device sign-in: \`dpgw login --grant device --client-id ${DEVICE_CLIENT_ID}\` prints an address (${identity}/device?user_code=…);\n`);
-    expect(text).toContain('  open it in a browser, sign in there as one of the users above with their password, and Approve (or Deny)\n');
+    // A profile of its own: trying the device grant leaves profile sbx signing in by its password.
+    expect(text).toContain(`device sign-in: \`dpgw --profile sbx-device login\` prints an address (${identity}/device?user_code=…);\n`);
+    expect(text).toContain('  open it in a browser, sign in there as admin (the profile\'s user) with their password, and Approve (or Deny)\n');
     expect(text).toContain('in memory only: sessions, schemas, tables, topics and their messages are gone when the sandbox stops;\n  the next start begins empty, with new passwords, so sign in again after it\n');
   });
 });

@@ -135,6 +135,11 @@ describe('dpgw login sets up a profile that lacks settings', () => {
     const piped = await spawnDpgw(['--profile', 'prod', 'login'], { env });
     expect(piped.code).toBe(2);
     expect(piped.stderr).toContain('unknown profile "prod"');
+    // At a terminal with nothing to set up (the variables name it all), a misspelt profile is refused, not made.
+    const given = { ...env, DPGW_GATEWAY: sandbox.gatewayUrl, DPGW_CLIENT_ID: 'dpgw-cli', DPGW_GRANT: 'device' };
+    const misspelt = await atTerminal(['--profile', 'stagin', 'login'], { env: given, when: 'dpgw', keys: '' });
+    expect(misspelt.code).toBe(2);
+    expect(screen(misspelt.stdout)).toContain('unknown profile "stagin"');
   });
 
   it("shows the grants the realm's discovery document does not list, but offers only those it lists", async () => {

@@ -143,6 +143,22 @@ describe('a topic change forces a replacement', () => {
     expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
   });
 
+  it('a replacement that also adds a column: the new table holds no rows to reload, so neither the plan nor the run has a reload', async () => {
+    const { sandbox, env, manifest, dpgw, changing } = await trackOnTopicA();
+    const schemaFile = join(env.DPGW_CONFIG_DIR!, 'track-schema.yaml');
+    writeFileSync(schemaFile, readFileSync(schemaFile, 'utf8').replace('dimensionFieldSpecs:\n', 'dimensionFieldSpecs:\n  - { name: fleet, dataType: STRING }\n'));
+    manifest(`name: track, topic: ${TOPIC_B}`);
+    const planned = JSON.parse((await dpgw(['--plan', '--json'])).stdout).plan[0];
+    expect(planned.steps.find((s: Step) => s.step === 'schema').action).toBe('update');
+    expect(tableStep(planned).action).toBe('replace');
+    expect(planned.steps.find((s: Step) => s.step === 'reload')).toBeUndefined();
+    const result = await dpgw(['--allow-replace', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).dataSets[0].steps.find((s: Step) => s.step === 'reload')).toBeUndefined();
+    expect(changing().some((e) => e.path.includes('/reload'))).toBe(false);
+    expect(sandbox.store.tables.get('track')!.topic).toBe(TOPIC_B);
+  });
+
   it('the text summary says replaced', async () => {
     const { manifest, dpgw } = await trackOnTopicA();
     manifest(`name: track, topic: ${TOPIC_B}`);

@@ -20,7 +20,6 @@ export interface RunResult {
   stderr: string;
 }
 
-/** An environment with nothing of the developer's: no DPGW_* variables, private config and cache dirs, no proxies, no colour forcing. */
 /**
  * The config and cache folders cleanEnv made, removed after each test file: each holds
  * the code caches a started dpgw writes (megabytes), and left behind over many runs they
@@ -33,6 +32,7 @@ export function removeMadeFolders(): void {
   for (const folder of madeFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
 }
 
+/** An environment with nothing of the developer's: no DPGW_* variables, private config and cache dirs, no proxies, no colour forcing. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {

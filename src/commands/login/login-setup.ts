@@ -31,7 +31,7 @@ const PROFILE_SETUP_KEYS = ['gateway', 'authUrl', 'realm', 'clientId'] as const 
 
 /**
  * The realm offered first. The contract names the realm only as `{realm}`; this is the name the sandbox and the
- * README's examples give it, pre-filled so Enter takes it and any other name can be typed over it.
+ * README's examples give it, offered so Enter takes it and typing another name replaces it.
  */
 const SUGGESTED_REALM = 'data-platform';
 
@@ -57,17 +57,14 @@ export function profileNeedsSetup(settings: Settings): boolean {
 
 /**
  * With no one to ask: every setting this login needs that is set nowhere, in one error (exit 2), before any request.
- * The gateway is not among them: a login asks only the identity provider.
+ * When where to sign in or the user is missing, the list is the one a terminal asks for, the gateway and the client's
+ * secret too (a session is cached for the gateway set at sign-in); a missing client secret alone keeps its own error,
+ * whose hint says how a reference is written.
  */
 export function requireLoginSettings(settings: Settings, grant: Grant, noInput: boolean): void {
-  const needed: SettingKey[] = ['authUrl', 'realm', 'clientId'];
-  if (grant === 'password') needed.push('username');
-  const unset = needed.filter((key) => settings.values[key].value === undefined);
-  // A missing client secret alone keeps its own error, whose hint says how a reference is written.
-  if (unset.length === 0) return;
-  if (grant !== 'device') needed.push('clientSecret');
-  // The same list a terminal asks for: a session is cached for the gateway set at sign-in, so the profile needs it too.
-  needed.unshift('gateway');
+  const signIn: SettingKey[] = ['authUrl', 'realm', 'clientId', ...(grant === 'password' ? (['username'] as const) : [])];
+  if (signIn.every((key) => settings.values[key].value !== undefined)) return;
+  const needed: SettingKey[] = ['gateway', ...signIn, ...(grant !== 'device' ? (['clientSecret'] as const) : [])];
   requireSettings(settings, needed, `set each with its flag, its variable, or \`dpgw config set <key> <value>\`; ${noInput ? 'without --no-input, ' : ''}at a terminal \`dpgw login\` asks for them and saves them to the profile`);
 }
 

@@ -64,6 +64,9 @@ export const login: HandlerOf<LoginCommand> = async (context) => {
   // At a terminal a profile named but not yet in config.yaml is set up here (`dpgw --profile staging login`), as
   // `aws configure --profile` does; every other command, and a login with no one to ask, refuses an unknown profile.
   let settings = context.canPrompt ? await resolveSettings({ flags: context.options as Record<string, unknown>, env: context.io.env, newProfile: true }) : await context.settings();
+  // Only when there is a profile to set up: with everything given by flags or variables, a misspelt --profile would
+  // otherwise be created without a word.
+  if (!settings.config.profiles.has(settings.profile) && !profileNeedsSetup(settings)) settings = await context.settings();
   const questions = new Questions(context);
   // A grant given wrongly is said before anything is asked.
   const givenGrant = (checkedWhenSet(settings, 'grant', 'give password, client-credentials or device') ?? 'password') as Grant;

@@ -112,8 +112,8 @@ export const run: HandlerOf<SandboxCommand> = async (context) => {
         '',
         ...(data.deviceClient
           ? [
-              `${style.bold('device sign-in')}: \`dpgw login --grant device --client-id ${data.deviceClient}\` prints an address (${data.authUrl}/auth/realms/${data.realm}/device?user_code=…);`,
-              '  open it in a browser, sign in there as one of the users above with their password, and Approve (or Deny)',
+              `${style.bold('device sign-in')}: \`${profile ? `dpgw --profile ${profile}-device login` : `dpgw login --grant device --client-id ${data.deviceClient}`}\` prints an address (${data.authUrl}/auth/realms/${data.realm}/device?user_code=…);`,
+              `  open it in a browser, sign in there as ${profile ? `${data.users.find((u) => u.profile === profile)?.username ?? 'its user'} (the profile's user)` : 'one of the users above'} with their password, and Approve (or Deny)`,
               '',
             ]
           : []),
@@ -192,6 +192,15 @@ async function writeProfiles(env: NodeJS.ProcessEnv, profile: string, sandbox: S
     checkProfileName(name, '--write-profile');
     const ciSecret = await writeSecret(join(secretDirectory, `${name}-client-secret`), ci.secret);
     for (const [key, value] of Object.entries({ ...values, grant: 'client-credentials', clientId: ci.clientId, clientSecret: `file:${ciSecret}` })) editProfile(config, name, key, value);
+  }
+  // A person's single sign-on: the public client's device grant, as the provisioner, no secret. A profile of its own, so
+  // trying it does not turn the main profile into a browser sign-in (login saves the identity flags it is given).
+  const device = sandbox.clients.find((c) => c.clientId === DEVICE_CLIENT_ID);
+  if (device) {
+    const name = `${profile}-device`;
+    checkProfileName(name, '--write-profile');
+    const { clientSecret: _mainClientSecret, ...withoutSecret } = values;
+    for (const [key, value] of Object.entries({ ...withoutSecret, grant: 'device', clientId: device.clientId, username: provisioner.username })) editProfile(config, name, key, value);
   }
   // Current, as `dpgw config use` would make it: the next command in another shell talks to this sandbox.
   setCurrentProfile(config, profile);

@@ -25,7 +25,7 @@ import type { GatewayClient } from '../../gateway/gateway-client.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Where to find a table's name after a name the store does not hold (the command and its --dry-run alike). */
-const UNKNOWN_TABLE_HINT = "at a terminal, `dpgw table get` lists the store's tables to choose from";
+const UNKNOWN_TABLE_HINT = "`dpgw table list` lists the store's tables";
 
 /** How long a resume waits for a pause's consuming segments to commit first. */
 const PAUSE_COMMIT_WAIT_MS = 60_000;
